@@ -1,0 +1,57 @@
+/*
+ * core_internal.h - errors, allocation, logging and clocks shared by every
+ * file of libgcut. Never installed.
+ */
+#ifndef GCUT_CORE_INTERNAL_H
+#define GCUT_CORE_INTERNAL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gcut/backend.h"
+#include "gcut/common.h"
+#include "gcut/solve.h"
+
+#if defined(__GNUC__) || defined(__clang__)
+#define GCUT_HIDDEN __attribute__((visibility("hidden")))
+#define GCUT_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define GCUT_HIDDEN
+#define GCUT_PRINTF(a, b)
+#endif
+
+/* Record status + message (prefixed with the calling function) for
+ * gcut_last_error() and return the status. Use as `return GCUT_FAIL(...)`. */
+GCUT_HIDDEN gcut_status gcut_i_fail(gcut_status status, const char *where, const char *fmt, ...)
+    GCUT_PRINTF(3, 4);
+GCUT_HIDDEN gcut_status gcut_i_vfail(gcut_status status, const char *where, const char *fmt,
+                                     va_list ap);
+#define GCUT_FAIL(status, ...) gcut_i_fail((status), __func__, __VA_ARGS__)
+
+/* Allocation through the user's allocator. gcut_i_malloc_array checks
+ * count * size for overflow. All return NULL on failure (record nothing). */
+GCUT_HIDDEN void *gcut_i_malloc(size_t size);
+GCUT_HIDDEN void *gcut_i_calloc(size_t count, size_t size);
+GCUT_HIDDEN void *gcut_i_realloc(void *ptr, size_t size);
+GCUT_HIDDEN void *gcut_i_malloc_array(int64_t count, size_t size);
+GCUT_HIDDEN void gcut_i_free(void *ptr);
+
+/* Log through the call's sink (opt may be NULL: global sink). A message is
+ * delivered if level <= verbosity, errors always. */
+GCUT_HIDDEN void gcut_i_log(const gcut_solve_options *opt, gcut_log_level level, const char *fmt,
+                            ...) GCUT_PRINTF(3, 4);
+
+/* Monotonic clock, milliseconds. */
+GCUT_HIDDEN double gcut_i_now_ms(void);
+
+/* Deadline of a solve: now + time_limit, or +infinity when no limit. */
+GCUT_HIDDEN double gcut_i_deadline(const gcut_solve_options *opt);
+
+/* Number of online processors (>= 1). */
+GCUT_HIDDEN int32_t gcut_i_num_cpus(void);
+
+/* The host services table handed to plugins. */
+GCUT_HIDDEN const gcut_host_api *gcut_i_host_api(void);
+
+#endif /* GCUT_CORE_INTERNAL_H */

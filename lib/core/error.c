@@ -1,0 +1,199 @@
+/*
+ * error.c - per-thread last error, allocator hooks, log sink, clocks.
+ *
+ * The only global state of libgcut besides the back-end registry: the
+ * allocator (set once, before first use) and the global log sink.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/core_internal.h"
+
+#define GCUT_I_MSG_MAX 1024
+
+static _Thread_local gcut_status tl_status = GCUT_OK;
+static _Thread_local char tl_message[GCUT_I_MSG_MAX];
+
+static void *(*g_malloc)(size_t) = malloc;
+static void *(*g_realloc)(void *, size_t) = realloc;
+static void (*g_free)(void *) = free;
+static int g_allocated; /* set at the first allocation: the allocator is then fixed */
+
+static gcut_log_fn g_log_fn;
+static void *g_log_user;
+
+const char *gcut_status_string(gcut_status status)
+{
+    switch (status) {
+    case GCUT_OK: return "ok";
+    case GCUT_ERR_NOMEM: return "out of memory";
+    case GCUT_ERR_INVALID: return "invalid argument";
+    case GCUT_ERR_PARSE: return "parse error";
+    case GCUT_ERR_IO: return "I/O error";
+    case GCUT_ERR_OVERFLOW: return "overflow";
+    case GCUT_ERR_UNAVAILABLE: return "back end unavailable";
+    case GCUT_ERR_NOT_FOUND: return "not found";
+    case GCUT_ERR_STATE: return "invalid state";
+    case GCUT_ERR_TIMEOUT: return "time limit reached";
+    case GCUT_ERR_DEVICE: return "device error";
+    case GCUT_ERR_DEVICE_NOMEM: return "out of device memory";
+    case GCUT_ERR_UNSUPPORTED: return "unsupported";
+    case GCUT_ERR_CHECK: return "check failed";
+    case GCUT_ERR_INTERNAL: return "internal error";
+    }
+    return "unknown status";
+}
+
+const char *gcut_last_error(void) { return tl_message; }
+
+gcut_status gcut_last_status(void) { return tl_status; }
+
+void gcut_clear_error(void)
+{
+    tl_status = GCUT_OK;
+    tl_message[0] = '\0';
+}
+
+gcut_status gcut_i_vfail(gcut_status status, const char *where, const char *fmt, va_list ap)
+{
+    int len = snprintf(tl_message, sizeof tl_message, "%s: ", where ? where : "gcut");
+    if (len < 0 || len >= (int)sizeof tl_message)
+        len = 0;
+    vsnprintf(tl_message + len, sizeof tl_message - (size_t)len, fmt, ap);
+    tl_status = status;
+    return status;
+}
+
+gcut_status gcut_i_fail(gcut_status status, const char *where, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    gcut_i_vfail(status, where, fmt, ap);
+    va_end(ap);
+    return status;
+}
+
+gcut_status gcut_set_allocator(void *(*malloc_fn)(size_t), void *(*realloc_fn)(void *, size_t),
+                               void (*free_fn)(void *))
+{
+    if (!malloc_fn || !realloc_fn || !free_fn)
+        return GCUT_FAIL(GCUT_ERR_INVALID, "all three allocator functions must be given");
+    if (g_allocated)
+        return GCUT_FAIL(GCUT_ERR_STATE, "the allocator must be set before gcut allocates");
+    g_malloc = malloc_fn;
+    g_realloc = realloc_fn;
+    g_free = free_fn;
+    return GCUT_OK;
+}
+
+void *gcut_i_malloc(size_t size)
+{
+    g_allocated = 1;
+    return g_malloc(size ? size : 1);
+}
+
+void *gcut_i_calloc(size_t count, size_t size)
+{
+    if (size && count > SIZE_MAX / size)
+        return NULL;
+    void *p = gcut_i_malloc(count * size);
+    if (p)
+        memset(p, 0, count * size);
+    return p;
+}
+
+void *gcut_i_realloc(void *ptr, size_t size)
+{
+    g_allocated = 1;
+    return g_realloc(ptr, size ? size : 1);
+}
+
+void *gcut_i_malloc_array(int64_t count, size_t size)
+{
+    if (count < 0 || (size && (uint64_t)count > SIZE_MAX / size))
+        return NULL;
+    return gcut_i_malloc((size_t)count * size);
+}
+
+void gcut_i_free(void *ptr)
+{
+    if (ptr)
+        g_free(ptr);
+}
+
+void gcut_set_log_callback(gcut_log_fn fn, void *user)
+{
+    g_log_fn = fn;
+    g_log_user = user;
+}
+
+void gcut_i_log(const gcut_solve_options *opt, gcut_log_level level, const char *fmt, ...)
+{
+    gcut_log_fn fn = g_log_fn;
+    void *user = g_log_user;
+    int verbosity = 1;
+    if (opt) {
+        verbosity = opt->verbosity;
+        if (opt->log) {
+            fn = opt->log;
+            user = opt->log_user;
+        }
+    }
+    if (!fn || (level != GCUT_LOG_ERROR && (int)level > verbosity))
+        return;
+    char line[GCUT_I_MSG_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    fn(user, level, line);
+}
+
+double gcut_i_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+double gcut_i_deadline(const gcut_solve_options *opt)
+{
+    if (!opt || !(opt->time_limit > 0))
+        return 1e300;
+    return gcut_i_now_ms() + opt->time_limit * 1e3;
+}
+
+int32_t gcut_i_num_cpus(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : (n > 4096 ? 4096 : (int32_t)n);
+}
+
+/* Plugins get these through gcut_host_api so they need not link libgcut. */
+static void host_log(const gcut_solve_options *opt, gcut_log_level level, const char *fmt, ...)
+{
+    char line[GCUT_I_MSG_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    gcut_i_log(opt, level, "%s", line);
+}
+
+static gcut_status host_fail(gcut_status status, const char *where, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    gcut_i_vfail(status, where, fmt, ap);
+    va_end(ap);
+    return status;
+}
+
+static const gcut_host_api host_api = {
+    GCUT_BACKEND_ABI_VERSION, host_fail, host_log, gcut_i_now_ms, gcut_i_malloc, gcut_i_free,
+};
+
+const gcut_host_api *gcut_i_host_api(void) { return &host_api; }

@@ -1,0 +1,69 @@
+/*
+ * graph_internal.h - the gcut_graph object and its cached layouts.
+ */
+#ifndef GCUT_GRAPH_INTERNAL_H
+#define GCUT_GRAPH_INTERNAL_H
+
+#include "core/core_internal.h"
+#include "gcut/backend.h"
+#include "gcut/graph.h"
+
+/* A built layout and the memory behind its const view. */
+typedef struct gcut_i_bcsr_store {
+    gcut_bcsr view;
+    int64_t *first;
+    int32_t *head;
+    int64_t *sister;
+    int32_t *cap;
+    int64_t *edge;
+} gcut_i_bcsr_store;
+
+typedef struct gcut_i_rcsr_store {
+    gcut_rcsr view;
+    int64_t *row;
+    int32_t *col;
+    int32_t *cap;
+    int64_t *rrow;
+    int32_t *rcol;
+    int64_t *rmap;
+    int64_t *edge;
+} gcut_i_rcsr_store;
+
+struct gcut_graph {
+    int32_t n;            /* nodes */
+    int32_t n_alloc;      /* room in cap_source / cap_sink */
+    int64_t m;            /* edges */
+    int64_t m_alloc;      /* room in the edge arrays */
+    /* edges, structure of arrays */
+    int32_t *eu;
+    int32_t *ev;
+    int32_t *ecap;
+    int32_t *erev;
+    /* terminal capacities */
+    int32_t *cap_source;
+    int32_t *cap_sink;
+    /* cached layouts; NULL until built, dropped on any change */
+    gcut_i_bcsr_store *bcsr;
+    gcut_i_rcsr_store *rcsr;
+    /* cut of the last gcut_graph_maxflow (basic interface) */
+    uint8_t *last_cut;
+    int32_t last_cut_n;
+};
+
+/* Drop cached layouts and the last cut (called on every change). */
+GCUT_HIDDEN void gcut_i_graph_invalidate(gcut_graph *g);
+
+/* Build (or return the cached) layout. */
+GCUT_HIDDEN gcut_status gcut_i_graph_bcsr(gcut_graph *g, const gcut_bcsr **out);
+GCUT_HIDDEN gcut_status gcut_i_graph_rcsr(gcut_graph *g, const gcut_rcsr **out);
+
+/* Layout builders (csr.c) and their frees. */
+GCUT_HIDDEN gcut_status gcut_i_bcsr_build(const gcut_graph *g, gcut_i_bcsr_store **out);
+GCUT_HIDDEN void gcut_i_bcsr_free(gcut_i_bcsr_store *s);
+GCUT_HIDDEN gcut_status gcut_i_rcsr_build(const gcut_graph *g, gcut_i_rcsr_store **out);
+GCUT_HIDDEN void gcut_i_rcsr_free(gcut_i_rcsr_store *s);
+
+/* Fill a gcut_problem view of g (layouts not included). */
+GCUT_HIDDEN void gcut_i_graph_problem(const gcut_graph *g, gcut_problem *p);
+
+#endif /* GCUT_GRAPH_INTERNAL_H */

@@ -1,0 +1,173 @@
+/*
+ * gcut/backend.h - the back-end registry, and the plugin ABI (advanced).
+ *
+ * Listing what is there:
+ *
+ *     for (int32_t i = 0; i < gcut_backend_count(); i++) {
+ *         const char *why;
+ *         int ok = gcut_backend_available(i, &why);
+ *         printf("%-10s %s %s\n", gcut_backend_name(i), ok ? "yes" : "no", why);
+ *     }
+ *
+ * The registry holds the CPU back ends compiled into libgcut, then the back
+ * ends of plugins loaded with dlopen at the first registry call: every
+ * `libgcut_*.so` named in $GCUT_PLUGIN_PATH (a colon-separated list of files
+ * or folders), then libgcut_cuda.so next to libgcut itself. A plugin that is
+ * missing or fails to load is reported, never fatal: its back ends are listed
+ * as unavailable with the reason.
+ *
+ * Writing a back end: fill a gcut_backend table (GCUT_BACKEND_ASSIGN) and,
+ * in a plugin, export gcut_plugin_entry. The problem arrives as plain arrays
+ * (gcut_problem); the back end writes the flow value, the canonical cut and,
+ * when asked, per-edge flows into a gcut_solution. The ABI is pure C.
+ */
+#ifndef GCUT_BACKEND_H
+#define GCUT_BACKEND_H
+
+#include <stdarg.h>
+
+#include "gcut/common.h"
+#include "gcut/graph.h"
+#include "gcut/solve.h"
+
+GCUT_BEGIN_C_DECLS
+
+/* ------------------------------------------------------------------ registry */
+
+/** \brief Number of registered back ends (CPU ones first, then plugins'). */
+GCUT_EXPORT int32_t gcut_backend_count(void);
+/** \brief Name of back end \p i ("cpu-bk" ...), or NULL if out of range. */
+GCUT_EXPORT const char *gcut_backend_name(int32_t i);
+/** \brief One-line description of back end \p i. */
+GCUT_EXPORT const char *gcut_backend_description(int32_t i);
+/** \brief GCUT_BACKEND_* capability bits of back end \p i. */
+GCUT_EXPORT uint32_t gcut_backend_caps(int32_t i);
+/** \brief Whether back end \p i can run here; \p reason (optional) receives "ok"
+ *  or why not ("no CUDA device", "plugin not found: ..."). The probe runs once. */
+GCUT_EXPORT int gcut_backend_available(int32_t i, const char **reason);
+/** \brief Index of the back end called \p name. */
+GCUT_EXPORT gcut_status gcut_backend_find(const char *name, int32_t *index);
+/** \brief The back end gcut_solve would use for \p g with \p name ("auto", NULL or a
+ *  name), and why. For a name, fails unless it exists and is available. */
+GCUT_EXPORT gcut_status gcut_backend_choose(const gcut_graph *g, const char *name, int32_t *index,
+                                            const char **reason);
+
+/* ---------------------------------------------------------- plugin ABI (v1) */
+
+#define GCUT_BACKEND_ABI_VERSION 1
+
+/** Capability bits of a back end. */
+enum {
+    GCUT_BACKEND_GRAPH = 1u << 0,      /**< solves general graphs (solve_graph) */
+    GCUT_BACKEND_GRID = 1u << 1,       /**< solves grids natively (solve_grid) */
+    GCUT_BACKEND_FLOWS = 1u << 2,      /**< can return per-edge flows */
+    GCUT_BACKEND_THREADS = 1u << 3,    /**< uses the threads option */
+    GCUT_BACKEND_GPU = 1u << 4,        /**< runs on a GPU */
+    GCUT_BACKEND_NEEDS_BCSR = 1u << 5, /**< wants gcut_problem.bcsr */
+    GCUT_BACKEND_NEEDS_RCSR = 1u << 6, /**< wants gcut_problem.rcsr */
+    GCUT_BACKEND_REFERENCE = 1u << 7   /**< a reference solver: never chosen by auto */
+};
+
+/** \brief Bidirectional CSR: every edge u-v with a positive capacity in either
+ *  direction gives two arcs, u->v (cap) and v->u (rev_cap), each listed under
+ *  its tail and each other's sister. Self-loops and edges with both
+ *  capacities 0 are left out. Within a node, arcs follow edge order. */
+typedef struct gcut_bcsr {
+    int32_t n;              /**< nodes */
+    int64_t m;              /**< arcs (even) */
+    const int64_t *first;   /**< n + 1 offsets: the arcs of v are first[v] .. first[v+1]-1 */
+    const int32_t *head;    /**< m: head node of each arc */
+    const int64_t *sister;  /**< m: index of the reverse arc */
+    const int32_t *cap;     /**< m: capacity of each arc */
+    const int64_t *edge;    /**< m: 2 * edge id + (1 if the arc runs v->u, 0 if u->v) */
+} gcut_bcsr;
+
+/** \brief Forward CSR plus reversed CSR (ECL-MaxFlow's layout): the directed
+ *  arcs with positive capacity (u->v for cap > 0, v->u for rev_cap > 0),
+ *  sorted by tail, and for every node the list of arcs entering it as
+ *  indices into the forward arrays. Residuals follow from one flow per
+ *  forward arc: forward residual cap - f, backward residual f. */
+typedef struct gcut_rcsr {
+    int32_t n;              /**< nodes */
+    int64_t m;              /**< forward arcs */
+    const int64_t *row;     /**< n + 1 */
+    const int32_t *col;     /**< m: head of each forward arc */
+    const int32_t *cap;     /**< m */
+    const int64_t *rrow;    /**< n + 1: arcs entering v are rmap[rrow[v] .. rrow[v+1]-1] */
+    const int32_t *rcol;    /**< m: tail of each entering arc */
+    const int64_t *rmap;    /**< m: forward index of each entering arc */
+    const int64_t *edge;    /**< m: 2 * edge id + (1 if the arc runs v->u) */
+} gcut_rcsr;
+
+/** \brief What a back end is given to solve (all arrays read-only, owned by the core). */
+typedef struct gcut_problem {
+    int32_t num_nodes;
+    int64_t num_edges;
+    const int32_t *edge_u;       /**< num_edges */
+    const int32_t *edge_v;
+    const int32_t *edge_cap;
+    const int32_t *edge_rev_cap;
+    const int32_t *cap_source;   /**< num_nodes */
+    const int32_t *cap_sink;     /**< num_nodes */
+    const gcut_bcsr *bcsr;       /**< set when the back end has GCUT_BACKEND_NEEDS_BCSR */
+    const gcut_rcsr *rcsr;       /**< set when the back end has GCUT_BACKEND_NEEDS_RCSR */
+} gcut_problem;
+
+/** \brief Where a back end writes its answer (buffers owned by the core). */
+typedef struct gcut_solution {
+    int64_t flow;            /**< out: the maximum flow value */
+    uint8_t *cut;            /**< out: num_nodes bytes, the canonical cut */
+    int32_t *edge_flows;     /**< out, when non-NULL: num_edges per-edge flows */
+    gcut_stats *stats;       /**< out: counters and init/solve/flow/cut/transfer times */
+} gcut_solution;
+
+/** \brief Services of the core offered to back ends (so plugins need not link libgcut). */
+typedef struct gcut_host_api {
+    int32_t abi_version;
+    /** Record a failure (status, printf-style message) for gcut_last_error(); returns status. */
+    gcut_status (*fail)(gcut_status status, const char *where, const char *fmt, ...);
+    /** Log through the call's sink if \p level <= the call's verbosity (or is an error). */
+    void (*log)(const gcut_solve_options *opt, gcut_log_level level, const char *fmt, ...);
+    /** Monotonic clock in milliseconds. */
+    double (*now_ms)(void);
+    /** gcut's allocator. */
+    void *(*malloc_fn)(size_t size);
+    void (*free_fn)(void *ptr);
+} gcut_host_api;
+
+struct gcut_grid_problem; /* reserved for the grid ABI */
+
+/** \brief A back end: a table of functions (DESIGN.md section 3). */
+typedef struct gcut_backend {
+    int32_t abi_version;       /**< GCUT_BACKEND_ABI_VERSION */
+    const char *name;
+    const char *description;
+    uint32_t caps;
+    /** Load libraries and look for a device; never fails hard. Returns GCUT_OK or
+     *  GCUT_ERR_UNAVAILABLE with *reason set to a static string. */
+    gcut_status (*probe)(const char **reason);
+    /** Optional persistent state (may be NULL: state is then NULL). */
+    gcut_status (*create)(void **state);
+    gcut_status (*solve_graph)(void *state, const gcut_problem *p, const gcut_solve_options *opt,
+                               gcut_solution *sol);
+    gcut_status (*solve_grid)(void *state, const struct gcut_grid_problem *p,
+                              const gcut_solve_options *opt, gcut_solution *sol);
+    void (*destroy)(void *state);
+} gcut_backend;
+
+/** Fill a gcut_backend table in one line. */
+#define GCUT_BACKEND_ASSIGN(name_, desc_, caps_, probe_, create_, solve_graph_, solve_grid_, \
+                            destroy_)                                                    \
+    {GCUT_BACKEND_ABI_VERSION, (name_), (desc_), (caps_), (probe_), (create_),           \
+     (solve_graph_), (solve_grid_), (destroy_)}
+
+/** The one symbol a plugin exports: hand back its back ends. \p host stays valid
+ *  for the life of the process. */
+typedef gcut_status (*gcut_plugin_entry_fn)(const gcut_host_api *host,
+                                            const gcut_backend *const **backends,
+                                            int32_t *count);
+#define GCUT_PLUGIN_ENTRY_SYMBOL "gcut_plugin_entry"
+
+GCUT_END_C_DECLS
+
+#endif /* GCUT_BACKEND_H */

@@ -1,0 +1,47 @@
+/*
+ * solvers_internal.h - the CPU back ends compiled into libgcut and the
+ * helpers they share.
+ */
+#ifndef GCUT_SOLVERS_INTERNAL_H
+#define GCUT_SOLVERS_INTERNAL_H
+
+#include "core/core_internal.h"
+#include "gcut/backend.h"
+
+/* Back-end tables (one per engine file). */
+GCUT_HIDDEN extern const gcut_backend gcut_i_backend_ref;   /* ref.c   "cpu-ref"  */
+GCUT_HIDDEN extern const gcut_backend gcut_i_backend_hipr;  /* hipr.c  "cpu-hipr" */
+GCUT_HIDDEN extern const gcut_backend gcut_i_backend_bk;    /* bk.c    "cpu-bk"   */
+GCUT_HIDDEN extern const gcut_backend gcut_i_backend_prsn;  /* prsn.c  "cpu-prsn" */
+
+/*
+ * Residual-state helpers for engines on the BCSR layout (residual.c).
+ *
+ * res[a] is the residual capacity of arc a (uint32: cap[a] + cap[sister]
+ * can reach 2^32 - 2). sink_res[v] > 0 means v still has residual capacity
+ * to the sink.
+ */
+
+/* Canonical cut: cut[v] = GCUT_SINK iff v reaches the sink in the residual
+ * graph (reverse BFS from nodes with sink_res > 0), else GCUT_SOURCE.
+ * Needs n * 4 bytes of scratch (allocated here). */
+GCUT_HIDDEN gcut_status gcut_i_cut_from_residual(const gcut_bcsr *b, const uint32_t *res,
+                                                 const int64_t *sink_res, uint8_t *cut);
+
+/* Per-edge flows from residuals: flow(e) = cap[a] - res[a] for the u->v arc a
+ * of edge e; edges not in the layout get 0. */
+GCUT_HIDDEN void gcut_i_edge_flows_from_residual(const gcut_bcsr *b, const uint32_t *res,
+                                                 int64_t num_edges, int32_t *edge_flows);
+
+/*
+ * Phase II (flow.c): turn a maximum preflow into a maximum flow by returning
+ * every node's excess towards the source. On entry res[] and excess[] hold a
+ * preflow on b in which no node with excess can reach the sink; src_used[v]
+ * is the flow the source currently sends into v (<= cap_source[v] after
+ * cancellation). On return excess[] is all zero, res[] a valid flow, and
+ * src_used[] lowered by what went back. O(n m) worst case.
+ */
+GCUT_HIDDEN gcut_status gcut_i_preflow_to_flow(const gcut_bcsr *b, uint32_t *res, int64_t *excess,
+                                               int64_t *src_used);
+
+#endif /* GCUT_SOLVERS_INTERNAL_H */
