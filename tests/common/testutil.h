@@ -1,0 +1,71 @@
+/*
+ * testutil.h - shared helpers of the test suites: a deterministic PRNG,
+ * random graph families for cross-checks, and a cross-check of one back end
+ * against cpu-ref.
+ */
+#ifndef GCUT_TESTUTIL_H
+#define GCUT_TESTUTIL_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "gcut/gcut.h"
+
+/* splitmix64: tiny, seedable, identical everywhere. */
+typedef struct tu_rng {
+    uint64_t s;
+} tu_rng;
+
+uint64_t tu_next(tu_rng *r);
+/* Uniform in [lo, hi] (inclusive). */
+int64_t tu_range(tu_rng *r, int64_t lo, int64_t hi);
+
+/* Random graph families used by the cross-checks. */
+typedef enum tu_family {
+    TU_SPARSE = 0,     /* random arcs, average degree 1..6 */
+    TU_DENSE,          /* near-complete on few nodes */
+    TU_GRID2D,         /* 4- or 8-connected grid with terminal links */
+    TU_GRID3D,         /* 6-connected volume with terminal links */
+    TU_BIPARTITE,      /* source -> left, left -> right, right -> sink */
+    TU_LAYERED,        /* layers with random arcs to the next layer */
+    TU_DISCONNECTED,   /* several components, some with no terminal links */
+    TU_PATHOLOGICAL,   /* parallel arcs, self-loops, zero caps, tiny graphs */
+    TU_FAMILY_COUNT
+} tu_family;
+
+typedef enum tu_caps {
+    TU_CAPS_SMALL = 0, /* 0..10 */
+    TU_CAPS_MEDIUM,    /* 0..10000 */
+    TU_CAPS_HUGE,      /* near INT32_MAX: totals past 2^32 */
+    TU_CAPS_MIXED,     /* zeros, ones and huge */
+    TU_CAPS_COUNT
+} tu_caps;
+
+const char *tu_family_name(tu_family f);
+const char *tu_caps_name(tu_caps c);
+
+/* Build a random graph of the family with about `size` nodes. Deterministic in seed. */
+gcut_graph *tu_random_graph(uint64_t seed, tu_family fam, tu_caps caps, int32_t size);
+
+/* Solve g with back end `backend` and with cpu-ref; assert the same flow value, identical
+ * canonical cuts and (with flows) gcut_check_flow. On a mismatch it prints `label`, writes
+ * the graph to /tmp/gcut-fail-<label>.max and returns non-zero. threads/params may be 0/NULL. */
+int tu_crosscheck(gcut_graph *g, const char *backend, int want_flows, int32_t threads,
+                  const char *params, const char *label);
+
+/* Flow value and cut of g with a back end (asserts success). Caller frees *cut. */
+int64_t tu_solve(gcut_graph *g, const char *backend, uint8_t **cut);
+
+/* Whether back end `name` exists and is available here. */
+int tu_backend_available(const char *name);
+
+/* Number of random cases, scaled by $GCUT_TEST_SCALE (a float, default 1). */
+int tu_scaled(int base);
+
+/* Path of a file in ../shared/data, or NULL when the folder is absent. */
+const char *tu_shared_data(const char *relative, char *buf, size_t size);
+
+#endif
