@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Install what gcut needs to build and test on Debian 12, if it is missing.
+# Run as root (or with sudo). Installs nothing when everything is present.
+set -euo pipefail
+pkgs=(build-essential cmake pkg-config libcmocka-dev zlib1g-dev gnuplot-nox)
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+echo "gcut: installing ${missing[*]}" >&2
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
