@@ -1,10 +1,465 @@
-/* hipr.c - placeholder while the engine is being written (fails with UNSUPPORTED). */
+/*
+ * hipr.c - cpu-hipr: sequential highest-label push-relabel.
+ *
+ * A. V. Goldberg and R. E. Tarjan, "A new approach to the maximum-flow
+ * problem", J. ACM 35(4):921-940, 1988 (the push-relabel method), and
+ * B. V. Cherkassky and A. V. Goldberg, "On implementing the push-relabel
+ * method for the maximum flow problem", Algorithmica 19(4):390-410, 1997
+ * (highest-label selection, global and gap relabelling: the design of
+ * their hi_pr program). This file is written from the papers.
+ *
+ * Network. The BCSR layout gives the arcs between nodes; the terminals are
+ * not nodes. The source is implicit: after cancelling min(cap_source,
+ * cap_sink) per node into the flow, the rest of a node's source capacity
+ * is its initial excess (the source never takes flow back in phase I). The
+ * sink is a virtual node of label 0 reached through node[v].sink, the
+ * remaining residual capacity of v's sink arc.
+ *
+ * Invariants of phase I:
+ *  - res[a] + res[sister[a]] == cap[a] + cap[sister[a]] for every arc a;
+ *  - the labelling is valid: d(v) <= d(w) + 1 for every residual arc v->w,
+ *    and d(v) == 1 whenever node[v].sink > 0 (the sink has label 0, and a
+ *    node with a residual sink arc never relabels: that arc is admissible);
+ *  - labels of live nodes lie in 1 .. n; DEAD (n + 1) marks a node that
+ *    cannot reach the sink. It keeps its excess, which phase II returns;
+ *  - every live node is in exactly one bucket list of its label: the
+ *    active stack if it has excess, else the inactive list - except the
+ *    node being discharged, which is in none;
+ *  - no active node has a label above amax, no node a label above dmax.
+ * Phase I ends when no live node has excess: the preflow is then maximum
+ * (no excess can reach the sink) and its value is the flow into the sink.
+ *
+ * Heuristics (Cherkassky-Goldberg): highest active label first; current-arc
+ * pointers; global relabelling (exact labels by reverse BFS from the sink)
+ * at the start and after O(6n + m) units of relabel work; gap relabelling
+ * (when the last node leaves label k, every node above k is dead).
+ *
+ * O(n^2 sqrt(m)) time with highest-label selection; 32 bytes per node plus
+ * 4 bytes of residual per arc on top of the layout.
+ */
+#include <string.h>
+
 #include "solvers/solvers_internal.h"
 
-static gcut_status ph_probe(const char **reason)
+/* Global relabelling frequency: relabel work (HP_BETA per relabel plus the
+ * arcs it scans) is weighed against HP_ALPHA * n + m, as in the paper. */
+#define HP_ALPHA 6
+#define HP_BETA 12
+#define HP_FREQ 0.5
+
+/* Discharges between two looks at the clock. */
+#define HP_CLOCK_EVERY 4096
+
+/* One node, 32 bytes so that two share a cache line: everything the push
+ * loop touches at a neighbour (its label and excess, and its bucket links
+ * when it turns active) sits together. */
+typedef struct hp_node {
+    int64_t excess;  /* excess; the source's remaining capacity at start */
+    int64_t cur;     /* current arc, in first[v] .. first[v+1] */
+    int32_t d;       /* distance label (0 is the sink's, DEAD: no path) */
+    int32_t next;    /* bucket list links, -1 for none */
+    int32_t prev;    /* (inactive lists only: active lists are stacks) */
+    int32_t sink;    /* residual capacity of v -> sink (<= INT32_MAX) */
+} hp_node;
+
+/* Per label: a stack of active nodes and a doubly linked inactive list.
+ * The active side needs no back links: nodes only leave it from the top,
+ * and the gap heuristic never finds active nodes above the current one. */
+typedef struct hp_bucket {
+    int32_t active;
+    int32_t inactive;
+} hp_bucket;
+
+typedef struct hp_engine {
+    int32_t n;
+    int32_t dead;           /* n + 1: the "cannot reach the sink" label */
+    const int64_t *first;
+    const int32_t *head;
+    const int64_t *sister;
+    uint32_t *res;
+    hp_node *node;
+    hp_bucket *bucket;      /* dead + 1 entries, by label */
+    int32_t *queue;         /* BFS queue of global relabelling */
+    int32_t amax;           /* no active node above this label */
+    int32_t dmax;           /* no live node above this label */
+    int64_t work;           /* relabel work since the last global relabel */
+    double work_limit;      /* HP_ALPHA * n + m */
+    int64_t to_sink;        /* flow pushed into the sink */
+    int64_t pushes, relabels, global_relabels, gap_nodes;
+} hp_engine;
+
+static inline void bucket_add_inactive(hp_engine *e, int32_t v, int32_t d)
 {
-    *reason = "not implemented yet";
-    return GCUT_ERR_UNAVAILABLE;
+    hp_node *nd = e->node;
+    const int32_t h = e->bucket[d].inactive;
+    nd[v].next = h;
+    nd[v].prev = -1;
+    if (h >= 0)
+        nd[h].prev = v;
+    e->bucket[d].inactive = v;
 }
 
-const gcut_backend gcut_i_backend_hipr = GCUT_BACKEND_ASSIGN("cpu-hipr", "placeholder", GCUT_BACKEND_GRAPH | GCUT_BACKEND_NEEDS_BCSR, ph_probe, NULL, NULL, NULL, NULL);
+static inline void bucket_remove_inactive(hp_engine *e, int32_t v, int32_t d)
+{
+    hp_node *nd = e->node;
+    const int32_t nx = nd[v].next, pv = nd[v].prev;
+    if (pv >= 0)
+        nd[pv].next = nx;
+    else
+        e->bucket[d].inactive = nx;
+    if (nx >= 0)
+        nd[nx].prev = pv;
+}
+
+static inline void bucket_push_active(hp_engine *e, int32_t v, int32_t d)
+{
+    e->node[v].next = e->bucket[d].active;
+    e->bucket[d].active = v;
+}
+
+/*
+ * Global relabelling: exact distances to the sink by breadth-first search
+ * backwards over residual arcs, starting from every node with a residual
+ * sink arc (label 1). Unreached nodes get DEAD and leave phase I for good:
+ * pushes only run between live nodes and only create residual arcs between
+ * them, so a node that cannot reach the sink never can again. The buckets
+ * are rebuilt from scratch and current arcs reset (labels changed).
+ */
+static void global_relabel(hp_engine *e)
+{
+    const int32_t n = e->n, dead = e->dead;
+    hp_node *nd = e->node;
+    int32_t *q = e->queue;
+    for (int32_t k = 0; k <= e->dmax && k <= dead; k++)
+        e->bucket[k].active = e->bucket[k].inactive = -1;
+    int64_t qt = 0;
+    for (int32_t v = 0; v < n; v++) {
+        if (nd[v].sink > 0) {
+            nd[v].d = 1;
+            q[qt++] = v;
+        } else {
+            nd[v].d = dead;
+        }
+    }
+    /* w joins at d(v) + 1 when its arc w->v, the sister of v->w, is residual. */
+    for (int64_t qh = 0; qh < qt; qh++) {
+        const int32_t v = q[qh];
+        const int32_t dw = nd[v].d + 1;
+        for (int64_t a = e->first[v]; a < e->first[v + 1]; a++) {
+            const int32_t w = e->head[a];
+            if (nd[w].d == dead && e->res[e->sister[a]] > 0) {
+                nd[w].d = dw;
+                q[qt++] = w;
+            }
+        }
+    }
+    e->amax = 0;
+    e->dmax = 0;
+    for (int64_t i = 0; i < qt; i++) {
+        const int32_t v = q[i];
+        const int32_t d = nd[v].d;
+        nd[v].cur = e->first[v];
+        if (nd[v].excess > 0) {
+            bucket_push_active(e, v, d);
+            if (d > e->amax)
+                e->amax = d;
+        } else {
+            bucket_add_inactive(e, v, d);
+        }
+        e->dmax = d; /* BFS order: labels never decrease along the queue */
+    }
+    e->work = 0;
+    e->global_relabels++;
+}
+
+/*
+ * Gap relabelling: label k has just lost its last node (v, which is being
+ * relabelled away from it). A node above k would need a residual path to
+ * the sink through label k, so every node above k is dead. No node above k
+ * is active (v came from the highest active label), so only the inactive
+ * lists need walking.
+ */
+static void gap(hp_engine *e, int32_t v, int32_t k)
+{
+    hp_node *nd = e->node;
+    int64_t lifted = 1;
+    nd[v].d = e->dead;
+    for (int32_t d = k + 1; d <= e->dmax; d++) {
+        for (int32_t w = e->bucket[d].inactive; w >= 0; w = nd[w].next) {
+            nd[w].d = e->dead;
+            lifted++;
+        }
+        e->bucket[d].inactive = -1;
+    }
+    e->dmax = k - 1;
+    e->gap_nodes += lifted;
+}
+
+/*
+ * Relabel v (not in any list, no admissible arc left) to one more than the
+ * lowest label among its residual neighbours, pointing its current arc at
+ * that neighbour. Returns 0 when v is dead afterwards (no residual arc to a
+ * live node, or its old label emptied and the gap heuristic fired).
+ */
+static int relabel(hp_engine *e, int32_t v)
+{
+    hp_node *nd = e->node;
+    const int32_t old = nd[v].d;
+    const int64_t a0 = e->first[v], a1 = e->first[v + 1];
+    int32_t best = e->dead;
+    int64_t best_arc = a0;
+    e->relabels++;
+    e->work += HP_BETA + (a1 - a0);
+    for (int64_t a = a0; a < a1; a++) {
+        if (e->res[a] > 0) {
+            const int32_t dw = nd[e->head[a]].d + 1;
+            if (dw < best) {
+                best = dw;
+                best_arc = a;
+            }
+        }
+    }
+    if (e->bucket[old].active < 0 && e->bucket[old].inactive < 0) {
+        gap(e, v, old);
+        return 0;
+    }
+    if (best >= e->dead) {
+        nd[v].d = e->dead;
+        return 0;
+    }
+    nd[v].d = best;
+    nd[v].cur = best_arc;
+    if (best > e->dmax)
+        e->dmax = best;
+    if (best > e->amax)
+        e->amax = best;
+    return 1;
+}
+
+/*
+ * Discharge v (popped from the highest active bucket): push to the sink
+ * first if that arc is residual, then along admissible arcs (residual,
+ * head one label lower) from the current arc on; relabel when none is
+ * left, and go on at the new label until the excess is gone or v is dead.
+ */
+static void discharge(hp_engine *e, int32_t v)
+{
+    hp_node *const nd = e->node;
+    uint32_t *const res = e->res;
+    hp_node *const nv = &nd[v];
+    int64_t ex = nv->excess;
+
+    if (nv->sink > 0) {
+        const int64_t delta = ex < nv->sink ? ex : nv->sink;
+        nv->sink -= (int32_t)delta;
+        ex -= delta;
+        e->to_sink += delta;
+        e->pushes++;
+        if (ex == 0) {
+            nv->excess = 0;
+            bucket_add_inactive(e, v, nv->d);
+            return;
+        }
+    }
+    const int64_t end = e->first[v + 1];
+    for (;;) {
+        const int32_t dlow = nv->d - 1;
+        int64_t a = nv->cur;
+        for (; a < end; a++) {
+            const uint32_t r = res[a];
+            if (r == 0)
+                continue;
+            const int32_t w = e->head[a];
+            hp_node *const nw = &nd[w];
+            if (nw->d != dlow)
+                continue;
+            const int64_t delta = ex < (int64_t)r ? ex : (int64_t)r;
+            res[a] = r - (uint32_t)delta;
+            res[e->sister[a]] += (uint32_t)delta;
+            if (nw->excess == 0) {
+                /* w turns active: move it from the inactive list of its
+                 * label to the active stack (it is below v, so amax holds). */
+                bucket_remove_inactive(e, w, dlow);
+                bucket_push_active(e, w, dlow);
+            }
+            nw->excess += delta;
+            ex -= delta;
+            e->pushes++;
+            if (ex == 0)
+                break;
+        }
+        if (a < end) {
+            /* Excess gone; arc a may still be admissible, so keep it. */
+            nv->cur = a;
+            nv->excess = 0;
+            bucket_add_inactive(e, v, nv->d);
+            return;
+        }
+        nv->excess = ex;
+        if (!relabel(e, v))
+            return;
+    }
+}
+
+static void engine_free(hp_engine *e)
+{
+    gcut_i_free(e->res);
+    gcut_i_free(e->node);
+    gcut_i_free(e->bucket);
+    gcut_i_free(e->queue);
+}
+
+/* Allocate, cancel terminal capacities, set residuals and excesses. */
+static gcut_status engine_init(hp_engine *e, const gcut_problem *p, int64_t *cancelled)
+{
+    const gcut_bcsr *b = p->bcsr;
+    const int32_t n = b->n;
+    memset(e, 0, sizeof *e);
+    if (n > INT32_MAX - 2)
+        return GCUT_FAIL(GCUT_ERR_OVERFLOW, "cpu-hipr: too many nodes (%d)", (int)n);
+    e->n = n;
+    e->dead = n + 1;
+    e->first = b->first;
+    e->head = b->head;
+    e->sister = b->sister;
+    e->res = gcut_i_malloc_array(b->m > 0 ? b->m : 1, sizeof(uint32_t));
+    e->node = gcut_i_malloc_array(n > 0 ? n : 1, sizeof(hp_node));
+    e->bucket = gcut_i_malloc_array((int64_t)n + 2, sizeof(hp_bucket));
+    e->queue = gcut_i_malloc_array(n > 0 ? n : 1, sizeof(int32_t));
+    if (!e->res || !e->node || !e->bucket || !e->queue) {
+        engine_free(e);
+        return GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-hipr: cannot allocate %d nodes and %lld arcs",
+                         (int)n, (long long)b->m);
+    }
+    for (int64_t a = 0; a < b->m; a++)
+        e->res[a] = (uint32_t)b->cap[a];
+    int64_t c = 0;
+    for (int32_t v = 0; v < n; v++) {
+        const int32_t cs = p->cap_source[v], ct = p->cap_sink[v];
+        const int32_t both = cs < ct ? cs : ct;
+        c += both;
+        e->node[v].excess = cs - both;
+        e->node[v].sink = ct - both;
+        e->node[v].cur = b->first[v];
+        e->node[v].next = e->node[v].prev = -1;
+    }
+    for (int64_t k = 0; k < (int64_t)n + 2; k++)
+        e->bucket[k].active = e->bucket[k].inactive = -1;
+    e->dmax = e->dead;
+    e->work_limit = (double)HP_ALPHA * n + (double)b->m;
+    *cancelled = c;
+    return GCUT_OK;
+}
+
+/* Phase I: highest-label discharges until no live node is active. */
+static gcut_status phase1(hp_engine *e, double deadline)
+{
+    int32_t clock = 0;
+    global_relabel(e);
+    while (e->amax > 0) {
+        const int32_t v = e->bucket[e->amax].active;
+        if (v < 0) {
+            e->amax--;
+            continue;
+        }
+        e->bucket[e->amax].active = e->node[v].next;
+        discharge(e, v);
+        if ((double)e->work * HP_FREQ > e->work_limit) {
+            global_relabel(e);
+            if (gcut_i_now_ms() > deadline)
+                return GCUT_FAIL(GCUT_ERR_TIMEOUT, "cpu-hipr: time limit reached");
+        }
+        if (++clock == HP_CLOCK_EVERY) {
+            clock = 0;
+            if (gcut_i_now_ms() > deadline)
+                return GCUT_FAIL(GCUT_ERR_TIMEOUT, "cpu-hipr: time limit reached");
+        }
+    }
+    return GCUT_OK;
+}
+
+/* Phase II (flows asked for): hand excesses back to the source, then read
+ * per-edge flows off the residuals. `tmp` has n entries. */
+static gcut_status phase2(hp_engine *e, const gcut_problem *p, int64_t *tmp, gcut_solution *sol)
+{
+    const int32_t n = e->n;
+    int64_t *src_used = gcut_i_malloc_array(n > 0 ? n : 1, sizeof(int64_t));
+    if (!src_used)
+        return GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-hipr: cannot allocate phase II (%d nodes)", (int)n);
+    for (int32_t v = 0; v < n; v++) {
+        const int32_t cs = p->cap_source[v], ct = p->cap_sink[v];
+        src_used[v] = cs - (cs < ct ? cs : ct);
+        tmp[v] = e->node[v].excess;
+    }
+    gcut_status st = gcut_i_preflow_to_flow(p->bcsr, e->res, tmp, src_used);
+    if (st == GCUT_OK)
+        gcut_i_edge_flows_from_residual(p->bcsr, e->res, p->num_edges, sol->edge_flows);
+    gcut_i_free(src_used);
+    return st;
+}
+
+static gcut_status hipr_solve(void *state, const gcut_problem *p, const gcut_solve_options *opt,
+                              gcut_solution *sol)
+{
+    const double deadline = gcut_i_deadline(opt);
+    gcut_stats *stats = sol->stats;
+    if (!p->bcsr)
+        return GCUT_FAIL(GCUT_ERR_INTERNAL, "cpu-hipr: no BCSR layout was given");
+    double t0 = gcut_i_now_ms();
+    hp_engine e;
+    int64_t cancelled = 0;
+    gcut_status st = engine_init(&e, p, &cancelled);
+    if (st != GCUT_OK)
+        return st;
+    const int32_t n = e.n;
+    int64_t *tmp = gcut_i_malloc_array(n > 0 ? n : 1, sizeof(int64_t));
+    if (!tmp) {
+        st = GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-hipr: cannot allocate %d nodes", (int)n);
+        goto done;
+    }
+    stats->init_ms = gcut_i_now_ms() - t0;
+
+    t0 = gcut_i_now_ms();
+    st = phase1(&e, deadline);
+    stats->solve_ms = gcut_i_now_ms() - t0;
+    if (st != GCUT_OK)
+        goto done;
+
+    /* The canonical cut from the maximum preflow (same set as from any
+     * maximum flow, so it can be taken before phase II). */
+    t0 = gcut_i_now_ms();
+    for (int32_t v = 0; v < n; v++)
+        tmp[v] = e.node[v].sink;
+    st = gcut_i_cut_from_residual(p->bcsr, e.res, tmp, sol->cut);
+    stats->cut_ms = gcut_i_now_ms() - t0;
+    if (st != GCUT_OK)
+        goto done;
+
+    if (sol->edge_flows) {
+        t0 = gcut_i_now_ms();
+        st = phase2(&e, p, tmp, sol);
+        stats->flow_ms = gcut_i_now_ms() - t0;
+        if (st != GCUT_OK)
+            goto done;
+    }
+    sol->flow = cancelled + e.to_sink;
+    stats->pushes = e.pushes;
+    stats->relabels = e.relabels;
+    stats->global_relabels = e.global_relabels;
+    stats->gap_nodes = e.gap_nodes;
+    stats->threads = 1;
+    gcut_i_log(opt, GCUT_LOG_INFO,
+               "cpu-hipr: flow %lld, %lld pushes, %lld relabels, %lld global relabels, "
+               "%lld gap nodes, phase I %.1f ms",
+               (long long)sol->flow, (long long)e.pushes, (long long)e.relabels,
+               (long long)e.global_relabels, (long long)e.gap_nodes, stats->solve_ms);
+done:
+    gcut_i_free(tmp);
+    engine_free(&e);
+    return st;
+}
+
+const gcut_backend gcut_i_backend_hipr = GCUT_BACKEND_ASSIGN(
+    "cpu-hipr", "highest-label push-relabel (Cherkassky-Goldberg hi_pr design)",
+    GCUT_BACKEND_GRAPH | GCUT_BACKEND_FLOWS | GCUT_BACKEND_NEEDS_BCSR, NULL, NULL, hipr_solve,
+    NULL, NULL);
