@@ -1,20 +1,964 @@
-/* dimacs.c - placeholder while the reader is being written. */
+/*
+ * dimacs.c - DIMACS max-flow reader and writer (DESIGN.md section 2).
+ *
+ * The format is the one of the First DIMACS Implementation Challenge
+ * (D. S. Johnson and C. C. McGeoch, eds., "Network Flows and Matching:
+ * First DIMACS Implementation Challenge", DIMACS Series 12, AMS 1993;
+ * "Problem Definitions for Network Flows", 1991):
+ *
+ *     c comment                  (anywhere)
+ *     p max NODES ARCS           (exactly once, before every other line)
+ *     n ID s                     (the source)
+ *     n ID t                     (the sink)
+ *     a TAIL HEAD CAP            (ARCS of them, ids 1-based)
+ *
+ * As that document asks, node lines come before the arc lines: s and t must
+ * both be known when the first arc is read, so that each arc is converted
+ * to the graph model (graph.h) on the fly and never stored twice.
+ *
+ * Reading is built for speed, because the first thing a benchmark does is
+ * load a file of tens of millions of arcs: text is read in 1 MiB blocks
+ * (inflated on the fly when the input starts with the gzip magic), lines are
+ * scanned in place, integers are parsed by hand, and arcs go straight into
+ * arrays that the graph then adopts. Only complete lines are ever parsed: a
+ * block is cut after its last newline and the tail is carried over to the
+ * next one, so every scan of a line is guaranteed to stop at a '\n' and
+ * needs no bounds check.
+ *
+ * Invariants of the parser:
+ *  - the text between `p` and `end` handed to parse_lines() ends with '\n';
+ *  - ps->arcs <= ps->m_decl, and ps->m <= ps->arcs (terminal and dropped
+ *    arcs are not stored), so the arc arrays never need more than m_decl;
+ *  - nothing reaches the caller until the whole file has been accepted: on
+ *    any failure the half-built graph and every buffer are freed.
+ *
+ * Writing mirrors reading: one 1 MiB buffer, integers formatted by hand,
+ * output fully determined by the graph.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#ifdef GCUT_HAVE_ZLIB
+#include <zlib.h>
+#endif
+
 #include "graph/graph_internal.h"
+
+/* Size of a text block, and so the longest line the reader accepts (longer
+ * comment lines are skipped piecewise; longer other lines are an error). */
+#define DIMACS_BLOCK ((size_t)1 << 20)
+
+/* Arcs the arrays start with when the input size is unknown (pipes, gzip). */
+#define DIMACS_ARCS_START ((int64_t)1 << 20)
+
+/* Values with more significant digits than this are reported as too large. */
+#define DIMACS_MAX_DIGITS 18
+
+/* A parsed number too large for any field (more than 18 digits). */
+#define DIMACS_HUGE UINT64_MAX
+
+/* ------------------------------------------------------------------ input */
+
+/* A byte source: a FILE*, read raw or through inflate. */
+typedef struct dimacs_reader {
+    FILE *f;
+    int gz; /* the input is gzip: text comes out of inflate */
+#ifdef GCUT_HAVE_ZLIB
+    z_stream z;
+    int z_live;         /* inflateInit2 succeeded: inflateEnd is owed */
+    int z_done;         /* the last gzip member has ended */
+    int raw_eof;        /* fread has reported end of input */
+    unsigned char *raw; /* compressed bytes waiting for inflate */
+#endif
+} dimacs_reader;
+
+/* The state of one parse. Fields are the parser's memory between blocks;
+ * the hot loop keeps copies in locals. */
+typedef struct dimacs_parser {
+    const char *func; /* public function named in messages */
+    const char *name; /* input named in messages */
+    int64_t line;     /* number of the current line, 1-based */
+    int64_t bytes;    /* text bytes seen */
+    /* problem line */
+    int have_p;
+    int64_t p_line;
+    int32_t n;      /* nodes */
+    int64_t m_decl; /* arcs declared */
+    /* node lines: 0-based ids, -1 until seen */
+    int32_t s, t;
+    int64_t s_line, t_line;
+    /* arcs */
+    int64_t arcs;    /* `a` lines accepted */
+    int64_t dropped; /* arcs into s or out of t */
+    int64_t size_hint; /* upper bound on arcs from the input size, -1 if unknown */
+    int32_t *eu, *ev, *ecap;
+    int64_t m, m_cap;
+    gcut_graph *g; /* created at the problem line */
+} dimacs_parser;
+
+/* Record a parse failure as "func: name:line: message". Cold by design:
+ * every caller is on an error path. */
+static gcut_status GCUT_PRINTF(4, 5)
+    perr_at(const dimacs_parser *ps, gcut_status st, int64_t line, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (line > 0)
+        return gcut_i_fail(st, ps->func, "%s:%lld: %s", ps->name, (long long)line, msg);
+    return gcut_i_fail(st, ps->func, "%s: %s", ps->name, msg);
+}
+
+#define PERR(ps, st, ...) perr_at((ps), (st), (ps)->line, __VA_ARGS__)
+
+static gcut_status reader_fill_raw(dimacs_reader *rd, dimacs_parser *ps, unsigned char *dst,
+                                   size_t cap, size_t *got)
+{
+    *got = fread(dst, 1, cap, rd->f);
+    if (*got < cap && ferror(rd->f)) {
+        int err = errno;
+        return perr_at(ps, GCUT_ERR_IO, 0, "read error: %s", err ? strerror(err) : "unknown");
+    }
+    return GCUT_OK;
+}
+
+#ifdef GCUT_HAVE_ZLIB
+/* Inflate up to cap bytes of text into dst. Concatenated gzip members (as
+ * `cat a.gz b.gz` makes) are read as one stream, like gzip -d does. */
+static gcut_status reader_inflate(dimacs_reader *rd, dimacs_parser *ps, char *dst, size_t cap,
+                                  size_t *got)
+{
+    rd->z.next_out = (Bytef *)dst;
+    rd->z.avail_out = (uInt)cap;
+    while (rd->z.avail_out > 0 && !rd->z_done) {
+        if (rd->z.avail_in == 0 && !rd->raw_eof) {
+            size_t n;
+            gcut_status st = reader_fill_raw(rd, ps, rd->raw, DIMACS_BLOCK, &n);
+            if (st != GCUT_OK)
+                return st;
+            rd->raw_eof = n == 0;
+            rd->z.next_in = rd->raw;
+            rd->z.avail_in = (uInt)n;
+        }
+        int ret = inflate(&rd->z, Z_NO_FLUSH);
+        if (ret == Z_STREAM_END) {
+            /* One member is complete; another may follow. */
+            if (rd->z.avail_in == 0 && !rd->raw_eof) {
+                size_t n;
+                gcut_status st = reader_fill_raw(rd, ps, rd->raw, DIMACS_BLOCK, &n);
+                if (st != GCUT_OK)
+                    return st;
+                rd->raw_eof = n == 0;
+                rd->z.next_in = rd->raw;
+                rd->z.avail_in = (uInt)n;
+            }
+            if (rd->z.avail_in == 0)
+                rd->z_done = 1;
+            else if (inflateReset(&rd->z) != Z_OK)
+                return perr_at(ps, GCUT_ERR_INTERNAL, 0, "inflateReset failed");
+            continue;
+        }
+        if (ret == Z_MEM_ERROR)
+            return perr_at(ps, GCUT_ERR_NOMEM, 0, "out of memory while inflating gzip data");
+        if (ret == Z_DATA_ERROR || ret == Z_NEED_DICT || ret == Z_STREAM_ERROR)
+            return perr_at(ps, GCUT_ERR_PARSE, ps->line + 1, "corrupt gzip data (%s)",
+                           rd->z.msg ? rd->z.msg : "zlib error");
+        /* Z_OK or Z_BUF_ERROR: inflate stops short of filling the output
+         * only when it needs input; if none is left and none can come, the
+         * compressed stream stopped before its end. */
+        if (rd->z.avail_in == 0 && rd->raw_eof && rd->z.avail_out > 0)
+            return perr_at(ps, GCUT_ERR_PARSE, ps->line + 1,
+                           "truncated gzip data (the compressed stream ends early)");
+    }
+    *got = cap - rd->z.avail_out;
+    return GCUT_OK;
+}
+#endif
+
+/* Next block of text: up to cap bytes into dst, *got == 0 at the end. */
+static gcut_status reader_read(dimacs_reader *rd, dimacs_parser *ps, char *dst, size_t cap,
+                               size_t *got)
+{
+#ifdef GCUT_HAVE_ZLIB
+    if (rd->gz)
+        return reader_inflate(rd, ps, dst, cap, got);
+#endif
+    return reader_fill_raw(rd, ps, (unsigned char *)dst, cap, got);
+}
+
+/* First block: read it raw and look for the gzip magic (1f 8b). When found,
+ * the bytes read so far become the first compressed input and the block is
+ * replaced by inflated text. */
+static gcut_status reader_start(dimacs_reader *rd, dimacs_parser *ps, char *dst, size_t cap,
+                                size_t *got)
+{
+    gcut_status st = reader_fill_raw(rd, ps, (unsigned char *)dst, cap, got);
+    if (st != GCUT_OK)
+        return st;
+    if (*got < 2 || (unsigned char)dst[0] != 0x1f || (unsigned char)dst[1] != 0x8b)
+        return GCUT_OK;
+#ifdef GCUT_HAVE_ZLIB
+    rd->gz = 1;
+    ps->size_hint = -1; /* the compressed size says little about the arcs */
+    rd->raw = gcut_i_malloc(DIMACS_BLOCK);
+    if (!rd->raw)
+        return perr_at(ps, GCUT_ERR_NOMEM, 0, "cannot allocate the gzip buffer");
+    memcpy(rd->raw, dst, *got);
+    memset(&rd->z, 0, sizeof rd->z);
+    rd->z.next_in = rd->raw;
+    rd->z.avail_in = (uInt)*got;
+    rd->raw_eof = *got < cap;
+    /* 15 + 16: the largest window, gzip wrapper only. */
+    int ret = inflateInit2(&rd->z, 15 + 16);
+    if (ret != Z_OK)
+        return perr_at(ps, ret == Z_MEM_ERROR ? GCUT_ERR_NOMEM : GCUT_ERR_INTERNAL, 0,
+                       "cannot start zlib's inflate (%d)", ret);
+    rd->z_live = 1;
+    return reader_inflate(rd, ps, dst, cap, got);
+#else
+    return perr_at(ps, GCUT_ERR_UNSUPPORTED, 0,
+                   "the input is gzip-compressed, but this gcut was built without zlib; "
+                   "decompress it first (gzip -d)");
+#endif
+}
+
+static void reader_close(dimacs_reader *rd)
+{
+#ifdef GCUT_HAVE_ZLIB
+    if (rd->z_live)
+        inflateEnd(&rd->z);
+    gcut_i_free(rd->raw);
+#else
+    (void)rd;
+#endif
+}
+
+/* ---------------------------------------------------------------- scanning */
+
+static inline int is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
+
+/* A field ends at a blank or at the end of the line. */
+static inline int is_sep(char c) { return is_blank(c) || c == '\n'; }
+
+static inline const char *skip_blanks(const char *p)
+{
+    while (is_blank(*p))
+        p++;
+    return p;
+}
+
+/* Value of a run of more than DIMACS_MAX_DIGITS digits: exact if the leading
+ * zeros account for the excess, DIMACS_HUGE otherwise. */
+static uint64_t long_value(const char *d, const char *end)
+{
+    while (d < end && *d == '0')
+        d++;
+    if (end - d > DIMACS_MAX_DIGITS)
+        return DIMACS_HUGE;
+    uint64_t v = 0;
+    for (; d < end; d++)
+        v = v * 10 + (uint64_t)(*d - '0');
+    return v;
+}
+
+/* Parse the decimal digits at p (none gives p back). */
+static inline const char *scan_uint(const char *p, uint64_t *out)
+{
+    const char *d = p;
+    uint64_t v = 0;
+    while ((unsigned)(*p - '0') < 10u) {
+        v = v * 10 + (uint64_t)(*p - '0');
+        p++;
+    }
+    if (p - d > DIMACS_MAX_DIGITS)
+        v = long_value(d, p);
+    *out = v;
+    return p;
+}
+
+/* Copy the field at p (up to the next blank or newline) into buf for a
+ * message, with unprintable bytes shown as '?'. */
+static const char *field_text(const char *p, char *buf, size_t size)
+{
+    size_t k = 0;
+    while (!is_sep(p[k]) && k + 4 < size) {
+        unsigned char c = (unsigned char)p[k];
+        buf[k] = (c >= 0x20 && c < 0x7f) ? (char)c : '?';
+        k++;
+    }
+    if (!is_sep(p[k])) {
+        memcpy(buf + k, "...", 3);
+        k += 3;
+    }
+    buf[k] = '\0';
+    return buf;
+}
+
+/* A non-negative integer field of at most `max`, named `what` in messages.
+ * On success *p moves past the field. Any problem is recorded. */
+static gcut_status field_uint(dimacs_parser *ps, const char **p, const char *what,
+                              const char *usage, uint64_t max, uint64_t *out)
+{
+    char tok[40];
+    const char *q = skip_blanks(*p);
+    if (*q == '\n')
+        return PERR(ps, GCUT_ERR_PARSE, "truncated line: missing the %s (expected '%s')", what,
+                    usage);
+    uint64_t v;
+    const char *e = scan_uint(q, &v);
+    if (*q == '-' && (unsigned)(q[1] - '0') < 10u) {
+        return PERR(ps, GCUT_ERR_PARSE, "negative %s %s", what,
+                    field_text(q, tok, sizeof tok));
+    }
+    if (e == q || !is_sep(*e))
+        return PERR(ps, GCUT_ERR_PARSE, "the %s '%s' is not a number", what,
+                    field_text(q, tok, sizeof tok));
+    if (v > max) {
+        if (v == DIMACS_HUGE)
+            return PERR(ps, GCUT_ERR_PARSE, "the %s %s is too large", what,
+                        field_text(q, tok, sizeof tok));
+        return PERR(ps, GCUT_ERR_PARSE, "the %s %llu exceeds %llu", what, (unsigned long long)v,
+                    (unsigned long long)max);
+    }
+    *out = v;
+    *p = e;
+    return GCUT_OK;
+}
+
+/* Nothing but blanks may follow the last field. */
+static gcut_status line_end(dimacs_parser *ps, const char *p, const char *usage)
+{
+    char tok[40];
+    p = skip_blanks(p);
+    if (*p != '\n')
+        return PERR(ps, GCUT_ERR_PARSE, "unexpected '%s' after the last field (expected '%s')",
+                    field_text(p, tok, sizeof tok), usage);
+    return GCUT_OK;
+}
+
+/* ------------------------------------------------------------------ lines */
+
+static const char *const P_USAGE = "p max NODES ARCS";
+static const char *const N_USAGE = "n ID s|t";
+static const char *const A_USAGE = "a TAIL HEAD CAP";
+
+/* Give the arc arrays room for exactly cap arcs. */
+static gcut_status resize_arcs(dimacs_parser *ps, int64_t cap)
+{
+    if ((uint64_t)cap > SIZE_MAX / sizeof(int32_t))
+        return PERR(ps, GCUT_ERR_NOMEM, "%lld arcs do not fit in memory", (long long)cap);
+    size_t bytes = (size_t)cap * sizeof(int32_t);
+    int32_t **arr[3] = {&ps->eu, &ps->ev, &ps->ecap};
+    for (int k = 0; k < 3; k++) {
+        int32_t *q = gcut_i_realloc(*arr[k], bytes);
+        if (!q)
+            return PERR(ps, GCUT_ERR_NOMEM, "cannot grow the arc arrays to %lld arcs",
+                        (long long)cap);
+        *arr[k] = q;
+    }
+    ps->m_cap = cap;
+    return GCUT_OK;
+}
+
+/* Double the arc arrays, never past the declared count (more arcs than
+ * declared is an error found before any store). */
+static gcut_status grow_arcs(dimacs_parser *ps)
+{
+    int64_t cap = ps->m_cap < 1024 ? 1024 : 2 * ps->m_cap;
+    if (cap > ps->m_decl)
+        cap = ps->m_decl;
+    return resize_arcs(ps, cap);
+}
+
+static gcut_status line_problem(dimacs_parser *ps, const char *q)
+{
+    char tok[40];
+    if (ps->have_p)
+        return PERR(ps, GCUT_ERR_PARSE, "second problem line (the first is at line %lld)",
+                    (long long)ps->p_line);
+    q = skip_blanks(q + 1);
+    if (*q == '\n')
+        return PERR(ps, GCUT_ERR_PARSE, "truncated line: missing the problem type (expected '%s')",
+                    P_USAGE);
+    if (!(q[0] == 'm' && q[1] == 'a' && q[2] == 'x' && is_sep(q[3])))
+        return PERR(ps, GCUT_ERR_PARSE,
+                    "problem type '%s' is not 'max': only max-flow files can be read",
+                    field_text(q, tok, sizeof tok));
+    q += 3;
+    uint64_t n, m;
+    gcut_status st = field_uint(ps, &q, "node count", P_USAGE, (uint64_t)GCUT_MAX_NODES, &n);
+    if (st == GCUT_OK)
+        st = field_uint(ps, &q, "arc count", P_USAGE, (uint64_t)INT64_MAX, &m);
+    if (st == GCUT_OK)
+        st = line_end(ps, q, P_USAGE);
+    if (st != GCUT_OK)
+        return st;
+    if (n < 2)
+        return PERR(ps, GCUT_ERR_PARSE, "node count %llu: a max-flow problem needs at least 2 "
+                    "nodes (s and t)", (unsigned long long)n);
+    ps->have_p = 1;
+    ps->p_line = ps->line;
+    ps->n = (int32_t)n;
+    ps->m_decl = (int64_t)m;
+    st = gcut_graph_new(&ps->g, ps->n, 0);
+    if (st != GCUT_OK)
+        return PERR(ps, st, "cannot create a graph of %lld nodes", (long long)n);
+    /* Start the arc arrays at the declared size when the input is big enough
+     * to hold that many arcs ("a 1 2 3\n" is 8 bytes): an honest file then
+     * never grows them, and a lying header cannot make us allocate much
+     * more than the file itself. */
+    int64_t want = ps->m_decl;
+    int64_t bound = ps->size_hint >= 0 ? ps->size_hint / 8 + 1 : DIMACS_ARCS_START;
+    if (want > bound)
+        want = bound;
+    return want > 0 ? resize_arcs(ps, want) : GCUT_OK;
+}
+
+static gcut_status line_node(dimacs_parser *ps, const char *q)
+{
+    char tok[40];
+    uint64_t id;
+    q++;
+    gcut_status st = field_uint(ps, &q, "node id", N_USAGE, DIMACS_HUGE - 1, &id);
+    if (st != GCUT_OK)
+        return st;
+    if (id < 1 || id > (uint64_t)ps->n)
+        return PERR(ps, GCUT_ERR_PARSE, "node id %llu out of range [1, %d]",
+                    (unsigned long long)id, (int)ps->n);
+    q = skip_blanks(q);
+    if (*q == '\n')
+        return PERR(ps, GCUT_ERR_PARSE, "truncated line: missing the node flag (expected '%s')",
+                    N_USAGE);
+    if (!((q[0] == 's' || q[0] == 't') && is_sep(q[1])))
+        return PERR(ps, GCUT_ERR_PARSE, "node flag '%s' is neither 's' nor 't'",
+                    field_text(q, tok, sizeof tok));
+    int is_s = q[0] == 's';
+    st = line_end(ps, q + 1, N_USAGE);
+    if (st != GCUT_OK)
+        return st;
+    int32_t v = (int32_t)(id - 1);
+    int32_t *slot = is_s ? &ps->s : &ps->t;
+    int64_t *slot_line = is_s ? &ps->s_line : &ps->t_line;
+    if (*slot >= 0)
+        return PERR(ps, GCUT_ERR_PARSE, "second %s node line (node %d is the %s, line %lld)",
+                    is_s ? "source" : "sink", (int)*slot + 1, is_s ? "source" : "sink",
+                    (long long)*slot_line);
+    int32_t other = is_s ? ps->t : ps->s;
+    if (other == v)
+        return PERR(ps, GCUT_ERR_PARSE, "node %d cannot be both the source and the sink",
+                    (int)id);
+    *slot = v;
+    *slot_line = ps->line;
+    return GCUT_OK;
+}
+
+/* Re-parse an arc line that the fast path refused, to say exactly why. */
+static gcut_status arc_error(dimacs_parser *ps, const char *q)
+{
+    uint64_t u, v, c;
+    q++;
+    gcut_status st = field_uint(ps, &q, "tail node id", A_USAGE, DIMACS_HUGE - 1, &u);
+    if (st == GCUT_OK)
+        st = field_uint(ps, &q, "head node id", A_USAGE, DIMACS_HUGE - 1, &v);
+    if (st == GCUT_OK)
+        st = field_uint(ps, &q, "capacity", A_USAGE, (uint64_t)INT32_MAX, &c);
+    if (st == GCUT_OK)
+        st = line_end(ps, q, A_USAGE);
+    if (st != GCUT_OK)
+        return st;
+    if (u < 1 || u > (uint64_t)ps->n || v < 1 || v > (uint64_t)ps->n)
+        return PERR(ps, GCUT_ERR_PARSE, "arc %llu -> %llu: node id out of range [1, %d]",
+                    (unsigned long long)u, (unsigned long long)v, (int)ps->n);
+    return PERR(ps, GCUT_ERR_INTERNAL, "arc line refused for no known reason");
+}
+
+/* An arc touching s or t: a terminal capacity, or dropped. u and v are
+ * 0-based and valid. */
+static gcut_status arc_terminal(dimacs_parser *ps, int32_t u, int32_t v, int32_t c)
+{
+    const int32_t s = ps->s, t = ps->t;
+    int32_t *cs = ps->g->cap_source, *ct = ps->g->cap_sink;
+    if (v == s || u == t) {
+        ps->dropped++; /* into s or out of t: never carries flow */
+        return GCUT_OK;
+    }
+    /* s -> t: the model has no arc between terminals, so node s itself (an
+     * isolated node otherwise) gets the capacity on both sides and carries
+     * exactly c units. */
+    int32_t src_node = u == s ? (v == t ? s : v) : -1;
+    int32_t snk_node = v == t ? (u == s ? s : u) : -1;
+    if (src_node >= 0 && (int64_t)cs[src_node] + c > INT32_MAX)
+        return PERR(ps, GCUT_ERR_OVERFLOW,
+                    "arc %d -> %d: the source capacity of node %d sums past %d",
+                    (int)u + 1, (int)v + 1, (int)src_node + 1, (int)INT32_MAX);
+    if (snk_node >= 0 && (int64_t)ct[snk_node] + c > INT32_MAX)
+        return PERR(ps, GCUT_ERR_OVERFLOW,
+                    "arc %d -> %d: the sink capacity of node %d sums past %d",
+                    (int)u + 1, (int)v + 1, (int)snk_node + 1, (int)INT32_MAX);
+    if (src_node >= 0)
+        cs[src_node] += c;
+    if (snk_node >= 0)
+        ct[snk_node] += c;
+    return GCUT_OK;
+}
+
+/* Every line but an accepted arc line: comments, blanks, p, n, and arc
+ * lines that come too early. q is the first non-blank byte of the line. */
+static gcut_status line_other(dimacs_parser *ps, const char *q)
+{
+    char tok[40];
+    const char c = *q;
+    if (c == '\n' || c == 'c')
+        return GCUT_OK;
+    if ((c == 'p' || c == 'n' || c == 'a') && !is_sep(q[1]))
+        return PERR(ps, GCUT_ERR_PARSE, "unknown line type '%s' (expected c, p, n or a)",
+                    field_text(q, tok, sizeof tok));
+    switch (c) {
+    case 'p':
+        return line_problem(ps, q);
+    case 'n':
+    case 'a':
+        if (!ps->have_p)
+            return PERR(ps, GCUT_ERR_PARSE,
+                        "'%c' line before the problem line ('%s'); only comments may precede it",
+                        c, P_USAGE);
+        if (c == 'n')
+            return line_node(ps, q);
+        if (ps->s < 0 || ps->t < 0)
+            return PERR(ps, GCUT_ERR_PARSE,
+                        "arc line before the %s node line ('n ID %s'): s and t must be given "
+                        "before the arcs",
+                        ps->s < 0 ? "source" : "sink", ps->s < 0 ? "s" : "t");
+        return arc_error(ps, q); /* the fast path refused it: say why */
+    default:
+        return PERR(ps, GCUT_ERR_PARSE, "unknown line type '%s' (expected c, p, n or a)",
+                    field_text(q, tok, sizeof tok));
+    }
+}
+
+/* Parse the complete lines in [p, end); end[-1] is '\n'. The arc path is
+ * kept in locals (the arrays and counters) so that the compiler need not
+ * reload them after every store; they are written back before any call
+ * that may look at the parser. */
+static gcut_status parse_lines(dimacs_parser *ps, const char *p, const char *end)
+{
+    int32_t *eu = ps->eu, *ev = ps->ev, *ecap = ps->ecap;
+    int64_t m = ps->m, m_cap = ps->m_cap, arcs = ps->arcs, line = ps->line;
+    const int64_t m_decl = ps->m_decl;
+    const uint32_t n = (uint32_t)ps->n;
+    const uint32_t s = (uint32_t)ps->s, t = (uint32_t)ps->t;
+    const int arcs_ok = ps->have_p && ps->s >= 0 && ps->t >= 0;
+    gcut_status st = GCUT_OK;
+
+#define SYNC_OUT()                                                                                 \
+    do {                                                                                           \
+        ps->m = m;                                                                                 \
+        ps->arcs = arcs;                                                                           \
+        ps->line = line;                                                                           \
+    } while (0)
+
+    while (p < end) {
+        line++;
+        const char *q = skip_blanks(p);
+        if (q[0] == 'a' && is_blank(q[1]) && arcs_ok) {
+            uint64_t a, b, c;
+            const char *d = skip_blanks(q + 2);
+            const char *e = scan_uint(d, &a);
+            if (e == d || !is_blank(*e))
+                goto slow_arc;
+            d = skip_blanks(e);
+            e = scan_uint(d, &b);
+            if (e == d || !is_blank(*e))
+                goto slow_arc;
+            d = skip_blanks(e);
+            e = scan_uint(d, &c);
+            if (e == d)
+                goto slow_arc;
+            e = skip_blanks(e);
+            if (*e != '\n' || a - 1 >= n || b - 1 >= n || c > (uint64_t)INT32_MAX)
+                goto slow_arc;
+            if (arcs == m_decl) {
+                SYNC_OUT();
+                return PERR(ps, GCUT_ERR_PARSE, "more arc lines than the %lld declared "
+                            "by the problem line (line %lld)",
+                            (long long)m_decl, (long long)ps->p_line);
+            }
+            arcs++;
+            const uint32_t u = (uint32_t)(a - 1), v = (uint32_t)(b - 1);
+            if (u == s || u == t || v == s || v == t) {
+                SYNC_OUT();
+                st = arc_terminal(ps, (int32_t)u, (int32_t)v, (int32_t)c);
+                if (st != GCUT_OK)
+                    return st;
+            } else {
+                if (m == m_cap) {
+                    SYNC_OUT();
+                    st = grow_arcs(ps);
+                    if (st != GCUT_OK)
+                        return st;
+                    eu = ps->eu;
+                    ev = ps->ev;
+                    ecap = ps->ecap;
+                    m_cap = ps->m_cap;
+                }
+                eu[m] = (int32_t)u;
+                ev[m] = (int32_t)v;
+                ecap[m] = (int32_t)c;
+                m++;
+            }
+            p = e + 1;
+            continue;
+        slow_arc:
+            SYNC_OUT();
+            return arc_error(ps, q);
+        }
+        if (*q == 'c') {
+            /* Comments are skipped without looking at them. */
+            p = (const char *)memchr(q, '\n', (size_t)(end - q)) + 1;
+            continue;
+        }
+        SYNC_OUT();
+        st = line_other(ps, q);
+        if (st != GCUT_OK)
+            return st;
+        if (!arcs_ok && ps->have_p && ps->s >= 0 && ps->t >= 0) {
+            /* This line completed the header: restart with the arc path on. */
+            p = (const char *)memchr(q, '\n', (size_t)(end - q)) + 1;
+            return parse_lines(ps, p, end);
+        }
+        p = (const char *)memchr(q, '\n', (size_t)(end - q)) + 1;
+    }
+    SYNC_OUT();
+#undef SYNC_OUT
+    return GCUT_OK;
+}
+
+/* Read the whole input block by block. */
+static gcut_status parse_stream(dimacs_parser *ps, dimacs_reader *rd)
+{
+    char *buf = gcut_i_malloc(DIMACS_BLOCK + 1); /* + 1: a '\n' after a last unterminated line */
+    if (!buf)
+        return perr_at(ps, GCUT_ERR_NOMEM, 0, "cannot allocate the read buffer");
+    gcut_status st;
+    size_t keep = 0;  /* bytes of an incomplete line at the start of buf */
+    int skipping = 0; /* inside a comment longer than the buffer */
+    int first = 1;
+    for (;;) {
+        size_t got;
+        st = first ? reader_start(rd, ps, buf, DIMACS_BLOCK, &got)
+                   : reader_read(rd, ps, buf + keep, DIMACS_BLOCK - keep, &got);
+        first = 0;
+        if (st != GCUT_OK)
+            goto done;
+        ps->bytes += (int64_t)got;
+        size_t len = keep + got, start = 0;
+        if (got == 0) {
+            if (!skipping && len > 0) {
+                buf[len++] = '\n';
+                st = parse_lines(ps, buf, buf + len);
+            }
+            goto done;
+        }
+        if (skipping) {
+            const char *nl = memchr(buf, '\n', len);
+            if (!nl) {
+                keep = 0;
+                continue;
+            }
+            skipping = 0;
+            start = (size_t)(nl - buf) + 1;
+        }
+        size_t last = len;
+        while (last > start && buf[last - 1] != '\n')
+            last--;
+        if (last == start) {
+            /* No complete line in the block. */
+            if (start == 0 && len == DIMACS_BLOCK) {
+                const char *q = skip_blanks(buf);
+                if (q < buf + len && *q == 'c') {
+                    ps->line++; /* the comment line, counted once */
+                    skipping = 1;
+                    keep = 0;
+                    continue;
+                }
+                st = perr_at(ps, GCUT_ERR_PARSE, ps->line + 1,
+                             "line longer than %zu bytes", DIMACS_BLOCK);
+                goto done;
+            }
+            memmove(buf, buf + start, len - start);
+            keep = len - start;
+            continue;
+        }
+        st = parse_lines(ps, buf + start, buf + last);
+        if (st != GCUT_OK)
+            goto done;
+        keep = len - last;
+        memmove(buf, buf + last, keep);
+    }
+done:
+    gcut_i_free(buf);
+    return st;
+}
+
+/* Checks that only the end of the input can make. */
+static gcut_status parse_finish(dimacs_parser *ps)
+{
+    const int64_t last = ps->line;
+    if (!ps->have_p)
+        return perr_at(ps, GCUT_ERR_PARSE, last,
+                       last == 0 ? "empty input: missing the problem line ('%s')"
+                                 : "missing the problem line ('%s')",
+                       P_USAGE);
+    if (ps->s < 0 || ps->t < 0)
+        return perr_at(ps, GCUT_ERR_PARSE, last, "missing the %s node line ('n ID %s')",
+                       ps->s < 0 ? "source" : "sink", ps->s < 0 ? "s" : "t");
+    if (ps->arcs < ps->m_decl)
+        return perr_at(ps, GCUT_ERR_PARSE, last,
+                       "file ends after %lld of %lld arcs declared by the problem line (line %lld)",
+                       (long long)ps->arcs, (long long)ps->m_decl, (long long)ps->p_line);
+    return GCUT_OK;
+}
+
+/* Hand the arc arrays over to the graph (no copy). */
+static gcut_status adopt_arcs(dimacs_parser *ps)
+{
+    gcut_graph *g = ps->g;
+    const int64_t m = ps->m;
+    if (m == 0)
+        return GCUT_OK; /* the graph keeps its empty edge arrays */
+    int32_t *erev = gcut_i_calloc((size_t)m, sizeof(int32_t));
+    if (!erev)
+        return perr_at(ps, GCUT_ERR_NOMEM, 0, "cannot allocate %lld edges", (long long)m);
+    if (ps->m_cap > m) {
+        /* Give back what a generous first guess left unused; a failed shrink
+         * keeps the larger block, which is still correct. */
+        int32_t **arr[3] = {&ps->eu, &ps->ev, &ps->ecap};
+        for (int k = 0; k < 3; k++) {
+            int32_t *q = gcut_i_realloc(*arr[k], (size_t)m * sizeof(int32_t));
+            if (q)
+                *arr[k] = q;
+        }
+    }
+    gcut_i_free(g->eu);
+    gcut_i_free(g->ev);
+    gcut_i_free(g->ecap);
+    gcut_i_free(g->erev);
+    g->eu = ps->eu;
+    g->ev = ps->ev;
+    g->ecap = ps->ecap;
+    g->erev = erev;
+    g->m = m;
+    g->m_alloc = m; /* every array holds at least m entries */
+    ps->eu = ps->ev = ps->ecap = NULL;
+    return GCUT_OK;
+}
+
+static gcut_status read_stream(FILE *f, const char *name, const char *func, gcut_graph **out,
+                               gcut_dimacs_info *info)
+{
+    dimacs_parser ps;
+    memset(&ps, 0, sizeof ps);
+    ps.func = func;
+    ps.name = name;
+    ps.s = ps.t = -1;
+    ps.size_hint = -1;
+    int fd = fileno(f);
+    struct stat sb;
+    if (fd >= 0 && fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode)) {
+        off_t pos = ftello(f);
+        if (pos >= 0 && pos <= sb.st_size)
+            ps.size_hint = (int64_t)(sb.st_size - pos);
+    }
+    dimacs_reader rd;
+    memset(&rd, 0, sizeof rd);
+    rd.f = f;
+
+    gcut_status st = parse_stream(&ps, &rd);
+    reader_close(&rd);
+    if (st == GCUT_OK)
+        st = parse_finish(&ps);
+    if (st == GCUT_OK)
+        st = adopt_arcs(&ps);
+    gcut_i_free(ps.eu);
+    gcut_i_free(ps.ev);
+    gcut_i_free(ps.ecap);
+    if (st != GCUT_OK) {
+        gcut_graph_free(ps.g);
+        return st;
+    }
+    if (info) {
+        info->source = ps.s;
+        info->sink = ps.t;
+        info->arcs = ps.arcs;
+        info->dropped = ps.dropped;
+        info->bytes = ps.bytes;
+    }
+    *out = ps.g;
+    return GCUT_OK;
+}
 
 gcut_status gcut_graph_read_dimacs(const char *path, gcut_graph **out, gcut_dimacs_info *info)
 {
-    return GCUT_FAIL(GCUT_ERR_UNSUPPORTED, "not implemented yet");
+    if (!path || !out)
+        return GCUT_FAIL(GCUT_ERR_INVALID, "path and out must not be NULL");
+    if (strcmp(path, "-") == 0)
+        return read_stream(stdin, "<stdin>", __func__, out, info);
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        int err = errno;
+        return GCUT_FAIL(GCUT_ERR_IO, "cannot open '%s': %s", path, strerror(err));
+    }
+    gcut_status st = read_stream(f, path, __func__, out, info);
+    fclose(f);
+    return st;
 }
+
 gcut_status gcut_graph_read_dimacs_file(FILE *f, const char *name, gcut_graph **out,
                                         gcut_dimacs_info *info)
 {
-    return GCUT_FAIL(GCUT_ERR_UNSUPPORTED, "not implemented yet");
+    if (!f || !out)
+        return GCUT_FAIL(GCUT_ERR_INVALID, "f and out must not be NULL");
+    return read_stream(f, name ? name : "<stream>", __func__, out, info);
 }
+
+/* ----------------------------------------------------------------- writer */
+
+typedef struct dimacs_writer {
+    FILE *f;
+    const char *name;
+    const char *func;
+    char *buf;
+    size_t len;
+    gcut_status st; /* first failure; later writes are skipped */
+} dimacs_writer;
+
+/* Longest line we emit: "a " + three numbers of at most 20 digits + blanks. */
+#define DIMACS_LINE_MAX 96
+
+static void writer_flush(dimacs_writer *w)
+{
+    if (w->st == GCUT_OK && w->len > 0 && fwrite(w->buf, 1, w->len, w->f) != w->len) {
+        int err = errno;
+        w->st = gcut_i_fail(GCUT_ERR_IO, w->func, "%s: write failed: %s", w->name,
+                            err ? strerror(err) : "unknown error");
+    }
+    w->len = 0;
+}
+
+/* Decimal digits of v at p; returns the end. */
+static char *put_u64(char *p, uint64_t v)
+{
+    char tmp[20];
+    int k = 0;
+    do {
+        tmp[k++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    while (k)
+        *p++ = tmp[--k];
+    return p;
+}
+
+/* "a U V CAP\n" with 1-based U and V given. */
+static void put_arc(dimacs_writer *w, uint64_t u, uint64_t v, int32_t cap)
+{
+    if (w->len + DIMACS_LINE_MAX > DIMACS_BLOCK)
+        writer_flush(w);
+    char *p = w->buf + w->len;
+    *p++ = 'a';
+    *p++ = ' ';
+    p = put_u64(p, u);
+    *p++ = ' ';
+    p = put_u64(p, v);
+    *p++ = ' ';
+    p = put_u64(p, (uint64_t)cap);
+    *p++ = '\n';
+    w->len = (size_t)(p - w->buf);
+}
+
+static void GCUT_PRINTF(2, 3) put_text(dimacs_writer *w, const char *fmt, ...)
+{
+    if (w->len + 256 > DIMACS_BLOCK)
+        writer_flush(w);
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(w->buf + w->len, 256, fmt, ap);
+    va_end(ap);
+    if (k > 0)
+        w->len += (size_t)(k < 256 ? k : 255);
+}
+
+static gcut_status write_stream(const gcut_graph *g, FILE *f, const char *name, const char *func)
+{
+    const int32_t n = g->n;
+    if (n > INT32_MAX - 2)
+        return gcut_i_fail(GCUT_ERR_OVERFLOW, func,
+                           "%s: %d nodes plus s and t do not fit DIMACS node ids read back as "
+                           "int32", name, (int)n);
+    int64_t arcs = 0;
+    for (int32_t v = 0; v < n; v++)
+        arcs += (g->cap_source[v] > 0) + (g->cap_sink[v] > 0);
+    for (int64_t e = 0; e < g->m; e++)
+        arcs += (g->ecap[e] > 0) + (g->erev[e] > 0);
+
+    dimacs_writer w = {f, name, func, gcut_i_malloc(DIMACS_BLOCK), 0, GCUT_OK};
+    if (!w.buf)
+        return gcut_i_fail(GCUT_ERR_NOMEM, func, "cannot allocate the write buffer");
+    const uint64_t s = (uint64_t)n + 1, t = (uint64_t)n + 2;
+    put_text(&w, "c max-flow instance written by gcut\n");
+    put_text(&w, "c %lld nodes, %lld edges; s = %llu and t = %llu are added\n", (long long)n,
+             (long long)g->m, (unsigned long long)s, (unsigned long long)t);
+    put_text(&w, "p max %llu %lld\n", (unsigned long long)t, (long long)arcs);
+    put_text(&w, "n %llu s\nn %llu t\n", (unsigned long long)s, (unsigned long long)t);
+    for (int32_t v = 0; v < n; v++)
+        if (g->cap_source[v] > 0)
+            put_arc(&w, s, (uint64_t)v + 1, g->cap_source[v]);
+    for (int32_t v = 0; v < n; v++)
+        if (g->cap_sink[v] > 0)
+            put_arc(&w, (uint64_t)v + 1, t, g->cap_sink[v]);
+    for (int64_t e = 0; e < g->m; e++) {
+        const uint64_t u = (uint64_t)g->eu[e] + 1, v = (uint64_t)g->ev[e] + 1;
+        if (g->ecap[e] > 0)
+            put_arc(&w, u, v, g->ecap[e]);
+        if (g->erev[e] > 0)
+            put_arc(&w, v, u, g->erev[e]);
+    }
+    writer_flush(&w);
+    gcut_i_free(w.buf);
+    if (w.st == GCUT_OK && fflush(f) != 0) {
+        int err = errno;
+        w.st = gcut_i_fail(GCUT_ERR_IO, func, "%s: write failed: %s", name, strerror(err));
+    }
+    return w.st;
+}
+
 gcut_status gcut_graph_write_dimacs(const gcut_graph *g, const char *path)
 {
-    return GCUT_FAIL(GCUT_ERR_UNSUPPORTED, "not implemented yet");
+    if (!g || !path)
+        return GCUT_FAIL(GCUT_ERR_INVALID, "g and path must not be NULL");
+    if (strcmp(path, "-") == 0)
+        return write_stream(g, stdout, "<stdout>", __func__);
+    FILE *f = fopen(path, "wb");
+    if (!f) {
+        int err = errno;
+        return GCUT_FAIL(GCUT_ERR_IO, "cannot open '%s' for writing: %s", path, strerror(err));
+    }
+    gcut_status st = write_stream(g, f, path, __func__);
+    if (fclose(f) != 0 && st == GCUT_OK) {
+        int err = errno;
+        return GCUT_FAIL(GCUT_ERR_IO, "%s: write failed: %s", path, strerror(err));
+    }
+    return st;
 }
+
 gcut_status gcut_graph_write_dimacs_file(const gcut_graph *g, FILE *f, const char *name)
 {
-    return GCUT_FAIL(GCUT_ERR_UNSUPPORTED, "not implemented yet");
+    if (!g || !f)
+        return GCUT_FAIL(GCUT_ERR_INVALID, "g and f must not be NULL");
+    return write_stream(g, f, name ? name : "<stream>", __func__);
 }

@@ -113,12 +113,30 @@ GCUT_EXPORT int gcut_graph_segment(const gcut_graph *g, int32_t v);
  *
  * The DIMACS max-flow format: comment lines `c ...`, one problem line
  * `p max NODES ARCS`, two node lines `n ID s` and `n ID t`, then `a U V CAP`
- * lines (ids 1-based). On load, arcs out of s become source capacities of
- * their head, arcs into t sink capacities of their tail, arcs into s or out
- * of t are dropped, and every other arc becomes an edge (u, v, cap, 0), in
- * file order, with node ids shifted to 0-based: file node k becomes node k-1.
+ * lines (ids 1-based). Blank lines and blanks around fields (spaces, tabs,
+ * CR of CRLF files) are accepted. Only comments and blank lines may come
+ * before the problem line, and both node lines must come before the first
+ * arc (as the DIMACS definition asks).
+ *
+ * On load, arcs out of s become source capacities of their head, arcs into t
+ * sink capacities of their tail, arcs into s or out of t are dropped (counted
+ * in gcut_dimacs_info::dropped), and every other arc becomes an edge
+ * (u, v, cap, 0), in file order, with node ids shifted to 0-based: file node
+ * k becomes node k-1. Self-loops and parallel arcs are kept as edges.
  * s and t stay in the graph as isolated nodes so that ids keep their meaning.
- * Files compressed with gzip are read transparently.
+ * An arc s -> t of capacity c, which has no place in the model, gives node s
+ * (id s-1) source capacity c and sink capacity c: that otherwise isolated
+ * node then carries exactly c units, so the maximum flow is unchanged.
+ * Terminal capacities accumulate per node and must stay <= INT32_MAX
+ * (GCUT_ERR_OVERFLOW otherwise).
+ *
+ * Files compressed with gzip are read transparently (detected by the magic
+ * bytes 1f 8b, also on streams and stdin; concatenated members are read as
+ * one). A build without zlib answers GCUT_ERR_UNSUPPORTED for them.
+ *
+ * Speed: the reader parses text at a few hundred MB/s on one core (1 MiB
+ * blocks, integers parsed by hand, arcs stored straight into the graph);
+ * memory is about 16 bytes per edge plus 8 per node.
  */
 
 /** \brief Information about a DIMACS file besides the graph (optional output). */
@@ -132,20 +150,43 @@ typedef struct gcut_dimacs_info {
 
 /** \brief Load a DIMACS max-flow file ("-" reads stdin). Gzip is detected by
  *  its magic bytes. \p info may be NULL.
- *  \returns GCUT_ERR_IO (cannot open/read), GCUT_ERR_PARSE (message names file and
- *  line), GCUT_ERR_NOMEM; *out is set only on success. */
+ *  \returns GCUT_ERR_IO (cannot open/read: the message has the path and the
+ *  system's reason), GCUT_ERR_PARSE (malformed input: the message names the
+ *  file, the line and the problem, e.g. `g.max:12: arc 7 -> 99: node id out of
+ *  range [1, 50]`; also a corrupt or truncated gzip stream),
+ *  GCUT_ERR_OVERFLOW (a node's terminal capacities sum past INT32_MAX),
+ *  GCUT_ERR_UNSUPPORTED (gzip input without zlib), GCUT_ERR_NOMEM,
+ *  GCUT_ERR_INVALID (NULL path or out). *out and *info are set only on
+ *  success; on failure nothing is allocated.
+ *  \threadsafety Safe from any thread (distinct outputs).
+ *  \since 0.1 */
 GCUT_EXPORT gcut_status gcut_graph_read_dimacs(const char *path, gcut_graph **out,
                                                gcut_dimacs_info *info);
 
-/** \brief Load from an open stream; \p name is used in messages. */
+/** \brief Load from an open stream, read to its end (not closed); \p name is
+ *  used in messages (NULL: "<stream>"). Same rules as gcut_graph_read_dimacs(). */
 GCUT_EXPORT gcut_status gcut_graph_read_dimacs_file(FILE *f, const char *name, gcut_graph **out,
                                                     gcut_dimacs_info *info);
 
-/** \brief Write the graph as DIMACS: nodes 1..n, then s = n+1 and t = n+2;
- *  `a s v` for each positive source capacity, `a v t` for each positive sink
- *  capacity, `a u v cap` and `a v u rev_cap` for each edge with that capacity
- *  positive (self-loops are written too). */
+/** \brief Write the graph as DIMACS ("-" writes stdout): nodes 1..n, then
+ *  s = n+1 and t = n+2. The output is fully determined by the graph: two
+ *  comment lines (the first names gcut), `p max n+2 ARCS` with the exact arc
+ *  count, `n n+1 s`, `n n+2 t`, then `a s v cap_source` for each positive
+ *  source capacity (v ascending), `a v t cap_sink` for each positive sink
+ *  capacity (v ascending), and for each edge in order `a u v cap` and
+ *  `a v u rev_cap`, each only when that capacity is positive (self-loops are
+ *  written too; zero-capacity edges are not). Reading the file back gives the
+ *  same terminal capacities and one edge per positive direction, plus the
+ *  isolated nodes s and t.
+ *  \returns GCUT_ERR_IO (cannot create or write; a partial file may remain),
+ *  GCUT_ERR_OVERFLOW (n > INT32_MAX - 2: the file could not be read back),
+ *  GCUT_ERR_NOMEM, GCUT_ERR_INVALID (NULL arguments).
+ *  \threadsafety Safe from any thread (distinct outputs).
+ *  \since 0.1 */
 GCUT_EXPORT gcut_status gcut_graph_write_dimacs(const gcut_graph *g, const char *path);
+
+/** \brief Write to an open stream (flushed, not closed); \p name is used in
+ *  messages (NULL: "<stream>"). Same output as gcut_graph_write_dimacs(). */
 GCUT_EXPORT gcut_status gcut_graph_write_dimacs_file(const gcut_graph *g, FILE *f,
                                                      const char *name);
 
