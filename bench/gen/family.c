@@ -310,9 +310,12 @@ int gen_spec_int(const gen_spec *spec, const char *key, int64_t lo, int64_t hi, 
     long long x = strtoll(val, &end, 0);
     /* Accept 1e6-style integers too: people write n=1e6. */
     if (!errno && *end && (*end == 'e' || *end == 'E' || *end == '.')) {
-        double d = strtod(val, &end);
-        if (!*end && d == floor(d) && fabs(d) < 9.0e18)
+        char *dend;
+        double d = strtod(val, &dend);
+        if (!*dend && d == floor(d) && fabs(d) < 9.0e18) {
             x = (long long)d;
+            end = dend;
+        }
     }
     if (errno || end == val || *end) {
         snprintf(err, GEN_ERR_LEN, "%s: %s=%s is not an integer", spec->family->name, key, val);
