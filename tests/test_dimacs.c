@@ -350,6 +350,13 @@ static void test_long_comment(void **state)
     check_failure(gcut_graph_read_dimacs(path, &g, NULL), GCUT_ERR_PARSE,
                   "long_comment.max:2: line longer than", "long line");
     assert_null(g);
+
+    /* So is a line of nothing but blanks that long. */
+    memset(text + strlen(head) - 2, ' ', big + 2);
+    spill(path, text, len);
+    check_failure(gcut_graph_read_dimacs(path, &g, NULL), GCUT_ERR_PARSE,
+                  "long_comment.max:2: line longer than", "long blank line");
+    assert_null(g);
     free(text);
 }
 
@@ -398,6 +405,10 @@ static const bad_case BAD_CASES[] = {
     {"bad_unknown_word.max", GCUT_ERR_PARSE, ":5: unknown line type 'arc'"},
     {"bad_terminal_overflow.max", GCUT_ERR_OVERFLOW,
      ":7: arc 1 -> 2: the source capacity of node 2 sums past 2147483647"},
+    {"bad_overflow_late.max", GCUT_ERR_OVERFLOW,
+     ":26: arc 1 -> 2: the source capacity of node 2 sums past 2147483647"},
+    {"bad_overflow_then_junk.max", GCUT_ERR_OVERFLOW,
+     ":6: arc 2 -> 4: the sink capacity of node 2 sums past 2147483647"},
 };
 
 #define N_BAD ((int)(sizeof BAD_CASES / sizeof BAD_CASES[0]))

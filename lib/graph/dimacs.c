@@ -25,10 +25,17 @@
  * next one, so every scan of a line is guaranteed to stop at a '\n' and
  * needs no bounds check.
  *
+ * Errors are found cheaply and explained expensively: the arc fast path
+ * only decides "this line is fine" or "it is not", and a refused line is
+ * parsed again by a careful slow path (arc_error) that names the field and
+ * the problem. Valid files never pay for the messages.
+ *
  * Invariants of the parser:
  *  - the text between `p` and `end` handed to parse_lines() ends with '\n';
  *  - ps->arcs <= ps->m_decl, and ps->m <= ps->arcs (terminal and dropped
  *    arcs are not stored), so the arc arrays never need more than m_decl;
+ *  - the terminal arcs waiting in the queue (arc_terminal) come from lines
+ *    before the current one, and are applied in file order;
  *  - nothing reaches the caller until the whole file has been accepted: on
  *    any failure the half-built graph and every buffer are freed.
  *
@@ -62,7 +69,12 @@
 
 /* ------------------------------------------------------------------ input */
 
-/* A byte source: a FILE*, read raw or through inflate. */
+/* A byte source: a FILE*, read raw or through inflate.
+ *
+ * zlib's gzFile could open a path and read plain and gzip files alike, but
+ * not a FILE* handed to us half-read, nor a pipe on stdin whose first bytes
+ * we must look at before we know what it is. Driving inflate on our own
+ * buffer serves every case with one code path. */
 typedef struct dimacs_reader {
     FILE *f;
     int gz; /* the input is gzip: text comes out of inflate */
@@ -74,6 +86,16 @@ typedef struct dimacs_reader {
     unsigned char *raw; /* compressed bytes waiting for inflate */
 #endif
 } dimacs_reader;
+
+/* Terminal arcs whose addition is delayed (see arc_terminal); a power of 2. */
+#define DIMACS_TQ 32
+
+typedef struct dimacs_tq_entry {
+    int64_t line;        /* for the message if the sum overflows */
+    int32_t u, v, c;     /* the arc, 0-based */
+    int32_t node;        /* node whose terminal capacity grows */
+    int32_t kind;        /* 1: source capacity, 2: sink capacity, 3: both (s -> t) */
+} dimacs_tq_entry;
 
 /* The state of one parse. Fields are the parser's memory between blocks;
  * the hot loop keeps copies in locals. */
@@ -97,6 +119,8 @@ typedef struct dimacs_parser {
     int32_t *eu, *ev, *ecap;
     int64_t m, m_cap;
     gcut_graph *g; /* created at the problem line */
+    dimacs_tq_entry tq[DIMACS_TQ];
+    int tq_head, tq_len;
 } dimacs_parser;
 
 /* Record a parse failure as "func: name:line: message". Cold by design:
@@ -193,7 +217,8 @@ static gcut_status reader_read(dimacs_reader *rd, dimacs_parser *ps, char *dst, 
 
 /* First block: read it raw and look for the gzip magic (1f 8b). When found,
  * the bytes read so far become the first compressed input and the block is
- * replaced by inflated text. */
+ * replaced by inflated text. A text file cannot start with these bytes (0x1f
+ * is a control character and 0x8b is not ASCII), so the test is safe. */
 static gcut_status reader_start(dimacs_reader *rd, dimacs_parser *ps, char *dst, size_t cap,
                                 size_t *got)
 {
@@ -252,6 +277,11 @@ static inline const char *skip_blanks(const char *p)
     return p;
 }
 
+/* Numbers are parsed by hand: strtol would cost a call, a locale lookup and
+ * errno handling per field, several times the work of the loop below, and
+ * sscanf far more. Up to 18 digits the value is below 10^18 < 2^63, so the
+ * loop needs no overflow test; longer runs are rare and go to long_value(). */
+
 /* Value of a run of more than DIMACS_MAX_DIGITS digits: exact if the leading
  * zeros account for the excess, DIMACS_HUGE otherwise. */
 static uint64_t long_value(const char *d, const char *end)
@@ -300,7 +330,12 @@ static const char *field_text(const char *p, char *buf, size_t size)
 }
 
 /* A non-negative integer field of at most `max`, named `what` in messages.
- * On success *p moves past the field. Any problem is recorded. */
+ * On success *p moves past the field. Any problem is recorded.
+ *
+ * This is the careful parser of the slow paths (header lines and refused
+ * arc lines): it tells a missing field (the line ends: "truncated") from a
+ * negative number, from text that is not a number ("12x" included), from a
+ * number out of range, so that the message says which. */
 static gcut_status field_uint(dimacs_parser *ps, const char **p, const char *what,
                               const char *usage, uint64_t max, uint64_t *out)
 {
@@ -398,6 +433,8 @@ static gcut_status line_problem(dimacs_parser *ps, const char *q)
         st = line_end(ps, q, P_USAGE);
     if (st != GCUT_OK)
         return st;
+    /* s and t must be distinct nodes, so fewer than two cannot be valid;
+     * saying so here gives a clearer message than "s == t" later. */
     if (n < 2)
         return PERR(ps, GCUT_ERR_PARSE, "node count %llu: a max-flow problem needs at least 2 "
                     "nodes (s and t)", (unsigned long long)n);
@@ -405,6 +442,8 @@ static gcut_status line_problem(dimacs_parser *ps, const char *q)
     ps->p_line = ps->line;
     ps->n = (int32_t)n;
     ps->m_decl = (int64_t)m;
+    /* The graph exists from here on: terminal capacities accumulate in it
+     * directly, and its (empty) edge arrays are replaced by ours at the end. */
     st = gcut_graph_new(&ps->g, ps->n, 0);
     if (st != GCUT_OK)
         return PERR(ps, st, "cannot create a graph of %lld nodes", (long long)n);
@@ -477,12 +516,51 @@ static gcut_status arc_error(dimacs_parser *ps, const char *q)
     return PERR(ps, GCUT_ERR_INTERNAL, "arc line refused for no known reason");
 }
 
+/* Add one queued terminal arc to its node, checking the int32 sum. */
+static gcut_status tq_apply(dimacs_parser *ps, const dimacs_tq_entry *e)
+{
+    int32_t *cs = ps->g->cap_source, *ct = ps->g->cap_sink;
+    const int32_t x = e->node;
+    if ((e->kind & 1) && (int64_t)cs[x] + e->c > INT32_MAX)
+        return perr_at(ps, GCUT_ERR_OVERFLOW, e->line,
+                       "arc %d -> %d: the source capacity of node %d sums past %d",
+                       (int)e->u + 1, (int)e->v + 1, (int)x + 1, (int)INT32_MAX);
+    if ((e->kind & 2) && (int64_t)ct[x] + e->c > INT32_MAX)
+        return perr_at(ps, GCUT_ERR_OVERFLOW, e->line,
+                       "arc %d -> %d: the sink capacity of node %d sums past %d",
+                       (int)e->u + 1, (int)e->v + 1, (int)x + 1, (int)INT32_MAX);
+    if (e->kind & 1)
+        cs[x] += e->c;
+    if (e->kind & 2)
+        ct[x] += e->c;
+    return GCUT_OK;
+}
+
+/* Apply every queued terminal arc, oldest first. */
+static gcut_status tq_drain(dimacs_parser *ps)
+{
+    gcut_status st = GCUT_OK;
+    while (ps->tq_len > 0 && st == GCUT_OK) {
+        st = tq_apply(ps, &ps->tq[ps->tq_head]);
+        ps->tq_head = (ps->tq_head + 1) & (DIMACS_TQ - 1);
+        ps->tq_len--;
+    }
+    return st;
+}
+
 /* An arc touching s or t: a terminal capacity, or dropped. u and v are
- * 0-based and valid. */
+ * 0-based and valid.
+ *
+ * Terminal capacities are read-modify-writes at the arc's node, which in
+ * files that list terminal arcs in no particular order is a cache miss per
+ * arc that stalls the parser. So the node's entry is prefetched now and
+ * the addition waits in a small FIFO until DIMACS_TQ later terminal arcs
+ * have been parsed. The FIFO keeps file order, and parse_stream() drains it
+ * before reporting any other error, so the first error in file order is
+ * still the one reported. */
 static gcut_status arc_terminal(dimacs_parser *ps, int32_t u, int32_t v, int32_t c)
 {
     const int32_t s = ps->s, t = ps->t;
-    int32_t *cs = ps->g->cap_source, *ct = ps->g->cap_sink;
     if (v == s || u == t) {
         ps->dropped++; /* into s or out of t: never carries flow */
         return GCUT_OK;
@@ -490,20 +568,30 @@ static gcut_status arc_terminal(dimacs_parser *ps, int32_t u, int32_t v, int32_t
     /* s -> t: the model has no arc between terminals, so node s itself (an
      * isolated node otherwise) gets the capacity on both sides and carries
      * exactly c units. */
-    int32_t src_node = u == s ? (v == t ? s : v) : -1;
-    int32_t snk_node = v == t ? (u == s ? s : u) : -1;
-    if (src_node >= 0 && (int64_t)cs[src_node] + c > INT32_MAX)
-        return PERR(ps, GCUT_ERR_OVERFLOW,
-                    "arc %d -> %d: the source capacity of node %d sums past %d",
-                    (int)u + 1, (int)v + 1, (int)src_node + 1, (int)INT32_MAX);
-    if (snk_node >= 0 && (int64_t)ct[snk_node] + c > INT32_MAX)
-        return PERR(ps, GCUT_ERR_OVERFLOW,
-                    "arc %d -> %d: the sink capacity of node %d sums past %d",
-                    (int)u + 1, (int)v + 1, (int)snk_node + 1, (int)INT32_MAX);
-    if (src_node >= 0)
-        cs[src_node] += c;
-    if (snk_node >= 0)
-        ct[snk_node] += c;
+    dimacs_tq_entry e;
+    e.line = ps->line;
+    e.u = u;
+    e.v = v;
+    e.c = c;
+    if (u == s) {
+        e.node = v == t ? s : v;
+        e.kind = v == t ? 3 : 1;
+    } else {
+        e.node = u;
+        e.kind = 2;
+    }
+#if defined(__GNUC__) || defined(__clang__)
+    __builtin_prefetch(e.kind & 1 ? &ps->g->cap_source[e.node] : &ps->g->cap_sink[e.node], 1);
+#endif
+    if (ps->tq_len == DIMACS_TQ) {
+        gcut_status st = tq_apply(ps, &ps->tq[ps->tq_head]);
+        if (st != GCUT_OK)
+            return st;
+        ps->tq_head = (ps->tq_head + 1) & (DIMACS_TQ - 1);
+        ps->tq_len--;
+    }
+    ps->tq[(ps->tq_head + ps->tq_len) & (DIMACS_TQ - 1)] = e;
+    ps->tq_len++;
     return GCUT_OK;
 }
 
@@ -566,6 +654,10 @@ static gcut_status parse_lines(dimacs_parser *ps, const char *p, const char *end
         line++;
         const char *q = skip_blanks(p);
         if (q[0] == 'a' && is_blank(q[1]) && arcs_ok) {
+            /* The fast path: three numbers separated by blanks, then the
+             * end of the line. Ids are checked as a - 1 >= n in unsigned
+             * arithmetic, which also refuses 0 (it wraps around). Anything
+             * unusual goes to slow_arc, which explains it. */
             uint64_t a, b, c;
             const char *d = skip_blanks(q + 2);
             const char *e = scan_uint(d, &a);
@@ -589,6 +681,8 @@ static gcut_status parse_lines(dimacs_parser *ps, const char *p, const char *end
                             (long long)m_decl, (long long)ps->p_line);
             }
             arcs++;
+            /* Most arcs are inner arcs: one predictable test sends the few
+             * that touch s or t aside. */
             const uint32_t u = (uint32_t)(a - 1), v = (uint32_t)(b - 1);
             if (u == s || u == t || v == s || v == t) {
                 SYNC_OUT();
@@ -638,7 +732,15 @@ static gcut_status parse_lines(dimacs_parser *ps, const char *p, const char *end
     return GCUT_OK;
 }
 
-/* Read the whole input block by block. */
+/* Read the whole input block by block.
+ *
+ * Each block is cut after its last newline; the incomplete line after it
+ * moves to the front of the buffer and the next read appends to it. A block
+ * with no newline at all holds a line longer than the buffer: a comment is
+ * then skipped piece by piece (`skipping`) until its newline turns up, since
+ * DIMACS files in the wild carry long comment headers; any other line that
+ * long cannot be valid and is an error. At the end of the input, a last
+ * line without a newline gets one (the buffer has a spare byte for it). */
 static gcut_status parse_stream(dimacs_parser *ps, dimacs_reader *rd)
 {
     char *buf = gcut_i_malloc(DIMACS_BLOCK + 1); /* + 1: a '\n' after a last unterminated line */
@@ -679,6 +781,7 @@ static gcut_status parse_stream(dimacs_parser *ps, dimacs_reader *rd)
         if (last == start) {
             /* No complete line in the block. */
             if (start == 0 && len == DIMACS_BLOCK) {
+                buf[len] = '\n'; /* the spare byte stops skip_blanks */
                 const char *q = skip_blanks(buf);
                 if (q < buf + len && *q == 'c') {
                     ps->line++; /* the comment line, counted once */
@@ -702,10 +805,18 @@ static gcut_status parse_stream(dimacs_parser *ps, dimacs_reader *rd)
     }
 done:
     gcut_i_free(buf);
+    /* Queued terminal arcs come from lines before any failure found so far,
+     * so an overflow among them is the error to report. */
+    if (ps->g) {
+        gcut_status st2 = tq_drain(ps);
+        if (st2 != GCUT_OK)
+            st = st2;
+    }
     return st;
 }
 
-/* Checks that only the end of the input can make. */
+/* Checks that only the end of the input can make. The line named is the
+ * last one of the file, where the reader noticed what was missing. */
 static gcut_status parse_finish(dimacs_parser *ps)
 {
     const int64_t last = ps->line;
@@ -724,7 +835,11 @@ static gcut_status parse_finish(dimacs_parser *ps)
     return GCUT_OK;
 }
 
-/* Hand the arc arrays over to the graph (no copy). */
+/* Hand the arc arrays over to the graph (no copy): for a 10M-arc file this
+ * saves the 120 MB copy and the validation pass of gcut_graph_add_edges(),
+ * whose checks the parser has already made line by line. The reverse
+ * capacities are all zero; calloc of a large block gets zero pages from the
+ * system and costs nearly nothing until an engine reads them. */
 static gcut_status adopt_arcs(dimacs_parser *ps)
 {
     gcut_graph *g = ps->g;
@@ -758,6 +873,8 @@ static gcut_status adopt_arcs(dimacs_parser *ps)
     return GCUT_OK;
 }
 
+/* The reader behind both public entry points. `func` is the public name
+ * that messages start with. */
 static gcut_status read_stream(FILE *f, const char *name, const char *func, gcut_graph **out,
                                gcut_dimacs_info *info)
 {
@@ -767,6 +884,9 @@ static gcut_status read_stream(FILE *f, const char *name, const char *func, gcut
     ps.name = name;
     ps.s = ps.t = -1;
     ps.size_hint = -1;
+    /* The bytes left in a regular file bound the number of arcs it can
+     * hold, which lets line_problem() size the arc arrays once. Pipes,
+     * terminals and memory streams give no hint. */
     int fd = fileno(f);
     struct stat sb;
     if (fd >= 0 && fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode)) {
@@ -828,6 +948,10 @@ gcut_status gcut_graph_read_dimacs_file(FILE *f, const char *name, gcut_graph **
 
 /* ----------------------------------------------------------------- writer */
 
+/* Output goes through one big buffer, handed to fwrite in 1 MiB pieces:
+ * fprintf per arc would spend most of its time parsing its format string.
+ * The first write error is kept and every later write skipped, so the
+ * callers check once at the end. */
 typedef struct dimacs_writer {
     FILE *f;
     const char *name;
@@ -893,6 +1017,8 @@ static void GCUT_PRINTF(2, 3) put_text(dimacs_writer *w, const char *fmt, ...)
         w->len += (size_t)(k < 256 ? k : 255);
 }
 
+/* The writer behind both public entry points. A first pass counts the arcs,
+ * because the problem line, which comes first, must give their number. */
 static gcut_status write_stream(const gcut_graph *g, FILE *f, const char *name, const char *func)
 {
     const int32_t n = g->n;
@@ -909,6 +1035,9 @@ static gcut_status write_stream(const gcut_graph *g, FILE *f, const char *name, 
     dimacs_writer w = {f, name, func, gcut_i_malloc(DIMACS_BLOCK), 0, GCUT_OK};
     if (!w.buf)
         return gcut_i_fail(GCUT_ERR_NOMEM, func, "cannot allocate the write buffer");
+    /* Ids are written as uint64 so that n + 2 cannot overflow; the order
+     * (source arcs, sink arcs, then edges in order) is fixed so that equal
+     * graphs give equal files. */
     const uint64_t s = (uint64_t)n + 1, t = (uint64_t)n + 2;
     put_text(&w, "c max-flow instance written by gcut\n");
     put_text(&w, "c %lld nodes, %lld edges; s = %llu and t = %llu are added\n", (long long)n,
