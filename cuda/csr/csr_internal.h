@@ -1,0 +1,58 @@
+/*
+ * csr_internal.h - the C interface between the cuda-csr back-end table
+ * (csr_backend.c) and its launcher (csr_launch.cu). Pure C: no CUDA or
+ * C++ types (STYLE.md rule 27).
+ */
+#ifndef GCUT_CSR_INTERNAL_H
+#define GCUT_CSR_INTERNAL_H
+
+#include "cuda_internal.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The back-end table (csr_backend.c), listed by gcut_plugin_entry. */
+GCUT_CU_HIDDEN extern const gcut_backend gcut_cu_backend_csr;
+
+/* Scheduling variants (opt->params "variant="). */
+typedef enum gcut_cu_csr_variant {
+    /* Active-vertex worklist; a group of lanes (a warp by default on dense
+     * graphs) scans each active vertex. */
+    GCUT_CU_CSR_VC = 0,
+    /* No worklist: one thread per vertex, every vertex looked at in every
+     * round (He & Hong's scheme). */
+    GCUT_CU_CSR_TC = 1
+} gcut_cu_csr_variant;
+
+/* Settings parsed from opt->params (csr_backend.c). */
+typedef struct gcut_cu_csr_params {
+    gcut_cu_csr_variant variant;
+    int32_t group;          /* lanes per active vertex (vc): 0 = by degree, or 1, 4, 8, 32 */
+    int64_t relabel_rounds; /* rounds between global relabels; 0 = the default formula */
+    double relabel_freq;    /* the default interval is divided by this (1 = as is) */
+    int32_t tail;           /* hybrid tail threshold in vertices: -1 = auto, 0 = off */
+    int32_t batch;          /* rounds launched between two host checks */
+} gcut_cu_csr_params;
+
+/* Persistent engine state (STYLE.md rule 23): the stream, the workspace
+ * and a pinned control block, kept between solves. */
+typedef struct gcut_cu_csr_state gcut_cu_csr_state;
+
+GCUT_CU_HIDDEN gcut_status gcut_cu_csr_state_new(gcut_cu_csr_state **out);
+GCUT_CU_HIDDEN void gcut_cu_csr_state_free(gcut_cu_csr_state *s);
+
+/* Check that the kernels of this build run on the current device (an
+ * sm_80/sm_90 build on an older GPU does not). */
+GCUT_CU_HIDDEN gcut_status gcut_cu_csr_probe_image(const char **reason);
+
+/* Solve p (p->rcsr must be set) into sol. */
+GCUT_CU_HIDDEN gcut_status gcut_cu_csr_solve(gcut_cu_csr_state *s, const gcut_problem *p,
+                                             const gcut_solve_options *opt,
+                                             const gcut_cu_csr_params *prm, gcut_solution *sol);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GCUT_CSR_INTERNAL_H */

@@ -1,0 +1,496 @@
+/*
+ * csr_kernels.cuh - device code of the cuda-csr engine (kernels only;
+ * grid sizing and launches are in csr_launch.cu).
+ *
+ * Algorithm: lock-free push-relabel with the lowest-neighbour rule,
+ *   B. Hong, "A lock-free multi-threaded algorithm for the maximum flow
+ *   problem", MTAAP/IPDPS 2008; Z. He and B. Hong, "Dynamically tuned
+ *   push-relabel algorithm for the maximum flow problem on CPU-GPU-hybrid
+ *   platforms", IPDPS 2010,
+ * on the residual layout of ECL-MaxFlow,
+ *   A. VanAusdal and M. Burtscher, "ECL-MaxFlow: a fast GPU max-flow
+ *   code", 2025 (one flow value per forward arc; the residual of u->v is
+ *   cap - f, the residual of the reverse arc v->u is f),
+ * with an active-vertex worklist deduplicated by per-vertex round stamps
+ * and a level-synchronous global relabel (BFS from the sink) on the GPU.
+ *
+ * Terminals are not vertices. The source's capacity to v is v's initial
+ * excess; the sink's capacity from v is term[v], the residual of an arc
+ * to a virtual sink of height 0. (Phase II, which returns excess to the
+ * source, runs the very same kernels with term[] holding the flow each
+ * vertex still receives from the source.)
+ *
+ * Invariants, for every forward arc a = (u -> v) and vertex u:
+ *   0 <= flow[a] <= cap[a]. Only u increases flow[a] (a push u -> v) and
+ *     only v decreases it (a push v -> u along the reverse residual); each
+ *     bounds its amount by the residual it read, and the other side only
+ *     ever moves the value away from its own bound, so concurrent atomic
+ *     updates never leave [0, cap[a]].
+ *   excess[u] >= 0. Only u subtracts from it, never more than it read;
+ *     others only add.
+ *   term[u] and height[u] are written only by u during rounds, and only by
+ *     the BFS kernels between rounds.
+ *   1 <= height[u] <= n; height n means "cannot reach the terminal" (the
+ *     gap effect of the global relabel), such vertices are inactive.
+ *   Every vertex with excess > 0 and height < n is in the worklist of the
+ *     next round: it re-appends itself after a partial push or a lift, and
+ *     a push to v appends v. A stamp per vertex (the round it was last
+ *     appended for) keeps each vertex at most once in a list.
+ *
+ * Hong's proof shows that any interleaving of these lowest-neighbour pushes
+ * and lifts, whatever stale heights a thread reads, ends with a maximum
+ * preflow. The launcher does not rely on it for correctness: a phase ends
+ * only after a global relabel found no active vertex, i.e. no vertex with
+ * excess can reach the terminal, which is the definition of a maximum
+ * preflow.
+ *
+ * Data the rounds modify are read with ld.global.cg (__ldcg): the L1 cache
+ * is not coherent with other SMs' atomics, and the single-block tail
+ * kernel runs many rounds inside one launch.
+ */
+#ifndef GCUT_CSR_KERNELS_CUH
+#define GCUT_CSR_KERNELS_CUH
+
+#include <cooperative_groups.h>
+#include <stdint.h>
+
+#include "csr/csr_tuning.h"
+
+namespace gcut_csr {
+
+namespace cg = cooperative_groups;
+
+/* Heights are int32; "no residual neighbour" in a reduction. */
+constexpr int32_t kNoHeight = INT32_MAX;
+
+/* Control block: the only device memory the host reads during a solve
+ * (STYLE.md rule 29), 64 bytes copied back per check. Counters rotate by
+ * round (cnt) and by BFS level (bcnt) modulo 3: the kernel of round r
+ * reads cnt[r % 3], appends to cnt[(r + 1) % 3] and clears
+ * cnt[(r + 2) % 3], which nobody reads or writes during round r. */
+struct Ctl {
+    unsigned int cnt[3];
+    unsigned int bcnt[3];
+    unsigned int active;        /* rebuild: vertices with excess and height < n */
+    unsigned int excess_nodes;  /* rebuild: vertices with excess at any height */
+    unsigned int tail_round;    /* round the tail kernel stopped before */
+    unsigned int pad_;
+    unsigned long long pushes;
+    unsigned long long relabels;
+    unsigned long long term_left; /* sum of term[] (flow value, phase I) */
+};
+
+/* Everything a kernel sees, passed by value (STYLE.md rule 28). Idx is the
+ * type of arc offsets and of rmap: uint32_t when the graph has fewer than
+ * 2^31 arcs (halves the index traffic), long long otherwise. */
+template <typename Idx>
+struct Args {
+    int32_t n;
+    const Idx *row;      /* n + 1 */
+    const int32_t *col;  /* m */
+    const int32_t *cap;  /* m */
+    const Idx *rrow;     /* n + 1 */
+    const int32_t *rcol; /* m */
+    const Idx *rmap;     /* m */
+    int32_t *flow;       /* m */
+    unsigned long long *excess; /* n, two's complement updates */
+    int32_t *height;     /* n */
+    int32_t *term;       /* n: residual to the terminal of this phase */
+    uint32_t *stamp;     /* n */
+    int32_t *list0;      /* n: worklists / BFS frontiers */
+    int32_t *list1;      /* n */
+    Ctl *ctl;
+};
+
+template <typename Idx>
+__device__ __forceinline__ int32_t *list_of(const Args<Idx> &A, uint32_t k)
+{
+    return (k & 1u) ? A.list1 : A.list0;
+}
+
+/* Append v to a list: the threads that get here together take one atomic
+ * for all of them (warp-aggregated). */
+__device__ __forceinline__ void append(int32_t *list, unsigned int *count, int32_t v)
+{
+    cg::coalesced_group g = cg::coalesced_threads();
+    unsigned int base = 0;
+    if (g.thread_rank() == 0)
+        base = atomicAdd(count, g.size());
+    base = g.shfl(base, 0);
+    list[base + g.thread_rank()] = v;
+}
+
+/* Put v in the list of round `next` unless it is there already. */
+template <typename Idx>
+__device__ __forceinline__ void activate(const Args<Idx> &A, int32_t v, uint32_t next)
+{
+    if (atomicExch(&A.stamp[v], next) != next)
+        append(list_of(A, next), &A.ctl->cnt[next % 3u], v);
+}
+
+/* Counters kept per thread, added to the control block once per block. */
+struct Tally {
+    unsigned int pushes;
+    unsigned int relabels;
+    unsigned int work;
+};
+
+/*
+ * One push or lift of vertex u (u < 0: a placeholder lane set) by a group
+ * of G lanes (G a power of two <= 32, aligned within the warp). All 32
+ * lanes of the warp must call this together: the reduction shuffles over
+ * the whole warp. `next` is the round whose worklist receives vertices
+ * that are (still) active; WL = false (variant tc) keeps no worklist.
+ */
+template <int G, typename Idx, bool WL>
+__device__ __forceinline__ void process(const Args<Idx> &A, int32_t u, uint32_t next, Tally &t)
+{
+    const unsigned full = 0xffffffffu;
+    const int lane = threadIdx.x & 31;
+    const int glane = lane & (G - 1);
+    const int leader = lane & ~(G - 1);
+
+    /* The leader reads the vertex; the group shares what it read, so that
+     * every lane takes the same branch. */
+    long long e = 0;
+    int32_t h = 0, tr = 0;
+    if (glane == 0 && u >= 0) {
+        e = (long long)__ldcg(&A.excess[u]);
+        h = __ldcg(&A.height[u]);
+        tr = __ldcg(&A.term[u]);
+    }
+    if (G > 1) {
+        e = __shfl_sync(full, e, leader);
+        h = __shfl_sync(full, h, leader);
+        tr = __shfl_sync(full, tr, leader);
+    }
+    const bool active = u >= 0 && e > 0 && h < A.n;
+
+    /* With residual capacity to the terminal (height 0) the lowest
+     * neighbour is the terminal itself: no scan needed. Otherwise each
+     * lane scans a strided share of the residual out-arcs: forward arcs
+     * with flow < cap, and entering arcs with flow > 0. */
+    int32_t best_h = kNoHeight;
+    unsigned long long best_pos = 0; /* 2 * position + (1 for an entering arc) */
+    if (active && tr == 0) {
+        const Idx fb = A.row[u], fe = A.row[u + 1];
+        for (Idx i = fb + (Idx)glane; i < fe; i += (Idx)G) {
+            if (__ldcg(&A.flow[i]) < __ldg(&A.cap[i])) {
+                const int32_t hv = __ldcg(&A.height[__ldg(&A.col[i])]);
+                if (hv < best_h) {
+                    best_h = hv;
+                    best_pos = 2ull * (unsigned long long)i;
+                }
+            }
+        }
+        const Idx rb = A.rrow[u], re = A.rrow[u + 1];
+        for (Idx i = rb + (Idx)glane; i < re; i += (Idx)G) {
+            if (__ldcg(&A.flow[__ldg(&A.rmap[i])]) > 0) {
+                const int32_t hv = __ldcg(&A.height[__ldg(&A.rcol[i])]);
+                if (hv < best_h) {
+                    best_h = hv;
+                    best_pos = 2ull * (unsigned long long)i + 1ull;
+                }
+            }
+        }
+    }
+    /* Minimum over the group: key = height, then lane (ties go to the
+     * lowest lane, any choice would do). */
+    unsigned long long key = ((unsigned long long)(uint32_t)best_h << 32) | (unsigned)lane;
+    if (G > 1) {
+#pragma unroll
+        for (int off = G / 2; off > 0; off >>= 1) {
+            const unsigned long long other = __shfl_xor_sync(full, key, off);
+            key = other < key ? other : key;
+        }
+        best_pos = __shfl_sync(full, best_pos, (int)(key & 31u));
+    }
+    const int32_t hmin = (int32_t)(key >> 32);
+
+    if (glane != 0 || !active)
+        return;
+    t.work++;
+    if (tr > 0) {
+        /* Push to the terminal. */
+        const long long d = e < (long long)tr ? e : (long long)tr;
+        A.term[u] = tr - (int32_t)d;
+        atomicAdd(&A.excess[u], (unsigned long long)(-d));
+        t.pushes++;
+        if (WL && e > d)
+            activate(A, u, next);
+        return;
+    }
+    if (hmin < h) {
+        /* Push to the lowest neighbour. The residual is re-read: since the
+         * scan it can only have grown (only u moves flow[a] towards u's
+         * bound), so it is still > 0. */
+        const unsigned long long i = best_pos >> 1;
+        long long a;
+        int32_t v;
+        long long res;
+        if ((best_pos & 1ull) == 0) {
+            a = (long long)i;
+            v = __ldg(&A.col[a]);
+            res = (long long)__ldg(&A.cap[a]) - (long long)__ldcg(&A.flow[a]);
+        } else {
+            a = (long long)__ldg(&A.rmap[i]);
+            v = __ldg(&A.rcol[i]);
+            res = (long long)__ldcg(&A.flow[a]);
+        }
+        const long long d = e < res ? e : res;
+        atomicAdd(&A.flow[a], (best_pos & 1ull) ? -(int32_t)d : (int32_t)d);
+        atomicAdd(&A.excess[v], (unsigned long long)d);
+        atomicAdd(&A.excess[u], (unsigned long long)(-d));
+        t.pushes++;
+        if (WL) {
+            activate(A, v, next);
+            if (e > d)
+                activate(A, u, next);
+        }
+        return;
+    }
+    /* Lift: one above the lowest residual neighbour, or n (inactive) when
+     * there is none or it is too high. Heights never decrease here:
+     * hmin >= h. */
+    const int32_t nh = (hmin == kNoHeight || hmin >= A.n - 1) ? A.n : hmin + 1;
+    A.height[u] = nh;
+    t.relabels++;
+    if (WL && nh < A.n)
+        activate(A, u, next);
+}
+
+/* Add the per-thread tallies of a block to the control block. */
+__device__ __forceinline__ void flush_tally(const Tally &t, Ctl *ctl, unsigned int *work_cnt)
+{
+    __shared__ unsigned int s_p, s_r, s_w;
+    if (threadIdx.x == 0)
+        s_p = s_r = s_w = 0;
+    __syncthreads();
+    if (t.pushes)
+        atomicAdd(&s_p, t.pushes);
+    if (t.relabels)
+        atomicAdd(&s_r, t.relabels);
+    if (t.work && work_cnt)
+        atomicAdd(&s_w, t.work);
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        if (s_p)
+            atomicAdd(&ctl->pushes, (unsigned long long)s_p);
+        if (s_r)
+            atomicAdd(&ctl->relabels, (unsigned long long)s_r);
+        if (s_w && work_cnt)
+            atomicAdd(work_cnt, s_w);
+    }
+}
+
+/*
+ * One round. WL: process the worklist of round `round` (count in
+ * cnt[round % 3]) into the worklist of round + 1. !WL (variant tc): look
+ * at every vertex, one thread each, and count the active ones seen in
+ * cnt[round % 3] (0 means no vertex was active: nothing moved).
+ * The grid is persistent: warps stride over the list, so the launch does
+ * not depend on a count the host has not read.
+ */
+template <int G, typename Idx, bool WL>
+__global__ void __launch_bounds__(GCUT_CSR_BLOCK) round_kernel(Args<Idx> A, uint32_t round)
+{
+    constexpr uint32_t kGroupsPerWarp = 32 / G;
+    if (blockIdx.x == 0 && threadIdx.x == 0)
+        A.ctl->cnt[(round + 2u) % 3u] = 0;
+    const uint32_t count = WL ? __ldcg(&A.ctl->cnt[round % 3u]) : (uint32_t)A.n;
+    const int32_t *cur = list_of(A, round);
+    const uint32_t warp = (blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+    const uint32_t nwarps = (gridDim.x * blockDim.x) >> 5;
+    const uint32_t sub = (threadIdx.x & 31u) / G;
+    Tally t = {0, 0, 0};
+    for (uint32_t i0 = warp * kGroupsPerWarp; i0 < count; i0 += nwarps * kGroupsPerWarp) {
+        const uint32_t idx = i0 + sub;
+        int32_t u = -1;
+        if (idx < count)
+            u = WL ? __ldcg(&cur[idx]) : (int32_t)idx;
+        process<G, Idx, WL>(A, u, round + 1u, t);
+    }
+    flush_tally(t, A.ctl, WL ? nullptr : &A.ctl->cnt[round % 3u]);
+}
+
+/*
+ * The hybrid tail: one block runs rounds back to back, separated by
+ * __syncthreads() instead of kernel launches, while the worklist is short.
+ * It stops before round `round + max_rounds`, when the list is empty, or
+ * when it grows past `exit_above` (the many-block kernel is then faster),
+ * and leaves the round it stopped before in ctl->tail_round.
+ */
+template <int G, typename Idx>
+__global__ void __launch_bounds__(GCUT_CSR_TAIL_THREADS)
+    tail_kernel(Args<Idx> A, uint32_t round, uint32_t max_rounds, uint32_t exit_above)
+{
+    constexpr uint32_t kGroupsPerWarp = 32 / G;
+    const uint32_t warp = threadIdx.x >> 5;
+    const uint32_t nwarps = blockDim.x >> 5;
+    const uint32_t sub = (threadIdx.x & 31u) / G;
+    const uint32_t stop = round + max_rounds;
+    Tally t = {0, 0, 0};
+    for (; round != stop; round++) {
+        /* Every thread reads the same count: appends to it ended before the
+         * barrier that closed the previous round. */
+        const uint32_t count = __ldcg(&A.ctl->cnt[round % 3u]);
+        if (count == 0 || count > exit_above)
+            break;
+        if (threadIdx.x == 0)
+            A.ctl->cnt[(round + 2u) % 3u] = 0;
+        const int32_t *cur = list_of(A, round);
+        for (uint32_t i0 = warp * kGroupsPerWarp; i0 < count; i0 += nwarps * kGroupsPerWarp) {
+            const uint32_t idx = i0 + sub;
+            const int32_t u = idx < count ? __ldcg(&cur[idx]) : -1;
+            process<G, Idx, true>(A, u, round + 1u, t);
+        }
+        __syncthreads();
+    }
+    if (threadIdx.x == 0)
+        A.ctl->tail_round = round;
+    flush_tally(t, A.ctl, nullptr);
+}
+
+/* Phase start: cancel min(cap_source, cap_sink) per vertex. On entry
+ * src holds cap_source and term cap_sink; on exit src and excess hold the
+ * remaining source capacity (all of it pushed into the vertex) and term
+ * the remaining sink capacity. */
+__global__ void init_kernel(int32_t n, int32_t *src, int32_t *term, unsigned long long *excess,
+                            uint32_t *stamp)
+{
+    for (int32_t v = blockIdx.x * blockDim.x + threadIdx.x; v < n; v += gridDim.x * blockDim.x) {
+        const int32_t cs = src[v], ck = term[v];
+        const int32_t c = cs < ck ? cs : ck;
+        src[v] = cs - c;
+        term[v] = ck - c;
+        excess[v] = (unsigned long long)(cs - c);
+        stamp[v] = 0;
+    }
+}
+
+/* Global relabel, step 1: vertices with residual capacity to the terminal
+ * are at height 1 and form the first frontier; all others are unvisited
+ * (height n). */
+template <typename Idx>
+__global__ void bfs_init_kernel(Args<Idx> A)
+{
+    for (int32_t v = blockIdx.x * blockDim.x + threadIdx.x; v < A.n;
+         v += gridDim.x * blockDim.x) {
+        const bool seed = A.term[v] > 0;
+        A.height[v] = seed ? 1 : A.n;
+        if (seed)
+            append(A.list0, &A.ctl->bcnt[0], v);
+    }
+}
+
+/* Try to reach x at height h: the first visitor wins the CAS. */
+template <typename Idx>
+__device__ __forceinline__ void bfs_visit(const Args<Idx> &A, int32_t x, int32_t h, int32_t *next,
+                                          unsigned int *next_cnt)
+{
+    if (__ldcg(&A.height[x]) == A.n && atomicCAS(&A.height[x], A.n, h) == A.n)
+        append(next, next_cnt, x);
+}
+
+/*
+ * Global relabel, one BFS level: the frontier holds the vertices at height
+ * `level` (list (level - 1) & 1, count bcnt[(level - 1) % 3]); every
+ * unvisited x with a residual arc x -> y into the frontier gets height
+ * level + 1. Residual arcs into y: forward arcs x -> y with flow < cap
+ * (y's entering arcs) and forward arcs y -> x with flow > 0.
+ * G lanes share the arcs of one frontier vertex.
+ */
+template <int G, typename Idx>
+__global__ void __launch_bounds__(GCUT_CSR_BLOCK) bfs_level_kernel(Args<Idx> A, int32_t level)
+{
+    if (blockIdx.x == 0 && threadIdx.x == 0)
+        A.ctl->bcnt[(uint32_t)(level + 1) % 3u] = 0;
+    const uint32_t count = __ldcg(&A.ctl->bcnt[(uint32_t)(level - 1) % 3u]);
+    const int32_t *cur = list_of(A, (uint32_t)(level - 1));
+    int32_t *next = list_of(A, (uint32_t)level);
+    unsigned int *next_cnt = &A.ctl->bcnt[(uint32_t)level % 3u];
+    const uint32_t tid = blockIdx.x * blockDim.x + threadIdx.x;
+    const uint32_t glane = tid & (G - 1);
+    const uint32_t ngroups = (gridDim.x * blockDim.x) / G;
+    const int32_t h = level + 1;
+    for (uint32_t k = tid / G; k < count; k += ngroups) {
+        const int32_t y = __ldcg(&cur[k]);
+        const Idx rb = A.rrow[y], re = A.rrow[y + 1];
+        for (Idx i = rb + (Idx)glane; i < re; i += (Idx)G) {
+            const Idx a = __ldg(&A.rmap[i]);
+            if (__ldcg(&A.flow[a]) < __ldg(&A.cap[a]))
+                bfs_visit(A, __ldg(&A.rcol[i]), h, next, next_cnt);
+        }
+        const Idx fb = A.row[y], fe = A.row[y + 1];
+        for (Idx i = fb + (Idx)glane; i < fe; i += (Idx)G) {
+            if (__ldcg(&A.flow[i]) > 0)
+                bfs_visit(A, __ldg(&A.col[i]), h, next, next_cnt);
+        }
+    }
+}
+
+/* After a global relabel: the worklist of round `round` (vc), the number
+ * of active vertices, and of vertices holding excess at any height. */
+template <typename Idx, bool WL>
+__global__ void rebuild_kernel(Args<Idx> A, uint32_t round)
+{
+    for (int32_t v = blockIdx.x * blockDim.x + threadIdx.x; v < A.n;
+         v += gridDim.x * blockDim.x) {
+        if (__ldcg(&A.excess[v]) == 0)
+            continue;
+        {
+            cg::coalesced_group g = cg::coalesced_threads();
+            if (g.thread_rank() == 0)
+                atomicAdd(&A.ctl->excess_nodes, g.size());
+        }
+        if (A.height[v] < A.n) {
+            if (WL) {
+                A.stamp[v] = round;
+                append(list_of(A, round), &A.ctl->cnt[round % 3u], v);
+            }
+            cg::coalesced_group g = cg::coalesced_threads();
+            if (g.thread_rank() == 0)
+                atomicAdd(&A.ctl->active, g.size());
+        }
+    }
+}
+
+/* The canonical cut from the last BFS: reached (height < n) = sink side. */
+__global__ void cut_kernel(int32_t n, const int32_t *height, uint8_t *cut)
+{
+    for (int32_t v = blockIdx.x * blockDim.x + threadIdx.x; v < n; v += gridDim.x * blockDim.x)
+        cut[v] = height[v] < n ? 1 : 0;
+}
+
+/* Sum of term[] (what the sink did not take) into ctl->term_left. */
+__global__ void term_sum_kernel(int32_t n, const int32_t *term, Ctl *ctl)
+{
+    unsigned long long s = 0;
+    for (int32_t v = blockIdx.x * blockDim.x + threadIdx.x; v < n; v += gridDim.x * blockDim.x)
+        s += (unsigned long long)term[v];
+    for (int off = 16; off > 0; off >>= 1)
+        s += __shfl_xor_sync(0xffffffffu, s, off);
+    if ((threadIdx.x & 31) == 0 && s)
+        atomicAdd(&ctl->term_left, s);
+}
+
+/* Narrow 64-bit offsets to Idx (only used when every value fits). */
+template <typename Idx>
+__global__ void narrow_kernel(Idx *dst, const long long *src, long long count)
+{
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < count;
+         i += (long long)gridDim.x * blockDim.x)
+        dst[i] = (Idx)src[i];
+}
+
+/* A trivial kernel the probe loads to check that this build has code for
+ * the device. */
+__global__ void probe_kernel(int *out)
+{
+    if (out)
+        *out = 1;
+}
+
+} // namespace gcut_csr
+
+#endif /* GCUT_CSR_KERNELS_CUH */

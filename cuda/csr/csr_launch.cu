@@ -1,0 +1,610 @@
+/*
+ * csr_launch.cu - the host side of the cuda-csr engine: workspace sizing,
+ * transfers, grid sizing, the phase driver and the results.
+ *
+ * A solve (STYLE.md rules 16, 23, 26, 29):
+ *   1. plan: compute the bytes the problem needs, compare with
+ *      cudaMemGetInfo, allocate one workspace up front (or reuse the
+ *      state's), never cudaMalloc again during the solve;
+ *   2. init: upload the RCSR arrays (64-bit offsets narrowed to 32 bits on
+ *      the device when the graph has < 2^31 arcs) and the terminal
+ *      capacities; cancel min(cap_source, cap_sink) per vertex;
+ *   3. phase I: global relabel, then rounds of pushes and lifts in batches
+ *      launched back to back (one 64-byte control block read per batch),
+ *      a global relabel every `interval` rounds or when the worklist runs
+ *      dry, until a global relabel finds no active vertex;
+ *   4. cut: the last BFS reached exactly the vertices that can reach the
+ *      sink: that is the canonical cut;
+ *   5. phase II (only when flows are asked for): the same driver with the
+ *      roles of the terminals swapped returns the excess to the source;
+ *      then the flows are copied back and summed per user edge.
+ * Every CUDA call and launch is checked; everything runs on the state's
+ * stream.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "csr/csr_internal.h"
+#include "csr/csr_kernels.cuh"
+
+using gcut_csr::Args;
+using gcut_csr::Ctl;
+
+struct gcut_cu_csr_state {
+    int device;
+    int ready;             /* stream and pinned block exist */
+    int num_sms;
+    cudaStream_t stream;
+    void *ws;              /* the workspace */
+    size_t ws_bytes;
+    Ctl *h_ctl;            /* pinned copy of the control block */
+};
+
+extern "C" gcut_status gcut_cu_csr_state_new(gcut_cu_csr_state **out)
+{
+    gcut_cu_csr_state *s = (gcut_cu_csr_state *)gcut_cu_host->malloc_fn(sizeof *s);
+    if (!s)
+        return GCUT_CU_FAIL(GCUT_ERR_NOMEM, "cuda-csr: cannot allocate the engine state");
+    memset(s, 0, sizeof *s);
+    *out = s;
+    return GCUT_OK;
+}
+
+extern "C" void gcut_cu_csr_state_free(gcut_cu_csr_state *s)
+{
+    if (!s)
+        return;
+    /* Errors are ignored here: nothing can be done about them on a free. */
+    if (s->ws)
+        (void)cudaFree(s->ws);
+    if (s->h_ctl)
+        (void)cudaFreeHost(s->h_ctl);
+    if (s->ready)
+        (void)cudaStreamDestroy(s->stream);
+    gcut_cu_host->free_fn(s);
+}
+
+extern "C" gcut_status gcut_cu_csr_probe_image(const char **reason)
+{
+    cudaFuncAttributes attr;
+    cudaError_t err = cudaFuncGetAttributes(&attr, gcut_csr::probe_kernel);
+    if (err == cudaSuccess) {
+        *reason = "ok";
+        return GCUT_OK;
+    }
+    (void)cudaGetLastError();
+    static char msg[512];
+    int dev = 0;
+    cudaDeviceProp prop;
+    if (cudaGetDevice(&dev) == cudaSuccess && cudaGetDeviceProperties(&prop, dev) == cudaSuccess &&
+        err == cudaErrorNoKernelImageForDevice)
+        snprintf(msg, sizeof msg,
+                 "no kernel image for this GPU (%s, compute capability %d.%d): rebuild with "
+                 "CMAKE_CUDA_ARCHITECTURES=%d%d",
+                 prop.name, prop.major, prop.minor, prop.major, prop.minor);
+    else
+        snprintf(msg, sizeof msg, "CUDA device unusable: %s (%s)", cudaGetErrorString(err),
+                 cudaGetErrorName(err));
+    *reason = msg;
+    return GCUT_ERR_UNAVAILABLE;
+}
+
+namespace {
+
+/* Carve aligned pieces out of one allocation; first only counts. */
+struct Carver {
+    size_t off = 0;
+    char *base = nullptr;
+    template <typename T>
+    T *take(size_t count)
+    {
+        off = (off + 255) & ~(size_t)255;
+        T *p = base ? (T *)(base + off) : nullptr;
+        off += count * sizeof(T);
+        return p;
+    }
+};
+
+/* Everything one solve uses on the device. */
+template <typename Idx>
+struct Engine {
+    gcut_cu_csr_state *s;
+    const gcut_solve_options *opt;
+    Args<Idx> A;
+    int32_t *src;          /* remaining source capacity (phase II's terminal) */
+    int32_t *sinkres;      /* remaining sink capacity (phase I's terminal) */
+    uint8_t *cut;
+    long long *stage;      /* staging for 64-bit -> 32-bit offsets, or NULL */
+    size_t stage_entries;
+    int group;             /* lanes per vertex */
+    bool wl;               /* worklist (vc) or not (tc) */
+    uint32_t round;        /* next round to run; stamps are rounds */
+    uint64_t interval;     /* rounds between global relabels */
+    uint32_t tail_enter, tail_exit;
+    int batch;
+    int grid_round, grid_n;
+    double deadline;
+    double transfer_ms;
+    int64_t rounds, global_relabels;
+};
+
+template <typename Idx>
+gcut_status read_ctl(Engine<Idx> &E)
+{
+    GCUT_CUDA_CHECK(cudaMemcpyAsync(E.s->h_ctl, E.A.ctl, sizeof(Ctl), cudaMemcpyDeviceToHost,
+                                    E.s->stream));
+    GCUT_CUDA_CHECK(cudaStreamSynchronize(E.s->stream));
+    return GCUT_OK;
+}
+
+template <typename Idx>
+gcut_status check_time(const Engine<Idx> &E)
+{
+    if (gcut_cu_now() > E.deadline)
+        return GCUT_CU_FAIL(GCUT_ERR_TIMEOUT, "cuda-csr: time limit of %g s reached",
+                            E.opt->time_limit);
+    return GCUT_OK;
+}
+
+/* Upload a 64-bit offset array into Idx form (narrowed on the device
+ * through the staging buffer when Idx is 32 bits). */
+template <typename Idx>
+gcut_status upload_index(Engine<Idx> &E, Idx *dst, const int64_t *src, int64_t count)
+{
+    cudaStream_t st = E.s->stream;
+    if (count == 0)
+        return GCUT_OK;
+    if constexpr (sizeof(Idx) == sizeof(int64_t)) {
+        GCUT_CUDA_CHECK(cudaMemcpyAsync(dst, src, (size_t)count * sizeof(int64_t),
+                                        cudaMemcpyHostToDevice, st));
+    } else {
+        for (int64_t off = 0; off < count; off += (int64_t)E.stage_entries) {
+            const int64_t left = count - off;
+            const int64_t len = left < (int64_t)E.stage_entries ? left : (int64_t)E.stage_entries;
+            GCUT_CUDA_CHECK(cudaMemcpyAsync(E.stage, src + off, (size_t)len * sizeof(int64_t),
+                                            cudaMemcpyHostToDevice, st));
+            const int64_t need = (len + GCUT_CSR_BLOCK - 1) / GCUT_CSR_BLOCK;
+            const int blocks = (int)(need < E.grid_round ? need : E.grid_round);
+            gcut_csr::narrow_kernel<Idx><<<blocks, GCUT_CSR_BLOCK, 0, st>>>(dst + off, E.stage, len);
+            GCUT_CUDA_CHECK_LAUNCH(st);
+        }
+    }
+    return GCUT_OK;
+}
+
+template <typename Idx>
+gcut_status launch_round(Engine<Idx> &E)
+{
+    cudaStream_t st = E.s->stream;
+    const uint32_t r = E.round;
+    if (!E.wl) {
+        gcut_csr::round_kernel<1, Idx, false><<<E.grid_round, GCUT_CSR_BLOCK, 0, st>>>(E.A, r);
+    } else {
+        switch (E.group) {
+        case 1:
+            gcut_csr::round_kernel<1, Idx, true><<<E.grid_round, GCUT_CSR_BLOCK, 0, st>>>(E.A, r);
+            break;
+        case 4:
+            gcut_csr::round_kernel<4, Idx, true><<<E.grid_round, GCUT_CSR_BLOCK, 0, st>>>(E.A, r);
+            break;
+        case 8:
+            gcut_csr::round_kernel<8, Idx, true><<<E.grid_round, GCUT_CSR_BLOCK, 0, st>>>(E.A, r);
+            break;
+        default:
+            gcut_csr::round_kernel<32, Idx, true><<<E.grid_round, GCUT_CSR_BLOCK, 0, st>>>(E.A, r);
+            break;
+        }
+    }
+    GCUT_CUDA_CHECK_LAUNCH(st);
+    E.round++;
+    E.rounds++;
+    return GCUT_OK;
+}
+
+template <typename Idx>
+gcut_status launch_tail(Engine<Idx> &E, uint32_t max_rounds)
+{
+    cudaStream_t st = E.s->stream;
+    const int T = GCUT_CSR_TAIL_THREADS;
+    switch (E.group) {
+    case 1:
+        gcut_csr::tail_kernel<1, Idx><<<1, T, 0, st>>>(E.A, E.round, max_rounds, E.tail_exit);
+        break;
+    case 4:
+        gcut_csr::tail_kernel<4, Idx><<<1, T, 0, st>>>(E.A, E.round, max_rounds, E.tail_exit);
+        break;
+    case 8:
+        gcut_csr::tail_kernel<8, Idx><<<1, T, 0, st>>>(E.A, E.round, max_rounds, E.tail_exit);
+        break;
+    default:
+        gcut_csr::tail_kernel<32, Idx><<<1, T, 0, st>>>(E.A, E.round, max_rounds, E.tail_exit);
+        break;
+    }
+    GCUT_CUDA_CHECK_LAUNCH(st);
+    return GCUT_OK;
+}
+
+template <typename Idx>
+gcut_status launch_bfs_level(Engine<Idx> &E, int32_t level)
+{
+    cudaStream_t st = E.s->stream;
+    switch (E.group) {
+    case 1:
+        gcut_csr::bfs_level_kernel<1, Idx><<<E.grid_round, GCUT_CSR_BLOCK, 0, st>>>(E.A, level);
+        break;
+    case 4:
+        gcut_csr::bfs_level_kernel<4, Idx><<<E.grid_round, GCUT_CSR_BLOCK, 0, st>>>(E.A, level);
+        break;
+    case 8:
+        gcut_csr::bfs_level_kernel<8, Idx><<<E.grid_round, GCUT_CSR_BLOCK, 0, st>>>(E.A, level);
+        break;
+    default:
+        gcut_csr::bfs_level_kernel<32, Idx><<<E.grid_round, GCUT_CSR_BLOCK, 0, st>>>(E.A, level);
+        break;
+    }
+    GCUT_CUDA_CHECK_LAUNCH(st);
+    return GCUT_OK;
+}
+
+/*
+ * Global relabel: exact distances to the terminal of this phase by a
+ * level-synchronous BFS over residual arcs (vertices not reached get
+ * height n and drop out), then the worklist of the next round. Leaves the
+ * control block on the host: active (vertices with excess below n) and
+ * excess_nodes.
+ */
+template <typename Idx>
+gcut_status global_relabel(Engine<Idx> &E)
+{
+    cudaStream_t st = E.s->stream;
+    /* Clear cnt[], bcnt[], active and excess_nodes (the first 8 words). */
+    GCUT_CUDA_CHECK(cudaMemsetAsync(E.A.ctl, 0, 8 * sizeof(unsigned int), st));
+    gcut_csr::bfs_init_kernel<Idx><<<E.grid_n, GCUT_CSR_BLOCK, 0, st>>>(E.A);
+    GCUT_CUDA_CHECK_LAUNCH(st);
+    int32_t level = 1;
+    int batch = GCUT_CSR_BFS_BATCH_FIRST;
+    for (;;) {
+        for (int k = 0; k < batch; k++, level++) {
+            gcut_status s2 = launch_bfs_level(E, level);
+            if (s2 != GCUT_OK)
+                return s2;
+        }
+        gcut_status s1 = read_ctl(E);
+        if (s1 != GCUT_OK)
+            return s1;
+        /* Frontier of the next level to run. */
+        if (E.s->h_ctl->bcnt[(uint32_t)(level - 1) % 3u] == 0)
+            break;
+        if (batch < GCUT_CSR_BFS_BATCH_MAX)
+            batch *= 2;
+        s1 = check_time(E);
+        if (s1 != GCUT_OK)
+            return s1;
+    }
+    if (E.wl)
+        gcut_csr::rebuild_kernel<Idx, true><<<E.grid_n, GCUT_CSR_BLOCK, 0, st>>>(E.A, E.round);
+    else
+        gcut_csr::rebuild_kernel<Idx, false><<<E.grid_n, GCUT_CSR_BLOCK, 0, st>>>(E.A, E.round);
+    GCUT_CUDA_CHECK_LAUNCH(st);
+    E.global_relabels++;
+    return read_ctl(E);
+}
+
+/*
+ * One phase: push-relabel towards `term` until a global relabel finds no
+ * active vertex. Between relabels, rounds run in batches on the whole GPU,
+ * or in the single-block tail kernel while the worklist is short.
+ */
+template <typename Idx>
+gcut_status run_phase(Engine<Idx> &E, int32_t *term, int phase)
+{
+    E.A.term = term;
+    gcut_status st = global_relabel(E);
+    if (st != GCUT_OK)
+        return st;
+    while (E.s->h_ctl->active > 0) {
+        uint64_t since = 0;
+        uint32_t count = E.s->h_ctl->active;
+        while (count > 0 && since < E.interval) {
+            const uint64_t left = E.interval - since;
+            if (E.wl && E.tail_enter > 0 && count <= E.tail_enter) {
+                const uint32_t budget = left < 0x40000000u ? (uint32_t)left : 0x40000000u;
+                st = launch_tail(E, budget);
+                if (st == GCUT_OK)
+                    st = read_ctl(E);
+                if (st != GCUT_OK)
+                    return st;
+                const uint32_t done = E.s->h_ctl->tail_round - E.round;
+                E.round = E.s->h_ctl->tail_round;
+                E.rounds += done;
+                since += done;
+                count = E.s->h_ctl->cnt[E.round % 3u];
+                /* The tail stops when the list is empty, grows past
+                 * tail_exit (the big grid takes over) or the budget is
+                 * spent; anything else would loop here for ever. */
+                if (done == 0 && count > 0 && count <= E.tail_exit)
+                    return GCUT_CU_FAIL(GCUT_ERR_INTERNAL,
+                                        "cuda-csr: the tail kernel made no progress");
+            } else {
+                const uint64_t b = left < (uint64_t)E.batch ? left : (uint64_t)E.batch;
+                for (uint64_t k = 0; k < b; k++) {
+                    st = launch_round(E);
+                    if (st != GCUT_OK)
+                        return st;
+                }
+                since += b;
+                st = read_ctl(E);
+                if (st != GCUT_OK)
+                    return st;
+                count = E.wl ? E.s->h_ctl->cnt[E.round % 3u]
+                             : E.s->h_ctl->cnt[(E.round - 1u) % 3u];
+            }
+            st = check_time(E);
+            if (st != GCUT_OK)
+                return st;
+        }
+        st = global_relabel(E);
+        if (st != GCUT_OK)
+            return st;
+        gcut_cu_host->log(E.opt, GCUT_LOG_DEBUG,
+                          "cuda-csr: phase %d, round %u: global relabel %lld, %u active, %u "
+                          "with excess",
+                          phase, E.round, (long long)E.global_relabels, E.s->h_ctl->active,
+                          E.s->h_ctl->excess_nodes);
+        st = check_time(E);
+        if (st != GCUT_OK)
+            return st;
+    }
+    return GCUT_OK;
+}
+
+/* The automatic group size: enough lanes for a vertex's arcs. */
+int auto_group(int32_t n, int64_t m)
+{
+    const double deg = n > 0 ? 2.0 * (double)m / (double)n : 0.0;
+    if (deg <= GCUT_CSR_GROUP4_DEGREE)
+        return 4;
+    if (deg <= GCUT_CSR_GROUP8_DEGREE)
+        return 8;
+    return 32;
+}
+
+template <typename Idx>
+gcut_status solve(gcut_cu_csr_state *s, const gcut_problem *p, const gcut_solve_options *opt,
+                  const gcut_cu_csr_params *prm, gcut_solution *sol)
+{
+    const double t_start = gcut_cu_now();
+    const gcut_rcsr *g = p->rcsr;
+    const int32_t n = g->n;
+    const int64_t m = g->m;
+    cudaStream_t st = s->stream;
+
+    Engine<Idx> E;
+    memset(&E, 0, sizeof E);
+    E.s = s;
+    E.opt = opt;
+    E.wl = prm->variant == GCUT_CU_CSR_VC;
+    E.group = !E.wl ? 1 : prm->group ? prm->group : auto_group(n, m);
+    E.batch = prm->batch > 0 ? prm->batch : GCUT_CSR_BATCH;
+    E.deadline = opt->time_limit > 0 ? t_start + opt->time_limit * 1e3 : INFINITY;
+    E.grid_round = s->num_sms * GCUT_CSR_BLOCKS_PER_SM;
+    {
+        const int64_t need = ((int64_t)n + GCUT_CSR_BLOCK - 1) / GCUT_CSR_BLOCK;
+        E.grid_n = (int)(need < E.grid_round ? (need > 0 ? need : 1) : E.grid_round);
+    }
+    if (prm->relabel_rounds > 0) {
+        E.interval = (uint64_t)prm->relabel_rounds;
+    } else {
+        const double base = (double)n * (double)n / (GCUT_CSR_RELABEL_DIV * (double)(m > 0 ? m : 1));
+        double iv = (base > GCUT_CSR_RELABEL_MIN ? base : GCUT_CSR_RELABEL_MIN) / prm->relabel_freq;
+        if (iv < 1.0)
+            iv = 1.0;
+        if (iv > 1e9)
+            iv = 1e9;
+        E.interval = (uint64_t)iv;
+    }
+    const uint32_t per_block = GCUT_CSR_TAIL_THREADS / (uint32_t)E.group;
+    E.tail_enter = prm->tail < 0 ? GCUT_CSR_TAIL_ENTER_GROUPS * per_block : (uint32_t)prm->tail;
+    E.tail_exit = E.tail_enter * GCUT_CSR_TAIL_EXIT_FACTOR;
+    E.round = 1;
+    E.stage_entries = 0;
+
+    /* ---- plan the workspace and compare with the free memory */
+    const bool narrow = sizeof(Idx) < sizeof(int64_t);
+    if (narrow) {
+        const int64_t biggest = m > (int64_t)n + 1 ? m : (int64_t)n + 1;
+        E.stage_entries = biggest < (int64_t)GCUT_CSR_STAGE_ENTRIES ? (size_t)biggest
+                                                                      : GCUT_CSR_STAGE_ENTRIES;
+    }
+    Carver plan;
+    for (int pass = 0; pass < 2; pass++) {
+        Carver c;
+        c.base = pass ? (char *)s->ws : nullptr;
+        E.A.row = c.take<Idx>((size_t)n + 1);
+        E.A.rrow = c.take<Idx>((size_t)n + 1);
+        E.A.rmap = c.take<Idx>((size_t)m);
+        E.A.col = c.take<int32_t>((size_t)m);
+        E.A.cap = c.take<int32_t>((size_t)m);
+        E.A.rcol = c.take<int32_t>((size_t)m);
+        E.A.flow = c.take<int32_t>((size_t)m);
+        E.A.excess = c.take<unsigned long long>((size_t)n);
+        E.A.height = c.take<int32_t>((size_t)n);
+        E.A.stamp = c.take<uint32_t>((size_t)n);
+        E.A.list0 = c.take<int32_t>((size_t)n);
+        E.A.list1 = c.take<int32_t>((size_t)n);
+        E.src = c.take<int32_t>((size_t)n);
+        E.sinkres = c.take<int32_t>((size_t)n);
+        E.cut = c.take<uint8_t>((size_t)n);
+        E.A.ctl = c.take<Ctl>(1);
+        E.stage = c.take<long long>(E.stage_entries);
+        if (pass == 0) {
+            plan = c;
+            if (s->ws_bytes < plan.off) {
+                size_t free_b = 0, total_b = 0;
+                GCUT_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+                const size_t have = free_b + (s->ws ? s->ws_bytes : 0);
+                if (plan.off + GCUT_CSR_MEM_HEADROOM > have)
+                    return GCUT_CU_FAIL(GCUT_ERR_DEVICE_NOMEM,
+                                        "cuda-csr: the graph needs %.1f MiB of device memory, "
+                                        "%.1f MiB are free (of %.1f MiB)",
+                                        (double)plan.off / 1048576.0, (double)free_b / 1048576.0,
+                                        (double)total_b / 1048576.0);
+                if (s->ws) {
+                    GCUT_CUDA_CHECK(cudaFree(s->ws));
+                    s->ws = nullptr;
+                    s->ws_bytes = 0;
+                }
+                GCUT_CUDA_CHECK(cudaMalloc(&s->ws, plan.off));
+                s->ws_bytes = plan.off;
+            }
+        }
+    }
+    E.A.n = n;
+    E.A.term = E.sinkres;
+
+    /* ---- upload and initial preflow */
+    const double t_up = gcut_cu_now();
+    gcut_status rc;
+    if ((rc = upload_index(E, (Idx *)E.A.row, g->row, (int64_t)n + 1)) != GCUT_OK ||
+        (rc = upload_index(E, (Idx *)E.A.rrow, g->rrow, (int64_t)n + 1)) != GCUT_OK ||
+        (rc = upload_index(E, (Idx *)E.A.rmap, g->rmap, m)) != GCUT_OK)
+        return rc;
+    if (m > 0) {
+        GCUT_CUDA_CHECK(cudaMemcpyAsync((void *)E.A.col, g->col, (size_t)m * sizeof(int32_t),
+                                        cudaMemcpyHostToDevice, st));
+        GCUT_CUDA_CHECK(cudaMemcpyAsync((void *)E.A.cap, g->cap, (size_t)m * sizeof(int32_t),
+                                        cudaMemcpyHostToDevice, st));
+        GCUT_CUDA_CHECK(cudaMemcpyAsync((void *)E.A.rcol, g->rcol, (size_t)m * sizeof(int32_t),
+                                        cudaMemcpyHostToDevice, st));
+        GCUT_CUDA_CHECK(cudaMemsetAsync(E.A.flow, 0, (size_t)m * sizeof(int32_t), st));
+    }
+    GCUT_CUDA_CHECK(cudaMemcpyAsync(E.src, p->cap_source, (size_t)n * sizeof(int32_t),
+                                    cudaMemcpyHostToDevice, st));
+    GCUT_CUDA_CHECK(cudaMemcpyAsync(E.sinkres, p->cap_sink, (size_t)n * sizeof(int32_t),
+                                    cudaMemcpyHostToDevice, st));
+    GCUT_CUDA_CHECK(cudaMemsetAsync(E.A.ctl, 0, sizeof(Ctl), st));
+    GCUT_CUDA_CHECK(cudaStreamSynchronize(st));
+    E.transfer_ms += gcut_cu_now() - t_up;
+    gcut_csr::init_kernel<<<E.grid_n, GCUT_CSR_BLOCK, 0, st>>>(n, E.src, E.sinkres, E.A.excess,
+                                                               E.A.stamp);
+    GCUT_CUDA_CHECK_LAUNCH(st);
+    GCUT_CUDA_CHECK(cudaStreamSynchronize(st));
+    int64_t sink_total = 0;
+    for (int32_t v = 0; v < n; v++)
+        sink_total += p->cap_sink[v];
+    const double t_solve = gcut_cu_now();
+    sol->stats->init_ms = t_solve - t_start;
+
+    /* ---- phase I: maximum preflow */
+    if ((rc = run_phase(E, E.sinkres, 1)) != GCUT_OK)
+        return rc;
+    const double t_cut = gcut_cu_now();
+    sol->stats->solve_ms = t_cut - t_solve;
+
+    /* ---- the canonical cut and the flow value */
+    gcut_csr::cut_kernel<<<E.grid_n, GCUT_CSR_BLOCK, 0, st>>>(n, E.A.height, E.cut);
+    GCUT_CUDA_CHECK_LAUNCH(st);
+    gcut_csr::term_sum_kernel<<<E.grid_n, GCUT_CSR_BLOCK, 0, st>>>(n, E.sinkres, E.A.ctl);
+    GCUT_CUDA_CHECK_LAUNCH(st);
+    const double t_dl = gcut_cu_now();
+    GCUT_CUDA_CHECK(cudaMemcpyAsync(sol->cut, E.cut, (size_t)n, cudaMemcpyDeviceToHost, st));
+    if ((rc = read_ctl(E)) != GCUT_OK)
+        return rc;
+    E.transfer_ms += gcut_cu_now() - t_dl;
+    const int64_t flow = sink_total - (int64_t)s->h_ctl->term_left;
+    const double t_flow = gcut_cu_now();
+    sol->stats->cut_ms = t_flow - t_cut;
+
+    /* ---- phase II: a flow, when asked for */
+    if (sol->edge_flows) {
+        if ((rc = run_phase(E, E.src, 2)) != GCUT_OK)
+            return rc;
+        if (s->h_ctl->excess_nodes != 0)
+            return GCUT_CU_FAIL(GCUT_ERR_INTERNAL,
+                                "cuda-csr: %u vertices kept excess after phase II",
+                                s->h_ctl->excess_nodes);
+        int32_t *f = nullptr;
+        if (m > 0) {
+            f = (int32_t *)gcut_cu_host->malloc_fn((size_t)m * sizeof(int32_t));
+            if (!f)
+                return GCUT_CU_FAIL(GCUT_ERR_NOMEM, "cuda-csr: cannot allocate %lld arc flows",
+                                    (long long)m);
+            const double t_f = gcut_cu_now();
+            cudaError_t err = cudaMemcpyAsync(f, E.A.flow, (size_t)m * sizeof(int32_t),
+                                              cudaMemcpyDeviceToHost, st);
+            if (err == cudaSuccess)
+                err = cudaStreamSynchronize(st);
+            if (err != cudaSuccess) {
+                gcut_cu_host->free_fn(f);
+                return gcut_cu_fail(err, __func__, "copying the flows back", __FILE__, __LINE__);
+            }
+            E.transfer_ms += gcut_cu_now() - t_f;
+        }
+        memset(sol->edge_flows, 0, (size_t)p->num_edges * sizeof(int32_t));
+        for (int64_t a = 0; a < m; a++) {
+            const int64_t e = g->edge[a] >> 1;
+            sol->edge_flows[e] += (g->edge[a] & 1) ? -f[a] : f[a];
+        }
+        gcut_cu_host->free_fn(f);
+        sol->stats->flow_ms = gcut_cu_now() - t_flow;
+    }
+
+    sol->flow = flow;
+    sol->stats->transfer_ms = E.transfer_ms;
+    sol->stats->rounds = E.rounds;
+    sol->stats->global_relabels = E.global_relabels;
+    sol->stats->pushes = (int64_t)s->h_ctl->pushes;
+    sol->stats->relabels = (int64_t)s->h_ctl->relabels;
+    sol->stats->threads = E.grid_round * GCUT_CSR_BLOCK;
+    gcut_cu_host->log(opt, GCUT_LOG_INFO,
+                      "cuda-csr: flow %lld, %d nodes, %lld arcs, variant %s, group %d, "
+                      "%lld rounds, %lld global relabels, solve %.2f ms",
+                      (long long)flow, (int)n, (long long)m, E.wl ? "vc" : "tc", E.group,
+                      (long long)E.rounds, (long long)E.global_relabels, sol->stats->solve_ms);
+    return GCUT_OK;
+}
+
+/* Create the stream and the pinned control block on first use. */
+gcut_status state_ready(gcut_cu_csr_state *s)
+{
+    if (s->ready)
+        return GCUT_OK;
+    GCUT_CUDA_CHECK(cudaGetDevice(&s->device));
+    GCUT_CUDA_CHECK(cudaDeviceGetAttribute(&s->num_sms, cudaDevAttrMultiProcessorCount, s->device));
+    GCUT_CUDA_CHECK(cudaMallocHost((void **)&s->h_ctl, sizeof(Ctl)));
+    cudaError_t err = cudaStreamCreateWithFlags(&s->stream, cudaStreamNonBlocking);
+    if (err != cudaSuccess) {
+        (void)cudaFreeHost(s->h_ctl);
+        s->h_ctl = nullptr;
+        return gcut_cu_fail(err, __func__, "cudaStreamCreateWithFlags", __FILE__, __LINE__);
+    }
+    s->ready = 1;
+    return GCUT_OK;
+}
+
+} // namespace
+
+extern "C" gcut_status gcut_cu_csr_solve(gcut_cu_csr_state *s, const gcut_problem *p,
+                                         const gcut_solve_options *opt,
+                                         const gcut_cu_csr_params *prm, gcut_solution *sol)
+{
+    const gcut_rcsr *g = p->rcsr;
+    if (g->n != p->num_nodes)
+        return GCUT_CU_FAIL(GCUT_ERR_INVALID, "cuda-csr: layout has %d nodes, problem %d",
+                            (int)g->n, (int)p->num_nodes);
+    if (g->n == 0) {
+        sol->flow = 0;
+        if (sol->edge_flows)
+            memset(sol->edge_flows, 0, (size_t)p->num_edges * sizeof(int32_t));
+        return GCUT_OK;
+    }
+    gcut_status st = state_ready(s);
+    if (st != GCUT_OK)
+        return st;
+    gcut_cu_host->log(opt, GCUT_LOG_DEBUG, "cuda-csr: %d nodes, %lld arcs on device %d",
+                      (int)g->n, (long long)g->m, s->device);
+    if (g->m <= (int64_t)INT32_MAX)
+        return solve<uint32_t>(s, p, opt, prm, sol);
+    return solve<long long>(s, p, opt, prm, sol);
+}

@@ -1,0 +1,53 @@
+/*
+ * csr_tuning.h - block sizes and thresholds of the cuda-csr engine
+ * (STYLE.md rule 25). Plain C constants, shared by the launcher and the
+ * kernels. The values were chosen on an H100 (sm_90) with the graphs of
+ * docs/cuda.md; sm_80 uses the same ones.
+ */
+#ifndef GCUT_CSR_TUNING_H
+#define GCUT_CSR_TUNING_H
+
+/* Threads per block of the round, BFS and per-vertex kernels. */
+#define GCUT_CSR_BLOCK 256
+
+/* Resident blocks per SM assumed when sizing the persistent round grid
+ * (2048 threads per SM on sm_80 and sm_90). */
+#define GCUT_CSR_BLOCKS_PER_SM 8
+
+/* Threads of the single-block kernel that finishes the tail of a phase,
+ * when only a few vertices stay active for many rounds. */
+#define GCUT_CSR_TAIL_THREADS 1024
+
+/* The tail kernel takes over when at most
+ * GCUT_CSR_TAIL_ENTER_GROUPS * (vertices in flight per block) vertices are
+ * active, and hands back once the worklist grows past
+ * GCUT_CSR_TAIL_EXIT_FACTOR times that. */
+#define GCUT_CSR_TAIL_ENTER_GROUPS 2
+#define GCUT_CSR_TAIL_EXIT_FACTOR 8
+
+/* Rounds launched back to back between two reads of the worklist size. */
+#define GCUT_CSR_BATCH 8
+
+/* Global relabelling: every max(MIN, n^2 / (DIV * m)) rounds by default. */
+#define GCUT_CSR_RELABEL_MIN 100
+#define GCUT_CSR_RELABEL_DIV 1000.0
+
+/* BFS levels launched between two reads of the frontier size: the batch
+ * starts at FIRST and doubles up to MAX (deep BFS on grids has thousands
+ * of levels; shallow ones on random graphs a few). */
+#define GCUT_CSR_BFS_BATCH_FIRST 4
+#define GCUT_CSR_BFS_BATCH_MAX 128
+
+/* Average arcs per vertex (out + in) up to which the automatic group
+ * size is 4 lanes, and 8 lanes; above, a whole warp per vertex. */
+#define GCUT_CSR_GROUP4_DEGREE 8.0
+#define GCUT_CSR_GROUP8_DEGREE 24.0
+
+/* 64-bit index arrays are converted to 32 bits on the device through a
+ * staging buffer of this many entries (64 MiB). */
+#define GCUT_CSR_STAGE_ENTRIES (8u << 20)
+
+/* Device memory left free for the CUDA context and other users. */
+#define GCUT_CSR_MEM_HEADROOM ((size_t)64 << 20)
+
+#endif /* GCUT_CSR_TUNING_H */

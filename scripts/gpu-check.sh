@@ -1,0 +1,213 @@
+#!/usr/bin/env bash
+# gpu-check.sh - build gcut with its CUDA plugin, run the GPU test suites,
+# compute-sanitizer and the GPU benchmarks, on a machine with a device.
+# One command, meant for the GPU machine (DESIGN.md section 6):
+#
+#     scripts/gpu-check.sh                 # everything (about 5-8 minutes on an H100)
+#     STEPS=build,test scripts/gpu-check.sh
+#     BENCH=targets STEPS=build,bench scripts/gpu-check.sh
+#
+# Environment:
+#   STEPS       comma-separated subset of env,build,test,sanitize,bench (default: all)
+#   BENCH       small (default) | targets (the issue's genrmf/RLG/grid sizes) | variants
+#               | a list of gcut-bench instance specs
+#   REPEAT      GCUT_GPU_REPEAT for the test (default 100: a changing result is a race)
+#   BUILD       build folder (default build-gpu in the repository)
+#   OUT         where logs, CSV and the summary go (default BUILD/gpu-check)
+#   CUDA_ARCH   CMAKE_CUDA_ARCHITECTURES (default 90: the H100/H200 only, to build fast)
+#
+# Writes under $OUT (7 files at most): env.txt, build.log, test.log,
+# sanitize.log, bench.txt, bench.csv and summary.md, then prints the summary (last, so that the end
+# of the output is the table). Exit status: 0 when every step passed.
+set -uo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${BUILD:-$ROOT/build-gpu}
+OUT=${OUT:-$BUILD/gpu-check}
+STEPS=${STEPS:-env,build,test,sanitize,bench}
+BENCH=${BENCH:-small}
+REPEAT=${REPEAT:-100}
+CUDA_ARCH=${CUDA_ARCH:-90}
+JOBS=$(nproc 2>/dev/null || echo 4)
+mkdir -p "$OUT"
+SUMMARY=$OUT/summary.md
+: >"$SUMMARY"
+STATUS=0
+
+has_step() { [[ ",$STEPS," == *",$1,"* ]]; }
+note() { echo "$*" | tee -a "$SUMMARY"; }
+elapsed() { echo $(($(date +%s) - $1)); }
+
+note "# gpu-check $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+note ""
+
+# ---- environment -----------------------------------------------------------
+if has_step env; then
+  {
+    echo "## nvidia-smi"; nvidia-smi 2>&1 || true
+    echo "## nvidia-smi -q (clocks, power)"; nvidia-smi -q -d CLOCK,POWER 2>&1 | head -60 || true
+    echo "## nvcc"; (nvcc --version || /usr/local/cuda/bin/nvcc --version) 2>&1 || true
+    echo "## cmake"; cmake --version 2>&1 | head -1
+    echo "## cc"; cc --version 2>&1 | head -1
+    echo "## ninja"; ninja --version 2>&1 || echo "no ninja"
+    echo "## pkg-config cmocka"; pkg-config --modversion cmocka 2>&1 || echo "no cmocka"
+    echo "## compute-sanitizer"; compute-sanitizer --version 2>&1 | head -2 || echo "none"
+    echo "## cpu"; nproc; grep -m1 'model name' /proc/cpuinfo || true
+    echo "## os"; head -2 /etc/os-release 2>/dev/null || true
+  } >"$OUT/env.txt" 2>&1
+  note "device: $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null | head -1)"
+fi
+
+# cmocka and pkg-config may be missing on a bare GPU machine: use the copies
+# carried in .gpucarry/ (see docs/cuda.md) when the system has none.
+if ! command -v pkg-config >/dev/null 2>&1 && [ -x "$ROOT/.gpucarry/pkgconf/bin/pkgconf" ]; then
+  mkdir -p /tmp/gcut-pkgconf
+  cat >/tmp/gcut-pkgconf/pkg-config <<EOF
+#!/bin/sh
+LD_LIBRARY_PATH="$ROOT/.gpucarry/pkgconf/lib\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}" exec "$ROOT/.gpucarry/pkgconf/bin/pkgconf" "\$@"
+EOF
+  chmod +x /tmp/gcut-pkgconf/pkg-config
+  export PATH=/tmp/gcut-pkgconf:$PATH
+fi
+if ! pkg-config --exists cmocka 2>/dev/null && [ -d "$ROOT/.gpucarry/cmocka" ]; then
+  export PKG_CONFIG_PATH=$ROOT/.gpucarry/cmocka/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
+  export LD_LIBRARY_PATH=$ROOT/.gpucarry/cmocka/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+fi
+if [ -z "${GCUT_DATA_DIR:-}" ] && [ -d "$ROOT/.gpucarry/data/maxflow" ]; then
+  export GCUT_DATA_DIR=$ROOT/.gpucarry/data
+fi
+export GCUT_PLUGIN_PATH=$BUILD/lib
+
+# ---- build -----------------------------------------------------------------
+if has_step build; then
+  t0=$(date +%s)
+  GEN=()
+  if command -v ninja >/dev/null 2>&1 && [ ! -f "$BUILD/CMakeCache.txt" ]; then
+    GEN=(-G Ninja)
+  fi
+  if cmake -S "$ROOT" -B "$BUILD" "${GEN[@]}" -DCMAKE_BUILD_TYPE=Release \
+       -DCMAKE_CUDA_ARCHITECTURES="$CUDA_ARCH" >"$OUT/build.log" 2>&1 &&
+     cmake --build "$BUILD" -j "$JOBS" >>"$OUT/build.log" 2>&1; then
+    note "build: ok ($(elapsed "$t0") s, sm_$CUDA_ARCH)"
+  else
+    note "build: FAILED (see build.log)"
+    tail -40 "$OUT/build.log"
+    cat "$SUMMARY"
+    exit 1
+  fi
+  if [ ! -f "$BUILD/lib/libgcut_cuda.so" ]; then
+    note "build: libgcut_cuda.so missing (CUDA not found by CMake?)"
+    STATUS=1
+  fi
+  "$BUILD/bin/gcut-bench" --list 2>&1 | sed 's/^/    /' | tee -a "$SUMMARY"
+  if ! "$BUILD/bin/gcut-bench" --list 2>&1 | grep -q '^cuda-csr *yes'; then
+    note "cuda-csr is unavailable: the GPU tests would only skip"
+    STATUS=1
+  fi
+fi
+
+# ---- tests -----------------------------------------------------------------
+if has_step test; then
+  t0=$(date +%s)
+  if GCUT_GPU_REPEAT=$REPEAT ctest --test-dir "$BUILD" -L gpu --output-on-failure \
+       --timeout 900 >"$OUT/test.log" 2>&1; then
+    note "test (gpu label, GCUT_GPU_REPEAT=$REPEAT): ok ($(elapsed "$t0") s)"
+  else
+    note "test (gpu label, GCUT_GPU_REPEAT=$REPEAT): FAILED ($(elapsed "$t0") s, see test.log)"
+    STATUS=1
+  fi
+  grep -E '^# |skip|FAILED|\[  FAILED|PASSED' "$OUT/test.log" | head -30 | sed 's/^/    /' | tee -a "$SUMMARY"
+  # The cross-check of every back end on random graphs (cuda-csr included).
+  t0=$(date +%s)
+  if GCUT_TEST_SCALE=${XSCALE:-0.2} "$BUILD/bin/test_crosscheck" >>"$OUT/test.log" 2>&1; then
+    note "test_crosscheck (GCUT_TEST_SCALE=${XSCALE:-0.2}): ok ($(elapsed "$t0") s)"
+  else
+    note "test_crosscheck: FAILED (see test.log)"
+    STATUS=1
+  fi
+fi
+
+# ---- compute-sanitizer on a short run --------------------------------------
+if has_step sanitize; then
+  t0=$(date +%s)
+  : >"$OUT/sanitize.log"
+  for tool in memcheck racecheck synccheck; do
+    if GCUT_GPU_QUICK=1 GCUT_GPU_REPEAT=1 GCUT_TEST_SCALE=0.15 \
+         compute-sanitizer --tool "$tool" --error-exitcode 99 \
+         "$BUILD/bin/test_gpu_csr" >>"$OUT/sanitize.log" 2>&1; then
+      note "compute-sanitizer $tool: ok"
+    else
+      note "compute-sanitizer $tool: FAILED (see sanitize.log)"
+      STATUS=1
+    fi
+  done
+  grep -E 'ERROR SUMMARY|Invalid|Race|hazard' "$OUT/sanitize.log" | sort | uniq -c | head -10 |
+    sed 's/^/    /' | tee -a "$SUMMARY"
+  note "sanitizers: $(elapsed "$t0") s"
+fi
+
+# ---- benchmarks ------------------------------------------------------------
+bench_run() { # name, backends, params, repeat, specs...
+  local name=$1 backends=$2 params=$3 repeat=$4
+  shift 4
+  local csv=/tmp/gcut-bench-$$.csv
+  local args=(-q --backends "$backends" --repeat "$repeat" --time-limit "${TLIMIT:-120}"
+              --csv "$csv")
+  [ -n "$params" ] && args+=(--params "$params")
+  echo "### $name: gcut-bench ${args[*]} $*" >>"$OUT/bench.txt"
+  rm -f "$csv"
+  if ! "$BUILD/bin/gcut-bench" "${args[@]}" "$@" >>"$OUT/bench.txt" 2>&1; then
+    note "bench $name: gcut-bench reported a failure or a disagreement"
+    STATUS=1
+  fi
+  # One CSV for every run, with the run's name and parameters in front.
+  if [ -f "$csv" ]; then
+    [ -s "$OUT/bench.csv" ] || sed -n '1s/^/run,params,/p' "$csv" >"$OUT/bench.csv"
+    sed -n "2,\$s/^/$name,\"$params\",/p" "$csv" >>"$OUT/bench.csv"
+    rm -f "$csv"
+  fi
+}
+
+if has_step bench; then
+  t0=$(date +%s)
+  : >"$OUT/bench.txt"
+  : >"$OUT/bench.csv"
+  case "$BENCH" in
+    small)
+      SPECS=(genrmf:a=16,b=16 genrmf:a=32,b=32 rlg:r=256,c=256 grid2d:w=512,h=512,conn=4
+             grid2d:w=512,h=512,conn=8,kind=vision powerlaw:n=200000,d=8,k=8
+             bipartite:l=100000,r=100000,d=4)
+      bench_run small cuda-csr,cpu-hipr,cpu-bk "" 3 "${SPECS[@]}"
+      bench_run small-tc cuda-csr "variant=tc" 3 "${SPECS[@]}"
+      ;;
+    targets)
+      SPECS=(genrmf:a=32,b=32 genrmf:a=64,b=64 genrmf:a=128,b=128 rlg:r=1024,c=1024
+             rlg:r=2048,c=2048 grid2d:w=2048,h=2048,conn=4)
+      bench_run targets-gpu cuda-csr "" 3 "${SPECS[@]}"
+      bench_run targets-cpu cpu-hipr,cpu-bk "" 1 "${SPECS[@]}"
+      ;;
+    variants)
+      SPECS=(genrmf:a=32,b=32 rlg:r=512,c=512 grid2d:w=1024,h=1024,conn=4
+             powerlaw:n=500000,d=8,k=8)
+      for p in "variant=vc" "variant=tc" "group=4" "group=8" "group=32" "tail=off" \
+               "relabel_freq=2" "relabel_freq=0.5"; do
+        bench_run "var-${p//[=,]/_}" cuda-csr "$p" 3 "${SPECS[@]}"
+      done
+      ;;
+    *)
+      read -r -a SPECS <<<"$BENCH"
+      bench_run custom cuda-csr,cpu-hipr,cpu-bk "" 3 "${SPECS[@]}"
+      ;;
+  esac
+  note "bench ($BENCH): $(elapsed "$t0") s; tables in bench.txt, rows in bench.csv"
+fi
+
+note ""
+note "overall: $([ $STATUS = 0 ] && echo ok || echo FAILED)"
+if [ -s "$OUT/bench.txt" ]; then
+  echo
+  cat "$OUT/bench.txt"
+fi
+echo
+cat "$SUMMARY"
+exit $STATUS

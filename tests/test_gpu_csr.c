@@ -1,0 +1,481 @@
+/*
+ * test_gpu_csr.c - the cuda-csr back end (GPU push-relabel on CSR) against
+ * cpu-ref, through gcut_solve.
+ *
+ * For every graph: the same flow value as cpu-ref, the same canonical cut
+ * byte for byte, and gcut_check_flow on the result (with per-edge flows
+ * when they are asked for). Every case is solved several times with each
+ * scheduling variant: the engine is lock-free and its interleavings differ
+ * from run to run, so a result that changes between runs is a race.
+ *
+ * Environment:
+ *   GCUT_GPU_REPEAT  solves of each small case with the default variants
+ *                    (default 3; scripts/gpu-check.sh uses 100)
+ *   GCUT_TEST_SCALE  scales the number of random cases
+ *   GCUT_GPU_QUICK   non-zero: small shapes only (for compute-sanitizer)
+ *   GCUT_DATA_DIR    folder holding the maxflow/ instances (default ../shared/data)
+ *
+ * Exits 77 (skip) with a message when cuda-csr is unavailable: no device,
+ * no driver, or the plugin was not found.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+
+static int g_repeat = 3;
+static int g_quick; /* GCUT_GPU_QUICK: small shapes only (sanitizer runs) */
+
+/* cpu-ref's answer, computed once per graph. */
+typedef struct answer {
+    int64_t flow;
+    uint8_t *cut;
+} answer;
+
+static void reference(gcut_graph *g, answer *a) { a->flow = tu_solve(g, "cpu-ref", &a->cut); }
+
+/* One cuda-csr solve checked against the reference; 0 when it agrees. */
+static int gpu_agrees(gcut_graph *g, const answer *ref, const char *params, int want_flows,
+                      const char *label)
+{
+    const int32_t n = gcut_graph_num_nodes(g);
+    gcut_solve_options opt;
+    gcut_solve_options_init(&opt);
+    opt.backend = "cuda-csr";
+    opt.params = params;
+    opt.want_flows = want_flows;
+    gcut_result *res;
+    assert_int_equal(gcut_result_new(&res), GCUT_OK);
+    int bad = 0;
+    if (gcut_solve(g, &opt, res) != GCUT_OK) {
+        fprintf(stderr, "%s [%s]: cuda-csr failed: %s\n", label, params, gcut_last_error());
+        bad = 1;
+    } else if (gcut_result_flow(res) != ref->flow) {
+        fprintf(stderr, "%s [%s]: flow %lld, cpu-ref %lld\n", label, params,
+                (long long)gcut_result_flow(res), (long long)ref->flow);
+        bad = 1;
+    } else if (memcmp(gcut_result_cut(res), ref->cut, (size_t)n) != 0) {
+        int32_t v = 0;
+        while (gcut_result_cut(res)[v] == ref->cut[v])
+            v++;
+        fprintf(stderr, "%s [%s]: cut differs from cpu-ref at node %d\n", label, params, (int)v);
+        bad = 1;
+    } else if (gcut_check_flow(g, gcut_result_flow(res),
+                               want_flows ? gcut_result_edge_flows(res) : NULL,
+                               gcut_result_cut(res)) != GCUT_OK) {
+        fprintf(stderr, "%s [%s]: %s\n", label, params, gcut_last_error());
+        bad = 1;
+    }
+    if (bad) {
+        char path[512];
+        snprintf(path, sizeof path, "/tmp/gcut-fail-gpu-%s.max", label);
+        if (gcut_graph_write_dimacs(g, path) == GCUT_OK)
+            fprintf(stderr, "  graph written to %s\n", path);
+    }
+    gcut_result_free(res);
+    return bad;
+}
+
+/* Parameter sets every case is solved with. The first two (the default
+ * worklist engine and the thread-centric one) are repeated g_repeat times;
+ * the others, which exercise the group sizes, the tail kernel and extreme
+ * relabel intervals, twice. Large graphs get the first k_large_variants
+ * only: a global relabel after every round, or none at all, costs minutes
+ * on a graph with thousands of BFS levels. */
+static const char *const k_variants[] = {
+    "variant=vc",
+    "variant=tc",
+    "variant=vc,group=1",
+    "variant=vc,group=32",
+    "variant=vc,tail=off",
+    "variant=vc,group=4",
+    "variant=vc,group=8",
+    "variant=vc,tail=100000",
+    "variant=vc,relabel_rounds=1,batch=1",
+    "variant=vc,relabel_rounds=1000000,tail=off",
+    "variant=tc,relabel_rounds=3",
+};
+#define NUM_VARIANTS (int)(sizeof k_variants / sizeof k_variants[0])
+static const int k_large_variants = 5;
+
+/* Solve g with the variants, `reps` times for the main two; returns the
+ * number of disagreements. */
+static int check_variants(gcut_graph *g, int nvariants, int reps, int flows_every,
+                          const char *label)
+{
+    answer ref;
+    reference(g, &ref);
+    int bad = 0;
+    for (int k = 0; k < nvariants && bad < 3; k++) {
+        const int times = k < 2 ? reps : 2;
+        for (int r = 0; r < times && bad < 3; r++) {
+            const int flows = flows_every > 0 && (r + k) % flows_every == 0;
+            bad += gpu_agrees(g, &ref, k_variants[k], flows, label);
+        }
+    }
+    free(ref.cut);
+    return bad;
+}
+
+static int check_all_variants(gcut_graph *g, int reps, int flows_every, const char *label)
+{
+    return check_variants(g, NUM_VARIANTS, reps, flows_every, label);
+}
+
+static int check_large(gcut_graph *g, int reps, int flows_every, const char *label)
+{
+    return check_variants(g, k_large_variants, reps, flows_every, label);
+}
+
+/* ------------------------------------------------------------ hand-drawn */
+
+/*
+ *        3        2        4
+ *   s ------> 0 ------> 1 ------> t     The source gives 3: two units go
+ *             |         ^               straight 0 -> 1, one goes round
+ *          1/1|         | 5             through 2. Flow 3. Afterwards 1
+ *             v         |               and 2 still reach t, 0 does not
+ *             2 --------+               (0 -> 1 and 0 -> 2 are saturated).
+ */
+static void test_hand_small(void **state)
+{
+    (void)state;
+    gcut_graph *g;
+    assert_int_equal(gcut_graph_new(&g, 3, 4), GCUT_OK);
+    assert_int_equal(gcut_graph_add_tweights(g, 0, 3, 0), GCUT_OK);
+    assert_int_equal(gcut_graph_add_tweights(g, 1, 0, 4), GCUT_OK);
+    assert_int_equal(gcut_graph_add_edge(g, 0, 1, 2, 0), GCUT_OK);
+    assert_int_equal(gcut_graph_add_edge(g, 0, 2, 1, 1), GCUT_OK);
+    assert_int_equal(gcut_graph_add_edge(g, 2, 1, 5, 0), GCUT_OK);
+    for (int k = 0; k < NUM_VARIANTS; k++) {
+        gcut_solve_options opt;
+        gcut_solve_options_init(&opt);
+        opt.backend = "cuda-csr";
+        opt.params = k_variants[k];
+        opt.want_flows = 1;
+        gcut_result *res;
+        assert_int_equal(gcut_result_new(&res), GCUT_OK);
+        assert_int_equal(gcut_solve(g, &opt, res), GCUT_OK);
+        assert_int_equal(gcut_result_flow(res), 3);
+        /* Node 0 has residual capacity left from the source side only: all
+         * three nodes are on the source side except 1 (it reaches t). */
+        const uint8_t *cut = gcut_result_cut(res);
+        assert_int_equal(cut[0], GCUT_SOURCE);
+        assert_int_equal(cut[1], GCUT_SINK);
+        assert_int_equal(cut[2], GCUT_SINK);
+        assert_int_equal(gcut_check_flow(g, 3, gcut_result_edge_flows(res), cut), GCUT_OK);
+        assert_string_equal(gcut_result_backend(res), "cuda-csr");
+        gcut_result_free(res);
+    }
+    gcut_graph_free(g);
+}
+
+/* A node linked to both terminals: min(cap_source, cap_sink) cancels, the
+ * rest goes through the edges; no edges at all; a single isolated node. */
+static void test_hand_terminals(void **state)
+{
+    (void)state;
+    gcut_graph *g;
+    /*  s -7-> 0 -2-> t,  0 -9-> 1 -4-> t,  s -1-> 1 : flow 2 + 4 = 6 */
+    assert_int_equal(gcut_graph_new(&g, 2, 1), GCUT_OK);
+    assert_int_equal(gcut_graph_add_tweights(g, 0, 7, 2), GCUT_OK);
+    assert_int_equal(gcut_graph_add_tweights(g, 1, 1, 4), GCUT_OK);
+    assert_int_equal(gcut_graph_add_edge(g, 0, 1, 9, 0), GCUT_OK);
+    answer ref;
+    reference(g, &ref);
+    assert_int_equal(ref.flow, 6);
+    assert_int_equal(gpu_agrees(g, &ref, NULL, 1, "hand-terminals"), 0);
+    free(ref.cut);
+    gcut_graph_free(g);
+
+    assert_int_equal(gcut_graph_new(&g, 5, 0), GCUT_OK);
+    assert_int_equal(gcut_graph_add_tweights(g, 3, 5, 5), GCUT_OK);
+    reference(g, &ref);
+    assert_int_equal(ref.flow, 5);
+    assert_int_equal(gpu_agrees(g, &ref, NULL, 1, "hand-no-edges"), 0);
+    free(ref.cut);
+    gcut_graph_free(g);
+
+    assert_int_equal(gcut_graph_new(&g, 1, 0), GCUT_OK);
+    reference(g, &ref);
+    assert_int_equal(ref.flow, 0);
+    assert_int_equal(gpu_agrees(g, &ref, "variant=tc", 1, "hand-one-node"), 0);
+    free(ref.cut);
+    gcut_graph_free(g);
+}
+
+/* ---------------------------------------------------------------- random */
+
+static void test_random_families(void **state)
+{
+    (void)state;
+    const int cases = tu_scaled(96);
+    int failures = 0;
+    for (int i = 0; i < cases && failures < 5; i++) {
+        const tu_family fam = (tu_family)(i % TU_FAMILY_COUNT);
+        const tu_caps caps = (tu_caps)((i / TU_FAMILY_COUNT) % TU_CAPS_COUNT);
+        const int32_t size = i % 11 == 0 ? 1500 : (i % 3 == 0 ? 200 : 30);
+        const uint64_t seed = 7919ull * (uint64_t)i + 3;
+        gcut_graph *g = tu_random_graph(seed, fam, caps, size);
+        char label[128];
+        snprintf(label, sizeof label, "%s-%s-seed%llu-size%d", tu_family_name(fam),
+                 tu_caps_name(caps), (unsigned long long)seed, (int)size);
+        const int reps = size <= 200 ? g_repeat : (g_repeat > 10 ? 10 : g_repeat);
+        const int f = check_all_variants(g, reps, 2, label);
+        if (f)
+            fprintf(stderr, "FAILED: %s (%d disagreements)\n", label, f);
+        failures += f != 0;
+        gcut_graph_free(g);
+    }
+    printf("# %d random graphs, %d variants, %d repeats: %d failing\n", cases, NUM_VARIANTS,
+           g_repeat, failures);
+    assert_int_equal(failures, 0);
+}
+
+/* ---------------------------------------------- larger, specific shapes */
+
+static uint64_t rng_next(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static int32_t rng_cap(uint64_t *s, int32_t hi) { return (int32_t)(rng_next(s) % (uint64_t)(hi + 1)); }
+
+/* w x h 4-connected grid with random capacities and terminal links. */
+static gcut_graph *make_grid(int32_t w, int32_t h, int32_t maxcap, uint64_t seed)
+{
+    gcut_graph *g;
+    assert_int_equal(gcut_graph_new(&g, w * h, 2 * (int64_t)w * h), GCUT_OK);
+    for (int32_t y = 0; y < h; y++)
+        for (int32_t x = 0; x < w; x++) {
+            const int32_t v = y * w + x;
+            if (x + 1 < w)
+                gcut_graph_add_edge(g, v, v + 1, rng_cap(&seed, maxcap), rng_cap(&seed, maxcap));
+            if (y + 1 < h)
+                gcut_graph_add_edge(g, v, v + w, rng_cap(&seed, maxcap), rng_cap(&seed, maxcap));
+            const uint64_t t = rng_next(&seed) % 8;
+            if (t == 0)
+                gcut_graph_add_tweights(g, v, rng_cap(&seed, 4 * maxcap), 0);
+            else if (t == 1)
+                gcut_graph_add_tweights(g, v, 0, rng_cap(&seed, 4 * maxcap));
+        }
+    return g;
+}
+
+/* A path of n nodes from a source-linked end to a sink-linked end, with
+ * random side branches: thousands of BFS levels and push rounds (the tail
+ * kernel and the batched BFS get a long workout). */
+static gcut_graph *make_path(int32_t n, uint64_t seed)
+{
+    gcut_graph *g;
+    assert_int_equal(gcut_graph_new(&g, n, 2 * (int64_t)n), GCUT_OK);
+    for (int32_t v = 0; v + 1 < n; v++) {
+        gcut_graph_add_edge(g, v, v + 1, 1 + rng_cap(&seed, 100), rng_cap(&seed, 3));
+        if (v > 10 && rng_next(&seed) % 4 == 0) {
+            const int32_t u = (int32_t)(rng_next(&seed) % (uint64_t)v);
+            gcut_graph_add_edge(g, v, u, rng_cap(&seed, 50), 0);
+        }
+    }
+    gcut_graph_add_tweights(g, 0, 1000000, 0);
+    gcut_graph_add_tweights(g, n - 1, 0, 1000000);
+    gcut_graph_add_tweights(g, n / 2, 30, 0);
+    return g;
+}
+
+/* Bipartite unit-capacity matching instance, with parallel edges. */
+static gcut_graph *make_bipartite(int32_t l, int32_t r, int32_t d, uint64_t seed)
+{
+    gcut_graph *g;
+    assert_int_equal(gcut_graph_new(&g, l + r, (int64_t)l * d), GCUT_OK);
+    for (int32_t u = 0; u < l; u++) {
+        gcut_graph_add_tweights(g, u, 1, 0);
+        for (int32_t k = 0; k < d; k++)
+            gcut_graph_add_edge(g, u, l + (int32_t)(rng_next(&seed) % (uint64_t)r), 1, 0);
+    }
+    for (int32_t v = 0; v < r; v++)
+        gcut_graph_add_tweights(g, l + v, 0, 1);
+    return g;
+}
+
+/* Random sparse graph with huge capacities (totals far past 2^32), a few
+ * hubs of high degree (a warp's worth of arcs and more), self-loops and
+ * zero-capacity edges. */
+static gcut_graph *make_hubs(int32_t n, uint64_t seed)
+{
+    gcut_graph *g;
+    assert_int_equal(gcut_graph_new(&g, n, 6 * (int64_t)n), GCUT_OK);
+    for (int32_t v = 0; v < n; v++) {
+        for (int k = 0; k < 3; k++) {
+            int32_t u = (int32_t)(rng_next(&seed) % (uint64_t)n);
+            if (rng_next(&seed) % 16 == 0)
+                u = (int32_t)(rng_next(&seed) % 8); /* a hub */
+            const uint64_t kind = rng_next(&seed) % 10;
+            const int32_t c = kind == 0 ? 0 : kind < 4 ? INT32_MAX - (int32_t)(rng_next(&seed) % 100)
+                                                       : rng_cap(&seed, 1000000);
+            gcut_graph_add_edge(g, v, kind == 1 ? v : u, c, rng_cap(&seed, 1000));
+        }
+        const uint64_t t = rng_next(&seed) % 10;
+        if (t == 0)
+            gcut_graph_add_tweights(g, v, INT32_MAX, 0);
+        else if (t == 1)
+            gcut_graph_add_tweights(g, v, 0, INT32_MAX - 5);
+        else if (t == 2)
+            gcut_graph_add_tweights(g, v, 1000, 999);
+    }
+    return g;
+}
+
+static void test_shapes(void **state)
+{
+    (void)state;
+    const int reps = g_repeat > 10 ? g_repeat / 20 + 2 : 2;
+    int failures = 0;
+    gcut_graph *g;
+    const int32_t k = g_quick ? 8 : 1;
+    g = make_grid(256 / k, 256 / k, 100, 11);
+    failures += check_large(g, reps, 3, "grid256");
+    gcut_graph_free(g);
+    g = make_grid(1000 / k, 3, 10, 12);
+    failures += check_large(g, reps, 3, "grid1000x3");
+    gcut_graph_free(g);
+    g = make_path(5000 / k, 13);
+    failures += check_large(g, reps, 3, "path5000");
+    gcut_graph_free(g);
+    g = make_bipartite(20000 / k, 15000 / k, 3, 14);
+    failures += check_large(g, reps, 3, "bipartite");
+    gcut_graph_free(g);
+    g = make_hubs(30000 / k, 15);
+    failures += check_large(g, reps, 3, "hubs");
+    gcut_graph_free(g);
+    assert_int_equal(failures, 0);
+}
+
+/* The checked-in DIMACS instances with known flows, when the data folder
+ * is there. */
+static void test_instances(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *file;
+        int64_t flow;
+    } inst[] = {
+        {"tiny_genrmf_3x3.max", 31855},  {"tiny_grid_8x6.max", 2190},
+        {"tiny_rlg_5x6.max", 62906},     {"genrmf_a16_b16.max", 1277941},
+        {"grid_128x128.max", 812491},    {"rlg_64x128.max", 962314},
+    };
+    const char *dir = getenv("GCUT_DATA_DIR");
+    int found = 0, failures = 0;
+    for (size_t i = 0; i < sizeof inst / sizeof inst[0]; i++) {
+        char buf[1024], rel[256];
+        const char *path = NULL;
+        snprintf(rel, sizeof rel, "maxflow/%s", inst[i].file);
+        if (dir && *dir) {
+            snprintf(buf, sizeof buf, "%s/%s", dir, rel);
+            FILE *f = fopen(buf, "rb");
+            if (f) {
+                fclose(f);
+                path = buf;
+            }
+        }
+        if (!path)
+            path = tu_shared_data(rel, buf, sizeof buf);
+        if (!path)
+            continue;
+        found++;
+        gcut_graph *g;
+        assert_int_equal(gcut_graph_read_dimacs(path, &g, NULL), GCUT_OK);
+        answer ref;
+        reference(g, &ref);
+        assert_int_equal(ref.flow, inst[i].flow);
+        const int reps = g_repeat > 10 ? 10 : g_repeat;
+        for (int r = 0; r < reps; r++) {
+            failures += gpu_agrees(g, &ref, "variant=vc", r % 2, inst[i].file);
+            failures += gpu_agrees(g, &ref, "variant=tc", (r + 1) % 2, inst[i].file);
+        }
+        free(ref.cut);
+        gcut_graph_free(g);
+    }
+    if (!found)
+        printf("# skip: no maxflow instances (set GCUT_DATA_DIR or provide ../shared/data)\n");
+    assert_int_equal(failures, 0);
+}
+
+/* ------------------------------------------------------ options, errors */
+
+static gcut_status solve_with(gcut_graph *g, const char *params, double limit, gcut_stats *stats)
+{
+    gcut_solve_options opt;
+    gcut_solve_options_init(&opt);
+    opt.backend = "cuda-csr";
+    opt.params = params;
+    opt.time_limit = limit;
+    gcut_result *res;
+    assert_int_equal(gcut_result_new(&res), GCUT_OK);
+    gcut_status st = gcut_solve(g, &opt, res);
+    if (st == GCUT_OK && stats)
+        *stats = *gcut_result_stats(res);
+    gcut_result_free(res);
+    return st;
+}
+
+static void test_params(void **state)
+{
+    (void)state;
+    gcut_graph *g = make_grid(16, 16, 10, 5);
+    assert_int_equal(solve_with(g, "bogus=1", 0, NULL), GCUT_ERR_INVALID);
+    assert_int_equal(solve_with(g, "variant=xx", 0, NULL), GCUT_ERR_INVALID);
+    assert_int_equal(solve_with(g, "group=3", 0, NULL), GCUT_ERR_INVALID);
+    assert_int_equal(solve_with(g, "relabel_freq=0", 0, NULL), GCUT_ERR_INVALID);
+    assert_int_equal(solve_with(g, "tail", 0, NULL), GCUT_ERR_INVALID);
+    assert_int_equal(solve_with(g, "batch=0", 0, NULL), GCUT_ERR_INVALID);
+    assert_int_equal(solve_with(g, "variant=tc,relabel_freq=0.5,batch=4,", 0, NULL), GCUT_OK);
+    assert_int_equal(solve_with(g, "", 0, NULL), GCUT_OK);
+    gcut_graph_free(g);
+}
+
+static void test_stats_and_timeout(void **state)
+{
+    (void)state;
+    gcut_graph *g = make_path(g_quick ? 2000 : 20000, 21);
+    gcut_stats st;
+    assert_int_equal(solve_with(g, NULL, 0, &st), GCUT_OK);
+    assert_true(st.rounds > 0);
+    assert_true(st.global_relabels >= 2);
+    assert_true(st.pushes > 0);
+    assert_true(st.solve_ms > 0);
+    printf("# path: %lld rounds, %lld global relabels, %lld pushes, %lld relabels, "
+           "init %.2f ms, solve %.2f ms, cut %.2f ms, transfers %.2f ms\n",
+           (long long)st.rounds, (long long)st.global_relabels, (long long)st.pushes,
+           (long long)st.relabels, st.init_ms, st.solve_ms, st.cut_ms, st.transfer_ms);
+    assert_int_equal(solve_with(g, NULL, 1e-7, NULL), GCUT_ERR_TIMEOUT);
+    gcut_graph_free(g);
+}
+
+int main(void)
+{
+    int32_t idx;
+    const char *why = "not registered";
+    if (gcut_backend_find("cuda-csr", &idx) != GCUT_OK || !gcut_backend_available(idx, &why)) {
+        printf("skip: cuda-csr is unavailable: %s\n", why);
+        return 77;
+    }
+    const char *rep = getenv("GCUT_GPU_REPEAT");
+    if (rep && atoi(rep) > 0)
+        g_repeat = atoi(rep);
+    const char *quick = getenv("GCUT_GPU_QUICK");
+    g_quick = quick && atoi(quick) != 0;
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_hand_small),
+        cmocka_unit_test(test_hand_terminals),
+        cmocka_unit_test(test_params),
+        cmocka_unit_test(test_stats_and_timeout),
+        cmocka_unit_test(test_instances),
+        cmocka_unit_test(test_shapes),
+        cmocka_unit_test(test_random_families),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
