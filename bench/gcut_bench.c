@@ -38,6 +38,7 @@ typedef struct bench_cfg {
     int32_t repeat;
     int32_t threads;
     double time_limit;
+    double budget;           /* seconds per (instance, back end); 0 = none */
     const char *params;
     const char *csv_path;
     uint64_t seed;
@@ -53,6 +54,7 @@ typedef struct row {
     double build_ms, solve_ms, total_ms, init_ms, phase1_ms, cut_ms, min_ms, max_ms;
     int64_t flow;
     const char *check; /* ok, FAIL, - */
+    int32_t repeats;   /* solves actually measured */
     gcut_stats last;
 } row;
 
@@ -168,6 +170,7 @@ static void run_backend(gcut_graph *g, int32_t bi, const bench_cfg *cfg, gcut_re
     double build[MAX_REPEAT], eng[MAX_REPEAT], total[MAX_REPEAT], init[MAX_REPEAT],
         ph1[MAX_REPEAT], cutt[MAX_REPEAT];
     int32_t done = 0;
+    double spent = 0.0;
     r->status = "ok";
     for (int32_t rep = 0; rep < cfg->repeat; rep++) {
         /* Drop the cached layout so every solve pays (and reports) its own
@@ -204,7 +207,15 @@ static void run_backend(gcut_graph *g, int32_t bi, const bench_cfg *cfg, gcut_re
             fprintf(stderr, "  %-10s rep %d/%d: flow %" PRId64 ", build %.1f ms, solve %.1f ms\n",
                     r->backend, (int)rep + 1, (int)cfg->repeat, r->flow, s->build_ms,
                     s->total_ms - s->build_ms);
+        spent += s->total_ms;
+        if (cfg->budget > 0 && spent > cfg->budget * 1e3 && rep + 1 < cfg->repeat) {
+            if (!cfg->quiet)
+                fprintf(stderr, "  %-10s budget of %.0f s spent after %d solves\n", r->backend,
+                        cfg->budget, (int)done);
+            break;
+        }
     }
+    r->repeats = done;
     r->min_ms = eng[0];
     r->max_ms = eng[0];
     for (int32_t i = 1; i < done; i++) {
@@ -276,16 +287,23 @@ static void csv_header(FILE *f)
                "agree,check,pushes,relabels,global_relabels,gap_nodes,augmentations,rounds\n");
 }
 
+/* The instance column holds the spec with ';' for ',' (specs accept both),
+ * so that the CSV needs no quoting and splits on commas everywhere. */
 static void csv_row(FILE *f, const char *inst, const char *source, int32_t n, int64_t m,
                     double gen_ms, const bench_cfg *cfg, const row *r, const char *agree)
 {
     const gcut_stats *s = &r->last;
+    char name[GEN_SPEC_LEN];
+    snprintf(name, sizeof name, "%s", inst);
+    for (char *c = name; *c; c++)
+        if (*c == ',')
+            *c = ';';
     fprintf(f,
-            "\"%s\",%s,%" PRId32 ",%" PRId64 ",%.3f,%s,%d,%d,%s,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,"
+            "%s,%s,%" PRId32 ",%" PRId64 ",%.3f,%s,%d,%d,%s,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,"
             "%.3f,%.3f,%" PRId64 ",%s,%s,%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64
             ",%" PRId64 ",%" PRId64 "\n",
-            inst, source, n, m, gen_ms, r->backend, (int)(s->threads ? s->threads : cfg->threads),
-            (int)cfg->repeat, r->status, r->build_ms, r->solve_ms, r->total_ms, r->init_ms,
+            name, source, n, m, gen_ms, r->backend, (int)(s->threads ? s->threads : cfg->threads),
+            (int)r->repeats, r->status, r->build_ms, r->solve_ms, r->total_ms, r->init_ms,
             r->phase1_ms, r->cut_ms, r->min_ms, r->max_ms, r->flow,
             strcmp(r->status, "ok") == 0 ? agree : "-", r->check, s->pushes, s->relabels,
             s->global_relabels, s->gap_nodes, s->augmentations, s->rounds);
@@ -485,7 +503,7 @@ static int bench_parse(int argc, char **argv, const bench_cfg *cfg)
                base_name(argv[i]), bytes, n, m, med, mbs);
         fflush(stdout);
         if (csv)
-            fprintf(csv, "\"%s\",%" PRId64 ",%" PRId32 ",%" PRId64 ",%d,%.3f,%.3f,%.2f\n",
+            fprintf(csv, "%s,%" PRId64 ",%" PRId32 ",%" PRId64 ",%d,%.3f,%.3f,%.2f\n",
                     base_name(argv[i]), bytes, n, m, (int)done, med, mn, mbs);
     }
     if (csv)
@@ -516,6 +534,8 @@ static void usage(FILE *f)
             "                    (default 3)\n"
             "  --threads T       threads for parallel back ends (default 0: one per core)\n"
             "  --time-limit S    per-solve limit in seconds (a timeout is reported, not fatal)\n"
+            "  --budget S        stop repeating a back end on an instance once its solves\n"
+            "                    took S seconds in all (at least one solve is made)\n"
             "  --params STR      back-end parameters key=value,... (gcut_solve_options.params)\n"
             "  --seed S          seed of specs that give none (default 1)\n"
             "  --csv FILE        also write one CSV row per instance and back end\n"
@@ -543,7 +563,7 @@ static int parse_int(const char *s, int64_t lo, int64_t hi, int64_t *out)
 
 int main(int argc, char **argv)
 {
-    bench_cfg cfg = {"all", 3, 0, 0.0, NULL, NULL, 1, 1, 0, 0};
+    bench_cfg cfg = {"all", 3, 0, 0.0, 0.0, NULL, NULL, 1, 1, 0, 0};
     int parse_mode = 0;
     char **inst = malloc((size_t)argc * sizeof *inst);
     int ninst = 0;
@@ -575,6 +595,11 @@ int main(int argc, char **argv)
             char *end;
             cfg.time_limit = strtod(argv[++i], &end);
             if (*end || cfg.time_limit < 0)
+                goto bad;
+        } else if (strcmp(a, "--budget") == 0 && has_val) {
+            char *end;
+            cfg.budget = strtod(argv[++i], &end);
+            if (*end || cfg.budget < 0)
                 goto bad;
         } else if (strcmp(a, "--params") == 0 && has_val) {
             cfg.params = argv[++i];

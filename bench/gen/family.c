@@ -2,7 +2,8 @@
  * family.c - the generator registry, spec parsing and the helpers every
  * generator shares (normal deviates, permutations, the edge buffer).
  *
- * A spec is `family[:key=value[,key=value...]]`. Parsing only checks the
+ * A spec is `family[:key=value[,key=value...]]`; ';' separates as well as
+ * ',' so that CSV files can carry specs unquoted. Parsing only checks the
  * syntax and that each key belongs to the family; the values are read and
  * range-checked by the family's builder through gen_spec_int/real/str,
  * which fall back to the defaults listed in the family's parameter table.
@@ -278,7 +279,7 @@ int gen_spec_parse(const char *text, uint64_t default_seed, gen_spec *spec,
     if (!colon || !colon[1])
         return 0;
     char *save = NULL;
-    for (char *tok = strtok_r(colon + 1, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    for (char *tok = strtok_r(colon + 1, ",;", &save); tok; tok = strtok_r(NULL, ",;", &save)) {
         char *eq = strchr(tok, '=');
         if (!eq || eq == tok) {
             snprintf(err, GEN_ERR_LEN, "%s: expected key=value, got '%s'", spec->family->name,

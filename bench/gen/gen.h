@@ -168,7 +168,7 @@ struct gen_spec {
 const gen_family *gen_families(void);
 const gen_family *gen_family_find(const char *name);
 
-/* Parse `family[:k=v[,k=v...]]`. Keys must be parameters of the family (or
+/* Parse `family[:k=v[,k=v...]]` (';' may stand for ','). Keys must be parameters of the family (or
  * "seed"); the seed defaults to \p default_seed. Returns 0, or -1 with a
  * message in err. */
 int gen_spec_parse(const char *text, uint64_t default_seed, gen_spec *spec,
