@@ -50,16 +50,17 @@
 /* Discharges between two looks at the clock. */
 #define HP_CLOCK_EVERY 4096
 
-/* One node, 32 bytes so that two share a cache line: everything the push
- * loop touches at a neighbour (its label and excess, and its bucket links
- * when it turns active) sits together. */
+/* The labels live in their own array: most arc scans (in discharges,
+ * relabels and the global BFS) only read the label of the head, and a
+ * dense int32 array keeps 16 of them per cache line. The rest of a node,
+ * touched only when it gets a push or is discharged, is 32 bytes. */
 typedef struct hp_node {
     int64_t excess;  /* excess; the source's remaining capacity at start */
     int64_t cur;     /* current arc, in first[v] .. first[v+1] */
-    int32_t d;       /* distance label (0 is the sink's, DEAD: no path) */
     int32_t next;    /* bucket list links, -1 for none */
     int32_t prev;    /* (inactive lists only: active lists are stacks) */
     int32_t sink;    /* residual capacity of v -> sink (<= INT32_MAX) */
+    int32_t unused;  /* pads the node to 32 bytes */
 } hp_node;
 
 /* Per label: a stack of active nodes and a doubly linked inactive list.
@@ -70,14 +71,22 @@ typedef struct hp_bucket {
     int32_t inactive;
 } hp_bucket;
 
+/* The engine's own copy of the arcs: everything a scan or a push reads
+ * about an arc is in one 16-byte record (one cache line holds four). */
+typedef struct hp_arc {
+    uint32_t res;    /* residual capacity */
+    int32_t head;
+    int64_t sister;  /* the reverse arc */
+} hp_arc;
+
 typedef struct hp_engine {
     int32_t n;
     int32_t dead;           /* n + 1: the "cannot reach the sink" label */
     const int64_t *first;
-    const int32_t *head;
-    const int64_t *sister;
-    uint32_t *res;
+    hp_arc *arc;
+    uint32_t *res;          /* residuals in the layout's form, after phase I */
     hp_node *node;
+    int32_t *label;         /* distance label (0 is the sink's, DEAD: no path) */
     hp_bucket *bucket;      /* dead + 1 entries, by label */
     int32_t *queue;         /* BFS queue of global relabelling */
     int32_t amax;           /* no active node above this label */
@@ -128,46 +137,48 @@ static inline void bucket_push_active(hp_engine *e, int32_t v, int32_t d)
 static void global_relabel(hp_engine *e)
 {
     const int32_t n = e->n, dead = e->dead;
-    hp_node *nd = e->node;
-    int32_t *q = e->queue;
+    const int64_t *const first = e->first;
+    const hp_arc *const arc = e->arc;
+    hp_node *const nd = e->node;
+    int32_t *const lab = e->label;
+    int32_t *const q = e->queue;
     for (int32_t k = 0; k <= e->dmax && k <= dead; k++)
         e->bucket[k].active = e->bucket[k].inactive = -1;
     int64_t qt = 0;
     for (int32_t v = 0; v < n; v++) {
         if (nd[v].sink > 0) {
-            nd[v].d = 1;
+            lab[v] = 1;
             q[qt++] = v;
         } else {
-            nd[v].d = dead;
+            lab[v] = dead;
         }
     }
     /* w joins at d(v) + 1 when its arc w->v, the sister of v->w, is residual. */
     for (int64_t qh = 0; qh < qt; qh++) {
         const int32_t v = q[qh];
-        const int32_t dw = nd[v].d + 1;
-        for (int64_t a = e->first[v]; a < e->first[v + 1]; a++) {
-            const int32_t w = e->head[a];
-            if (nd[w].d == dead && e->res[e->sister[a]] > 0) {
-                nd[w].d = dw;
+        const int32_t dw = lab[v] + 1;
+        for (int64_t a = first[v]; a < first[v + 1]; a++) {
+            const int32_t w = arc[a].head;
+            if (lab[w] == dead && arc[arc[a].sister].res > 0) {
+                lab[w] = dw;
                 q[qt++] = w;
             }
         }
     }
-    e->amax = 0;
-    e->dmax = 0;
+    int32_t amax = 0;
     for (int64_t i = 0; i < qt; i++) {
         const int32_t v = q[i];
-        const int32_t d = nd[v].d;
-        nd[v].cur = e->first[v];
+        const int32_t d = lab[v];
+        nd[v].cur = first[v];
         if (nd[v].excess > 0) {
             bucket_push_active(e, v, d);
-            if (d > e->amax)
-                e->amax = d;
+            amax = d; /* BFS order: labels never decrease along the queue */
         } else {
             bucket_add_inactive(e, v, d);
         }
-        e->dmax = d; /* BFS order: labels never decrease along the queue */
     }
+    e->amax = amax;
+    e->dmax = qt > 0 ? lab[q[qt - 1]] : 0;
     e->work = 0;
     e->global_relabels++;
 }
@@ -181,12 +192,13 @@ static void global_relabel(hp_engine *e)
  */
 static void gap(hp_engine *e, int32_t v, int32_t k)
 {
-    hp_node *nd = e->node;
+    const hp_node *const nd = e->node;
+    int32_t *const lab = e->label;
     int64_t lifted = 1;
-    nd[v].d = e->dead;
+    lab[v] = e->dead;
     for (int32_t d = k + 1; d <= e->dmax; d++) {
         for (int32_t w = e->bucket[d].inactive; w >= 0; w = nd[w].next) {
-            nd[w].d = e->dead;
+            lab[w] = e->dead;
             lifted++;
         }
         e->bucket[d].inactive = -1;
@@ -203,32 +215,38 @@ static void gap(hp_engine *e, int32_t v, int32_t k)
  */
 static int relabel(hp_engine *e, int32_t v)
 {
-    hp_node *nd = e->node;
-    const int32_t old = nd[v].d;
+    const hp_arc *const arc = e->arc;
+    int32_t *const lab = e->label;
+    const int32_t old = lab[v];
     const int64_t a0 = e->first[v], a1 = e->first[v + 1];
     int32_t best = e->dead;
     int64_t best_arc = a0;
     e->relabels++;
-    e->work += HP_BETA + (a1 - a0);
-    for (int64_t a = a0; a < a1; a++) {
-        if (e->res[a] > 0) {
-            const int32_t dw = nd[e->head[a]].d + 1;
+    /* No arc of v is admissible, so every residual neighbour has a label
+     * >= old: old + 1 is the lowest possible and ends the scan at once. */
+    int64_t a = a0;
+    for (; a < a1; a++) {
+        if (arc[a].res > 0) {
+            const int32_t dw = lab[arc[a].head] + 1;
             if (dw < best) {
                 best = dw;
                 best_arc = a;
+                if (dw == old + 1)
+                    break;
             }
         }
     }
+    e->work += HP_BETA + (a - a0);
     if (e->bucket[old].active < 0 && e->bucket[old].inactive < 0) {
         gap(e, v, old);
         return 0;
     }
     if (best >= e->dead) {
-        nd[v].d = e->dead;
+        lab[v] = e->dead;
         return 0;
     }
-    nd[v].d = best;
-    nd[v].cur = best_arc;
+    lab[v] = best;
+    e->node[v].cur = best_arc;
     if (best > e->dmax)
         e->dmax = best;
     if (best > e->amax)
@@ -245,7 +263,8 @@ static int relabel(hp_engine *e, int32_t v)
 static void discharge(hp_engine *e, int32_t v)
 {
     hp_node *const nd = e->node;
-    uint32_t *const res = e->res;
+    const int32_t *const lab = e->label;
+    hp_arc *const arc = e->arc;
     hp_node *const nv = &nd[v];
     int64_t ex = nv->excess;
 
@@ -257,25 +276,26 @@ static void discharge(hp_engine *e, int32_t v)
         e->pushes++;
         if (ex == 0) {
             nv->excess = 0;
-            bucket_add_inactive(e, v, nv->d);
+            bucket_add_inactive(e, v, lab[v]);
             return;
         }
     }
     const int64_t end = e->first[v + 1];
+    int64_t pushes = 0; /* a local, so the loop keeps it in a register */
     for (;;) {
-        const int32_t dlow = nv->d - 1;
+        const int32_t dlow = lab[v] - 1;
         int64_t a = nv->cur;
         for (; a < end; a++) {
-            const uint32_t r = res[a];
+            const uint32_t r = arc[a].res;
             if (r == 0)
                 continue;
-            const int32_t w = e->head[a];
-            hp_node *const nw = &nd[w];
-            if (nw->d != dlow)
+            const int32_t w = arc[a].head;
+            if (lab[w] != dlow)
                 continue;
             const int64_t delta = ex < (int64_t)r ? ex : (int64_t)r;
-            res[a] = r - (uint32_t)delta;
-            res[e->sister[a]] += (uint32_t)delta;
+            arc[a].res = r - (uint32_t)delta;
+            arc[arc[a].sister].res += (uint32_t)delta;
+            hp_node *const nw = &nd[w];
             if (nw->excess == 0) {
                 /* w turns active: move it from the inactive list of its
                  * label to the active stack (it is below v, so amax holds). */
@@ -284,15 +304,17 @@ static void discharge(hp_engine *e, int32_t v)
             }
             nw->excess += delta;
             ex -= delta;
-            e->pushes++;
+            pushes++;
             if (ex == 0)
                 break;
         }
+        e->pushes += pushes;
+        pushes = 0;
         if (a < end) {
             /* Excess gone; arc a may still be admissible, so keep it. */
             nv->cur = a;
             nv->excess = 0;
-            bucket_add_inactive(e, v, nv->d);
+            bucket_add_inactive(e, v, lab[v]);
             return;
         }
         nv->excess = ex;
@@ -303,8 +325,10 @@ static void discharge(hp_engine *e, int32_t v)
 
 static void engine_free(hp_engine *e)
 {
+    gcut_i_free(e->arc);
     gcut_i_free(e->res);
     gcut_i_free(e->node);
+    gcut_i_free(e->label);
     gcut_i_free(e->bucket);
     gcut_i_free(e->queue);
 }
@@ -320,19 +344,22 @@ static gcut_status engine_init(hp_engine *e, const gcut_problem *p, int64_t *can
     e->n = n;
     e->dead = n + 1;
     e->first = b->first;
-    e->head = b->head;
-    e->sister = b->sister;
+    e->arc = gcut_i_malloc_array(b->m > 0 ? b->m : 1, sizeof(hp_arc));
     e->res = gcut_i_malloc_array(b->m > 0 ? b->m : 1, sizeof(uint32_t));
     e->node = gcut_i_malloc_array(n > 0 ? n : 1, sizeof(hp_node));
+    e->label = gcut_i_malloc_array(n > 0 ? n : 1, sizeof(int32_t));
     e->bucket = gcut_i_malloc_array((int64_t)n + 2, sizeof(hp_bucket));
     e->queue = gcut_i_malloc_array(n > 0 ? n : 1, sizeof(int32_t));
-    if (!e->res || !e->node || !e->bucket || !e->queue) {
+    if (!e->arc || !e->res || !e->node || !e->label || !e->bucket || !e->queue) {
         engine_free(e);
         return GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-hipr: cannot allocate %d nodes and %lld arcs",
                          (int)n, (long long)b->m);
     }
-    for (int64_t a = 0; a < b->m; a++)
-        e->res[a] = (uint32_t)b->cap[a];
+    for (int64_t a = 0; a < b->m; a++) {
+        e->arc[a].res = (uint32_t)b->cap[a];
+        e->arc[a].head = b->head[a];
+        e->arc[a].sister = b->sister[a];
+    }
     int64_t c = 0;
     for (int32_t v = 0; v < n; v++) {
         const int32_t cs = p->cap_source[v], ct = p->cap_sink[v];
@@ -342,11 +369,13 @@ static gcut_status engine_init(hp_engine *e, const gcut_problem *p, int64_t *can
         e->node[v].sink = ct - both;
         e->node[v].cur = b->first[v];
         e->node[v].next = e->node[v].prev = -1;
+        e->node[v].unused = 0;
+        e->label[v] = e->dead;
     }
     for (int64_t k = 0; k < (int64_t)n + 2; k++)
         e->bucket[k].active = e->bucket[k].inactive = -1;
     e->dmax = e->dead;
-    e->work_limit = (double)HP_ALPHA * n + (double)b->m;
+    e->work_limit = (double)HP_ALPHA * n + (double)(b->m / 2);
     *cancelled = c;
     return GCUT_OK;
 }
@@ -421,9 +450,11 @@ static gcut_status hipr_solve(void *state, const gcut_problem *p, const gcut_sol
 
     t0 = gcut_i_now_ms();
     st = phase1(&e, deadline);
-    stats->solve_ms = gcut_i_now_ms() - t0;
     if (st != GCUT_OK)
         goto done;
+    for (int64_t a = 0; a < p->bcsr->m; a++)
+        e.res[a] = e.arc[a].res;
+    stats->solve_ms = gcut_i_now_ms() - t0;
 
     /* The canonical cut from the maximum preflow (same set as from any
      * maximum flow, so it can be taken before phase II). */
