@@ -171,7 +171,7 @@ gcut_status gcut_graph_maxflow(gcut_graph *g, const char *backend, int64_t *flow
     gcut_solve_options opt;
     gcut_solve_options_init(&opt);
     opt.backend = backend;
-    gcut_result *r;
+    gcut_result *r = NULL;
     gcut_status st = gcut_result_new(&r);
     if (st != GCUT_OK)
         return st;
