@@ -72,11 +72,10 @@ else
     PARSE_SPEC="grid2d:w=1024,h=1024"
 fi
 
-CMD1="gcut-bench --backends $ENGINES --repeat $REPEAT --time-limit 60 --budget 45 $REF_SET"
-CMD2="gcut-bench --backends $BIG --repeat $REPEAT --time-limit 120 --budget 60 $BIG_SET"
-CMD3="gcut-bench --backends $ENGINES --repeat $REPEAT --time-limit 30 --budget 30 $EXTRA_SET"
-CMD4="gcut-bench --backends all --repeat 1 --time-limit 60 $SMALL_SET"
-CMD5="gcut-gen $PARSE_SPEC -o grid.max && gcut-bench --parse --repeat 5 grid.max"
+A1="--backends $ENGINES --repeat $REPEAT --time-limit 30 --budget 45"
+A2="--backends $BIG --repeat $REPEAT --time-limit 120 --budget 40"
+A3="--backends $ENGINES --repeat $REPEAT --time-limit 20 --budget 20"
+A4="--backends all --repeat 1 --time-limit 60"
 
 rc=0
 run() { # run CSV_OUT ARGS... ; keeps going on failure, remembers it
@@ -85,13 +84,13 @@ run() { # run CSV_OUT ARGS... ; keeps going on failure, remembers it
 }
 START=$(date +%s)
 echo "== reference set ($ENGINES)" >&2
-run "$TMP/1.csv" --backends "$ENGINES" --repeat "$REPEAT" --time-limit 60 --budget 45 $REF_SET
+run "$TMP/1.csv" $A1 $REF_SET
 echo "== 2048x2048 grid ($BIG)" >&2
-run "$TMP/2.csv" --backends "$BIG" --repeat "$REPEAT" --time-limit 120 --budget 60 $BIG_SET
+run "$TMP/2.csv" $A2 $BIG_SET
 echo "== other families ($ENGINES)" >&2
-run "$TMP/3.csv" --backends "$ENGINES" --repeat "$REPEAT" --time-limit 30 --budget 30 $EXTRA_SET
+run "$TMP/3.csv" $A3 $EXTRA_SET
 echo "== cross-check with cpu-ref on small instances" >&2
-run "$TMP/4.csv" --backends all --repeat 1 --time-limit 60 $SMALL_SET
+run "$TMP/4.csv" $A4 $SMALL_SET
 echo "== DIMACS parse speed" >&2
 "$GEN" $PARSE_SPEC -o "$TMP/grid.max"
 "$BENCH" --parse --repeat 5 --csv "$BASE-parse.csv" "$TMP/grid.max" || rc=$?
@@ -118,11 +117,11 @@ COMMIT=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
     echo "- Commands (gcut-bench and gcut-gen from \`$BUILD/bin\`):"
     echo
     echo '```'
-    echo "$CMD1"
-    echo "$CMD2"
-    echo "$CMD3"
-    echo "$CMD4"
-    echo "$CMD5"
+    echo "gcut-bench $A1 $REF_SET"
+    echo "gcut-bench $A2 $BIG_SET"
+    echo "gcut-bench $A3 $EXTRA_SET"
+    echo "gcut-bench $A4 $SMALL_SET"
+    echo "gcut-gen $PARSE_SPEC -o grid.max && gcut-bench --parse --repeat 5 grid.max"
     echo '```'
     echo
     echo "solve_ms is the median over the repeats of the back end's whole solve"
