@@ -45,8 +45,10 @@
  *   - |tr_cap| only decreases, so it stays within int32.
  *
  * Cost: O(m n^2 |C|) in the worst case (|C| the cut capacity); close to
- * linear on vision grids. Memory: 12 bytes per arc, 32 per node.
+ * linear on vision grids. Memory: 16 bytes per arc, 32 per node.
  */
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "solvers/solvers_internal.h"
@@ -64,18 +66,23 @@ enum { BK_FREE = 0, BK_S = 1, BK_T = 2 };
 /* How many main-loop steps between two looks at the clock. */
 #define BK_CLOCK_EVERY 4096
 
-/* One arc: its head, its residual and its sister's residual. The sister's
- * index itself is only needed when flow is pushed and when a node joins a
- * tree, so it stays in the layout's own array (bcsr->sister). */
+/* One arc in 16 bytes: its head, its residual, its sister's residual and
+ * the offset to its sister. The offset fits int32 unless the graph has
+ * more than 2^31 arcs; an arc whose offset does not fit holds BK_FAR and
+ * its sister is read from the layout (bcsr->sister). */
 typedef struct bk_arc {
     int32_t head;
-    uint32_t res; /* residual of this arc */
-    uint32_t rev; /* residual of its sister (the arc head -> tail) */
+    uint32_t res;  /* residual of this arc */
+    uint32_t rev;  /* residual of its sister (the arc head -> tail) */
+    int32_t sdiff; /* sister - this arc, or BK_FAR */
 } bk_arc;
+
+#define BK_FAR INT32_MIN
 
 typedef struct bk_node {
     int64_t parent; /* arc from this node to its parent, BK_TERMINAL or BK_ORPHAN */
-    int64_t ts;     /* adoption phase in which dist was last known exact */
+    int32_t pnode;  /* the parent node (head of the parent arc), for walks up */
+    int32_t ts;     /* adoption phase in which dist was last known exact */
     int32_t next;   /* active-queue link: BK_NONE if not active, itself if last */
     int32_t dist;   /* arcs to the tree's terminal (terminal arc included) */
     int32_t tr_cap; /* > 0: residual from the source; < 0: residual to the sink */
@@ -91,7 +98,8 @@ typedef struct bk_solver {
     int32_t qhead, qtail;  /* FIFO of active nodes, linked through next */
     int32_t *orphans;      /* FIFO of orphans of this adoption phase */
     int64_t ohead, otail;  /* orphans[ohead .. otail) are pending */
-    int64_t time;          /* the current adoption phase */
+    int32_t time;          /* the current adoption phase */
+    int32_t time_limit;    /* last phase number before renumbering (ts_limit) */
     int64_t flow;
     int64_t augmentations;
     int64_t path_arcs;
@@ -140,10 +148,16 @@ static inline void bk_make_orphan(bk_solver *s, int32_t v)
     s->orphans[s->otail++] = v;
 }
 
+static inline int64_t bk_sister(const bk_solver *s, int64_t a)
+{
+    const int32_t d = s->arcs[a].sdiff;
+    return d != BK_FAR ? a + d : s->sister[a];
+}
+
 /* Push f units along arc a (and take them off its sister). */
 static inline void bk_push(bk_solver *s, int64_t a, uint32_t f)
 {
-    const int64_t b = s->sister[a];
+    const int64_t b = bk_sister(s, a);
     s->arcs[a].res -= f;
     s->arcs[a].rev += f;
     s->arcs[b].res += f;
@@ -168,7 +182,8 @@ static int64_t bk_grow(bk_solver *s, int32_t i, int32_t *from)
             bk_node *nj = &nodes[j];
             if (nj->tree == BK_FREE) {
                 nj->tree = BK_S;
-                nj->parent = s->sister[a];
+                nj->parent = bk_sister(s, a);
+                nj->pnode = i;
                 nj->ts = ni->ts;
                 nj->dist = ni->dist + 1;
                 bk_activate(s, j);
@@ -179,7 +194,8 @@ static int64_t bk_grow(bk_solver *s, int32_t i, int32_t *from)
                 /* j is no closer to the source than i: hang it under i,
                  * shortening its path (this never makes a cycle, see the
                  * invariants at the top). */
-                nj->parent = s->sister[a];
+                nj->parent = bk_sister(s, a);
+                nj->pnode = i;
                 nj->ts = ni->ts;
                 nj->dist = ni->dist + 1;
             }
@@ -193,15 +209,17 @@ static int64_t bk_grow(bk_solver *s, int32_t i, int32_t *from)
             bk_node *nj = &nodes[j];
             if (nj->tree == BK_FREE) {
                 nj->tree = BK_T;
-                nj->parent = s->sister[a];
+                nj->parent = bk_sister(s, a);
+                nj->pnode = i;
                 nj->ts = ni->ts;
                 nj->dist = ni->dist + 1;
                 bk_activate(s, j);
             } else if (nj->tree == BK_S) {
                 *from = j;
-                return s->sister[a];
+                return bk_sister(s, a);
             } else if (nj->ts <= ni->ts && nj->dist > ni->dist) {
-                nj->parent = s->sister[a];
+                nj->parent = bk_sister(s, a);
+                nj->pnode = i;
                 nj->ts = ni->ts;
                 nj->dist = ni->dist + 1;
             }
@@ -235,7 +253,7 @@ static void bk_augment(bk_solver *s, int32_t u, int64_t a)
         }
         if (arcs[p].rev < f)
             f = arcs[p].rev;
-        x = arcs[p].head;
+        x = nodes[x].pnode;
         len++;
     }
     x = v;
@@ -248,7 +266,7 @@ static void bk_augment(bk_solver *s, int32_t u, int64_t a)
         }
         if (arcs[p].res < f)
             f = arcs[p].res;
-        x = arcs[p].head;
+        x = nodes[x].pnode;
         len++;
     }
 
@@ -262,8 +280,8 @@ static void bk_augment(bk_solver *s, int32_t u, int64_t a)
                 bk_make_orphan(s, x);
             break;
         }
-        const int32_t up = arcs[p].head;
-        bk_push(s, s->sister[p], f);
+        const int32_t up = nodes[x].pnode;
+        bk_push(s, bk_sister(s, p), f);
         if (arcs[p].rev == 0)
             bk_make_orphan(s, x);
         x = up;
@@ -277,7 +295,7 @@ static void bk_augment(bk_solver *s, int32_t u, int64_t a)
                 bk_make_orphan(s, x);
             break;
         }
-        const int32_t up = arcs[p].head;
+        const int32_t up = nodes[x].pnode;
         bk_push(s, p, f);
         if (arcs[p].res == 0)
             bk_make_orphan(s, x);
@@ -309,7 +327,7 @@ static inline int64_t bk_origin_dist(bk_solver *s, int32_t j)
         }
         if (p == BK_ORPHAN)
             return INT64_MAX;
-        j = s->arcs[p].head;
+        j = nj->pnode;
     }
 }
 
@@ -321,7 +339,7 @@ static inline void bk_stamp(bk_solver *s, int32_t j, int64_t d)
     while (nodes[j].ts != s->time) {
         nodes[j].ts = s->time;
         nodes[j].dist = (int32_t)d--;
-        j = s->arcs[nodes[j].parent].head;
+        j = nodes[j].pnode;
     }
 }
 
@@ -355,6 +373,7 @@ static void bk_process_orphan(bk_solver *s, int32_t i)
 
     if (best != BK_ORPHAN) {
         nodes[i].parent = best;
+        nodes[i].pnode = arcs[best].head;
         nodes[i].ts = s->time;
         nodes[i].dist = (int32_t)(d_min + 1);
         return;
@@ -371,9 +390,21 @@ static void bk_process_orphan(bk_solver *s, int32_t i)
         const uint32_t r = tree == BK_S ? arcs[a].rev : arcs[a].res;
         if (r)
             bk_activate(s, j);
-        const int64_t p = nj->parent;
-        if (p >= 0 && arcs[p].head == i)
+        if (nj->parent >= 0 && nj->pnode == i)
             bk_make_orphan(s, j);
+    }
+}
+
+/* The augmentation found its orphans walking from the joining arc towards
+ * the terminals. Adopting the ones nearest the terminals first gives those
+ * below them parents with a verified path to choose from, so the list is
+ * turned round. */
+static void bk_reverse_orphans(bk_solver *s)
+{
+    for (int64_t lo = 0, hi = s->otail - 1; lo < hi; lo++, hi--) {
+        const int32_t t = s->orphans[lo];
+        s->orphans[lo] = s->orphans[hi];
+        s->orphans[hi] = t;
     }
 }
 
@@ -384,6 +415,42 @@ static void bk_adopt(bk_solver *s)
         bk_process_orphan(s, i);
     }
     s->ohead = s->otail = 0;
+}
+
+/* The phase counter is 32 bits. Before it wraps, every timestamp is reset
+ * to 0 and every distance set to the node's exact depth in its tree; exact
+ * depths satisfy the ordering invariant with all timestamps equal, so the
+ * trees stay acyclic under later re-parenting. O(n), once per 2^31 phases.
+ * The orphan FIFO (empty between phases) is the walk's stack; ts = 1 marks
+ * nodes whose depth is already known. */
+static void bk_renumber_phases(bk_solver *s)
+{
+    bk_node *const nodes = s->nodes;
+    int32_t *const stack = s->orphans;
+    for (int32_t v = 0; v < s->n; v++)
+        nodes[v].ts = 0;
+    for (int32_t v = 0; v < s->n; v++) {
+        if (nodes[v].tree == BK_FREE || nodes[v].ts)
+            continue;
+        int32_t top = 0, x = v;
+        while (!nodes[x].ts && nodes[x].parent != BK_TERMINAL) {
+            stack[top++] = x;
+            x = nodes[x].pnode;
+        }
+        if (!nodes[x].ts) {
+            nodes[x].ts = 1;
+            nodes[x].dist = 1;
+        }
+        int32_t d = nodes[x].dist;
+        while (top > 0) {
+            x = stack[--top];
+            nodes[x].ts = 1;
+            nodes[x].dist = ++d;
+        }
+    }
+    for (int32_t v = 0; v < s->n; v++)
+        nodes[v].ts = 0;
+    s->time = 0;
 }
 
 /* ---------------------------------------------------------------- driver */
@@ -398,6 +465,8 @@ static void bk_init(bk_solver *s, const gcut_problem *p)
         s->arcs[a].head = b->head[a];
         s->arcs[a].res = (uint32_t)b->cap[a];
         s->arcs[a].rev = (uint32_t)b->cap[b->sister[a]];
+        const int64_t d = b->sister[a] - a;
+        s->arcs[a].sdiff = d > INT32_MIN && d <= INT32_MAX ? (int32_t)d : BK_FAR;
     }
     s->qhead = s->qtail = BK_NONE;
     for (int32_t v = 0; v < s->n; v++) {
@@ -409,6 +478,7 @@ static void bk_init(bk_solver *s, const gcut_problem *p)
         nv->ts = 0;
         nv->dist = 1;
         nv->parent = BK_TERMINAL;
+        nv->pnode = BK_NONE;
         if (nv->tr_cap != 0) {
             nv->tree = nv->tr_cap > 0 ? BK_S : BK_T;
             bk_activate(s, v);
@@ -438,11 +508,14 @@ static gcut_status bk_run(bk_solver *s, double deadline)
 
         int32_t u;
         const int64_t a = bk_grow(s, i, &u);
+        if (s->time == s->time_limit)
+            bk_renumber_phases(s);
         s->time++;
         if (a >= 0) {
             s->nodes[i].next = i;
             cur = i;
             bk_augment(s, u, a);
+            bk_reverse_orphans(s);
             bk_adopt(s);
         } else {
             cur = BK_NONE;
@@ -450,6 +523,37 @@ static gcut_status bk_run(bk_solver *s, double deadline)
         if (++steps % BK_CLOCK_EVERY == 0 && gcut_i_now_ms() > deadline)
             return GCUT_FAIL(GCUT_ERR_TIMEOUT, "cpu-bk: time limit reached");
     }
+}
+
+/* Parse "key=value,..." of opt->params. The one key, ts_limit, lowers the
+ * phase number at which timestamps are renumbered (default 2^31 - 1) so
+ * that tests can exercise the renumbering on small graphs. */
+static gcut_status bk_parse_params(const char *str, int32_t *time_limit)
+{
+    *time_limit = INT32_MAX;
+    while (str && *str) {
+        const char *end = strchr(str, ',');
+        if (!end)
+            end = str + strlen(str);
+        const char *eq = memchr(str, '=', (size_t)(end - str));
+        if (!eq || eq == str || end == eq + 1 || end - eq > 32)
+            return GCUT_FAIL(GCUT_ERR_INVALID, "cpu-bk: malformed parameter '%.*s' (want key=value)",
+                             (int)(end - str), str);
+        const size_t klen = (size_t)(eq - str);
+        if (klen != 8 || strncmp(str, "ts_limit", klen) != 0)
+            return GCUT_FAIL(GCUT_ERR_INVALID, "cpu-bk: unknown parameter '%.*s' (known: ts_limit)",
+                             (int)klen, str);
+        char val[32], *stop;
+        memcpy(val, eq + 1, (size_t)(end - eq - 1));
+        val[end - eq - 1] = '\0';
+        errno = 0;
+        const long long x = strtoll(val, &stop, 10);
+        if (*stop || errno || x < 1 || x > INT32_MAX)
+            return GCUT_FAIL(GCUT_ERR_INVALID, "cpu-bk: ts_limit=%s is not in [1, 2^31 - 1]", val);
+        *time_limit = (int32_t)x;
+        str = *end ? end + 1 : end;
+    }
+    return GCUT_OK;
 }
 
 static gcut_status bk_solve(void *state, const gcut_problem *p, const gcut_solve_options *opt,
@@ -460,9 +564,11 @@ static gcut_status bk_solve(void *state, const gcut_problem *p, const gcut_solve
     const int32_t n = p->num_nodes;
     const double deadline = gcut_i_deadline(opt);
     double t0 = gcut_i_now_ms();
-    gcut_status st = GCUT_OK;
     bk_solver s;
     memset(&s, 0, sizeof s);
+    gcut_status st = bk_parse_params(opt->params, &s.time_limit);
+    if (st != GCUT_OK)
+        return st;
     s.n = n;
     s.first = b->first;
     s.sister = b->sister;
