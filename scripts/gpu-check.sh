@@ -15,6 +15,9 @@
 #   BUILD       build folder (default build-gpu in the repository)
 #   OUT         where logs, CSV and the summary go (default BUILD/gpu-check)
 #   CUDA_ARCH   CMAKE_CUDA_ARCHITECTURES (default 90: the H100/H200 only, to build fast)
+#   XSCALE      GCUT_TEST_SCALE of test_crosscheck (default 0.2)
+#   TEST_TIMEOUT  seconds allowed to each test program (default 900)
+#   TLIMIT      per-solve time limit of the benchmarks in seconds (default 120)
 #
 # Writes under $OUT (7 files at most): env.txt, build.log, test.log,
 # sanitize.log, bench.txt, bench.csv and summary.md, then prints the summary (last, so that the end
@@ -110,7 +113,7 @@ fi
 if has_step test; then
   t0=$(date +%s)
   if GCUT_GPU_REPEAT=$REPEAT ctest --test-dir "$BUILD" -L gpu --output-on-failure \
-       --timeout 900 >"$OUT/test.log" 2>&1; then
+       --timeout "${TEST_TIMEOUT:-900}" >"$OUT/test.log" 2>&1; then
     note "test (gpu label, GCUT_GPU_REPEAT=$REPEAT): ok ($(elapsed "$t0") s)"
   else
     note "test (gpu label, GCUT_GPU_REPEAT=$REPEAT): FAILED ($(elapsed "$t0") s, see test.log)"
@@ -119,7 +122,8 @@ if has_step test; then
   grep -E '^# |skip|FAILED|\[  FAILED|PASSED' "$OUT/test.log" | head -30 | sed 's/^/    /' | tee -a "$SUMMARY"
   # The cross-check of every back end on random graphs (cuda-csr included).
   t0=$(date +%s)
-  if GCUT_TEST_SCALE=${XSCALE:-0.2} "$BUILD/bin/test_crosscheck" >>"$OUT/test.log" 2>&1; then
+  if GCUT_TEST_SCALE=${XSCALE:-0.2} timeout "${TEST_TIMEOUT:-900}" "$BUILD/bin/test_crosscheck" \
+       >>"$OUT/test.log" 2>&1; then
     note "test_crosscheck (GCUT_TEST_SCALE=${XSCALE:-0.2}): ok ($(elapsed "$t0") s)"
   else
     note "test_crosscheck: FAILED (see test.log)"
@@ -133,7 +137,7 @@ if has_step sanitize; then
   : >"$OUT/sanitize.log"
   for tool in memcheck racecheck synccheck; do
     if GCUT_GPU_QUICK=1 GCUT_GPU_REPEAT=1 GCUT_TEST_SCALE=0.15 \
-         compute-sanitizer --tool "$tool" --error-exitcode 99 \
+         timeout "${TEST_TIMEOUT:-900}" compute-sanitizer --tool "$tool" --error-exitcode 99 \
          "$BUILD/bin/test_gpu_csr" >>"$OUT/sanitize.log" 2>&1; then
       note "compute-sanitizer $tool: ok"
     else

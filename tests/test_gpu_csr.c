@@ -440,7 +440,7 @@ static void test_params(void **state)
 static void test_stats_and_timeout(void **state)
 {
     (void)state;
-    gcut_graph *g = make_path(g_quick ? 2000 : 20000, 21);
+    gcut_graph *g = make_path(g_quick ? 500 : 20000, 21);
     gcut_stats st;
     assert_int_equal(solve_with(g, NULL, 0, &st), GCUT_OK);
     assert_true(st.rounds > 0);

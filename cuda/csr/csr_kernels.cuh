@@ -30,8 +30,10 @@
  *     others only add.
  *   term[u] and height[u] are written only by u during rounds, and only by
  *     the BFS kernels between rounds.
- *   1 <= height[u] <= n; height n means "cannot reach the terminal" (the
- *     gap effect of the global relabel), such vertices are inactive.
+ *   1 <= height[u] <= n + 1. A distance to the virtual terminal is at
+ *     most n (a path through every vertex); height n + 1 ("dead") means
+ *     "cannot reach the terminal" (the gap effect of the global relabel),
+ *     and such vertices are inactive.
  *   Every vertex with excess > 0 and height < n is in the worklist of the
  *     next round: it re-appends itself after a partial push or a lift, and
  *     a push to v appends v. A stamp per vertex (the round it was last
@@ -74,7 +76,7 @@ struct Ctl {
     unsigned int active;        /* rebuild: vertices with excess and height < n */
     unsigned int excess_nodes;  /* rebuild: vertices with excess at any height */
     unsigned int tail_round;    /* round the tail kernel stopped before */
-    unsigned int pad_;
+    int bfs_level;              /* level the BFS tail kernel stopped before */
     unsigned long long pushes;
     unsigned long long relabels;
     unsigned long long term_left; /* sum of term[] (flow value, phase I) */
@@ -86,6 +88,7 @@ struct Ctl {
 template <typename Idx>
 struct Args {
     int32_t n;
+    int32_t dead;        /* n + 1: the height of vertices that cannot reach the terminal */
     const Idx *row;      /* n + 1 */
     const int32_t *col;  /* m */
     const int32_t *cap;  /* m */
@@ -164,7 +167,7 @@ __device__ __forceinline__ void process(const Args<Idx> &A, int32_t u, uint32_t 
         h = __shfl_sync(full, h, leader);
         tr = __shfl_sync(full, tr, leader);
     }
-    const bool active = u >= 0 && e > 0 && h < A.n;
+    const bool active = u >= 0 && e > 0 && h < A.dead;
 
     /* With residual capacity to the terminal (height 0) the lowest
      * neighbour is the terminal itself: no scan needed. Otherwise each
@@ -249,13 +252,13 @@ __device__ __forceinline__ void process(const Args<Idx> &A, int32_t u, uint32_t 
         }
         return;
     }
-    /* Lift: one above the lowest residual neighbour, or n (inactive) when
-     * there is none or it is too high. Heights never decrease here:
+    /* Lift: one above the lowest residual neighbour, or `dead` (inactive)
+     * when there is none or it is too high. Heights never decrease here:
      * hmin >= h. */
-    const int32_t nh = (hmin == kNoHeight || hmin >= A.n - 1) ? A.n : hmin + 1;
+    const int32_t nh = (hmin == kNoHeight || hmin >= A.dead - 1) ? A.dead : hmin + 1;
     A.height[u] = nh;
     t.relabels++;
-    if (WL && nh < A.n)
+    if (WL && nh < A.dead)
         activate(A, u, next);
 }
 
@@ -377,7 +380,7 @@ __global__ void bfs_init_kernel(Args<Idx> A)
     for (int32_t v = blockIdx.x * blockDim.x + threadIdx.x; v < A.n;
          v += gridDim.x * blockDim.x) {
         const bool seed = A.term[v] > 0;
-        A.height[v] = seed ? 1 : A.n;
+        A.height[v] = seed ? 1 : A.dead;
         if (seed)
             append(A.list0, &A.ctl->bcnt[0], v);
     }
@@ -388,30 +391,27 @@ template <typename Idx>
 __device__ __forceinline__ void bfs_visit(const Args<Idx> &A, int32_t x, int32_t h, int32_t *next,
                                           unsigned int *next_cnt)
 {
-    if (__ldcg(&A.height[x]) == A.n && atomicCAS(&A.height[x], A.n, h) == A.n)
+    if (__ldcg(&A.height[x]) == A.dead && atomicCAS(&A.height[x], A.dead, h) == A.dead)
         append(next, next_cnt, x);
 }
 
 /*
- * Global relabel, one BFS level: the frontier holds the vertices at height
- * `level` (list (level - 1) & 1, count bcnt[(level - 1) % 3]); every
- * unvisited x with a residual arc x -> y into the frontier gets height
- * level + 1. Residual arcs into y: forward arcs x -> y with flow < cap
- * (y's entering arcs) and forward arcs y -> x with flow > 0.
- * G lanes share the arcs of one frontier vertex.
+ * One BFS level of a global relabel: the frontier holds the vertices at
+ * height `level` (list (level - 1) & 1, `count` of them); every unvisited
+ * x with a residual arc x -> y into the frontier gets height level + 1.
+ * Residual arcs into y: forward arcs x -> y with flow < cap (y's entering
+ * arcs) and forward arcs y -> x with flow > 0. G lanes share the arcs of
+ * one frontier vertex; `tid` / `nthreads` number the threads taking part.
  */
 template <int G, typename Idx>
-__global__ void __launch_bounds__(GCUT_CSR_BLOCK) bfs_level_kernel(Args<Idx> A, int32_t level)
+__device__ __forceinline__ void bfs_level_body(const Args<Idx> &A, int32_t level, uint32_t count,
+                                               uint32_t tid, uint32_t nthreads)
 {
-    if (blockIdx.x == 0 && threadIdx.x == 0)
-        A.ctl->bcnt[(uint32_t)(level + 1) % 3u] = 0;
-    const uint32_t count = __ldcg(&A.ctl->bcnt[(uint32_t)(level - 1) % 3u]);
     const int32_t *cur = list_of(A, (uint32_t)(level - 1));
     int32_t *next = list_of(A, (uint32_t)level);
     unsigned int *next_cnt = &A.ctl->bcnt[(uint32_t)level % 3u];
-    const uint32_t tid = blockIdx.x * blockDim.x + threadIdx.x;
     const uint32_t glane = tid & (G - 1);
-    const uint32_t ngroups = (gridDim.x * blockDim.x) / G;
+    const uint32_t ngroups = nthreads / G;
     const int32_t h = level + 1;
     for (uint32_t k = tid / G; k < count; k += ngroups) {
         const int32_t y = __ldcg(&cur[k]);
@@ -429,6 +429,41 @@ __global__ void __launch_bounds__(GCUT_CSR_BLOCK) bfs_level_kernel(Args<Idx> A, 
     }
 }
 
+/* One BFS level on the whole GPU (frontier count in bcnt[(level-1) % 3];
+ * appends to bcnt[level % 3]; clears bcnt[(level+1) % 3], the counter of
+ * the level after, which nobody uses during this one). */
+template <int G, typename Idx>
+__global__ void __launch_bounds__(GCUT_CSR_BLOCK) bfs_level_kernel(Args<Idx> A, int32_t level)
+{
+    if (blockIdx.x == 0 && threadIdx.x == 0)
+        A.ctl->bcnt[(uint32_t)(level + 1) % 3u] = 0;
+    const uint32_t count = __ldcg(&A.ctl->bcnt[(uint32_t)(level - 1) % 3u]);
+    bfs_level_body<G>(A, level, count, blockIdx.x * blockDim.x + threadIdx.x,
+                      gridDim.x * blockDim.x);
+}
+
+/* BFS levels in one block, separated by __syncthreads(), while the
+ * frontier is small (deep, narrow graphs have thousands of levels of a few
+ * vertices: one launch each would cost more than the work). Stops at an
+ * empty frontier or one larger than `exit_above`, and leaves the next
+ * level to run in ctl->bfs_level. */
+template <int G, typename Idx>
+__global__ void __launch_bounds__(GCUT_CSR_TAIL_THREADS)
+    bfs_tail_kernel(Args<Idx> A, int32_t level, uint32_t exit_above)
+{
+    for (;; level++) {
+        const uint32_t count = __ldcg(&A.ctl->bcnt[(uint32_t)(level - 1) % 3u]);
+        if (count == 0 || count > exit_above)
+            break;
+        if (threadIdx.x == 0)
+            A.ctl->bcnt[(uint32_t)(level + 1) % 3u] = 0;
+        bfs_level_body<G>(A, level, count, threadIdx.x, blockDim.x);
+        __syncthreads();
+    }
+    if (threadIdx.x == 0)
+        A.ctl->bfs_level = level;
+}
+
 /* After a global relabel: the worklist of round `round` (vc), the number
  * of active vertices, and of vertices holding excess at any height. */
 template <typename Idx, bool WL>
@@ -443,7 +478,7 @@ __global__ void rebuild_kernel(Args<Idx> A, uint32_t round)
             if (g.thread_rank() == 0)
                 atomicAdd(&A.ctl->excess_nodes, g.size());
         }
-        if (A.height[v] < A.n) {
+        if (A.height[v] < A.dead) {
             if (WL) {
                 A.stamp[v] = round;
                 append(list_of(A, round), &A.ctl->cnt[round % 3u], v);
@@ -455,11 +490,11 @@ __global__ void rebuild_kernel(Args<Idx> A, uint32_t round)
     }
 }
 
-/* The canonical cut from the last BFS: reached (height < n) = sink side. */
-__global__ void cut_kernel(int32_t n, const int32_t *height, uint8_t *cut)
+/* The canonical cut from the last BFS: reached (height < dead) = sink side. */
+__global__ void cut_kernel(int32_t n, int32_t dead, const int32_t *height, uint8_t *cut)
 {
     for (int32_t v = blockIdx.x * blockDim.x + threadIdx.x; v < n; v += gridDim.x * blockDim.x)
-        cut[v] = height[v] < n ? 1 : 0;
+        cut[v] = height[v] < dead ? 1 : 0;
 }
 
 /* Sum of term[] (what the sink did not take) into ctl->term_left. */

@@ -121,7 +121,10 @@ struct Engine {
     bool wl;               /* worklist (vc) or not (tc) */
     uint32_t round;        /* next round to run; stamps are rounds */
     uint64_t interval;     /* rounds between global relabels */
-    uint32_t tail_enter, tail_exit;
+    bool interval_fixed;   /* set by relabel_rounds: not adapted to the BFS depth */
+    uint32_t tail_enter, tail_exit;         /* worklist sizes for the tail kernel */
+    uint32_t bfs_tail_enter, bfs_tail_exit; /* frontier sizes for the BFS tail kernel */
+    int32_t bfs_depth;                      /* levels of the last BFS */
     int batch;
     int grid_round, grid_n;
     double deadline;
@@ -247,12 +250,37 @@ gcut_status launch_bfs_level(Engine<Idx> &E, int32_t level)
     return GCUT_OK;
 }
 
+template <typename Idx>
+gcut_status launch_bfs_tail(Engine<Idx> &E, int32_t level)
+{
+    cudaStream_t st = E.s->stream;
+    const int T = GCUT_CSR_TAIL_THREADS;
+    switch (E.group) {
+    case 1:
+        gcut_csr::bfs_tail_kernel<1, Idx><<<1, T, 0, st>>>(E.A, level, E.bfs_tail_exit);
+        break;
+    case 4:
+        gcut_csr::bfs_tail_kernel<4, Idx><<<1, T, 0, st>>>(E.A, level, E.bfs_tail_exit);
+        break;
+    case 8:
+        gcut_csr::bfs_tail_kernel<8, Idx><<<1, T, 0, st>>>(E.A, level, E.bfs_tail_exit);
+        break;
+    default:
+        gcut_csr::bfs_tail_kernel<32, Idx><<<1, T, 0, st>>>(E.A, level, E.bfs_tail_exit);
+        break;
+    }
+    GCUT_CUDA_CHECK_LAUNCH(st);
+    return GCUT_OK;
+}
+
 /*
  * Global relabel: exact distances to the terminal of this phase by a
- * level-synchronous BFS over residual arcs (vertices not reached get
- * height n and drop out), then the worklist of the next round. Leaves the
- * control block on the host: active (vertices with excess below n) and
- * excess_nodes.
+ * level-synchronous BFS over residual arcs (vertices not reached get the
+ * dead height n + 1 and drop out), then the worklist of the next round.
+ * Small frontiers run in the single-block BFS kernel, large ones level by
+ * level on the whole GPU, in batches between two reads of the frontier
+ * size. Leaves the control block on the host: active (vertices with
+ * excess that can reach the terminal) and excess_nodes.
  */
 template <typename Idx>
 gcut_status global_relabel(Engine<Idx> &E)
@@ -264,24 +292,31 @@ gcut_status global_relabel(Engine<Idx> &E)
     GCUT_CUDA_CHECK_LAUNCH(st);
     int32_t level = 1;
     int batch = GCUT_CSR_BFS_BATCH_FIRST;
+    bool small = true; /* the seed frontier's size is not known yet: try the tail */
     for (;;) {
-        for (int k = 0; k < batch; k++, level++) {
-            gcut_status s2 = launch_bfs_level(E, level);
-            if (s2 != GCUT_OK)
-                return s2;
+        gcut_status rc;
+        if (small) {
+            if ((rc = launch_bfs_tail(E, level)) != GCUT_OK || (rc = read_ctl(E)) != GCUT_OK)
+                return rc;
+            level = E.s->h_ctl->bfs_level;
+        } else {
+            for (int k = 0; k < batch; k++, level++)
+                if ((rc = launch_bfs_level(E, level)) != GCUT_OK)
+                    return rc;
+            if ((rc = read_ctl(E)) != GCUT_OK)
+                return rc;
+            if (batch < GCUT_CSR_BFS_BATCH_MAX)
+                batch *= 2;
         }
-        gcut_status s1 = read_ctl(E);
-        if (s1 != GCUT_OK)
-            return s1;
         /* Frontier of the next level to run. */
-        if (E.s->h_ctl->bcnt[(uint32_t)(level - 1) % 3u] == 0)
+        const uint32_t frontier = E.s->h_ctl->bcnt[(uint32_t)(level - 1) % 3u];
+        if (frontier == 0)
             break;
-        if (batch < GCUT_CSR_BFS_BATCH_MAX)
-            batch *= 2;
-        s1 = check_time(E);
-        if (s1 != GCUT_OK)
-            return s1;
+        small = frontier <= E.bfs_tail_enter;
+        if ((rc = check_time(E)) != GCUT_OK)
+            return rc;
     }
+    E.bfs_depth = level;
     if (E.wl)
         gcut_csr::rebuild_kernel<Idx, true><<<E.grid_n, GCUT_CSR_BLOCK, 0, st>>>(E.A, E.round);
     else
@@ -304,10 +339,19 @@ gcut_status run_phase(Engine<Idx> &E, int32_t *term, int phase)
     if (st != GCUT_OK)
         return st;
     while (E.s->h_ctl->active > 0) {
+        /* A BFS costs about one launch (or one block barrier) per level:
+         * on deep graphs relabel no more often than once per BFS depth of
+         * rounds, so that relabelling stays a fraction of the work. */
+        uint64_t interval = E.interval;
+        if (!E.interval_fixed) {
+            const double depth = GCUT_CSR_RELABEL_DEPTH_FACTOR * (double)E.bfs_depth;
+            if ((double)interval < depth)
+                interval = (uint64_t)depth;
+        }
         uint64_t since = 0;
         uint32_t count = E.s->h_ctl->active;
-        while (count > 0 && since < E.interval) {
-            const uint64_t left = E.interval - since;
+        while (count > 0 && since < interval) {
+            const uint64_t left = interval - since;
             if (E.wl && E.tail_enter > 0 && count <= E.tail_enter) {
                 const uint32_t budget = left < 0x40000000u ? (uint32_t)left : 0x40000000u;
                 st = launch_tail(E, budget);
@@ -395,6 +439,7 @@ gcut_status solve(gcut_cu_csr_state *s, const gcut_problem *p, const gcut_solve_
     }
     if (prm->relabel_rounds > 0) {
         E.interval = (uint64_t)prm->relabel_rounds;
+        E.interval_fixed = true;
     } else {
         const double base = (double)n * (double)n / (GCUT_CSR_RELABEL_DIV * (double)(m > 0 ? m : 1));
         double iv = (base > GCUT_CSR_RELABEL_MIN ? base : GCUT_CSR_RELABEL_MIN) / prm->relabel_freq;
@@ -407,6 +452,8 @@ gcut_status solve(gcut_cu_csr_state *s, const gcut_problem *p, const gcut_solve_
     const uint32_t per_block = GCUT_CSR_TAIL_THREADS / (uint32_t)E.group;
     E.tail_enter = prm->tail < 0 ? GCUT_CSR_TAIL_ENTER_GROUPS * per_block : (uint32_t)prm->tail;
     E.tail_exit = E.tail_enter * GCUT_CSR_TAIL_EXIT_FACTOR;
+    E.bfs_tail_enter = GCUT_CSR_TAIL_ENTER_GROUPS * per_block;
+    E.bfs_tail_exit = E.bfs_tail_enter * GCUT_CSR_TAIL_EXIT_FACTOR;
     E.round = 1;
     E.stage_entries = 0;
 
@@ -461,6 +508,7 @@ gcut_status solve(gcut_cu_csr_state *s, const gcut_problem *p, const gcut_solve_
         }
     }
     E.A.n = n;
+    E.A.dead = n + 1;
     E.A.term = E.sinkres;
 
     /* ---- upload and initial preflow */
@@ -503,7 +551,7 @@ gcut_status solve(gcut_cu_csr_state *s, const gcut_problem *p, const gcut_solve_
     sol->stats->solve_ms = t_cut - t_solve;
 
     /* ---- the canonical cut and the flow value */
-    gcut_csr::cut_kernel<<<E.grid_n, GCUT_CSR_BLOCK, 0, st>>>(n, E.A.height, E.cut);
+    gcut_csr::cut_kernel<<<E.grid_n, GCUT_CSR_BLOCK, 0, st>>>(n, E.A.dead, E.A.height, E.cut);
     GCUT_CUDA_CHECK_LAUNCH(st);
     gcut_csr::term_sum_kernel<<<E.grid_n, GCUT_CSR_BLOCK, 0, st>>>(n, E.sinkres, E.A.ctl);
     GCUT_CUDA_CHECK_LAUNCH(st);
@@ -593,6 +641,8 @@ extern "C" gcut_status gcut_cu_csr_solve(gcut_cu_csr_state *s, const gcut_proble
     if (g->n != p->num_nodes)
         return GCUT_CU_FAIL(GCUT_ERR_INVALID, "cuda-csr: layout has %d nodes, problem %d",
                             (int)g->n, (int)p->num_nodes);
+    if (g->n > INT32_MAX - 2)
+        return GCUT_CU_FAIL(GCUT_ERR_OVERFLOW, "cuda-csr: too many nodes (%d)", (int)g->n);
     if (g->n == 0) {
         sol->flow = 0;
         if (sol->edge_flows)

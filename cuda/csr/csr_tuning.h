@@ -31,10 +31,13 @@
 /* Global relabelling: every max(MIN, n^2 / (DIV * m)) rounds by default. */
 #define GCUT_CSR_RELABEL_MIN 100
 #define GCUT_CSR_RELABEL_DIV 1000.0
+/* ... and at least this many rounds per level of the last BFS (a BFS costs
+ * about one launch or block barrier per level). */
+#define GCUT_CSR_RELABEL_DEPTH_FACTOR 0.5
 
-/* BFS levels launched between two reads of the frontier size: the batch
- * starts at FIRST and doubles up to MAX (deep BFS on grids has thousands
- * of levels; shallow ones on random graphs a few). */
+/* BFS levels launched between two reads of the frontier size when the
+ * frontier is too large for the single-block BFS kernel (which uses the
+ * tail thresholds above): the batch starts at FIRST and doubles up to MAX. */
 #define GCUT_CSR_BFS_BATCH_FIRST 4
 #define GCUT_CSR_BFS_BATCH_MAX 128
 
