@@ -1,10 +1,919 @@
-/* prsn.c - placeholder while the engine is being written (fails with UNSUPPORTED). */
+/*
+ * prsn.c - cpu-prsn: synchronous parallel push-relabel.
+ *
+ * N. Baumstark, G. E. Blelloch, J. Shun, "Efficient implementation of a
+ * synchronous parallel push-relabel algorithm", ESA 2015, LNCS 9294,
+ * pp. 106-117. Global relabelling and its work threshold follow
+ * B. V. Cherkassky, A. V. Goldberg, "On implementing the push-relabel
+ * method for the maximum flow problem", Algorithmica 19 (1997) (hi_pr).
+ *
+ * The algorithm works in rounds. The work set of a round is every node
+ * with excess > 0 and a label below `dead` (= n + 1: no node that can reach
+ * the sink has a larger distance). All of them are discharged at once,
+ * each by one thread, on a private copy of its label and excess; what a
+ * node does is only seen by the others at the end of the round:
+ *   - labels of other nodes are read as they were at the start of the
+ *     round; a node's new label (newlab) is published at the round's end;
+ *   - flow pushed into a node w is added to added[w] (atomic add) and
+ *     folded into excess[w] at the round's end;
+ *   - a node that received flow, or kept some, is put once (a test-and-set
+ *     on a per-round stamp) on its finder's list: the lists are the next
+ *     work set.
+ * Global relabelling (a level-synchronous reverse BFS from the sink, in
+ * parallel) runs at the start and whenever the relabel work since the last
+ * one passes hi_pr's threshold; nodes it does not reach get `dead`, which
+ * is the gap heuristic for free.
+ *
+ * Terminals are native: min(cap_source, cap_sink) of every node goes
+ * straight into the flow; the rest of cap_source is the node's initial
+ * excess and the rest of cap_sink, sink_res[v], is an arc to a virtual sink
+ * of label 0. There is no source node: excess that cannot reach the sink
+ * stays at nodes labelled `dead` (a maximum preflow; phase II returns it).
+ *
+ * Two adjacent nodes of the work set: the paper's rule. With d the labels
+ * at the start of the round, v wins against w if
+ *     d(v) = d(w) + 1,  or  d(v) < d(w) - 1,  or  d(v) = d(w) and v < w;
+ * exactly one of any two adjacent work-set nodes wins. Only the winner
+ * looks at the arcs between them this round (reads, pushes on them). The
+ * loser does not even read their residuals, so no two threads ever touch
+ * the same arc pair and residuals need no atomics.
+ *
+ * Invariants (and why the loser must cap its label):
+ *   - Labels are valid at every round's end: d(x) <= d(y) + 1 for every
+ *     residual arc x->y, d(sink) = 0. Within a round a node only pushes on
+ *     x->y when its current label is d(y) + 1 and relabels to at most
+ *     d(y) + 1 over its residual arcs; since labels only grow, both stay
+ *     valid against y's label at the end. The one arc a node cannot see is
+ *     the one to a winner w, which may be (or become, when w pushes into
+ *     it) residual. So the loser v caps its label for the round at
+ *     d(w) + 1 when d(w) >= d(v) (w ends at d(w) or above), and at
+ *     d(v) + 2 when d(w) < d(v) - 1 (w can only push into v after reaching
+ *     d(v) + 1). The paper's listing lets the loser read that residual
+ *     while the winner writes it and does not cap; the cap makes the
+ *     round race-free and keeps the labelling valid. A loser is only ever
+ *     held back after it has relabelled at least once, so every node of
+ *     the work set pushes or relabels in every round.
+ *   - The work set is exactly the nodes with excess > 0 and label < dead,
+ *     with no duplicates; its nodes carry PRSN_ACT in lab[] during a round.
+ *   - res[a] + res[sister(a)] = cap[a] + cap[sister(a)] < 2^32.
+ * At the end no node with excess can reach the sink (valid labels), so the
+ * preflow is maximum and the residual graph gives the canonical cut.
+ *
+ * Threads: a small pool created at the first parallel phase and kept for
+ * the solve; the caller's thread is worker 0 and drives. Each phase is a
+ * fork-join on two counters that waiters spin on briefly and then sleep on
+ * (a condition variable), so a round costs two synchronisations. Small
+ * work sets (the long tail of most instances) run on the driving thread
+ * alone, without any synchronisation.
+ *
+ * What is atomic: lab[] (read by everyone, CAS in the BFS), added[]
+ * (fetch-add), mark[] (exchange), the job cursor and the pool counters.
+ * Everything else has one writer per phase, and phases are ordered by the
+ * pool's counters.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "solvers/solvers_internal.h"
 
-static gcut_status ph_probe(const char **reason)
+/* hi_pr's global-update accounting: a relabel costs BETA plus the node's
+ * degree; a global relabelling runs once freq * work > ALPHA * n + m. */
+#define PRSN_ALPHA 6
+#define PRSN_BETA 12
+#define PRSN_DEFAULT_FREQ 0.5
+
+/* Label word: the label in the low 31 bits, PRSN_ACT while the node is in
+ * the work set of the current round. */
+#define PRSN_ACT 0x80000000u
+#define PRSN_LAB 0x7fffffffu
+
+#define PRSN_MAX_THREADS 256
+/* Parallel BFS levels / rounds below these sizes run on the driving thread. */
+#define PRSN_SEQ_PER_THREAD 48
+#define PRSN_SEQ_MIN 192
+#define PRSN_PAR_NODES 32768 /* graph size from which reset/rebuild go parallel */
+/* Spin iterations before a waiting thread sleeps. */
+#define PRSN_SPIN 4000
+#define PRSN_SPIN_OVERSUBSCRIBED 20
+
+#if defined(__GNUC__) || defined(__clang__)
+#define PRSN_INLINE static inline __attribute__((always_inline))
+#else
+#define PRSN_INLINE static inline
+#endif
+
+static inline void cpu_relax(void)
 {
-    *reason = "not implemented yet";
-    return GCUT_ERR_UNAVAILABLE;
+#if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
+    __builtin_ia32_pause();
+#elif (defined(__GNUC__) || defined(__clang__)) && defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
 }
 
-const gcut_backend gcut_i_backend_prsn = GCUT_BACKEND_ASSIGN("cpu-prsn", "placeholder", GCUT_BACKEND_GRAPH | GCUT_BACKEND_NEEDS_BCSR, ph_probe, NULL, NULL, NULL, NULL);
+/* ------------------------------------------------------------ thread pool */
+
+/* A monotone counter that threads wait on: spin a while, then sleep. The
+ * sleeper count and the counter are both seq_cst, so a bump either is seen
+ * by the waiter's re-check or sees the sleeper and broadcasts. */
+typedef struct prsn_event {
+    _Atomic uint32_t val;
+    _Atomic uint32_t sleepers;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+} prsn_event;
+
+static int event_init(prsn_event *e)
+{
+    atomic_init(&e->val, 0);
+    atomic_init(&e->sleepers, 0);
+    if (pthread_mutex_init(&e->mu, NULL) != 0)
+        return -1;
+    if (pthread_cond_init(&e->cv, NULL) != 0) {
+        pthread_mutex_destroy(&e->mu);
+        return -1;
+    }
+    return 0;
+}
+
+static void event_destroy(prsn_event *e)
+{
+    pthread_cond_destroy(&e->cv);
+    pthread_mutex_destroy(&e->mu);
+}
+
+static void event_bump(prsn_event *e)
+{
+    atomic_fetch_add(&e->val, 1);
+    if (atomic_load(&e->sleepers) != 0) {
+        pthread_mutex_lock(&e->mu);
+        pthread_cond_broadcast(&e->cv);
+        pthread_mutex_unlock(&e->mu);
+    }
+}
+
+/* Wait until the counter has moved `need` past `base`. */
+static void event_wait(prsn_event *e, uint32_t base, uint32_t need, uint32_t spin)
+{
+    for (uint32_t i = 0; i < spin; i++) {
+        if (atomic_load_explicit(&e->val, memory_order_acquire) - base >= need)
+            return;
+        cpu_relax();
+    }
+    pthread_mutex_lock(&e->mu);
+    atomic_fetch_add(&e->sleepers, 1);
+    while (atomic_load(&e->val) - base < need)
+        pthread_cond_wait(&e->cv, &e->mu);
+    atomic_fetch_sub(&e->sleepers, 1);
+    pthread_mutex_unlock(&e->mu);
+}
+
+/* ------------------------------------------------------------ engine state */
+
+/* A growable list of node ids owned by one thread. */
+typedef struct prsn_list {
+    int32_t *item;
+    int64_t len;
+    int64_t room;
+} prsn_list;
+
+/* Per-thread state: written by its thread during a phase, read by the
+ * driver between phases. Padded so that neighbours do not share lines. */
+typedef struct prsn_tl {
+    prsn_list list[2]; /* the current and the next vertex list (parity) */
+    int64_t pushes;
+    int64_t relabels;
+    int64_t work;      /* relabel work since the last global relabelling */
+    int64_t to_sink;   /* flow pushed into the sink */
+    int64_t count;     /* scratch counter of the phase (BFS reach, live nodes) */
+    int nomem;
+    char pad[128];
+} prsn_tl;
+
+enum { JOB_DISCHARGE, JOB_COMMIT, JOB_RESET, JOB_BFS, JOB_REBUILD };
+
+typedef struct prsn {
+    const gcut_bcsr *b;
+    int32_t n;
+    uint32_t dead;          /* n + 1: labels >= dead cannot reach the sink */
+    uint32_t *res;          /* residual capacity per arc */
+    int64_t *sink_res;      /* residual capacity to the sink per node */
+    int64_t *excess;        /* excess at the start of the round */
+    _Atomic uint32_t *lab;  /* label word (PRSN_LAB | PRSN_ACT) */
+    uint32_t *newlab;       /* label at the end of the round (plain label) */
+    _Atomic int64_t *added; /* flow pushed in during the round */
+    _Atomic uint32_t *mark; /* round stamp: put on a list this round */
+
+    /* The current vertex list is the segments tl[t].list[cur], t < nthreads,
+     * numbered consecutively: segment t holds indices off[t] .. off[t+1]-1. */
+    int32_t nthreads;
+    prsn_tl *tl;
+    int64_t *off;
+    int cur;
+    int64_t total;
+    uint32_t round;  /* stamp of the current round, >= 1 */
+    uint32_t level;  /* BFS: label given to the next frontier */
+    int64_t chunk;   /* dynamic scheduling granule */
+    _Atomic int64_t cursor;
+    int job;
+    int job_par;     /* the job runs on the pool (atomics needed) */
+
+    /* pool */
+    pthread_t *threads;
+    int32_t started;  /* workers running (0 until the first parallel phase) */
+    int32_t running;  /* threads taking part in parallel phases (1 + started) */
+    int quit;
+    uint32_t spin;
+    prsn_event go, done;
+    int events_ok;
+
+    /* settings */
+    int64_t seq_below;
+    double freq;
+} prsn;
+
+typedef struct prsn_worker_arg {
+    prsn *P;
+    int32_t id;
+} prsn_worker_arg;
+
+static int list_grow(prsn_list *l, int64_t need)
+{
+    int64_t room = l->room < 1024 ? 1024 : l->room;
+    while (room < need)
+        room *= 2;
+    int32_t *p = gcut_i_realloc(l->item, (size_t)room * sizeof(int32_t));
+    if (!p)
+        return -1;
+    l->item = p;
+    l->room = room;
+    return 0;
+}
+
+PRSN_INLINE void list_push(prsn_tl *tl, prsn_list *l, int32_t v)
+{
+    if (l->len == l->room && list_grow(l, l->len + 1) != 0) {
+        tl->nomem = 1;
+        return;
+    }
+    l->item[l->len++] = v;
+}
+
+/* Node at position i of the current list; *s is a segment hint that only
+ * moves forward (positions handed to one thread increase). */
+PRSN_INLINE int32_t list_at(const prsn *P, int64_t i, int32_t *s)
+{
+    while (P->off[*s + 1] <= i)
+        (*s)++;
+    return P->tl[*s].list[P->cur].item[i - P->off[*s]];
+}
+
+static void set_current(prsn *P, int cur)
+{
+    P->cur = cur;
+    int64_t t = 0;
+    for (int32_t s = 0; s < P->nthreads; s++) {
+        P->off[s] = t;
+        t += P->tl[s].list[cur].len;
+    }
+    P->off[P->nthreads] = t;
+    P->total = t;
+}
+
+/* ------------------------------------------------------------ one round */
+
+/* v wins against w (both in the work set), labels at the round's start. */
+PRSN_INLINE int wins(uint32_t dv, uint32_t dw, int32_t v, int32_t w)
+{
+    return dv == dw + 1 || dv + 1 < dw || (dv == dw && v < w);
+}
+
+/* Put w on this thread's next list unless someone did this round. */
+PRSN_INLINE void discover(prsn *P, prsn_tl *tl, prsn_list *out, int32_t w, const int par)
+{
+    const uint32_t r = P->round;
+    if (atomic_load_explicit(&P->mark[w], memory_order_relaxed) == r)
+        return;
+    if (par) {
+        if (atomic_exchange_explicit(&P->mark[w], r, memory_order_relaxed) == r)
+            return;
+    } else {
+        atomic_store_explicit(&P->mark[w], r, memory_order_relaxed);
+    }
+    list_push(tl, out, w);
+}
+
+/* Discharge v on private copies of its label and excess (Listing 1.1 of the
+ * paper, with the loser's cap described at the top of the file). */
+PRSN_INLINE void discharge(prsn *P, prsn_tl *tl, prsn_list *out, int32_t v, const int par)
+{
+    const gcut_bcsr *b = P->b;
+    const int32_t *head = b->head;
+    uint32_t *res = P->res;
+    const uint32_t dead = P->dead;
+    const int64_t a0 = b->first[v], a1 = b->first[v + 1];
+    const uint32_t d0 = atomic_load_explicit(&P->lab[v], memory_order_relaxed) & PRSN_LAB;
+    uint32_t d = d0;
+    uint32_t cap = UINT32_MAX; /* highest label v may take this round */
+    int64_t e = P->excess[v];
+    int64_t pushes = 0, relabels = 0;
+
+    for (;;) {
+        /* The sink has label 0: admissible at label 1. Valid labels never
+         * leave residual capacity to the sink above label 1. */
+        if (d == 1 && P->sink_res[v] > 0) {
+            const int64_t delta = e < P->sink_res[v] ? e : P->sink_res[v];
+            P->sink_res[v] -= delta;
+            tl->to_sink += delta;
+            e -= delta;
+            pushes++;
+            if (e == 0)
+                break;
+        }
+        uint32_t best = UINT32_MAX; /* lowest label + 1 over other residual arcs */
+        for (int64_t a = a0; a < a1; a++) {
+            const int32_t w = head[a];
+            const uint32_t lw = atomic_load_explicit(&P->lab[w], memory_order_relaxed);
+            const uint32_t dw = lw & PRSN_LAB;
+            if ((lw & PRSN_ACT) && !wins(d0, dw, v, w)) {
+                /* The winner owns this arc pair for the round. */
+                const uint32_t c = dw >= d0 ? dw + 1 : d0 + 2;
+                if (c < cap)
+                    cap = c;
+                continue;
+            }
+            const uint32_t r = res[a];
+            if (r == 0)
+                continue;
+            if (dw + 1 == d) {
+                const uint32_t delta = e < (int64_t)r ? (uint32_t)e : r;
+                res[a] = r - delta;
+                res[b->sister[a]] += delta;
+                e -= delta;
+                pushes++;
+                if (par)
+                    atomic_fetch_add_explicit(&P->added[w], delta, memory_order_relaxed);
+                else
+                    atomic_store_explicit(
+                        &P->added[w],
+                        atomic_load_explicit(&P->added[w], memory_order_relaxed) + delta,
+                        memory_order_relaxed);
+                discover(P, tl, out, w, par);
+                if (e == 0)
+                    goto done;
+            } else if (dw + 1 < best) {
+                best = dw + 1; /* dw >= d here: labels are valid */
+            }
+        }
+        uint32_t nl = best < cap ? best : cap;
+        if (nl > dead)
+            nl = dead;
+        if (nl <= d)
+            break; /* held by a winner's cap: go on next round */
+        d = nl;
+        relabels++;
+        tl->work += PRSN_BETA + (a1 - a0);
+        if (d == dead)
+            break;
+    }
+done:
+    P->excess[v] = e;
+    P->newlab[v] = d;
+    tl->pushes += pushes;
+    tl->relabels += relabels;
+    if (e > 0 && d < dead)
+        discover(P, tl, out, v, par);
+}
+
+/* Discharge phase: positions of the work set handed out in chunks. */
+PRSN_INLINE void job_discharge_impl(prsn *P, int32_t id, const int par)
+{
+    prsn_tl *tl = &P->tl[id];
+    prsn_list out = tl->list[P->cur ^ 1];
+    out.len = 0;
+    int32_t s = 0;
+    for (;;) {
+        const int64_t lo =
+            atomic_fetch_add_explicit(&P->cursor, P->chunk, memory_order_relaxed);
+        if (lo >= P->total)
+            break;
+        const int64_t hi = lo + P->chunk < P->total ? lo + P->chunk : P->total;
+        for (int64_t i = lo; i < hi; i++)
+            discharge(P, tl, &out, list_at(P, i, &s), par);
+    }
+    tl->list[P->cur ^ 1] = out;
+}
+
+static void job_discharge_par(prsn *P, int32_t id) { job_discharge_impl(P, id, 1); }
+static void job_discharge_seq(prsn *P, int32_t id) { job_discharge_impl(P, id, 0); }
+
+/* Commit phase: publish the labels of work-set nodes nobody listed, and
+ * fold the added excess of the listed ones, keeping those still active. */
+static void job_commit(prsn *P, int32_t id, int32_t nthreads)
+{
+    const uint32_t r = P->round, dead = P->dead;
+    const int64_t lo = P->total * id / nthreads, hi = P->total * (id + 1) / nthreads;
+    int32_t s = 0;
+    for (int64_t i = lo; i < hi; i++) {
+        const int32_t v = list_at(P, i, &s);
+        if (atomic_load_explicit(&P->mark[v], memory_order_relaxed) != r)
+            atomic_store_explicit(&P->lab[v], P->newlab[v], memory_order_relaxed);
+    }
+    /* Run alone, the driver folds every thread's list. */
+    const int32_t t0 = nthreads == 1 ? 0 : id, t1 = nthreads == 1 ? P->nthreads : id + 1;
+    for (int32_t t = t0; t < t1; t++) {
+        prsn_list *l = &P->tl[t].list[P->cur ^ 1];
+        int64_t k = 0;
+        for (int64_t i = 0; i < l->len; i++) {
+            const int32_t u = l->item[i];
+            const int64_t add = atomic_load_explicit(&P->added[u], memory_order_relaxed);
+            atomic_store_explicit(&P->added[u], 0, memory_order_relaxed);
+            const int64_t ex = P->excess[u] + add;
+            P->excess[u] = ex;
+            const uint32_t L = P->newlab[u];
+            if (ex > 0 && L < dead) {
+                atomic_store_explicit(&P->lab[u], L | PRSN_ACT, memory_order_relaxed);
+                l->item[k++] = u;
+            } else {
+                atomic_store_explicit(&P->lab[u], L, memory_order_relaxed);
+            }
+        }
+        l->len = k;
+    }
+}
+
+/* ------------------------------------------------------------ global relabelling */
+
+/* Reset: every label to dead, nodes with residual capacity to the sink to 1
+ * (the first frontier, in list 0). Counts the nodes that were alive. */
+static void job_reset(prsn *P, int32_t id, int32_t nthreads)
+{
+    prsn_tl *tl = &P->tl[id];
+    const int64_t lo = (int64_t)P->n * id / nthreads, hi = (int64_t)P->n * (id + 1) / nthreads;
+    int64_t live = 0;
+    tl->list[0].len = 0;
+    for (int64_t v = lo; v < hi; v++) {
+        live += (atomic_load_explicit(&P->lab[v], memory_order_relaxed) & PRSN_LAB) < P->dead;
+        const uint32_t L = P->sink_res[v] > 0 ? 1u : P->dead;
+        atomic_store_explicit(&P->lab[v], L, memory_order_relaxed);
+        if (L == 1)
+            list_push(tl, &tl->list[0], (int32_t)v);
+    }
+    tl->count = live;
+}
+
+/* One BFS level: w joins when its arc into the frontier has residual
+ * capacity (the sister of the arc listed under the frontier node). */
+PRSN_INLINE void job_bfs_impl(prsn *P, int32_t id, const int par)
+{
+    const gcut_bcsr *b = P->b;
+    const uint32_t dead = P->dead, L = P->level;
+    prsn_tl *tl = &P->tl[id];
+    prsn_list out = tl->list[P->cur ^ 1];
+    out.len = 0;
+    int32_t s = 0;
+    for (;;) {
+        const int64_t lo =
+            atomic_fetch_add_explicit(&P->cursor, P->chunk, memory_order_relaxed);
+        if (lo >= P->total)
+            break;
+        const int64_t hi = lo + P->chunk < P->total ? lo + P->chunk : P->total;
+        for (int64_t i = lo; i < hi; i++) {
+            const int32_t u = list_at(P, i, &s);
+            for (int64_t a = b->first[u]; a < b->first[u + 1]; a++) {
+                const int32_t w = b->head[a];
+                if (atomic_load_explicit(&P->lab[w], memory_order_relaxed) != dead ||
+                    P->res[b->sister[a]] == 0)
+                    continue;
+                if (par) {
+                    uint32_t expect = dead;
+                    if (!atomic_compare_exchange_strong_explicit(
+                            &P->lab[w], &expect, L, memory_order_relaxed, memory_order_relaxed))
+                        continue;
+                } else {
+                    atomic_store_explicit(&P->lab[w], L, memory_order_relaxed);
+                }
+                list_push(tl, &out, w);
+            }
+        }
+    }
+    tl->list[P->cur ^ 1] = out;
+}
+
+static void job_bfs_par(prsn *P, int32_t id) { job_bfs_impl(P, id, 1); }
+static void job_bfs_seq(prsn *P, int32_t id) { job_bfs_impl(P, id, 0); }
+
+/* Rebuild the work set from the new labels (into list 0). */
+static void job_rebuild(prsn *P, int32_t id, int32_t nthreads)
+{
+    prsn_tl *tl = &P->tl[id];
+    const int64_t lo = (int64_t)P->n * id / nthreads, hi = (int64_t)P->n * (id + 1) / nthreads;
+    tl->list[0].len = 0;
+    for (int64_t v = lo; v < hi; v++) {
+        const uint32_t L = atomic_load_explicit(&P->lab[v], memory_order_relaxed);
+        P->newlab[v] = L;
+        if (P->excess[v] > 0 && L < P->dead) {
+            atomic_store_explicit(&P->lab[v], L | PRSN_ACT, memory_order_relaxed);
+            list_push(tl, &tl->list[0], (int32_t)v);
+        }
+    }
+}
+
+/* ------------------------------------------------------------ running phases */
+
+static void run_job(prsn *P, int32_t id, int32_t nthreads)
+{
+    switch (P->job) {
+    case JOB_DISCHARGE:
+        if (P->job_par)
+            job_discharge_par(P, id);
+        else
+            job_discharge_seq(P, id);
+        break;
+    case JOB_COMMIT:
+        job_commit(P, id, nthreads);
+        break;
+    case JOB_RESET:
+        job_reset(P, id, nthreads);
+        break;
+    case JOB_BFS:
+        if (P->job_par)
+            job_bfs_par(P, id);
+        else
+            job_bfs_seq(P, id);
+        break;
+    case JOB_REBUILD:
+        job_rebuild(P, id, nthreads);
+        break;
+    default:
+        break;
+    }
+}
+
+static void *worker_main(void *arg_)
+{
+    prsn_worker_arg *arg = arg_;
+    prsn *P = arg->P;
+    uint32_t seen = 0;
+    for (;;) {
+        event_wait(&P->go, seen, 1, P->spin);
+        seen++;
+        if (P->quit)
+            break;
+        run_job(P, arg->id, P->running);
+        event_bump(&P->done);
+    }
+    return NULL;
+}
+
+/* Start the workers (once). Threads that fail to start are simply not used. */
+static void pool_start(prsn *P, prsn_worker_arg *args)
+{
+    if (P->started || P->nthreads <= 1 || !P->events_ok)
+        return;
+    for (int32_t t = 1; t < P->nthreads; t++) {
+        args[t].P = P;
+        args[t].id = t;
+        if (pthread_create(&P->threads[t - 1], NULL, worker_main, &args[t]) != 0)
+            break;
+        P->started++;
+    }
+    P->running = 1 + P->started;
+}
+
+static void pool_stop(prsn *P)
+{
+    if (!P->started)
+        return;
+    P->quit = 1;
+    event_bump(&P->go);
+    for (int32_t t = 0; t < P->started; t++)
+        pthread_join(P->threads[t], NULL);
+    P->started = 0;
+    P->running = 1;
+}
+
+/* Run one phase: on the pool when `par` (and threads are there), else on
+ * the driving thread alone. Lists of threads that sat out are emptied. */
+static void phase(prsn *P, prsn_worker_arg *args, int job, int par)
+{
+    if (par)
+        pool_start(P, args);
+    par = par && P->running > 1;
+    P->job = job;
+    P->job_par = par;
+    atomic_store_explicit(&P->cursor, 0, memory_order_relaxed);
+    const int32_t nt = par ? P->running : 1;
+    int64_t chunk = P->total / ((int64_t)nt * 8);
+    P->chunk = chunk < 8 ? 8 : (chunk > 512 ? 512 : chunk);
+    if (par) {
+        const uint32_t base = atomic_load(&P->done.val);
+        event_bump(&P->go);
+        run_job(P, 0, nt);
+        event_wait(&P->done, base, (uint32_t)(nt - 1), P->spin);
+    } else {
+        run_job(P, 0, 1);
+    }
+    /* Lists written by a phase: the next one (discharge, BFS) or list 0. */
+    const int wrote = (job == JOB_RESET || job == JOB_REBUILD) ? 0 : P->cur ^ 1;
+    if (job != JOB_COMMIT)
+        for (int32_t t = nt; t < P->nthreads; t++)
+            P->tl[t].list[wrote].len = 0;
+}
+
+static int any_nomem(const prsn *P)
+{
+    for (int32_t t = 0; t < P->nthreads; t++)
+        if (P->tl[t].nomem)
+            return 1;
+    return 0;
+}
+
+static int64_t sum_work(const prsn *P)
+{
+    int64_t w = 0;
+    for (int32_t t = 0; t < P->nthreads; t++)
+        w += P->tl[t].work;
+    return w;
+}
+
+static int use_pool(const prsn *P, int64_t items) { return P->nthreads > 1 && items >= P->seq_below; }
+
+/* Exact distance labels by reverse BFS from the sink; unreached: dead.
+ * Leaves the new work set as the current list. */
+static gcut_status global_relabel(prsn *P, prsn_worker_arg *args, gcut_stats *st)
+{
+    const int big = P->nthreads > 1 && P->n >= PRSN_PAR_NODES;
+    phase(P, args, JOB_RESET, big);
+    int64_t live = 0;
+    for (int32_t t = 0; t < P->nthreads; t++) {
+        live += P->tl[t].count;
+        P->tl[t].count = 0;
+        P->tl[t].work = 0;
+    }
+    set_current(P, 0);
+    int64_t reached = P->total;
+    P->level = 2;
+    while (P->total > 0) {
+        if (any_nomem(P))
+            return GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-prsn: cannot grow a vertex list");
+        phase(P, args, JOB_BFS, use_pool(P, P->total));
+        set_current(P, P->cur ^ 1);
+        reached += P->total;
+        P->level++;
+    }
+    phase(P, args, JOB_REBUILD, big);
+    set_current(P, 0);
+    if (any_nomem(P))
+        return GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-prsn: cannot grow a vertex list");
+    /* Live nodes the BFS no longer reaches were cut off by a gap (the
+     * first relabelling only labels, it lifts nothing). */
+    if (st->global_relabels++ > 0)
+        st->gap_nodes += live > reached ? live - reached : 0;
+    return GCUT_OK;
+}
+
+/* ------------------------------------------------------------ set-up and driver */
+
+static void prsn_free(prsn *P)
+{
+    pool_stop(P);
+    if (P->events_ok) {
+        event_destroy(&P->go);
+        event_destroy(&P->done);
+    }
+    if (P->tl)
+        for (int32_t t = 0; t < P->nthreads; t++) {
+            gcut_i_free(P->tl[t].list[0].item);
+            gcut_i_free(P->tl[t].list[1].item);
+        }
+    gcut_i_free(P->tl);
+    gcut_i_free(P->off);
+    gcut_i_free(P->threads);
+    gcut_i_free(P->res);
+    gcut_i_free(P->sink_res);
+    gcut_i_free(P->excess);
+    gcut_i_free((void *)P->lab);
+    gcut_i_free(P->newlab);
+    gcut_i_free((void *)P->added);
+    gcut_i_free((void *)P->mark);
+}
+
+static gcut_status prsn_new(prsn *P, const gcut_problem *p, int32_t nthreads)
+{
+    const gcut_bcsr *b = p->bcsr;
+    const int32_t n = b->n;
+    memset(P, 0, sizeof *P);
+    if (n > (int32_t)PRSN_LAB - 1)
+        return GCUT_FAIL(GCUT_ERR_OVERFLOW, "cpu-prsn: %d nodes leave no room for labels", (int)n);
+    P->b = b;
+    P->n = n;
+    P->dead = (uint32_t)n + 1;
+    P->nthreads = nthreads;
+    P->running = 1;
+    P->res = gcut_i_malloc_array(b->m, sizeof(uint32_t));
+    P->sink_res = gcut_i_malloc_array(n, sizeof(int64_t));
+    P->excess = gcut_i_malloc_array(n, sizeof(int64_t));
+    P->lab = gcut_i_malloc_array(n, sizeof(*P->lab));
+    P->newlab = gcut_i_malloc_array(n, sizeof(uint32_t));
+    P->added = gcut_i_malloc_array(n, sizeof(*P->added));
+    P->mark = gcut_i_malloc_array(n, sizeof(*P->mark));
+    P->tl = gcut_i_calloc((size_t)nthreads, sizeof(prsn_tl));
+    P->off = gcut_i_calloc((size_t)nthreads + 1, sizeof(int64_t));
+    P->threads = gcut_i_calloc((size_t)nthreads, sizeof(pthread_t));
+    if (!P->res || !P->sink_res || !P->excess || !P->lab || !P->newlab || !P->added ||
+        !P->mark || !P->tl || !P->off || !P->threads) {
+        prsn_free(P);
+        return GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-prsn: cannot allocate %d nodes, %lld arcs", (int)n,
+                         (long long)b->m);
+    }
+    if (event_init(&P->go) == 0) {
+        if (event_init(&P->done) == 0)
+            P->events_ok = 1;
+        else
+            event_destroy(&P->go);
+    }
+    P->spin = nthreads <= gcut_i_num_cpus() ? PRSN_SPIN : PRSN_SPIN_OVERSUBSCRIBED;
+    memcpy(P->res, b->cap, (size_t)b->m * sizeof(uint32_t)); /* caps are >= 0 */
+    for (int32_t v = 0; v < n; v++) {
+        atomic_init(&P->lab[v], 0);
+        atomic_init(&P->added[v], 0);
+        atomic_init(&P->mark[v], 0);
+        P->newlab[v] = 0;
+    }
+    return GCUT_OK;
+}
+
+/* Parse "key=value,..." of opt->params: seq_below (work sets smaller than
+ * this run on one thread) and gr_freq (hi_pr's global update frequency;
+ * 0 = only the initial global relabelling). */
+static gcut_status parse_params(const char *s, prsn *P)
+{
+    while (s && *s) {
+        const char *end = strchr(s, ',');
+        if (!end)
+            end = s + strlen(s);
+        const char *eq = memchr(s, '=', (size_t)(end - s));
+        char val[64];
+        if (!eq || (size_t)(end - eq - 1) >= sizeof val || end == eq + 1)
+            return GCUT_FAIL(GCUT_ERR_INVALID, "cpu-prsn: malformed parameter '%.*s' (want key=value)",
+                             (int)(end - s), s);
+        memcpy(val, eq + 1, (size_t)(end - eq - 1));
+        val[end - eq - 1] = '\0';
+        const size_t klen = (size_t)(eq - s);
+        char *stop;
+        errno = 0;
+        if (klen == 9 && strncmp(s, "seq_below", klen) == 0) {
+            const long long x = strtoll(val, &stop, 10);
+            if (*stop || errno || x < 0)
+                return GCUT_FAIL(GCUT_ERR_INVALID, "cpu-prsn: seq_below=%s is not a count", val);
+            P->seq_below = x;
+        } else if (klen == 7 && strncmp(s, "gr_freq", klen) == 0) {
+            const double x = strtod(val, &stop);
+            if (*stop || errno || !(x >= 0.0))
+                return GCUT_FAIL(GCUT_ERR_INVALID, "cpu-prsn: gr_freq=%s is not a number >= 0",
+                                 val);
+            P->freq = x;
+        } else {
+            return GCUT_FAIL(GCUT_ERR_INVALID,
+                             "cpu-prsn: unknown parameter '%.*s' (known: seq_below, gr_freq)",
+                             (int)klen, s);
+        }
+        s = *end ? end + 1 : end;
+    }
+    return GCUT_OK;
+}
+
+/* Phase I: rounds until the work set is empty. */
+static gcut_status run_rounds(prsn *P, prsn_worker_arg *args, const gcut_solve_options *opt,
+                              gcut_stats *st)
+{
+    const double deadline = gcut_i_deadline(opt);
+    const double threshold = (double)PRSN_ALPHA * P->n + (double)P->b->m;
+    gcut_status s = global_relabel(P, args, st);
+    if (s != GCUT_OK)
+        return s;
+    P->round = 1;
+    while (P->total > 0) {
+        if (gcut_i_now_ms() > deadline)
+            return GCUT_FAIL(GCUT_ERR_TIMEOUT, "cpu-prsn: time limit reached after %lld rounds",
+                             (long long)st->rounds);
+        if (P->freq > 0 && P->freq * (double)sum_work(P) > threshold) {
+            s = global_relabel(P, args, st);
+            if (s != GCUT_OK)
+                return s;
+            continue;
+        }
+        const int par = use_pool(P, P->total);
+        phase(P, args, JOB_DISCHARGE, par);
+        phase(P, args, JOB_COMMIT, par);
+        if (any_nomem(P))
+            return GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-prsn: cannot grow a vertex list");
+        set_current(P, P->cur ^ 1);
+        st->rounds++;
+        if (++P->round == UINT32_MAX) {
+            /* Stamps would wrap: forget them. */
+            for (int32_t v = 0; v < P->n; v++)
+                atomic_store_explicit(&P->mark[v], 0, memory_order_relaxed);
+            P->round = 1;
+        }
+    }
+    return GCUT_OK;
+}
+
+static gcut_status prsn_solve(void *state, const gcut_problem *p, const gcut_solve_options *opt,
+                              gcut_solution *sol)
+{
+    (void)state;
+    double t0 = gcut_i_now_ms();
+    gcut_stats *st = sol->stats;
+    const gcut_bcsr *b = p->bcsr;
+    if (!b)
+        return GCUT_FAIL(GCUT_ERR_INTERNAL, "cpu-prsn: no BCSR layout given");
+    int32_t nthreads = opt->threads > 0 ? opt->threads : gcut_i_num_cpus();
+    if (nthreads > PRSN_MAX_THREADS)
+        nthreads = PRSN_MAX_THREADS;
+    prsn P;
+    gcut_status s = prsn_new(&P, p, nthreads);
+    if (s != GCUT_OK)
+        return s;
+    int64_t *src_used = NULL;
+    prsn_worker_arg *args = gcut_i_calloc((size_t)nthreads, sizeof *args);
+    if (!args) {
+        s = GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-prsn: cannot allocate thread arguments");
+        goto fail;
+    }
+    P.seq_below = PRSN_SEQ_PER_THREAD * (int64_t)nthreads;
+    if (P.seq_below < PRSN_SEQ_MIN)
+        P.seq_below = PRSN_SEQ_MIN;
+    P.freq = PRSN_DEFAULT_FREQ;
+    s = parse_params(opt->params, &P);
+    if (s != GCUT_OK)
+        goto fail;
+
+    /* Terminals: cancel the common part, the rest becomes excess / sink arc. */
+    int64_t flow = 0;
+    for (int32_t v = 0; v < P.n; v++) {
+        const int32_t cs = p->cap_source[v], ct = p->cap_sink[v];
+        const int32_t c = cs < ct ? cs : ct;
+        flow += c;
+        P.excess[v] = cs - c;
+        P.sink_res[v] = ct - c;
+    }
+    if (sol->edge_flows) {
+        src_used = gcut_i_malloc_array(P.n, sizeof(int64_t));
+        if (!src_used) {
+            s = GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-prsn: cannot allocate %d nodes", (int)P.n);
+            goto fail;
+        }
+        memcpy(src_used, P.excess, (size_t)P.n * sizeof(int64_t));
+    }
+    st->init_ms = gcut_i_now_ms() - t0;
+
+    t0 = gcut_i_now_ms();
+    s = run_rounds(&P, args, opt, st);
+    for (int32_t t = 0; t < P.nthreads; t++) {
+        flow += P.tl[t].to_sink;
+        st->pushes += P.tl[t].pushes;
+        st->relabels += P.tl[t].relabels;
+    }
+    st->threads = P.running;
+    pool_stop(&P);
+    st->solve_ms = gcut_i_now_ms() - t0;
+    if (s != GCUT_OK)
+        goto fail;
+
+    if (sol->edge_flows) {
+        t0 = gcut_i_now_ms();
+        s = gcut_i_preflow_to_flow(b, P.res, P.excess, src_used);
+        if (s != GCUT_OK)
+            goto fail;
+        gcut_i_edge_flows_from_residual(b, P.res, p->num_edges, sol->edge_flows);
+        st->flow_ms = gcut_i_now_ms() - t0;
+    }
+    t0 = gcut_i_now_ms();
+    s = gcut_i_cut_from_residual(b, P.res, P.sink_res, sol->cut);
+    if (s != GCUT_OK)
+        goto fail;
+    st->cut_ms = gcut_i_now_ms() - t0;
+    sol->flow = flow;
+    gcut_i_log(opt, GCUT_LOG_INFO,
+               "cpu-prsn: flow %lld, %d threads, %lld rounds, %lld global relabels, "
+               "%lld pushes, %lld relabels, %.1f ms",
+               (long long)flow, (int)st->threads, (long long)st->rounds,
+               (long long)st->global_relabels, (long long)st->pushes, (long long)st->relabels,
+               st->solve_ms);
+fail:
+    gcut_i_free(src_used);
+    gcut_i_free(args);
+    prsn_free(&P);
+    return s;
+}
+
+const gcut_backend gcut_i_backend_prsn = GCUT_BACKEND_ASSIGN(
+    "cpu-prsn", "synchronous parallel push-relabel (Baumstark, Blelloch, Shun 2015)",
+    GCUT_BACKEND_GRAPH | GCUT_BACKEND_FLOWS | GCUT_BACKEND_THREADS | GCUT_BACKEND_NEEDS_BCSR, NULL,
+    NULL, prsn_solve, NULL, NULL);
