@@ -4,6 +4,7 @@
  * The only global state of libgcut besides the back-end registry: the
  * allocator (set once, before first use) and the global log sink.
  */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +21,9 @@ static _Thread_local char tl_message[GCUT_I_MSG_MAX];
 static void *(*g_malloc)(size_t) = malloc;
 static void *(*g_realloc)(void *, size_t) = realloc;
 static void (*g_free)(void *) = free;
-static int g_allocated; /* set at the first allocation: the allocator is then fixed */
+/* Set at the first allocation: the allocator is then fixed. Atomic because
+ * engines allocate from several threads at once. */
+static atomic_int g_allocated;
 
 static gcut_log_fn g_log_fn;
 static void *g_log_user;
@@ -81,7 +84,7 @@ gcut_status gcut_set_allocator(void *(*malloc_fn)(size_t), void *(*realloc_fn)(v
 {
     if (!malloc_fn || !realloc_fn || !free_fn)
         return GCUT_FAIL(GCUT_ERR_INVALID, "all three allocator functions must be given");
-    if (g_allocated)
+    if (atomic_load_explicit(&g_allocated, memory_order_relaxed))
         return GCUT_FAIL(GCUT_ERR_STATE, "the allocator must be set before gcut allocates");
     g_malloc = malloc_fn;
     g_realloc = realloc_fn;
@@ -91,7 +94,7 @@ gcut_status gcut_set_allocator(void *(*malloc_fn)(size_t), void *(*realloc_fn)(v
 
 void *gcut_i_malloc(size_t size)
 {
-    g_allocated = 1;
+    atomic_store_explicit(&g_allocated, 1, memory_order_relaxed);
     return g_malloc(size ? size : 1);
 }
 
@@ -107,7 +110,7 @@ void *gcut_i_calloc(size_t count, size_t size)
 
 void *gcut_i_realloc(void *ptr, size_t size)
 {
-    g_allocated = 1;
+    atomic_store_explicit(&g_allocated, 1, memory_order_relaxed);
     return g_realloc(ptr, size ? size : 1);
 }
 
