@@ -193,19 +193,35 @@ typedef struct prsn_tl {
     char pad[128];
 } prsn_tl;
 
-enum { JOB_DISCHARGE, JOB_COMMIT, JOB_RESET, JOB_BFS, JOB_REBUILD };
+enum { JOB_INIT, JOB_DISCHARGE, JOB_COMMIT, JOB_RESET, JOB_BFS, JOB_REBUILD };
+
+/* An arc: what a scan reads (head, residual) and what a push needs next
+ * (the sister) side by side, one stream instead of three arrays. */
+typedef struct prsn_arc {
+    int32_t head;
+    uint32_t res;   /* residual capacity */
+    int64_t sister;
+} prsn_arc;
+
+/* What a discharge or a commit touches of one node, in one line. */
+typedef struct prsn_node {
+    int64_t excess;         /* at the start of the round; own discharger writes the rest */
+    int64_t sink_res;       /* residual capacity to the sink */
+    _Atomic int64_t added;  /* flow pushed in during the round */
+    uint32_t newlab;        /* label at the end of the round (plain label) */
+    _Atomic uint32_t mark;  /* round stamp: put on a list this round */
+} prsn_node;
 
 typedef struct prsn {
     const gcut_bcsr *b;
+    const int32_t *cap_source;
+    const int32_t *cap_sink;
     int32_t n;
     uint32_t dead;          /* n + 1: labels >= dead cannot reach the sink */
-    uint32_t *res;          /* residual capacity per arc */
-    int64_t *sink_res;      /* residual capacity to the sink per node */
-    int64_t *excess;        /* excess at the start of the round */
-    _Atomic uint32_t *lab;  /* label word (PRSN_LAB | PRSN_ACT) */
-    uint32_t *newlab;       /* label at the end of the round (plain label) */
-    _Atomic int64_t *added; /* flow pushed in during the round */
-    _Atomic uint32_t *mark; /* round stamp: put on a list this round */
+    const int64_t *first;   /* the layout's offsets */
+    prsn_arc *arc;
+    prsn_node *node;
+    _Atomic uint32_t *lab;  /* label word (PRSN_LAB | PRSN_ACT), read by all */
 
     /* The current vertex list is the segments tl[t].list[cur], t < nthreads,
      * numbered consecutively: segment t holds indices off[t] .. off[t+1]-1. */
@@ -295,13 +311,14 @@ PRSN_INLINE int wins(uint32_t dv, uint32_t dw, int32_t v, int32_t w)
 PRSN_INLINE void discover(prsn *P, prsn_tl *tl, prsn_list *out, int32_t w, const int par)
 {
     const uint32_t r = P->round;
-    if (atomic_load_explicit(&P->mark[w], memory_order_relaxed) == r)
+    _Atomic uint32_t *mark = &P->node[w].mark;
+    if (atomic_load_explicit(mark, memory_order_relaxed) == r)
         return;
     if (par) {
-        if (atomic_exchange_explicit(&P->mark[w], r, memory_order_relaxed) == r)
+        if (atomic_exchange_explicit(mark, r, memory_order_relaxed) == r)
             return;
     } else {
-        atomic_store_explicit(&P->mark[w], r, memory_order_relaxed);
+        atomic_store_explicit(mark, r, memory_order_relaxed);
     }
     list_push(tl, out, w);
 }
@@ -310,23 +327,24 @@ PRSN_INLINE void discover(prsn *P, prsn_tl *tl, prsn_list *out, int32_t w, const
  * paper, with the loser's cap described at the top of the file). */
 PRSN_INLINE void discharge(prsn *P, prsn_tl *tl, prsn_list *out, int32_t v, const int par)
 {
-    const gcut_bcsr *b = P->b;
-    const int32_t *head = b->head;
-    uint32_t *res = P->res;
+    prsn_arc *const arc = P->arc;
+    prsn_node *const node = P->node;
+    _Atomic uint32_t *const lab = P->lab;
+    prsn_node *const me = &node[v];
     const uint32_t dead = P->dead;
-    const int64_t a0 = b->first[v], a1 = b->first[v + 1];
-    const uint32_t d0 = atomic_load_explicit(&P->lab[v], memory_order_relaxed) & PRSN_LAB;
+    const int64_t a0 = P->first[v], a1 = P->first[v + 1];
+    const uint32_t d0 = atomic_load_explicit(&lab[v], memory_order_relaxed) & PRSN_LAB;
     uint32_t d = d0;
     uint32_t cap = UINT32_MAX; /* highest label v may take this round */
-    int64_t e = P->excess[v];
+    int64_t e = me->excess;
     int64_t pushes = 0, relabels = 0;
 
     for (;;) {
         /* The sink has label 0: admissible at label 1. Valid labels never
          * leave residual capacity to the sink above label 1. */
-        if (d == 1 && P->sink_res[v] > 0) {
-            const int64_t delta = e < P->sink_res[v] ? e : P->sink_res[v];
-            P->sink_res[v] -= delta;
+        if (d == 1 && me->sink_res > 0) {
+            const int64_t delta = e < me->sink_res ? e : me->sink_res;
+            me->sink_res -= delta;
             tl->to_sink += delta;
             e -= delta;
             pushes++;
@@ -335,8 +353,8 @@ PRSN_INLINE void discharge(prsn *P, prsn_tl *tl, prsn_list *out, int32_t v, cons
         }
         uint32_t best = UINT32_MAX; /* lowest label + 1 over other residual arcs */
         for (int64_t a = a0; a < a1; a++) {
-            const int32_t w = head[a];
-            const uint32_t lw = atomic_load_explicit(&P->lab[w], memory_order_relaxed);
+            const int32_t w = arc[a].head;
+            const uint32_t lw = atomic_load_explicit(&lab[w], memory_order_relaxed);
             const uint32_t dw = lw & PRSN_LAB;
             if ((lw & PRSN_ACT) && !wins(d0, dw, v, w)) {
                 /* The winner owns this arc pair for the round. */
@@ -345,21 +363,21 @@ PRSN_INLINE void discharge(prsn *P, prsn_tl *tl, prsn_list *out, int32_t v, cons
                     cap = c;
                 continue;
             }
-            const uint32_t r = res[a];
+            const uint32_t r = arc[a].res;
             if (r == 0)
                 continue;
             if (dw + 1 == d) {
                 const uint32_t delta = e < (int64_t)r ? (uint32_t)e : r;
-                res[a] = r - delta;
-                res[b->sister[a]] += delta;
+                arc[a].res = r - delta;
+                arc[arc[a].sister].res += delta;
                 e -= delta;
                 pushes++;
+                _Atomic int64_t *add = &node[w].added;
                 if (par)
-                    atomic_fetch_add_explicit(&P->added[w], delta, memory_order_relaxed);
+                    atomic_fetch_add_explicit(add, delta, memory_order_relaxed);
                 else
                     atomic_store_explicit(
-                        &P->added[w],
-                        atomic_load_explicit(&P->added[w], memory_order_relaxed) + delta,
+                        add, atomic_load_explicit(add, memory_order_relaxed) + delta,
                         memory_order_relaxed);
                 discover(P, tl, out, w, par);
                 if (e == 0)
@@ -380,8 +398,8 @@ PRSN_INLINE void discharge(prsn *P, prsn_tl *tl, prsn_list *out, int32_t v, cons
             break;
     }
 done:
-    P->excess[v] = e;
-    P->newlab[v] = d;
+    me->excess = e;
+    me->newlab = d;
     tl->pushes += pushes;
     tl->relabels += relabels;
     if (e > 0 && d < dead)
@@ -419,8 +437,8 @@ static void job_commit(prsn *P, int32_t id, int32_t nthreads)
     int32_t s = 0;
     for (int64_t i = lo; i < hi; i++) {
         const int32_t v = list_at(P, i, &s);
-        if (atomic_load_explicit(&P->mark[v], memory_order_relaxed) != r)
-            atomic_store_explicit(&P->lab[v], P->newlab[v], memory_order_relaxed);
+        if (atomic_load_explicit(&P->node[v].mark, memory_order_relaxed) != r)
+            atomic_store_explicit(&P->lab[v], P->node[v].newlab, memory_order_relaxed);
     }
     /* Run alone, the driver folds every thread's list. */
     const int32_t t0 = nthreads == 1 ? 0 : id, t1 = nthreads == 1 ? P->nthreads : id + 1;
@@ -429,11 +447,12 @@ static void job_commit(prsn *P, int32_t id, int32_t nthreads)
         int64_t k = 0;
         for (int64_t i = 0; i < l->len; i++) {
             const int32_t u = l->item[i];
-            const int64_t add = atomic_load_explicit(&P->added[u], memory_order_relaxed);
-            atomic_store_explicit(&P->added[u], 0, memory_order_relaxed);
-            const int64_t ex = P->excess[u] + add;
-            P->excess[u] = ex;
-            const uint32_t L = P->newlab[u];
+            prsn_node *nu = &P->node[u];
+            const int64_t add = atomic_load_explicit(&nu->added, memory_order_relaxed);
+            atomic_store_explicit(&nu->added, 0, memory_order_relaxed);
+            const int64_t ex = nu->excess + add;
+            nu->excess = ex;
+            const uint32_t L = nu->newlab;
             if (ex > 0 && L < dead) {
                 atomic_store_explicit(&P->lab[u], L | PRSN_ACT, memory_order_relaxed);
                 l->item[k++] = u;
@@ -457,7 +476,7 @@ static void job_reset(prsn *P, int32_t id, int32_t nthreads)
     tl->list[0].len = 0;
     for (int64_t v = lo; v < hi; v++) {
         live += (atomic_load_explicit(&P->lab[v], memory_order_relaxed) & PRSN_LAB) < P->dead;
-        const uint32_t L = P->sink_res[v] > 0 ? 1u : P->dead;
+        const uint32_t L = P->node[v].sink_res > 0 ? 1u : P->dead;
         atomic_store_explicit(&P->lab[v], L, memory_order_relaxed);
         if (L == 1)
             list_push(tl, &tl->list[0], (int32_t)v);
@@ -469,7 +488,8 @@ static void job_reset(prsn *P, int32_t id, int32_t nthreads)
  * capacity (the sister of the arc listed under the frontier node). */
 PRSN_INLINE void job_bfs_impl(prsn *P, int32_t id, const int par)
 {
-    const gcut_bcsr *b = P->b;
+    const prsn_arc *const arc = P->arc;
+    _Atomic uint32_t *const lab = P->lab;
     const uint32_t dead = P->dead, L = P->level;
     prsn_tl *tl = &P->tl[id];
     prsn_list out = tl->list[P->cur ^ 1];
@@ -483,18 +503,18 @@ PRSN_INLINE void job_bfs_impl(prsn *P, int32_t id, const int par)
         const int64_t hi = lo + P->chunk < P->total ? lo + P->chunk : P->total;
         for (int64_t i = lo; i < hi; i++) {
             const int32_t u = list_at(P, i, &s);
-            for (int64_t a = b->first[u]; a < b->first[u + 1]; a++) {
-                const int32_t w = b->head[a];
-                if (atomic_load_explicit(&P->lab[w], memory_order_relaxed) != dead ||
-                    P->res[b->sister[a]] == 0)
+            for (int64_t a = P->first[u]; a < P->first[u + 1]; a++) {
+                const int32_t w = arc[a].head;
+                if (atomic_load_explicit(&lab[w], memory_order_relaxed) != dead ||
+                    arc[arc[a].sister].res == 0)
                     continue;
                 if (par) {
                     uint32_t expect = dead;
                     if (!atomic_compare_exchange_strong_explicit(
-                            &P->lab[w], &expect, L, memory_order_relaxed, memory_order_relaxed))
+                            &lab[w], &expect, L, memory_order_relaxed, memory_order_relaxed))
                         continue;
                 } else {
-                    atomic_store_explicit(&P->lab[w], L, memory_order_relaxed);
+                    atomic_store_explicit(&lab[w], L, memory_order_relaxed);
                 }
                 list_push(tl, &out, w);
             }
@@ -514,12 +534,40 @@ static void job_rebuild(prsn *P, int32_t id, int32_t nthreads)
     tl->list[0].len = 0;
     for (int64_t v = lo; v < hi; v++) {
         const uint32_t L = atomic_load_explicit(&P->lab[v], memory_order_relaxed);
-        P->newlab[v] = L;
-        if (P->excess[v] > 0 && L < P->dead) {
+        P->node[v].newlab = L;
+        if (P->node[v].excess > 0 && L < P->dead) {
             atomic_store_explicit(&P->lab[v], L | PRSN_ACT, memory_order_relaxed);
             list_push(tl, &tl->list[0], (int32_t)v);
         }
     }
+}
+
+/* Initial state of a range of nodes and their arcs. Terminals: the common
+ * part of cap_source and cap_sink goes straight into the flow (counted
+ * with the flow into the sink); the rest is excess / a sink arc. */
+static void job_init(prsn *P, int32_t id, int32_t nthreads)
+{
+    const gcut_bcsr *b = P->b;
+    const int32_t *cs = P->cap_source, *ct = P->cap_sink;
+    const int64_t lo = (int64_t)P->n * id / nthreads, hi = (int64_t)P->n * (id + 1) / nthreads;
+    int64_t direct = 0;
+    for (int64_t v = lo; v < hi; v++) {
+        const int32_t c = cs[v] < ct[v] ? cs[v] : ct[v];
+        prsn_node *x = &P->node[v];
+        direct += c;
+        x->excess = cs[v] - c;
+        x->sink_res = ct[v] - c;
+        atomic_init(&x->added, 0);
+        x->newlab = 0;
+        atomic_init(&x->mark, 0);
+        atomic_init(&P->lab[v], 0);
+    }
+    for (int64_t a = b->first[lo]; a < b->first[hi]; a++) {
+        P->arc[a].head = b->head[a];
+        P->arc[a].res = (uint32_t)b->cap[a]; /* caps are >= 0 */
+        P->arc[a].sister = b->sister[a];
+    }
+    P->tl[id].to_sink += direct;
 }
 
 /* ------------------------------------------------------------ running phases */
@@ -527,6 +575,9 @@ static void job_rebuild(prsn *P, int32_t id, int32_t nthreads)
 static void run_job(prsn *P, int32_t id, int32_t nthreads)
 {
     switch (P->job) {
+    case JOB_INIT:
+        job_init(P, id, nthreads);
+        break;
     case JOB_DISCHARGE:
         if (P->job_par)
             job_discharge_par(P, id);
@@ -619,7 +670,7 @@ static void phase(prsn *P, prsn_worker_arg *args, int job, int par)
     }
     /* Lists written by a phase: the next one (discharge, BFS) or list 0. */
     const int wrote = (job == JOB_RESET || job == JOB_REBUILD) ? 0 : P->cur ^ 1;
-    if (job != JOB_COMMIT)
+    if (job != JOB_COMMIT && job != JOB_INIT)
         for (int32_t t = nt; t < P->nthreads; t++)
             P->tl[t].list[wrote].len = 0;
 }
@@ -693,15 +744,12 @@ static void prsn_free(prsn *P)
     gcut_i_free(P->tl);
     gcut_i_free(P->off);
     gcut_i_free(P->threads);
-    gcut_i_free(P->res);
-    gcut_i_free(P->sink_res);
-    gcut_i_free(P->excess);
+    gcut_i_free(P->arc);
+    gcut_i_free(P->node);
     gcut_i_free((void *)P->lab);
-    gcut_i_free(P->newlab);
-    gcut_i_free((void *)P->added);
-    gcut_i_free((void *)P->mark);
 }
 
+/* Allocate; the initial state is written by JOB_INIT. */
 static gcut_status prsn_new(prsn *P, const gcut_problem *p, int32_t nthreads)
 {
     const gcut_bcsr *b = p->bcsr;
@@ -710,22 +758,20 @@ static gcut_status prsn_new(prsn *P, const gcut_problem *p, int32_t nthreads)
     if (n > (int32_t)PRSN_LAB - 1)
         return GCUT_FAIL(GCUT_ERR_OVERFLOW, "cpu-prsn: %d nodes leave no room for labels", (int)n);
     P->b = b;
+    P->cap_source = p->cap_source;
+    P->cap_sink = p->cap_sink;
     P->n = n;
     P->dead = (uint32_t)n + 1;
+    P->first = b->first;
     P->nthreads = nthreads;
     P->running = 1;
-    P->res = gcut_i_malloc_array(b->m, sizeof(uint32_t));
-    P->sink_res = gcut_i_malloc_array(n, sizeof(int64_t));
-    P->excess = gcut_i_malloc_array(n, sizeof(int64_t));
+    P->arc = gcut_i_malloc_array(b->m, sizeof(prsn_arc));
+    P->node = gcut_i_malloc_array(n, sizeof(prsn_node));
     P->lab = gcut_i_malloc_array(n, sizeof(*P->lab));
-    P->newlab = gcut_i_malloc_array(n, sizeof(uint32_t));
-    P->added = gcut_i_malloc_array(n, sizeof(*P->added));
-    P->mark = gcut_i_malloc_array(n, sizeof(*P->mark));
     P->tl = gcut_i_calloc((size_t)nthreads, sizeof(prsn_tl));
     P->off = gcut_i_calloc((size_t)nthreads + 1, sizeof(int64_t));
     P->threads = gcut_i_calloc((size_t)nthreads, sizeof(pthread_t));
-    if (!P->res || !P->sink_res || !P->excess || !P->lab || !P->newlab || !P->added ||
-        !P->mark || !P->tl || !P->off || !P->threads) {
+    if (!P->arc || !P->node || !P->lab || !P->tl || !P->off || !P->threads) {
         prsn_free(P);
         return GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-prsn: cannot allocate %d nodes, %lld arcs", (int)n,
                          (long long)b->m);
@@ -737,13 +783,6 @@ static gcut_status prsn_new(prsn *P, const gcut_problem *p, int32_t nthreads)
             event_destroy(&P->go);
     }
     P->spin = nthreads <= gcut_i_num_cpus() ? PRSN_SPIN : PRSN_SPIN_OVERSUBSCRIBED;
-    memcpy(P->res, b->cap, (size_t)b->m * sizeof(uint32_t)); /* caps are >= 0 */
-    for (int32_t v = 0; v < n; v++) {
-        atomic_init(&P->lab[v], 0);
-        atomic_init(&P->added[v], 0);
-        atomic_init(&P->mark[v], 0);
-        P->newlab[v] = 0;
-    }
     return GCUT_OK;
 }
 
@@ -817,9 +856,26 @@ static gcut_status run_rounds(prsn *P, prsn_worker_arg *args, const gcut_solve_o
         if (++P->round == UINT32_MAX) {
             /* Stamps would wrap: forget them. */
             for (int32_t v = 0; v < P->n; v++)
-                atomic_store_explicit(&P->mark[v], 0, memory_order_relaxed);
+                atomic_store_explicit(&P->node[v].mark, 0, memory_order_relaxed);
             P->round = 1;
         }
+    }
+    return GCUT_OK;
+}
+
+/* The engine's state in the arrays the shared helpers take. */
+static gcut_status export_state(const prsn *P, uint32_t **res, int64_t **excess, int64_t **sink_res)
+{
+    *res = gcut_i_malloc_array(P->b->m, sizeof(uint32_t));
+    *excess = gcut_i_malloc_array(P->n, sizeof(int64_t));
+    *sink_res = gcut_i_malloc_array(P->n, sizeof(int64_t));
+    if (!*res || !*excess || !*sink_res)
+        return GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-prsn: cannot allocate the residual graph");
+    for (int64_t a = 0; a < P->b->m; a++)
+        (*res)[a] = P->arc[a].res;
+    for (int32_t v = 0; v < P->n; v++) {
+        (*excess)[v] = P->node[v].excess;
+        (*sink_res)[v] = P->node[v].sink_res;
     }
     return GCUT_OK;
 }
@@ -830,8 +886,7 @@ static gcut_status prsn_solve(void *state, const gcut_problem *p, const gcut_sol
     (void)state;
     double t0 = gcut_i_now_ms();
     gcut_stats *st = sol->stats;
-    const gcut_bcsr *b = p->bcsr;
-    if (!b)
+    if (!p->bcsr)
         return GCUT_FAIL(GCUT_ERR_INTERNAL, "cpu-prsn: no BCSR layout given");
     int32_t nthreads = opt->threads > 0 ? opt->threads : gcut_i_num_cpus();
     if (nthreads > PRSN_MAX_THREADS)
@@ -840,7 +895,8 @@ static gcut_status prsn_solve(void *state, const gcut_problem *p, const gcut_sol
     gcut_status s = prsn_new(&P, p, nthreads);
     if (s != GCUT_OK)
         return s;
-    int64_t *src_used = NULL;
+    uint32_t *res = NULL;
+    int64_t *excess = NULL, *sink_res = NULL, *src_used = NULL;
     prsn_worker_arg *args = gcut_i_calloc((size_t)nthreads, sizeof *args);
     if (!args) {
         s = GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-prsn: cannot allocate thread arguments");
@@ -853,28 +909,12 @@ static gcut_status prsn_solve(void *state, const gcut_problem *p, const gcut_sol
     s = parse_params(opt->params, &P);
     if (s != GCUT_OK)
         goto fail;
-
-    /* Terminals: cancel the common part, the rest becomes excess / sink arc. */
-    int64_t flow = 0;
-    for (int32_t v = 0; v < P.n; v++) {
-        const int32_t cs = p->cap_source[v], ct = p->cap_sink[v];
-        const int32_t c = cs < ct ? cs : ct;
-        flow += c;
-        P.excess[v] = cs - c;
-        P.sink_res[v] = ct - c;
-    }
-    if (sol->edge_flows) {
-        src_used = gcut_i_malloc_array(P.n, sizeof(int64_t));
-        if (!src_used) {
-            s = GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-prsn: cannot allocate %d nodes", (int)P.n);
-            goto fail;
-        }
-        memcpy(src_used, P.excess, (size_t)P.n * sizeof(int64_t));
-    }
+    phase(&P, args, JOB_INIT, P.nthreads > 1 && P.n >= PRSN_PAR_NODES);
     st->init_ms = gcut_i_now_ms() - t0;
 
     t0 = gcut_i_now_ms();
     s = run_rounds(&P, args, opt, st);
+    int64_t flow = 0;
     for (int32_t t = 0; t < P.nthreads; t++) {
         flow += P.tl[t].to_sink;
         st->pushes += P.tl[t].pushes;
@@ -883,22 +923,35 @@ static gcut_status prsn_solve(void *state, const gcut_problem *p, const gcut_sol
     st->threads = P.running;
     pool_stop(&P);
     st->solve_ms = gcut_i_now_ms() - t0;
+    if (s == GCUT_OK)
+        s = export_state(&P, &res, &excess, &sink_res);
     if (s != GCUT_OK)
         goto fail;
 
-    if (sol->edge_flows) {
-        t0 = gcut_i_now_ms();
-        s = gcut_i_preflow_to_flow(b, P.res, P.excess, src_used);
-        if (s != GCUT_OK)
-            goto fail;
-        gcut_i_edge_flows_from_residual(b, P.res, p->num_edges, sol->edge_flows);
-        st->flow_ms = gcut_i_now_ms() - t0;
-    }
     t0 = gcut_i_now_ms();
-    s = gcut_i_cut_from_residual(b, P.res, P.sink_res, sol->cut);
+    s = gcut_i_cut_from_residual(p->bcsr, res, sink_res, sol->cut);
     if (s != GCUT_OK)
         goto fail;
     st->cut_ms = gcut_i_now_ms() - t0;
+    if (sol->edge_flows) {
+        /* No flow ever goes back to the source in phase I: it still sends
+         * all of its (cancelled) capacity. */
+        t0 = gcut_i_now_ms();
+        src_used = gcut_i_malloc_array(P.n, sizeof(int64_t));
+        if (!src_used) {
+            s = GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-prsn: cannot allocate %d nodes", (int)P.n);
+            goto fail;
+        }
+        for (int32_t v = 0; v < P.n; v++) {
+            const int32_t cs = p->cap_source[v], ct = p->cap_sink[v];
+            src_used[v] = cs - (cs < ct ? cs : ct);
+        }
+        s = gcut_i_preflow_to_flow(p->bcsr, res, excess, src_used);
+        if (s != GCUT_OK)
+            goto fail;
+        gcut_i_edge_flows_from_residual(p->bcsr, res, p->num_edges, sol->edge_flows);
+        st->flow_ms = gcut_i_now_ms() - t0;
+    }
     sol->flow = flow;
     gcut_i_log(opt, GCUT_LOG_INFO,
                "cpu-prsn: flow %lld, %d threads, %lld rounds, %lld global relabels, "
@@ -907,6 +960,9 @@ static gcut_status prsn_solve(void *state, const gcut_problem *p, const gcut_sol
                (long long)st->global_relabels, (long long)st->pushes, (long long)st->relabels,
                st->solve_ms);
 fail:
+    gcut_i_free(res);
+    gcut_i_free(excess);
+    gcut_i_free(sink_res);
     gcut_i_free(src_used);
     gcut_i_free(args);
     prsn_free(&P);
