@@ -236,7 +236,9 @@ static int relabel(hp_engine *e, int32_t v)
             }
         }
     }
-    e->work += HP_BETA + (a - a0);
+    /* Work is charged for the whole arc list, as in the paper's measure,
+     * whether or not the scan stopped early. */
+    e->work += HP_BETA + (a1 - a0);
     if (e->bucket[old].active < 0 && e->bucket[old].inactive < 0) {
         gap(e, v, old);
         return 0;
