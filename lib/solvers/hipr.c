@@ -84,7 +84,7 @@ typedef struct hp_engine {
     int32_t dead;           /* n + 1: the "cannot reach the sink" label */
     const int64_t *first;
     hp_arc *arc;
-    uint32_t *res;          /* residuals in the layout's form, after phase I */
+    uint32_t *res;          /* after phase I: residuals as an array, inside arc's memory */
     hp_node *node;
     int32_t *label;         /* distance label (0 is the sink's, DEAD: no path) */
     hp_bucket *bucket;      /* dead + 1 entries, by label */
@@ -325,10 +325,26 @@ static void discharge(hp_engine *e, int32_t v)
     }
 }
 
+/*
+ * The shared helpers (cut, phase II, edge flows) take residuals as a plain
+ * uint32 array. Pack them into the front of the arc records' memory, in
+ * increasing order: the 4 bytes written for arc a lie at or before the
+ * record of arc a, which has been read by then. memcpy keeps the accesses
+ * well-typed; the arc records are dead afterwards.
+ */
+static void residuals_in_place(hp_engine *e, int64_t m)
+{
+    unsigned char *base = (unsigned char *)e->arc;
+    for (int64_t a = 0; a < m; a++) {
+        const uint32_t r = e->arc[a].res;
+        memcpy(base + (size_t)a * sizeof(uint32_t), &r, sizeof r);
+    }
+    e->res = (uint32_t *)(void *)base;
+}
+
 static void engine_free(hp_engine *e)
 {
     gcut_i_free(e->arc);
-    gcut_i_free(e->res);
     gcut_i_free(e->node);
     gcut_i_free(e->label);
     gcut_i_free(e->bucket);
@@ -347,12 +363,11 @@ static gcut_status engine_init(hp_engine *e, const gcut_problem *p, int64_t *can
     e->dead = n + 1;
     e->first = b->first;
     e->arc = gcut_i_malloc_array(b->m > 0 ? b->m : 1, sizeof(hp_arc));
-    e->res = gcut_i_malloc_array(b->m > 0 ? b->m : 1, sizeof(uint32_t));
     e->node = gcut_i_malloc_array(n > 0 ? n : 1, sizeof(hp_node));
     e->label = gcut_i_malloc_array(n > 0 ? n : 1, sizeof(int32_t));
     e->bucket = gcut_i_malloc_array((int64_t)n + 2, sizeof(hp_bucket));
     e->queue = gcut_i_malloc_array(n > 0 ? n : 1, sizeof(int32_t));
-    if (!e->arc || !e->res || !e->node || !e->label || !e->bucket || !e->queue) {
+    if (!e->arc || !e->node || !e->label || !e->bucket || !e->queue) {
         engine_free(e);
         return GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-hipr: cannot allocate %d nodes and %lld arcs",
                          (int)n, (long long)b->m);
@@ -454,8 +469,7 @@ static gcut_status hipr_solve(void *state, const gcut_problem *p, const gcut_sol
     st = phase1(&e, deadline);
     if (st != GCUT_OK)
         goto done;
-    for (int64_t a = 0; a < p->bcsr->m; a++)
-        e.res[a] = e.arc[a].res;
+    residuals_in_place(&e, p->bcsr->m);
     stats->solve_ms = gcut_i_now_ms() - t0;
 
     /* The canonical cut from the maximum preflow (same set as from any
