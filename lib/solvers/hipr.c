@@ -34,8 +34,14 @@
  * at the start and after O(6n + m) units of relabel work; gap relabelling
  * (when the last node leaves label k, every node above k is dead).
  *
- * O(n^2 sqrt(m)) time with highest-label selection; 32 bytes per node plus
- * 4 bytes of residual per arc on top of the layout.
+ * O(n^2 sqrt(m)) time with highest-label selection. Memory on top of the
+ * layout: 16 bytes per arc and about 56 per node (plus 25 per node for
+ * phase II when flows are asked for).
+ *
+ * Layout of a solve: engine_init (cancel terminal capacities, copy arcs),
+ * phase1 (the push-relabel loop), the canonical cut from the maximum
+ * preflow, and, for per-edge flows only, phase II (flow.c), which returns
+ * the excess left at nodes that cannot reach the sink to the source.
  */
 #include <string.h>
 
@@ -97,6 +103,8 @@ typedef struct hp_engine {
     int64_t pushes, relabels, global_relabels, gap_nodes;
 } hp_engine;
 
+/* Bucket list operations; O(1) each. A node's next/prev links serve
+ * whichever list it is in (a node is in at most one). */
 static inline void bucket_add_inactive(hp_engine *e, int32_t v, int32_t d)
 {
     hp_node *nd = e->node;
@@ -351,7 +359,14 @@ static void engine_free(hp_engine *e)
     gcut_i_free(e->queue);
 }
 
-/* Allocate, cancel terminal capacities, set residuals and excesses. */
+/*
+ * Allocate, cancel terminal capacities, set residuals and excesses. A node
+ * with both terminal links sends min(cap_source, cap_sink) straight
+ * through: that part of the flow needs no search. What is left is either
+ * source capacity (the node starts with that much excess, as if the
+ * source's arc were saturated) or sink capacity (node[v].sink), never both.
+ * Labels start DEAD: the first global relabelling sets them.
+ */
 static gcut_status engine_init(hp_engine *e, const gcut_problem *p, int64_t *cancelled)
 {
     const gcut_bcsr *b = p->bcsr;
@@ -397,7 +412,14 @@ static gcut_status engine_init(hp_engine *e, const gcut_problem *p, int64_t *can
     return GCUT_OK;
 }
 
-/* Phase I: highest-label discharges until no live node is active. */
+/*
+ * Phase I: highest-label discharges until no live node is active. amax only
+ * over-estimates the highest active label (it is lowered lazily here), so
+ * popping from it is O(1) amortised: it rises only with a relabel. Global
+ * relabelling runs when the relabel work since the last one outweighs
+ * HP_ALPHA * n + m (scaled by HP_FREQ). The clock is read every
+ * HP_CLOCK_EVERY discharges and after each global relabelling.
+ */
 static gcut_status phase1(hp_engine *e, double deadline)
 {
     int32_t clock = 0;
@@ -489,6 +511,9 @@ static gcut_status hipr_solve(void *state, const gcut_problem *p, const gcut_sol
         if (st != GCUT_OK)
             goto done;
     }
+    /* The value: what cancelling sent straight through plus what reached
+     * the sink. Excess stranded at dead nodes is not flow (phase II gives
+     * it back to the source). */
     sol->flow = cancelled + e.to_sink;
     stats->pushes = e.pushes;
     stats->relabels = e.relabels;
