@@ -25,7 +25,7 @@
  *  - every live node is in exactly one bucket list of its label: the
  *    active stack if it has excess, else the inactive list - except the
  *    node being discharged, which is in none;
- *  - no active node has a label above amax, no node a label above dmax.
+ *  - no active node has a label above amax, no live node one above dmax.
  * Phase I ends when no live node has excess: the preflow is then maximum
  * (no excess can reach the sink) and its value is the flow into the sink.
  *
