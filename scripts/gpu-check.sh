@@ -9,8 +9,11 @@
 #
 # Environment:
 #   STEPS       comma-separated subset of env,build,test,sanitize,bench (default: all)
-#   BENCH       small (default) | targets (the issue's genrmf/RLG/grid sizes) | variants
-#               | a list of gcut-bench instance specs
+#   BENCH       comma-separated modes (default small): small (GPU and CPU engines
+#               on mid-sized instances), small-gpu, small-tc, small-ops1, targets
+#               (the issue's genrmf/RLG/grid sizes on the GPU), targets-tc,
+#               targets-cpu (cpu-hipr on them), variants (settings compared), or a
+#               gcut-bench instance spec (family:key=value;...)
 #   REPEAT      GCUT_GPU_REPEAT for the test (default 100: a changing result is a race)
 #   BUILD       build folder (default build-gpu in the repository)
 #   OUT         where logs, CSV and the summary go (default BUILD/gpu-check)
@@ -18,6 +21,7 @@
 #   XSCALE      GCUT_TEST_SCALE of test_crosscheck (default 0.2)
 #   TEST_TIMEOUT  seconds allowed to each test program (default 900)
 #   TLIMIT      per-solve time limit of the benchmarks in seconds (default 120)
+#   BENCH_V     non-empty: gcut-bench -v (the engines' summary lines into bench.txt)
 #
 # Writes under $OUT (7 files at most): env.txt, build.log, test.log,
 # sanitize.log, bench.txt, bench.csv and summary.md, then prints the summary (last, so that the end
@@ -136,7 +140,11 @@ if has_step sanitize; then
   t0=$(date +%s)
   : >"$OUT/sanitize.log"
   for tool in memcheck racecheck synccheck; do
-    if GCUT_GPU_QUICK=1 GCUT_GPU_REPEAT=1 GCUT_TEST_SCALE=0.15 \
+    # racecheck runs about 100 times slower: the smallest run for it.
+    quick=1
+    scale=0.15
+    [ "$tool" = racecheck ] && quick=2 && scale=0.03
+    if GCUT_GPU_QUICK=$quick GCUT_GPU_REPEAT=1 GCUT_TEST_SCALE=$scale \
          timeout "${TEST_TIMEOUT:-900}" compute-sanitizer --tool "$tool" --error-exitcode 99 \
          "$BUILD/bin/test_gpu_csr" >>"$OUT/sanitize.log" 2>&1; then
       note "compute-sanitizer $tool: ok"
@@ -155,7 +163,7 @@ bench_run() { # name, backends, params, repeat, specs...
   local name=$1 backends=$2 params=$3 repeat=$4
   shift 4
   local csv=/tmp/gcut-bench-$$.csv
-  local args=(-q --backends "$backends" --repeat "$repeat" --time-limit "${TLIMIT:-120}"
+  local args=(-q ${BENCH_V:+-v} --backends "$backends" --repeat "$repeat" --time-limit "${TLIMIT:-120}"
               --csv "$csv")
   [ -n "$params" ] && args+=(--params "$params")
   echo "### $name: gcut-bench ${args[*]} $*" >>"$OUT/bench.txt"
@@ -176,33 +184,34 @@ if has_step bench; then
   t0=$(date +%s)
   : >"$OUT/bench.txt"
   : >"$OUT/bench.csv"
-  case "$BENCH" in
-    small)
-      SPECS=(genrmf:a=16,b=16 genrmf:a=32,b=32 rlg:r=256,c=256 grid2d:w=512,h=512,conn=4
-             grid2d:w=512,h=512,conn=8,kind=vision powerlaw:n=200000,d=8,k=8
-             bipartite:l=100000,r=100000,d=4)
-      bench_run small cuda-csr,cpu-hipr,cpu-bk "" 3 "${SPECS[@]}"
-      bench_run small-tc cuda-csr "variant=tc" 3 "${SPECS[@]}"
-      ;;
-    targets)
-      SPECS=(genrmf:a=32,b=32 genrmf:a=64,b=64 genrmf:a=128,b=128 rlg:r=1024,c=1024
-             rlg:r=2048,c=2048 grid2d:w=2048,h=2048,conn=4)
-      bench_run targets-gpu cuda-csr "" 3 "${SPECS[@]}"
-      bench_run targets-cpu cpu-hipr,cpu-bk "" 1 "${SPECS[@]}"
-      ;;
-    variants)
-      SPECS=(genrmf:a=32,b=32 rlg:r=512,c=512 grid2d:w=1024,h=1024,conn=4
-             powerlaw:n=500000,d=8,k=8)
-      for p in "variant=vc" "variant=tc" "group=4" "group=8" "group=32" "tail=off" \
-               "relabel_freq=2" "relabel_freq=0.5"; do
-        bench_run "var-${p//[=,]/_}" cuda-csr "$p" 3 "${SPECS[@]}"
-      done
-      ;;
-    *)
-      read -r -a SPECS <<<"$BENCH"
-      bench_run custom cuda-csr,cpu-hipr,cpu-bk "" 3 "${SPECS[@]}"
-      ;;
-  esac
+  SMALL=(genrmf:a=16,b=16 genrmf:a=32,b=32 rlg:r=256,c=256 grid2d:w=512,h=512,conn=4
+         grid2d:w=512,h=512,conn=8,kind=vision powerlaw:n=200000,d=8,k=8
+         bipartite:l=100000,r=100000,d=4)
+  # The issue's sizes: genrmf a=32..128 (wide, b = a), RLG 1024^2 and 2048^2,
+  # a random 4-connected 2048^2 grid.
+  TARGETS=(genrmf:a=32,b=32 genrmf:a=64,b=64 genrmf:a=128,b=128 rlg:r=1024,c=1024
+           rlg:r=2048,c=2048 grid2d:w=2048,h=2048,conn=4)
+  VARSPECS=(genrmf:a=32,b=32 rlg:r=512,c=512 grid2d:w=1024,h=1024,conn=4
+            powerlaw:n=500000,d=8,k=8)
+  for mode in ${BENCH//,/ }; do
+    case "$mode" in
+      small) bench_run small cuda-csr,cpu-hipr,cpu-bk "" 3 "${SMALL[@]}" ;;
+      small-gpu) bench_run small-gpu cuda-csr "" 3 "${SMALL[@]}" ;;
+      small-tc) bench_run small-tc cuda-csr "variant=tc" 3 "${SMALL[@]}" ;;
+      small-ops1) bench_run small-ops1 cuda-csr "ops=1" 3 "${SMALL[@]}" ;;
+      targets) bench_run targets cuda-csr "" 2 "${TARGETS[@]}" ;;
+      targets-tc) bench_run targets-tc cuda-csr "variant=tc" 1 "${TARGETS[@]}" ;;
+      targets-cpu) bench_run targets-cpu cpu-hipr "" 1 "${TARGETS[@]}" ;;
+      variants)
+        for p in "variant=tc" "ops=1" "ops=8" "group=4" "group=8" "group=32" "tail=off" \
+                 "relabel_freq=2" "relabel_freq=0.5"; do
+          bench_run "var-${p//[=,]/_}" cuda-csr "$p" 2 "${VARSPECS[@]}"
+        done
+        ;;
+      *:*) bench_run custom cuda-csr,cpu-hipr,cpu-bk "" 3 "$mode" ;;
+      *) note "bench: unknown mode $mode"; STATUS=1 ;;
+    esac
+  done
   note "bench ($BENCH): $(elapsed "$t0") s; tables in bench.txt, rows in bench.csv"
 fi
 

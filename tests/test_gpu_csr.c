@@ -12,7 +12,7 @@
  *   GCUT_GPU_REPEAT  solves of each small case with the default variants
  *                    (default 3; scripts/gpu-check.sh uses 100)
  *   GCUT_TEST_SCALE  scales the number of random cases
- *   GCUT_GPU_QUICK   non-zero: small shapes only (for compute-sanitizer)
+ *   GCUT_GPU_QUICK   1: small shapes only, 2: no shapes (for compute-sanitizer)
  *   GCUT_DATA_DIR    folder holding the maxflow/ instances (default ../shared/data)
  *
  * Exits 77 (skip) with a message when cuda-csr is unavailable: no device,
@@ -95,6 +95,8 @@ static const char *const k_variants[] = {
     "variant=vc,relabel_rounds=1,batch=1",
     "variant=vc,relabel_rounds=1000000,tail=off",
     "variant=tc,relabel_rounds=3",
+    "variant=vc,ops=1",
+    "variant=tc,ops=16",
 };
 #define NUM_VARIANTS (int)(sizeof k_variants / sizeof k_variants[0])
 static const int k_large_variants = 5;
@@ -335,6 +337,8 @@ static void test_shapes(void **state)
     const int reps = g_repeat > 10 ? g_repeat / 20 + 2 : 2;
     int failures = 0;
     gcut_graph *g;
+    if (g_quick >= 2)
+        return;
     const int32_t k = g_quick ? 8 : 1;
     g = make_grid(256 / k, 256 / k, 100, 11);
     failures += check_large(g, reps, 3, "grid256");
@@ -372,6 +376,8 @@ static void test_instances(void **state)
     for (size_t i = 0; i < sizeof inst / sizeof inst[0]; i++) {
         char buf[1024], rel[256];
         const char *path = NULL;
+        if (g_quick >= 2 && strncmp(inst[i].file, "tiny", 4) != 0)
+            continue;
         snprintf(rel, sizeof rel, "maxflow/%s", inst[i].file);
         if (dir && *dir) {
             snprintf(buf, sizeof buf, "%s/%s", dir, rel);
@@ -432,6 +438,7 @@ static void test_params(void **state)
     assert_int_equal(solve_with(g, "relabel_freq=0", 0, NULL), GCUT_ERR_INVALID);
     assert_int_equal(solve_with(g, "tail", 0, NULL), GCUT_ERR_INVALID);
     assert_int_equal(solve_with(g, "batch=0", 0, NULL), GCUT_ERR_INVALID);
+    assert_int_equal(solve_with(g, "ops=0", 0, NULL), GCUT_ERR_INVALID);
     assert_int_equal(solve_with(g, "variant=tc,relabel_freq=0.5,batch=4,", 0, NULL), GCUT_OK);
     assert_int_equal(solve_with(g, "", 0, NULL), GCUT_OK);
     gcut_graph_free(g);
@@ -467,7 +474,7 @@ int main(void)
     if (rep && atoi(rep) > 0)
         g_repeat = atoi(rep);
     const char *quick = getenv("GCUT_GPU_QUICK");
-    g_quick = quick && atoi(quick) != 0;
+    g_quick = quick ? atoi(quick) : 0;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hand_small),
         cmocka_unit_test(test_hand_terminals),

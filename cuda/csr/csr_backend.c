@@ -14,6 +14,7 @@
  *   tail=auto|off|N      finish phases in one block once at most N
  *                        vertices are active (vc only)
  *   batch=N              rounds launched between two checks of the host
+ *   ops=N                pushes and lifts per active vertex and round
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -86,6 +87,7 @@ static gcut_status parse_params(const char *params, gcut_cu_csr_params *prm)
     prm->relabel_freq = 1.0;
     prm->tail = -1;
     prm->batch = 0;
+    prm->ops = 0;
     if (!params)
         return GCUT_OK;
     const char *p = params;
@@ -142,10 +144,15 @@ static gcut_status parse_params(const char *params, gcut_cu_csr_params *prm)
                 prm->batch = (int32_t)iv;
             else
                 bad = 1;
+        } else if (klen == 3 && memcmp(p, "ops", 3) == 0) {
+            if (parse_int(v, vlen, 1, 1024, &iv) == 0)
+                prm->ops = (int32_t)iv;
+            else
+                bad = 1;
         } else {
             return GCUT_CU_FAIL(GCUT_ERR_INVALID,
                                 "cuda-csr: unknown parameter '%.*s' (known: variant, group, "
-                                "relabel_rounds, relabel_freq, tail, batch)",
+                                "relabel_rounds, relabel_freq, tail, batch, ops)",
                                 (int)klen, p);
         }
         if (bad)

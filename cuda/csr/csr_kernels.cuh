@@ -139,22 +139,30 @@ struct Tally {
 };
 
 /*
- * One push or lift of vertex u (u < 0: a placeholder lane set) by a group
- * of G lanes (G a power of two <= 32, aligned within the warp). All 32
- * lanes of the warp must call this together: the reduction shuffles over
- * the whole warp. `next` is the round whose worklist receives vertices
- * that are (still) active; WL = false (variant tc) keeps no worklist.
+ * Up to `ops` pushes and lifts of vertex u (u < 0: a placeholder lane set)
+ * by a group of G lanes (G a power of two <= 32, aligned within the warp):
+ * a bounded discharge. Each operation scans u's residual arcs for the
+ * lowest neighbour and then pushes there or lifts u above it; the next
+ * operation starts from what this one left (less excess, or a new height),
+ * so a vertex that saturates an arc, or lifts, can go on in the same round.
+ * All 32 lanes of the warp must call this together (the reductions shuffle
+ * over the whole warp; the loop exits only when no group of the warp has
+ * work left). `next` is the round whose worklist receives vertices that
+ * are (still) active; WL = false (variant tc) keeps no worklist.
  */
 template <int G, typename Idx, bool WL>
-__device__ __forceinline__ void process(const Args<Idx> &A, int32_t u, uint32_t next, Tally &t)
+__device__ __forceinline__ void process(const Args<Idx> &A, int32_t u, uint32_t next, int ops,
+                                        Tally &t)
 {
     const unsigned full = 0xffffffffu;
     const int lane = threadIdx.x & 31;
     const int glane = lane & (G - 1);
     const int leader = lane & ~(G - 1);
 
-    /* The leader reads the vertex; the group shares what it read, so that
-     * every lane takes the same branch. */
+    /* The leader reads the vertex and keeps the group's copy of its state;
+     * every lane of the group sees the same values, so the group takes the
+     * same branches. e is a lower bound of u's excess: only u takes from
+     * it, and whoever adds to it also puts u in the next worklist. */
     long long e = 0;
     int32_t h = 0, tr = 0;
     if (glane == 0 && u >= 0) {
@@ -167,98 +175,107 @@ __device__ __forceinline__ void process(const Args<Idx> &A, int32_t u, uint32_t 
         h = __shfl_sync(full, h, leader);
         tr = __shfl_sync(full, tr, leader);
     }
-    const bool active = u >= 0 && e > 0 && h < A.dead;
+    bool active = u >= 0 && e > 0 && h < A.dead;
+    if (glane == 0 && active)
+        t.work++;
 
-    /* With residual capacity to the terminal (height 0) the lowest
-     * neighbour is the terminal itself: no scan needed. Otherwise each
-     * lane scans a strided share of the residual out-arcs: forward arcs
-     * with flow < cap, and entering arcs with flow > 0. */
-    int32_t best_h = kNoHeight;
-    unsigned long long best_pos = 0; /* 2 * position + (1 for an entering arc) */
-    if (active && tr == 0) {
-        const Idx fb = A.row[u], fe = A.row[u + 1];
-        for (Idx i = fb + (Idx)glane; i < fe; i += (Idx)G) {
-            if (__ldcg(&A.flow[i]) < __ldg(&A.cap[i])) {
-                const int32_t hv = __ldcg(&A.height[__ldg(&A.col[i])]);
-                if (hv < best_h) {
-                    best_h = hv;
-                    best_pos = 2ull * (unsigned long long)i;
+    for (int op = 0; op < ops; op++) {
+        if (!__any_sync(full, active))
+            break;
+        /* With residual capacity to the terminal (height 0) the lowest
+         * neighbour is the terminal itself: no scan needed. Otherwise each
+         * lane scans a strided share of the residual out-arcs: forward arcs
+         * with flow < cap, and entering arcs with flow > 0. */
+        int32_t best_h = kNoHeight;
+        unsigned long long best_pos = 0; /* 2 * position + (1 for an entering arc) */
+        if (active && tr == 0) {
+            const Idx fb = A.row[u], fe = A.row[u + 1];
+            for (Idx i = fb + (Idx)glane; i < fe; i += (Idx)G) {
+                if (__ldcg(&A.flow[i]) < __ldg(&A.cap[i])) {
+                    const int32_t hv = __ldcg(&A.height[__ldg(&A.col[i])]);
+                    if (hv < best_h) {
+                        best_h = hv;
+                        best_pos = 2ull * (unsigned long long)i;
+                    }
+                }
+            }
+            const Idx rb = A.rrow[u], re = A.rrow[u + 1];
+            for (Idx i = rb + (Idx)glane; i < re; i += (Idx)G) {
+                if (__ldcg(&A.flow[__ldg(&A.rmap[i])]) > 0) {
+                    const int32_t hv = __ldcg(&A.height[__ldg(&A.rcol[i])]);
+                    if (hv < best_h) {
+                        best_h = hv;
+                        best_pos = 2ull * (unsigned long long)i + 1ull;
+                    }
                 }
             }
         }
-        const Idx rb = A.rrow[u], re = A.rrow[u + 1];
-        for (Idx i = rb + (Idx)glane; i < re; i += (Idx)G) {
-            if (__ldcg(&A.flow[__ldg(&A.rmap[i])]) > 0) {
-                const int32_t hv = __ldcg(&A.height[__ldg(&A.rcol[i])]);
-                if (hv < best_h) {
-                    best_h = hv;
-                    best_pos = 2ull * (unsigned long long)i + 1ull;
-                }
-            }
-        }
-    }
-    /* Minimum over the group: key = height, then lane (ties go to the
-     * lowest lane, any choice would do). */
-    unsigned long long key = ((unsigned long long)(uint32_t)best_h << 32) | (unsigned)lane;
-    if (G > 1) {
+        /* Minimum over the group: key = height, then lane (ties go to the
+         * lowest lane, any choice would do). */
+        unsigned long long key = ((unsigned long long)(uint32_t)best_h << 32) | (unsigned)lane;
+        if (G > 1) {
 #pragma unroll
-        for (int off = G / 2; off > 0; off >>= 1) {
-            const unsigned long long other = __shfl_xor_sync(full, key, off);
-            key = other < key ? other : key;
+            for (int off = G / 2; off > 0; off >>= 1) {
+                const unsigned long long other = __shfl_xor_sync(full, key, off);
+                key = other < key ? other : key;
+            }
+            best_pos = __shfl_sync(full, best_pos, (int)(key & 31u));
         }
-        best_pos = __shfl_sync(full, best_pos, (int)(key & 31u));
-    }
-    const int32_t hmin = (int32_t)(key >> 32);
+        const int32_t hmin = (int32_t)(key >> 32);
 
-    if (glane != 0 || !active)
-        return;
-    t.work++;
-    if (tr > 0) {
-        /* Push to the terminal. */
-        const long long d = e < (long long)tr ? e : (long long)tr;
-        A.term[u] = tr - (int32_t)d;
-        atomicAdd(&A.excess[u], (unsigned long long)(-d));
-        t.pushes++;
-        if (WL && e > d)
-            activate(A, u, next);
-        return;
-    }
-    if (hmin < h) {
-        /* Push to the lowest neighbour. The residual is re-read: since the
-         * scan it can only have grown (only u moves flow[a] towards u's
-         * bound), so it is still > 0. */
-        const unsigned long long i = best_pos >> 1;
-        long long a;
-        int32_t v;
-        long long res;
-        if ((best_pos & 1ull) == 0) {
-            a = (long long)i;
-            v = __ldg(&A.col[a]);
-            res = (long long)__ldg(&A.cap[a]) - (long long)__ldcg(&A.flow[a]);
-        } else {
-            a = (long long)__ldg(&A.rmap[i]);
-            v = __ldg(&A.rcol[i]);
-            res = (long long)__ldcg(&A.flow[a]);
+        if (glane == 0 && active) {
+            if (tr > 0) {
+                /* Push to the terminal. */
+                const long long d = e < (long long)tr ? e : (long long)tr;
+                tr -= (int32_t)d;
+                A.term[u] = tr;
+                atomicAdd(&A.excess[u], (unsigned long long)(-d));
+                e -= d;
+                t.pushes++;
+            } else if (hmin < h) {
+                /* Push to the lowest neighbour. The residual is re-read:
+                 * since the scan it can only have grown (only u moves
+                 * flow[a] towards u's bound), so it is still > 0. */
+                const unsigned long long i = best_pos >> 1;
+                long long a;
+                int32_t v;
+                long long res;
+                if ((best_pos & 1ull) == 0) {
+                    a = (long long)i;
+                    v = __ldg(&A.col[a]);
+                    res = (long long)__ldg(&A.cap[a]) - (long long)__ldcg(&A.flow[a]);
+                } else {
+                    a = (long long)__ldg(&A.rmap[i]);
+                    v = __ldg(&A.rcol[i]);
+                    res = (long long)__ldcg(&A.flow[a]);
+                }
+                const long long d = e < res ? e : res;
+                atomicAdd(&A.flow[a], (best_pos & 1ull) ? -(int32_t)d : (int32_t)d);
+                atomicAdd(&A.excess[v], (unsigned long long)d);
+                atomicAdd(&A.excess[u], (unsigned long long)(-d));
+                e -= d;
+                t.pushes++;
+                if (WL)
+                    activate(A, v, next);
+            } else {
+                /* Lift: one above the lowest residual neighbour, or `dead`
+                 * (inactive) when there is none or it is too high. Heights
+                 * never decrease here: hmin >= h. */
+                h = (hmin == kNoHeight || hmin >= A.dead - 1) ? A.dead : hmin + 1;
+                A.height[u] = h;
+                t.relabels++;
+            }
+            active = e > 0 && h < A.dead;
         }
-        const long long d = e < res ? e : res;
-        atomicAdd(&A.flow[a], (best_pos & 1ull) ? -(int32_t)d : (int32_t)d);
-        atomicAdd(&A.excess[v], (unsigned long long)d);
-        atomicAdd(&A.excess[u], (unsigned long long)(-d));
-        t.pushes++;
-        if (WL) {
-            activate(A, v, next);
-            if (e > d)
-                activate(A, u, next);
+        if (G > 1) {
+            e = __shfl_sync(full, e, leader);
+            h = __shfl_sync(full, h, leader);
+            tr = __shfl_sync(full, tr, leader);
+            active = __shfl_sync(full, active, leader);
         }
-        return;
     }
-    /* Lift: one above the lowest residual neighbour, or `dead` (inactive)
-     * when there is none or it is too high. Heights never decrease here:
-     * hmin >= h. */
-    const int32_t nh = (hmin == kNoHeight || hmin >= A.dead - 1) ? A.dead : hmin + 1;
-    A.height[u] = nh;
-    t.relabels++;
-    if (WL && nh < A.dead)
+    /* Still active: again in the next round. */
+    if (WL && glane == 0 && active)
         activate(A, u, next);
 }
 
@@ -295,7 +312,7 @@ __device__ __forceinline__ void flush_tally(const Tally &t, Ctl *ctl, unsigned i
  * not depend on a count the host has not read.
  */
 template <int G, typename Idx, bool WL>
-__global__ void __launch_bounds__(GCUT_CSR_BLOCK) round_kernel(Args<Idx> A, uint32_t round)
+__global__ void __launch_bounds__(GCUT_CSR_BLOCK) round_kernel(Args<Idx> A, uint32_t round, int ops)
 {
     constexpr uint32_t kGroupsPerWarp = 32 / G;
     if (blockIdx.x == 0 && threadIdx.x == 0)
@@ -311,7 +328,7 @@ __global__ void __launch_bounds__(GCUT_CSR_BLOCK) round_kernel(Args<Idx> A, uint
         int32_t u = -1;
         if (idx < count)
             u = WL ? __ldcg(&cur[idx]) : (int32_t)idx;
-        process<G, Idx, WL>(A, u, round + 1u, t);
+        process<G, Idx, WL>(A, u, round + 1u, ops, t);
     }
     flush_tally(t, A.ctl, WL ? nullptr : &A.ctl->cnt[round % 3u]);
 }
@@ -325,7 +342,7 @@ __global__ void __launch_bounds__(GCUT_CSR_BLOCK) round_kernel(Args<Idx> A, uint
  */
 template <int G, typename Idx>
 __global__ void __launch_bounds__(GCUT_CSR_TAIL_THREADS)
-    tail_kernel(Args<Idx> A, uint32_t round, uint32_t max_rounds, uint32_t exit_above)
+    tail_kernel(Args<Idx> A, uint32_t round, uint32_t max_rounds, uint32_t exit_above, int ops)
 {
     constexpr uint32_t kGroupsPerWarp = 32 / G;
     const uint32_t warp = threadIdx.x >> 5;
@@ -345,7 +362,7 @@ __global__ void __launch_bounds__(GCUT_CSR_TAIL_THREADS)
         for (uint32_t i0 = warp * kGroupsPerWarp; i0 < count; i0 += nwarps * kGroupsPerWarp) {
             const uint32_t idx = i0 + sub;
             const int32_t u = idx < count ? __ldcg(&cur[idx]) : -1;
-            process<G, Idx, true>(A, u, round + 1u, t);
+            process<G, Idx, true>(A, u, round + 1u, ops, t);
         }
         __syncthreads();
     }

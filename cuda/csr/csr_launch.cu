@@ -126,10 +126,13 @@ struct Engine {
     uint32_t bfs_tail_enter, bfs_tail_exit; /* frontier sizes for the BFS tail kernel */
     int32_t bfs_depth;                      /* levels of the last BFS */
     int batch;
+    int ops;               /* pushes and lifts per active vertex and round */
     int grid_round, grid_n;
     double deadline;
     double transfer_ms;
     int64_t rounds, global_relabels;
+    int64_t tail_rounds;   /* rounds run by the single-block tail kernel */
+    double relabel_ms;     /* host time spent in global relabels */
 };
 
 template <typename Idx>
@@ -182,20 +185,20 @@ gcut_status launch_round(Engine<Idx> &E)
     cudaStream_t st = E.s->stream;
     const uint32_t r = E.round;
     if (!E.wl) {
-        gcut_csr::round_kernel<1, Idx, false><<<E.grid_round, GCUT_CSR_BLOCK, 0, st>>>(E.A, r);
+        gcut_csr::round_kernel<1, Idx, false><<<E.grid_round, GCUT_CSR_BLOCK, 0, st>>>(E.A, r, E.ops);
     } else {
         switch (E.group) {
         case 1:
-            gcut_csr::round_kernel<1, Idx, true><<<E.grid_round, GCUT_CSR_BLOCK, 0, st>>>(E.A, r);
+            gcut_csr::round_kernel<1, Idx, true><<<E.grid_round, GCUT_CSR_BLOCK, 0, st>>>(E.A, r, E.ops);
             break;
         case 4:
-            gcut_csr::round_kernel<4, Idx, true><<<E.grid_round, GCUT_CSR_BLOCK, 0, st>>>(E.A, r);
+            gcut_csr::round_kernel<4, Idx, true><<<E.grid_round, GCUT_CSR_BLOCK, 0, st>>>(E.A, r, E.ops);
             break;
         case 8:
-            gcut_csr::round_kernel<8, Idx, true><<<E.grid_round, GCUT_CSR_BLOCK, 0, st>>>(E.A, r);
+            gcut_csr::round_kernel<8, Idx, true><<<E.grid_round, GCUT_CSR_BLOCK, 0, st>>>(E.A, r, E.ops);
             break;
         default:
-            gcut_csr::round_kernel<32, Idx, true><<<E.grid_round, GCUT_CSR_BLOCK, 0, st>>>(E.A, r);
+            gcut_csr::round_kernel<32, Idx, true><<<E.grid_round, GCUT_CSR_BLOCK, 0, st>>>(E.A, r, E.ops);
             break;
         }
     }
@@ -212,16 +215,16 @@ gcut_status launch_tail(Engine<Idx> &E, uint32_t max_rounds)
     const int T = GCUT_CSR_TAIL_THREADS;
     switch (E.group) {
     case 1:
-        gcut_csr::tail_kernel<1, Idx><<<1, T, 0, st>>>(E.A, E.round, max_rounds, E.tail_exit);
+        gcut_csr::tail_kernel<1, Idx><<<1, T, 0, st>>>(E.A, E.round, max_rounds, E.tail_exit, E.ops);
         break;
     case 4:
-        gcut_csr::tail_kernel<4, Idx><<<1, T, 0, st>>>(E.A, E.round, max_rounds, E.tail_exit);
+        gcut_csr::tail_kernel<4, Idx><<<1, T, 0, st>>>(E.A, E.round, max_rounds, E.tail_exit, E.ops);
         break;
     case 8:
-        gcut_csr::tail_kernel<8, Idx><<<1, T, 0, st>>>(E.A, E.round, max_rounds, E.tail_exit);
+        gcut_csr::tail_kernel<8, Idx><<<1, T, 0, st>>>(E.A, E.round, max_rounds, E.tail_exit, E.ops);
         break;
     default:
-        gcut_csr::tail_kernel<32, Idx><<<1, T, 0, st>>>(E.A, E.round, max_rounds, E.tail_exit);
+        gcut_csr::tail_kernel<32, Idx><<<1, T, 0, st>>>(E.A, E.round, max_rounds, E.tail_exit, E.ops);
         break;
     }
     GCUT_CUDA_CHECK_LAUNCH(st);
@@ -283,7 +286,7 @@ gcut_status launch_bfs_tail(Engine<Idx> &E, int32_t level)
  * excess that can reach the terminal) and excess_nodes.
  */
 template <typename Idx>
-gcut_status global_relabel(Engine<Idx> &E)
+gcut_status global_relabel_run(Engine<Idx> &E)
 {
     cudaStream_t st = E.s->stream;
     /* Clear cnt[], bcnt[], active and excess_nodes (the first 8 words). */
@@ -326,6 +329,15 @@ gcut_status global_relabel(Engine<Idx> &E)
     return read_ctl(E);
 }
 
+template <typename Idx>
+gcut_status global_relabel(Engine<Idx> &E)
+{
+    const double t0 = gcut_cu_now();
+    gcut_status rc = global_relabel_run(E);
+    E.relabel_ms += gcut_cu_now() - t0;
+    return rc;
+}
+
 /*
  * One phase: push-relabel towards `term` until a global relabel finds no
  * active vertex. Between relabels, rounds run in batches on the whole GPU,
@@ -362,6 +374,7 @@ gcut_status run_phase(Engine<Idx> &E, int32_t *term, int phase)
                 const uint32_t done = E.s->h_ctl->tail_round - E.round;
                 E.round = E.s->h_ctl->tail_round;
                 E.rounds += done;
+                E.tail_rounds += done;
                 since += done;
                 count = E.s->h_ctl->cnt[E.round % 3u];
                 /* The tail stops when the list is empty, grows past
@@ -431,6 +444,7 @@ gcut_status solve(gcut_cu_csr_state *s, const gcut_problem *p, const gcut_solve_
     E.wl = prm->variant == GCUT_CU_CSR_VC;
     E.group = !E.wl ? 1 : prm->group ? prm->group : auto_group(n, m);
     E.batch = prm->batch > 0 ? prm->batch : GCUT_CSR_BATCH;
+    E.ops = prm->ops > 0 ? prm->ops : GCUT_CSR_OPS;
     E.deadline = opt->time_limit > 0 ? t_start + opt->time_limit * 1e3 : INFINITY;
     E.grid_round = s->num_sms * GCUT_CSR_BLOCKS_PER_SM;
     {
@@ -606,10 +620,13 @@ gcut_status solve(gcut_cu_csr_state *s, const gcut_problem *p, const gcut_solve_
     sol->stats->relabels = (int64_t)s->h_ctl->relabels;
     sol->stats->threads = E.grid_round * GCUT_CSR_BLOCK;
     gcut_cu_host->log(opt, GCUT_LOG_INFO,
-                      "cuda-csr: flow %lld, %d nodes, %lld arcs, variant %s, group %d, "
-                      "%lld rounds, %lld global relabels, solve %.2f ms",
-                      (long long)flow, (int)n, (long long)m, E.wl ? "vc" : "tc", E.group,
-                      (long long)E.rounds, (long long)E.global_relabels, sol->stats->solve_ms);
+                      "cuda-csr: flow %lld, %d nodes, %lld arcs, variant %s, group %d, ops %d: "
+                      "%lld rounds (%lld in the tail kernel), %lld global relabels (%.2f ms, "
+                      "last BFS %d levels); init %.2f ms, phase I %.2f ms, phase II %.2f ms",
+                      (long long)flow, (int)n, (long long)m, E.wl ? "vc" : "tc", E.group, E.ops,
+                      (long long)E.rounds, (long long)E.tail_rounds,
+                      (long long)E.global_relabels, E.relabel_ms, (int)E.bfs_depth,
+                      sol->stats->init_ms, sol->stats->solve_ms, sol->stats->flow_ms);
     return GCUT_OK;
 }
 

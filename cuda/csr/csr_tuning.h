@@ -25,6 +25,10 @@
 #define GCUT_CSR_TAIL_ENTER_GROUPS 2
 #define GCUT_CSR_TAIL_EXIT_FACTOR 8
 
+/* Pushes and lifts an active vertex may do in one round (a bounded
+ * discharge; 1 is Hong's one operation per vertex and round). */
+#define GCUT_CSR_OPS 4
+
 /* Rounds launched back to back between two reads of the worklist size. */
 #define GCUT_CSR_BATCH 8
 
