@@ -280,8 +280,13 @@ static void bk_augment(bk_solver *s, int32_t u, int64_t a)
                 bk_make_orphan(s, x);
             break;
         }
+        /* The flow runs parent -> x, against the parent arc p. */
         const int32_t up = nodes[x].pnode;
-        bk_push(s, bk_sister(s, p), f);
+        const int64_t b = bk_sister(s, p);
+        arcs[b].res -= f;
+        arcs[b].rev += f;
+        arcs[p].res += f;
+        arcs[p].rev -= f;
         if (arcs[p].rev == 0)
             bk_make_orphan(s, x);
         x = up;
@@ -303,7 +308,7 @@ static void bk_augment(bk_solver *s, int32_t u, int64_t a)
     }
     s->flow += f;
     s->augmentations++;
-    s->path_arcs += len + 1;
+    s->path_arcs += len + 2; /* with the two terminal arcs */
 }
 
 /* ---------------------------------------------------------------- adoption */
