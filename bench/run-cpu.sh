@@ -19,6 +19,7 @@
 # 2 cores.
 #
 # Environment: GCUT_BENCH_NAME (report name), GCUT_BENCH_REPEAT (default 3),
+# GCUT_BENCH_COMMIT (the commit BUILD_DIR was built from; default: HEAD),
 # GCUT_BENCH_QUICK=1 (tiny sizes: checks the script itself in seconds).
 set -eu
 
@@ -83,6 +84,7 @@ run() { # run CSV_OUT ARGS... ; keeps going on failure, remembers it
     "$BENCH" --csv "$out" "$@" || rc=$?
 }
 START=$(date +%s)
+LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
 echo "== reference set ($ENGINES)" >&2
 run "$TMP/1.csv" $A1 $REF_SET
 echo "== 2048x2048 grid ($BIG)" >&2
@@ -95,6 +97,7 @@ echo "== DIMACS parse speed" >&2
 "$GEN" $PARSE_SPEC -o "$TMP/grid.max"
 "$BENCH" --parse --repeat 5 --csv "$BASE-parse.csv" "$TMP/grid.max" || rc=$?
 END=$(date +%s)
+LOAD_END=$(cut -d' ' -f1-3 /proc/loadavg)
 
 : > "$CSV"
 for f in "$TMP"/[1-4].csv; do
@@ -107,13 +110,14 @@ done
 # ---------------------------------------------------------------- report
 MODEL=$(lscpu | sed -n 's/^Model name: *//p' | head -n 1)
 CPUS=$(nproc)
-COMMIT=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
+COMMIT=${GCUT_BENCH_COMMIT:-$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)}
 {
     echo "# CPU benchmarks: $NAME, $DATE"
     echo
     echo "- Machine: $MODEL, $CPUS cores ($(uname -sm)), $(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo) memory"
     echo "- gcut commit: $COMMIT; compiler: $(${CC:-cc} --version 2>/dev/null | head -n 1)"
     echo "- Script: \`bench/run-cpu.sh\` (GCUT_BENCH_NAME=$NAME, repeat $REPEAT), $((END - START)) s in all"
+    echo "- Load average (1, 5, 15 min) at the start: $LOAD_START; at the end: $LOAD_END"
     echo "- Commands (gcut-bench and gcut-gen from \`$BUILD/bin\`):"
     echo
     echo '```'
