@@ -79,16 +79,17 @@ static int list_backends(void)
     return 0;
 }
 
-static int write_cut(const char *path, const uint8_t *cut, int32_t n)
+/* Output files: "-" is stdout; errors are reported once, here. */
+static FILE *open_output(const char *path)
 {
     FILE *f = strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
-    if (!f) {
+    if (!f)
         fprintf(stderr, "gcut-maxflow: cannot write %s: %s\n", path, strerror(errno));
-        return 1;
-    }
-    fprintf(f, "c canonical cut: node id (1-based, as in the file), side (0 source, 1 sink)\n");
-    for (int32_t v = 0; v < n; v++)
-        fprintf(f, "%d %d\n", (int)v + 1, (int)cut[v]);
+    return f;
+}
+
+static int close_output(FILE *f, const char *path)
+{
     int bad = ferror(f);
     if (f != stdout)
         bad |= fclose(f) != 0;
@@ -97,16 +98,25 @@ static int write_cut(const char *path, const uint8_t *cut, int32_t n)
     return bad;
 }
 
+static int write_cut(const char *path, const uint8_t *cut, int32_t n)
+{
+    FILE *f = open_output(path);
+    if (!f)
+        return 1;
+    fprintf(f, "c canonical cut: node id (1-based, as in the file), side (0 source, 1 sink)\n");
+    for (int32_t v = 0; v < n; v++)
+        fprintf(f, "%d %d\n", (int)v + 1, (int)cut[v]);
+    return close_output(f, path);
+}
+
 /* DIMACS solution form: terminal arcs first (from the balance of each node),
  * then one line per edge in file order. */
 static int write_flow(const char *path, const gcut_graph *g, const gcut_dimacs_info *info,
                       int64_t value, const int32_t *flows)
 {
-    FILE *f = strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
-    if (!f) {
-        fprintf(stderr, "gcut-maxflow: cannot write %s: %s\n", path, strerror(errno));
+    FILE *f = open_output(path);
+    if (!f)
         return 1;
-    }
     const int32_t n = gcut_graph_num_nodes(g);
     const int64_t m = gcut_graph_num_edges(g);
     int64_t *d = calloc((size_t)n + 1, sizeof *d);
@@ -144,12 +154,7 @@ static int write_flow(const char *path, const gcut_graph *g, const gcut_dimacs_i
         fprintf(f, "f %d %d %d\n", (int)u + 1, (int)v + 1, (int)flows[e]);
     }
     free(d);
-    int bad = ferror(f);
-    if (f != stdout)
-        bad |= fclose(f) != 0;
-    if (bad)
-        fprintf(stderr, "gcut-maxflow: error writing %s\n", path);
-    return bad;
+    return close_output(f, path);
 }
 
 static int cmp_double(const void *a, const void *b)
