@@ -11,7 +11,7 @@
 #   STEPS       comma-separated subset of env,build,test,sanitize,bench (default: all)
 #   BENCH       comma-separated modes (default small): small (GPU and CPU engines
 #               on mid-sized instances), small-gpu, small-tc, small-ops1, targets
-#               (the issue's genrmf/RLG/grid sizes on the GPU), targets-tc,
+#               (the issue's genrmf/RLG/grid sizes on the GPU), targets-tc, targets-host,
 #               targets-cpu (cpu-hipr on them), variants (settings compared), or a
 #               gcut-bench instance spec (family:key=value;...)
 #   REPEAT      GCUT_GPU_REPEAT for the test (default 100: a changing result is a race)
@@ -21,7 +21,8 @@
 #   XSCALE      GCUT_TEST_SCALE of test_crosscheck (default 0.2)
 #   TEST_TIMEOUT  seconds allowed to each test program (default 900)
 #   TLIMIT      per-solve time limit of the benchmarks in seconds (default 120)
-#   BENCH_V     non-empty: gcut-bench -v (the engines' summary lines into bench.txt)
+#   BENCH_TIMEOUT  seconds allowed to each gcut-bench run (default 900)
+#   BENCH_V     non-empty: gcut-bench -vv (the engines' summary lines into bench.txt)
 #
 # Writes under $OUT (7 files at most): env.txt, build.log, test.log,
 # sanitize.log, bench.txt, bench.csv and summary.md, then prints the summary (last, so that the end
@@ -163,12 +164,13 @@ bench_run() { # name, backends, params, repeat, specs...
   local name=$1 backends=$2 params=$3 repeat=$4
   shift 4
   local csv=/tmp/gcut-bench-$$.csv
-  local args=(-q ${BENCH_V:+-v} --backends "$backends" --repeat "$repeat" --time-limit "${TLIMIT:-120}"
+  local args=(-q ${BENCH_V:+-vv} --backends "$backends" --repeat "$repeat" --time-limit "${TLIMIT:-120}"
               --csv "$csv")
   [ -n "$params" ] && args+=(--params "$params")
   echo "### $name: gcut-bench ${args[*]} $*" >>"$OUT/bench.txt"
   rm -f "$csv"
-  if ! "$BUILD/bin/gcut-bench" "${args[@]}" "$@" >>"$OUT/bench.txt" 2>&1; then
+  if ! timeout "${BENCH_TIMEOUT:-900}" "$BUILD/bin/gcut-bench" "${args[@]}" "$@" \
+       >>"$OUT/bench.txt" 2>&1; then
     note "bench $name: gcut-bench reported a failure or a disagreement"
     STATUS=1
   fi
@@ -201,6 +203,7 @@ if has_step bench; then
       small-ops1) bench_run small-ops1 cuda-csr "ops=1" 3 "${SMALL[@]}" ;;
       targets) bench_run targets cuda-csr "" 2 "${TARGETS[@]}" ;;
       targets-tc) bench_run targets-tc cuda-csr "variant=tc" 1 "${TARGETS[@]}" ;;
+      targets-host) bench_run targets-host cuda-csr "driver=host" 1 "${TARGETS[@]}" ;;
       targets-cpu) bench_run targets-cpu cpu-hipr "" 1 "${TARGETS[@]}" ;;
       variants)
         for p in "variant=tc" "ops=1" "ops=8" "group=4" "group=8" "group=32" "tail=off" \

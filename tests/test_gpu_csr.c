@@ -77,8 +77,9 @@ static int gpu_agrees(gcut_graph *g, const answer *ref, const char *params, int 
     return bad;
 }
 
-/* Parameter sets every case is solved with. The first two (the default
- * worklist engine and the thread-centric one) are repeated g_repeat times;
+/* Parameter sets every case is solved with. The first three (the default
+ * worklist engine with its cooperative driver, the thread-centric one, and
+ * the worklist engine driven by the host) are repeated g_repeat times;
  * the others, which exercise the group sizes, the tail kernel and extreme
  * relabel intervals, twice. Large graphs get the first k_large_variants
  * only: a global relabel after every round, or none at all, costs minutes
@@ -86,17 +87,20 @@ static int gpu_agrees(gcut_graph *g, const answer *ref, const char *params, int 
 static const char *const k_variants[] = {
     "variant=vc",
     "variant=tc",
+    "variant=vc,driver=host",
     "variant=vc,group=1",
-    "variant=vc,group=32",
-    "variant=vc,tail=off",
+    "variant=vc,group=32,tail=off",
     "variant=vc,group=4",
-    "variant=vc,group=8",
+    "variant=vc,group=8,driver=host",
     "variant=vc,tail=100000",
-    "variant=vc,relabel_rounds=1,batch=1",
+    "variant=vc,driver=host,tail=100000",
+    "variant=vc,relabel_rounds=1,batch=1,driver=host",
+    "variant=vc,relabel_rounds=1",
     "variant=vc,relabel_rounds=1000000,tail=off",
     "variant=tc,relabel_rounds=3",
     "variant=vc,ops=1",
     "variant=tc,ops=16",
+    "variant=vc,driver=host,ops=2,tail=off",
 };
 #define NUM_VARIANTS (int)(sizeof k_variants / sizeof k_variants[0])
 static const int k_large_variants = 5;
@@ -110,7 +114,7 @@ static int check_variants(gcut_graph *g, int nvariants, int reps, int flows_ever
     reference(g, &ref);
     int bad = 0;
     for (int k = 0; k < nvariants && bad < 3; k++) {
-        const int times = k < 2 ? reps : 2;
+        const int times = k < 3 ? reps : 2;
         for (int r = 0; r < times && bad < 3; r++) {
             const int flows = flows_every > 0 && (r + k) % flows_every == 0;
             bad += gpu_agrees(g, &ref, k_variants[k], flows, label);
@@ -439,6 +443,9 @@ static void test_params(void **state)
     assert_int_equal(solve_with(g, "tail", 0, NULL), GCUT_ERR_INVALID);
     assert_int_equal(solve_with(g, "batch=0", 0, NULL), GCUT_ERR_INVALID);
     assert_int_equal(solve_with(g, "ops=0", 0, NULL), GCUT_ERR_INVALID);
+    assert_int_equal(solve_with(g, "driver=gpu", 0, NULL), GCUT_ERR_INVALID);
+    assert_int_equal(solve_with(g, "driver=host,ops=3", 0, NULL), GCUT_OK);
+    assert_int_equal(solve_with(g, "variant=tc,driver=coop", 0, NULL), GCUT_OK);
     assert_int_equal(solve_with(g, "variant=tc,relabel_freq=0.5,batch=4,", 0, NULL), GCUT_OK);
     assert_int_equal(solve_with(g, "", 0, NULL), GCUT_OK);
     gcut_graph_free(g);
@@ -449,6 +456,7 @@ static void test_stats_and_timeout(void **state)
     (void)state;
     gcut_graph *g = make_path(g_quick ? 500 : 20000, 21);
     gcut_stats st;
+    memset(&st, 0, sizeof st);
     assert_int_equal(solve_with(g, NULL, 0, &st), GCUT_OK);
     assert_true(st.rounds > 0);
     assert_true(st.global_relabels >= 2);
@@ -459,6 +467,7 @@ static void test_stats_and_timeout(void **state)
            (long long)st.rounds, (long long)st.global_relabels, (long long)st.pushes,
            (long long)st.relabels, st.init_ms, st.solve_ms, st.cut_ms, st.transfer_ms);
     assert_int_equal(solve_with(g, NULL, 1e-7, NULL), GCUT_ERR_TIMEOUT);
+    assert_int_equal(solve_with(g, "driver=host", 1e-7, NULL), GCUT_ERR_TIMEOUT);
     gcut_graph_free(g);
 }
 

@@ -15,6 +15,10 @@
  *                        vertices are active (vc only)
  *   batch=N              rounds launched between two checks of the host
  *   ops=N                pushes and lifts per active vertex and round
+ *   driver=auto|coop|host  vc only: one cooperative launch per global
+ *                        relabel cycle with grid barriers between rounds
+ *                        (auto: where the device supports it), or one
+ *                        launch per round checked in batches by the host
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -88,6 +92,7 @@ static gcut_status parse_params(const char *params, gcut_cu_csr_params *prm)
     prm->tail = -1;
     prm->batch = 0;
     prm->ops = 0;
+    prm->driver = GCUT_CU_CSR_DRIVER_AUTO;
     if (!params)
         return GCUT_OK;
     const char *p = params;
@@ -144,6 +149,15 @@ static gcut_status parse_params(const char *params, gcut_cu_csr_params *prm)
                 prm->batch = (int32_t)iv;
             else
                 bad = 1;
+        } else if (klen == 6 && memcmp(p, "driver", 6) == 0) {
+            if (value_is(v, vlen, "auto"))
+                prm->driver = GCUT_CU_CSR_DRIVER_AUTO;
+            else if (value_is(v, vlen, "coop"))
+                prm->driver = GCUT_CU_CSR_DRIVER_COOP;
+            else if (value_is(v, vlen, "host"))
+                prm->driver = GCUT_CU_CSR_DRIVER_HOST;
+            else
+                bad = 1;
         } else if (klen == 3 && memcmp(p, "ops", 3) == 0) {
             if (parse_int(v, vlen, 1, 1024, &iv) == 0)
                 prm->ops = (int32_t)iv;
@@ -152,7 +166,7 @@ static gcut_status parse_params(const char *params, gcut_cu_csr_params *prm)
         } else {
             return GCUT_CU_FAIL(GCUT_ERR_INVALID,
                                 "cuda-csr: unknown parameter '%.*s' (known: variant, group, "
-                                "relabel_rounds, relabel_freq, tail, batch, ops)",
+                                "relabel_rounds, relabel_freq, tail, batch, ops, driver)",
                                 (int)klen, p);
         }
         if (bad)

@@ -25,6 +25,13 @@ typedef enum gcut_cu_csr_variant {
     GCUT_CU_CSR_TC = 1
 } gcut_cu_csr_variant;
 
+/* Who drives the rounds (opt->params "driver="). */
+typedef enum gcut_cu_csr_driver {
+    GCUT_CU_CSR_DRIVER_AUTO = 0, /* cooperative where the device can, else host */
+    GCUT_CU_CSR_DRIVER_COOP = 1, /* one cooperative launch per relabel cycle */
+    GCUT_CU_CSR_DRIVER_HOST = 2  /* one launch per round, batches checked by the host */
+} gcut_cu_csr_driver;
+
 /* Settings parsed from opt->params (csr_backend.c). */
 typedef struct gcut_cu_csr_params {
     gcut_cu_csr_variant variant;
@@ -34,6 +41,7 @@ typedef struct gcut_cu_csr_params {
     int32_t tail;           /* hybrid tail threshold in vertices: -1 = auto, 0 = off */
     int32_t batch;          /* rounds launched between two host checks; 0 = default */
     int32_t ops;            /* pushes and lifts per vertex and round; 0 = default */
+    gcut_cu_csr_driver driver;
 } gcut_cu_csr_params;
 
 /* Persistent engine state (STYLE.md rule 23): the stream, the workspace

@@ -303,6 +303,25 @@ __device__ __forceinline__ void flush_tally(const Tally &t, Ctl *ctl, unsigned i
     }
 }
 
+/* The vertices of one round, shared out among the warps numbered
+ * `warp` (of `nwarps`) in groups of G lanes. All lanes of a warp iterate
+ * together (process() shuffles over the warp). */
+template <int G, typename Idx, bool WL>
+__device__ __forceinline__ void round_body(const Args<Idx> &A, uint32_t round, uint32_t count,
+                                           uint32_t warp, uint32_t nwarps, int ops, Tally &t)
+{
+    constexpr uint32_t kGroupsPerWarp = 32 / G;
+    const int32_t *cur = list_of(A, round);
+    const uint32_t sub = (threadIdx.x & 31u) / G;
+    for (uint32_t i0 = warp * kGroupsPerWarp; i0 < count; i0 += nwarps * kGroupsPerWarp) {
+        const uint32_t idx = i0 + sub;
+        int32_t u = -1;
+        if (idx < count)
+            u = WL ? __ldcg(&cur[idx]) : (int32_t)idx;
+        process<G, Idx, WL>(A, u, round + 1u, ops, t);
+    }
+}
+
 /*
  * One round. WL: process the worklist of round `round` (count in
  * cnt[round % 3]) into the worklist of round + 1. !WL (variant tc): look
@@ -314,42 +333,28 @@ __device__ __forceinline__ void flush_tally(const Tally &t, Ctl *ctl, unsigned i
 template <int G, typename Idx, bool WL>
 __global__ void __launch_bounds__(GCUT_CSR_BLOCK) round_kernel(Args<Idx> A, uint32_t round, int ops)
 {
-    constexpr uint32_t kGroupsPerWarp = 32 / G;
     if (blockIdx.x == 0 && threadIdx.x == 0)
         A.ctl->cnt[(round + 2u) % 3u] = 0;
     const uint32_t count = WL ? __ldcg(&A.ctl->cnt[round % 3u]) : (uint32_t)A.n;
-    const int32_t *cur = list_of(A, round);
-    const uint32_t warp = (blockIdx.x * blockDim.x + threadIdx.x) >> 5;
-    const uint32_t nwarps = (gridDim.x * blockDim.x) >> 5;
-    const uint32_t sub = (threadIdx.x & 31u) / G;
     Tally t = {0, 0, 0};
-    for (uint32_t i0 = warp * kGroupsPerWarp; i0 < count; i0 += nwarps * kGroupsPerWarp) {
-        const uint32_t idx = i0 + sub;
-        int32_t u = -1;
-        if (idx < count)
-            u = WL ? __ldcg(&cur[idx]) : (int32_t)idx;
-        process<G, Idx, WL>(A, u, round + 1u, ops, t);
-    }
+    round_body<G, Idx, WL>(A, round, count, (blockIdx.x * blockDim.x + threadIdx.x) >> 5,
+                           (gridDim.x * blockDim.x) >> 5, ops, t);
     flush_tally(t, A.ctl, WL ? nullptr : &A.ctl->cnt[round % 3u]);
 }
 
 /*
- * The hybrid tail: one block runs rounds back to back, separated by
- * __syncthreads() instead of kernel launches, while the worklist is short.
- * It stops before round `round + max_rounds`, when the list is empty, or
- * when it grows past `exit_above` (the many-block kernel is then faster),
- * and leaves the round it stopped before in ctl->tail_round.
+ * Rounds run by the threads of one block alone, separated by
+ * __syncthreads() instead of kernel launches or grid barriers, while the
+ * worklist is short. Runs rounds from `round` on, at most `max_rounds`,
+ * while the list has 1 .. exit_above vertices; returns the round it
+ * stopped before (all threads get the same value).
  */
 template <int G, typename Idx>
-__global__ void __launch_bounds__(GCUT_CSR_TAIL_THREADS)
-    tail_kernel(Args<Idx> A, uint32_t round, uint32_t max_rounds, uint32_t exit_above, int ops)
+__device__ __forceinline__ uint32_t block_rounds(const Args<Idx> &A, uint32_t round,
+                                                 uint32_t max_rounds, uint32_t exit_above,
+                                                 int ops, Tally &t)
 {
-    constexpr uint32_t kGroupsPerWarp = 32 / G;
-    const uint32_t warp = threadIdx.x >> 5;
-    const uint32_t nwarps = blockDim.x >> 5;
-    const uint32_t sub = (threadIdx.x & 31u) / G;
     const uint32_t stop = round + max_rounds;
-    Tally t = {0, 0, 0};
     for (; round != stop; round++) {
         /* Every thread reads the same count: appends to it ended before the
          * barrier that closed the previous round. */
@@ -358,14 +363,20 @@ __global__ void __launch_bounds__(GCUT_CSR_TAIL_THREADS)
             break;
         if (threadIdx.x == 0)
             A.ctl->cnt[(round + 2u) % 3u] = 0;
-        const int32_t *cur = list_of(A, round);
-        for (uint32_t i0 = warp * kGroupsPerWarp; i0 < count; i0 += nwarps * kGroupsPerWarp) {
-            const uint32_t idx = i0 + sub;
-            const int32_t u = idx < count ? __ldcg(&cur[idx]) : -1;
-            process<G, Idx, true>(A, u, round + 1u, ops, t);
-        }
+        round_body<G, Idx, true>(A, round, count, threadIdx.x >> 5, blockDim.x >> 5, ops, t);
         __syncthreads();
     }
+    return round;
+}
+
+/* The hybrid tail as a kernel of one block (host-driven mode); leaves the
+ * round it stopped before in ctl->tail_round. */
+template <int G, typename Idx>
+__global__ void __launch_bounds__(GCUT_CSR_TAIL_THREADS)
+    tail_kernel(Args<Idx> A, uint32_t round, uint32_t max_rounds, uint32_t exit_above, int ops)
+{
+    Tally t = {0, 0, 0};
+    round = block_rounds<G, Idx>(A, round, max_rounds, exit_above, ops, t);
     if (threadIdx.x == 0)
         A.ctl->tail_round = round;
     flush_tally(t, A.ctl, nullptr);
@@ -392,15 +403,20 @@ __global__ void init_kernel(int32_t n, int32_t *src, int32_t *term, unsigned lon
  * are at height 1 and form the first frontier; all others are unvisited
  * (height n). */
 template <typename Idx>
-__global__ void bfs_init_kernel(Args<Idx> A)
+__device__ __forceinline__ void bfs_init_body(const Args<Idx> &A, uint32_t tid, uint32_t nthreads)
 {
-    for (int32_t v = blockIdx.x * blockDim.x + threadIdx.x; v < A.n;
-         v += gridDim.x * blockDim.x) {
-        const bool seed = A.term[v] > 0;
+    for (int32_t v = (int32_t)tid; v < A.n; v += (int32_t)nthreads) {
+        const bool seed = __ldcg(&A.term[v]) > 0;
         A.height[v] = seed ? 1 : A.dead;
         if (seed)
             append(A.list0, &A.ctl->bcnt[0], v);
     }
+}
+
+template <typename Idx>
+__global__ void bfs_init_kernel(Args<Idx> A)
+{
+    bfs_init_body(A, blockIdx.x * blockDim.x + threadIdx.x, gridDim.x * blockDim.x);
 }
 
 /* Try to reach x at height h: the first visitor wins the CAS. */
@@ -459,14 +475,14 @@ __global__ void __launch_bounds__(GCUT_CSR_BLOCK) bfs_level_kernel(Args<Idx> A, 
                       gridDim.x * blockDim.x);
 }
 
-/* BFS levels in one block, separated by __syncthreads(), while the
- * frontier is small (deep, narrow graphs have thousands of levels of a few
- * vertices: one launch each would cost more than the work). Stops at an
- * empty frontier or one larger than `exit_above`, and leaves the next
- * level to run in ctl->bfs_level. */
+/* BFS levels run by the threads of one block alone, separated by
+ * __syncthreads(), while the frontier is small (deep, narrow graphs have
+ * thousands of levels of a few vertices: one launch or grid barrier each
+ * would cost more than the work). Runs from `level` while the frontier has
+ * 1 .. exit_above vertices; returns the next level to run. */
 template <int G, typename Idx>
-__global__ void __launch_bounds__(GCUT_CSR_TAIL_THREADS)
-    bfs_tail_kernel(Args<Idx> A, int32_t level, uint32_t exit_above)
+__device__ __forceinline__ int32_t block_levels(const Args<Idx> &A, int32_t level,
+                                                uint32_t exit_above)
 {
     for (;; level++) {
         const uint32_t count = __ldcg(&A.ctl->bcnt[(uint32_t)(level - 1) % 3u]);
@@ -477,6 +493,16 @@ __global__ void __launch_bounds__(GCUT_CSR_TAIL_THREADS)
         bfs_level_body<G>(A, level, count, threadIdx.x, blockDim.x);
         __syncthreads();
     }
+    return level;
+}
+
+/* block_levels as a kernel (host-driven mode): the next level to run goes
+ * to ctl->bfs_level. */
+template <int G, typename Idx>
+__global__ void __launch_bounds__(GCUT_CSR_TAIL_THREADS)
+    bfs_tail_kernel(Args<Idx> A, int32_t level, uint32_t exit_above)
+{
+    level = block_levels<G, Idx>(A, level, exit_above);
     if (threadIdx.x == 0)
         A.ctl->bfs_level = level;
 }
@@ -484,10 +510,10 @@ __global__ void __launch_bounds__(GCUT_CSR_TAIL_THREADS)
 /* After a global relabel: the worklist of round `round` (vc), the number
  * of active vertices, and of vertices holding excess at any height. */
 template <typename Idx, bool WL>
-__global__ void rebuild_kernel(Args<Idx> A, uint32_t round)
+__device__ __forceinline__ void rebuild_body(const Args<Idx> &A, uint32_t round, uint32_t tid,
+                                             uint32_t nthreads)
 {
-    for (int32_t v = blockIdx.x * blockDim.x + threadIdx.x; v < A.n;
-         v += gridDim.x * blockDim.x) {
+    for (int32_t v = (int32_t)tid; v < A.n; v += (int32_t)nthreads) {
         if (__ldcg(&A.excess[v]) == 0)
             continue;
         {
@@ -495,7 +521,7 @@ __global__ void rebuild_kernel(Args<Idx> A, uint32_t round)
             if (g.thread_rank() == 0)
                 atomicAdd(&A.ctl->excess_nodes, g.size());
         }
-        if (A.height[v] < A.dead) {
+        if (__ldcg(&A.height[v]) < A.dead) {
             if (WL) {
                 A.stamp[v] = round;
                 append(list_of(A, round), &A.ctl->cnt[round % 3u], v);
@@ -505,6 +531,126 @@ __global__ void rebuild_kernel(Args<Idx> A, uint32_t round)
                 atomicAdd(&A.ctl->active, g.size());
         }
     }
+}
+
+template <typename Idx, bool WL>
+__global__ void rebuild_kernel(Args<Idx> A, uint32_t round)
+{
+    rebuild_body<Idx, WL>(A, round, blockIdx.x * blockDim.x + threadIdx.x,
+                          gridDim.x * blockDim.x);
+}
+
+/* Settings of one cycle of the cooperative driver (passed by value). */
+struct CycleParams {
+    uint32_t round;          /* the first round of the cycle */
+    uint32_t interval;       /* rounds before the next global relabel, at least */
+    float depth_factor;      /* ... and at least this times the BFS depth; 0: fixed */
+    uint32_t tail_enter;     /* block 0 runs rounds alone up to this many active */
+    uint32_t tail_exit;      /* ... and hands back above this many */
+    uint32_t bfs_tail_enter; /* the same for BFS frontiers */
+    uint32_t bfs_tail_exit;
+    int ops;
+};
+
+/*
+ * One cycle of a phase in one cooperative launch: a global relabel (BFS
+ * from the terminal, rebuild of the worklist), then rounds until the
+ * worklist empties or the relabel interval is over. Grid-wide barriers
+ * replace kernel launches. While the frontier or the worklist is small,
+ * block 0 runs levels or rounds alone and the other blocks wait at the
+ * next barrier.
+ *
+ * Every decision that steers the barriers is taken by all threads from a
+ * counter read after a barrier and not written before the next one: the
+ * multi-block step at level/round k clears only the counter that was read
+ * before the previous barrier, and before block 0 starts to rotate the
+ * counters on its own, one more barrier makes sure that everybody has read
+ * the current one.
+ *
+ * The host clears cnt, bcnt, active and excess_nodes before the launch.
+ * Leaves in ctl: active and excess_nodes of the rebuild, bfs_level (the
+ * depth of the BFS) and tail_round (the round the cycle stopped before).
+ */
+template <int G, typename Idx>
+__global__ void __launch_bounds__(GCUT_CSR_COOP_BLOCK) cycle_kernel(Args<Idx> A, CycleParams P)
+{
+    cg::grid_group grid = cg::this_grid();
+    const uint32_t tid = blockIdx.x * blockDim.x + threadIdx.x;
+    const uint32_t nthreads = gridDim.x * blockDim.x;
+    Ctl *ctl = A.ctl;
+    Tally t = {0, 0, 0};
+
+    /* ---- global relabel */
+    bfs_init_body(A, tid, nthreads);
+    grid.sync();
+    int32_t level = 1;
+    for (;;) {
+        const uint32_t count = __ldcg(&ctl->bcnt[(uint32_t)(level - 1) % 3u]);
+        if (count == 0)
+            break;
+        if (count <= P.bfs_tail_enter) {
+            grid.sync();
+            if (blockIdx.x == 0) {
+                const int32_t next = block_levels<G, Idx>(A, level, P.bfs_tail_exit);
+                if (threadIdx.x == 0)
+                    ctl->bfs_level = next;
+            }
+            grid.sync();
+            level = __ldcg(&ctl->bfs_level);
+            continue;
+        }
+        if (tid == 0)
+            ctl->bcnt[(uint32_t)(level + 1) % 3u] = 0;
+        bfs_level_body<G>(A, level, count, tid, nthreads);
+        grid.sync();
+        level++;
+    }
+    rebuild_body<Idx, true>(A, P.round, tid, nthreads);
+    grid.sync();
+
+    /* ---- rounds */
+    uint32_t round = P.round;
+    if (__ldcg(&ctl->active) > 0) {
+        uint64_t interval = P.interval;
+        if (P.depth_factor > 0.0f) {
+            const float d = P.depth_factor * (float)level;
+            if ((float)interval < d)
+                interval = (uint64_t)d;
+        }
+        uint64_t k = 0;
+        while (k < interval) {
+            const uint32_t count = __ldcg(&ctl->cnt[round % 3u]);
+            if (count == 0)
+                break;
+            if (count <= P.tail_enter) {
+                grid.sync();
+                if (blockIdx.x == 0) {
+                    const uint64_t left = interval - k;
+                    const uint32_t budget = left < (1u << 30) ? (uint32_t)left : (1u << 30);
+                    const uint32_t next =
+                        block_rounds<G, Idx>(A, round, budget, P.tail_exit, P.ops, t);
+                    if (threadIdx.x == 0)
+                        ctl->tail_round = next;
+                }
+                grid.sync();
+                const uint32_t next = __ldcg(&ctl->tail_round);
+                k += next - round;
+                round = next;
+                continue;
+            }
+            if (tid == 0)
+                ctl->cnt[(round + 2u) % 3u] = 0;
+            round_body<G, Idx, true>(A, round, count, tid >> 5, nthreads >> 5, P.ops, t);
+            grid.sync();
+            round++;
+            k++;
+        }
+    }
+    if (tid == 0) {
+        ctl->tail_round = round;
+        ctl->bfs_level = level;
+    }
+    flush_tally(t, ctl, nullptr);
 }
 
 /* The canonical cut from the last BFS: reached (height < dead) = sink side. */

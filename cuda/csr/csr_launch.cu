@@ -35,6 +35,7 @@ struct gcut_cu_csr_state {
     int device;
     int ready;             /* stream and pinned block exist */
     int num_sms;
+    int coop_ok;           /* the device supports cooperative launches */
     cudaStream_t stream;
     void *ws;              /* the workspace */
     size_t ws_bytes;
@@ -127,6 +128,9 @@ struct Engine {
     int32_t bfs_depth;                      /* levels of the last BFS */
     int batch;
     int ops;               /* pushes and lifts per active vertex and round */
+    bool coop;             /* the cooperative driver: one launch per relabel cycle */
+    int coop_grid;         /* its blocks (all resident at once) */
+    uint32_t coop_tail_enter, coop_tail_exit; /* block-0 thresholds in the cycle kernel */
     int grid_round, grid_n;
     double deadline;
     double transfer_ms;
@@ -416,6 +420,77 @@ gcut_status run_phase(Engine<Idx> &E, int32_t *term, int phase)
     return GCUT_OK;
 }
 
+template <typename Idx>
+const void *cycle_kernel_of(int group)
+{
+    switch (group) {
+    case 1:
+        return (const void *)gcut_csr::cycle_kernel<1, Idx>;
+    case 4:
+        return (const void *)gcut_csr::cycle_kernel<4, Idx>;
+    case 8:
+        return (const void *)gcut_csr::cycle_kernel<8, Idx>;
+    default:
+        return (const void *)gcut_csr::cycle_kernel<32, Idx>;
+    }
+}
+
+/*
+ * One phase with the cooperative driver: each launch of cycle_kernel is a
+ * global relabel followed by rounds, with grid barriers instead of
+ * launches and one 64-byte read by the host per cycle. The phase ends with
+ * the cycle whose relabel finds no active vertex.
+ */
+template <typename Idx>
+gcut_status run_phase_coop(Engine<Idx> &E, int32_t *term, int phase)
+{
+    cudaStream_t st = E.s->stream;
+    E.A.term = term;
+    const void *kernel = cycle_kernel_of<Idx>(E.group);
+    for (;;) {
+        const double t0 = gcut_cu_now();
+        gcut_csr::CycleParams P;
+        P.round = E.round;
+        P.interval = E.interval < 0x40000000u ? (uint32_t)E.interval : 0x40000000u;
+        P.depth_factor = E.interval_fixed ? 0.0f : (float)GCUT_CSR_RELABEL_DEPTH_FACTOR;
+        P.tail_enter = E.coop_tail_enter;
+        P.tail_exit = E.coop_tail_exit;
+        P.bfs_tail_enter = E.coop_tail_enter;
+        P.bfs_tail_exit = E.coop_tail_exit;
+        P.ops = E.ops;
+        /* Clear cnt[], bcnt[], active and excess_nodes (the first 8 words). */
+        GCUT_CUDA_CHECK(cudaMemsetAsync(E.A.ctl, 0, 8 * sizeof(unsigned int), st));
+        void *args[] = {(void *)&E.A, (void *)&P};
+        GCUT_CUDA_CHECK(cudaLaunchCooperativeKernel(kernel, dim3((unsigned)E.coop_grid),
+                                                    dim3(GCUT_CSR_COOP_BLOCK), args, 0, st));
+        GCUT_CUDA_CHECK_LAUNCH(st);
+        gcut_status rc = read_ctl(E);
+        if (rc != GCUT_OK)
+            return rc;
+        const Ctl *c = E.s->h_ctl;
+        E.rounds += c->tail_round - E.round;
+        E.round = c->tail_round;
+        E.bfs_depth = c->bfs_level;
+        E.global_relabels++;
+        E.relabel_ms += gcut_cu_now() - t0; /* whole cycles in this mode */
+        gcut_cu_host->log(E.opt, GCUT_LOG_DEBUG,
+                          "cuda-csr: phase %d, cycle %lld: BFS %d levels, %u active, %u with "
+                          "excess, now round %u",
+                          phase, (long long)E.global_relabels, c->bfs_level, c->active,
+                          c->excess_nodes, E.round);
+        if (c->active == 0)
+            return GCUT_OK;
+        if ((rc = check_time(E)) != GCUT_OK)
+            return rc;
+    }
+}
+
+template <typename Idx>
+gcut_status run_phase_any(Engine<Idx> &E, int32_t *term, int phase)
+{
+    return E.coop ? run_phase_coop(E, term, phase) : run_phase(E, term, phase);
+}
+
 /* The automatic group size: enough lanes for a vertex's arcs. */
 int auto_group(int32_t n, int64_t m)
 {
@@ -468,6 +543,24 @@ gcut_status solve(gcut_cu_csr_state *s, const gcut_problem *p, const gcut_solve_
     E.tail_exit = E.tail_enter * GCUT_CSR_TAIL_EXIT_FACTOR;
     E.bfs_tail_enter = GCUT_CSR_TAIL_ENTER_GROUPS * per_block;
     E.bfs_tail_exit = E.bfs_tail_enter * GCUT_CSR_TAIL_EXIT_FACTOR;
+    /* The cooperative driver (vc only): every block resident at once. */
+    E.coop = false;
+    if (E.wl && prm->driver != GCUT_CU_CSR_DRIVER_HOST && s->coop_ok) {
+        int per_sm = 0;
+        GCUT_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+            &per_sm, cycle_kernel_of<Idx>(E.group), GCUT_CSR_COOP_BLOCK, 0));
+        if (per_sm > 0) {
+            E.coop = true;
+            E.coop_grid = per_sm * s->num_sms;
+            const uint32_t coop_block = GCUT_CSR_COOP_BLOCK / (uint32_t)E.group;
+            E.coop_tail_enter =
+                prm->tail < 0 ? GCUT_CSR_TAIL_ENTER_GROUPS * coop_block : (uint32_t)prm->tail;
+            E.coop_tail_exit = E.coop_tail_enter * GCUT_CSR_TAIL_EXIT_FACTOR;
+        }
+    }
+    if (prm->driver == GCUT_CU_CSR_DRIVER_COOP && E.wl && !E.coop)
+        return GCUT_CU_FAIL(GCUT_ERR_UNSUPPORTED,
+                            "cuda-csr: driver=coop: cooperative launch is not available here");
     E.round = 1;
     E.stage_entries = 0;
 
@@ -559,7 +652,7 @@ gcut_status solve(gcut_cu_csr_state *s, const gcut_problem *p, const gcut_solve_
     sol->stats->init_ms = t_solve - t_start;
 
     /* ---- phase I: maximum preflow */
-    if ((rc = run_phase(E, E.sinkres, 1)) != GCUT_OK)
+    if ((rc = run_phase_any(E, E.sinkres, 1)) != GCUT_OK)
         return rc;
     const double t_cut = gcut_cu_now();
     sol->stats->solve_ms = t_cut - t_solve;
@@ -580,7 +673,7 @@ gcut_status solve(gcut_cu_csr_state *s, const gcut_problem *p, const gcut_solve_
 
     /* ---- phase II: a flow, when asked for */
     if (sol->edge_flows) {
-        if ((rc = run_phase(E, E.src, 2)) != GCUT_OK)
+        if ((rc = run_phase_any(E, E.src, 2)) != GCUT_OK)
             return rc;
         if (s->h_ctl->excess_nodes != 0)
             return GCUT_CU_FAIL(GCUT_ERR_INTERNAL,
@@ -621,9 +714,10 @@ gcut_status solve(gcut_cu_csr_state *s, const gcut_problem *p, const gcut_solve_
     sol->stats->threads = E.grid_round * GCUT_CSR_BLOCK;
     gcut_cu_host->log(opt, GCUT_LOG_INFO,
                       "cuda-csr: flow %lld, %d nodes, %lld arcs, variant %s, group %d, ops %d: "
-                      "%lld rounds (%lld in the tail kernel), %lld global relabels (%.2f ms, "
+                      "%s driver, %lld rounds (%lld in the tail kernel), %lld global relabels (%.2f ms, "
                       "last BFS %d levels); init %.2f ms, phase I %.2f ms, phase II %.2f ms",
                       (long long)flow, (int)n, (long long)m, E.wl ? "vc" : "tc", E.group, E.ops,
+                      E.coop ? "cooperative" : "host",
                       (long long)E.rounds, (long long)E.tail_rounds,
                       (long long)E.global_relabels, E.relabel_ms, (int)E.bfs_depth,
                       sol->stats->init_ms, sol->stats->solve_ms, sol->stats->flow_ms);
@@ -637,6 +731,7 @@ gcut_status state_ready(gcut_cu_csr_state *s)
         return GCUT_OK;
     GCUT_CUDA_CHECK(cudaGetDevice(&s->device));
     GCUT_CUDA_CHECK(cudaDeviceGetAttribute(&s->num_sms, cudaDevAttrMultiProcessorCount, s->device));
+    GCUT_CUDA_CHECK(cudaDeviceGetAttribute(&s->coop_ok, cudaDevAttrCooperativeLaunch, s->device));
     GCUT_CUDA_CHECK(cudaMallocHost((void **)&s->h_ctl, sizeof(Ctl)));
     cudaError_t err = cudaStreamCreateWithFlags(&s->stream, cudaStreamNonBlocking);
     if (err != cudaSuccess) {

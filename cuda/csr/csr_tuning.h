@@ -14,6 +14,10 @@
  * (2048 threads per SM on sm_80 and sm_90). */
 #define GCUT_CSR_BLOCKS_PER_SM 8
 
+/* Threads per block of the cooperative cycle kernel (the default driver:
+ * one launch per global relabel cycle, grid barriers between rounds). */
+#define GCUT_CSR_COOP_BLOCK 512
+
 /* Threads of the single-block kernel that finishes the tail of a phase,
  * when only a few vertices stay active for many rounds. */
 #define GCUT_CSR_TAIL_THREADS 1024
