@@ -554,7 +554,7 @@ gcut_status solve(gcut_cu_csr_state *s, const gcut_problem *p, const gcut_solve_
             E.coop_grid = per_sm * s->num_sms;
             const uint32_t coop_block = GCUT_CSR_COOP_BLOCK / (uint32_t)E.group;
             E.coop_tail_enter =
-                prm->tail < 0 ? GCUT_CSR_TAIL_ENTER_GROUPS * coop_block : (uint32_t)prm->tail;
+                prm->tail < 0 ? GCUT_CSR_COOP_TAIL_ENTER_GROUPS * coop_block : (uint32_t)prm->tail;
             E.coop_tail_exit = E.coop_tail_enter * GCUT_CSR_TAIL_EXIT_FACTOR;
         }
     }

@@ -18,6 +18,11 @@
  * one launch per global relabel cycle, grid barriers between rounds). */
 #define GCUT_CSR_COOP_BLOCK 512
 
+/* In the cycle kernel block 0 runs rounds (and BFS levels) alone up to
+ * this many times the vertices it has in flight, and hands back above
+ * GCUT_CSR_TAIL_EXIT_FACTOR times that. */
+#define GCUT_CSR_COOP_TAIL_ENTER_GROUPS 4
+
 /* Threads of the single-block kernel that finishes the tail of a phase,
  * when only a few vertices stay active for many rounds. */
 #define GCUT_CSR_TAIL_THREADS 1024
@@ -31,7 +36,7 @@
 
 /* Pushes and lifts an active vertex may do in one round (a bounded
  * discharge; 1 is Hong's one operation per vertex and round). */
-#define GCUT_CSR_OPS 4
+#define GCUT_CSR_OPS 1
 
 /* Rounds launched back to back between two reads of the worklist size. */
 #define GCUT_CSR_BATCH 8
