@@ -94,6 +94,9 @@
 /* Parallel BFS levels / rounds below these sizes run on the driving thread. */
 #define PRSN_SEQ_PER_THREAD 48
 #define PRSN_SEQ_MIN 192
+/* A burst goes back to parallel rounds once it has this many times
+ * seq_below active nodes. */
+#define PRSN_HL_EXIT 4
 #define PRSN_PAR_NODES 32768 /* graph size from which reset/rebuild go parallel */
 /* Spin iterations before a waiting thread sleeps. */
 #define PRSN_SPIN 4000
@@ -246,8 +249,18 @@ typedef struct prsn {
     prsn_event go, done;
     int events_ok;
 
+    /* highest-label bursts (driver only): bucket lists by label */
+    int32_t *bhead;   /* dead + 1 list heads, -1 when empty */
+    int32_t *bnext;   /* n links */
+    int32_t *count;   /* dead + 1: nodes per label (all nodes), for the gap test */
+    uint32_t cmax;    /* count[L] is 0 above cmax */
+    int counts_ok;    /* count[] matches the labels (parallel rounds spoil it) */
+    int64_t gaps;     /* nodes lifted by bursts' gap test */
+
     /* settings */
-    int64_t seq_below;
+    int64_t seq_below; /* smaller work sets run on the driver alone */
+    int64_t hl_exit;   /* a burst hands back to rounds above this many active nodes */
+    int hl;            /* small work sets run as highest-label bursts */
     double freq;
 } prsn;
 
@@ -707,6 +720,10 @@ static gcut_status global_relabel(prsn *P, prsn_worker_arg *args, gcut_stats *st
     }
     set_current(P, 0);
     int64_t reached = P->total;
+    /* Node counts per label come with the BFS: one level at a time. */
+    memset(P->count, 0, ((size_t)P->cmax + 1) * sizeof(int32_t));
+    P->count[1] = (int32_t)P->total;
+    P->cmax = 1;
     P->level = 2;
     while (P->total > 0) {
         if (any_nomem(P))
@@ -714,8 +731,11 @@ static gcut_status global_relabel(prsn *P, prsn_worker_arg *args, gcut_stats *st
         phase(P, args, JOB_BFS, use_pool(P, P->total));
         set_current(P, P->cur ^ 1);
         reached += P->total;
+        P->count[P->level] = (int32_t)P->total;
+        P->cmax = P->level;
         P->level++;
     }
+    P->counts_ok = 1;
     phase(P, args, JOB_REBUILD, big);
     set_current(P, 0);
     if (any_nomem(P))
@@ -725,6 +745,210 @@ static gcut_status global_relabel(prsn *P, prsn_worker_arg *args, gcut_stats *st
     if (st->global_relabels++ > 0)
         st->gap_nodes += live > reached ? live - reached : 0;
     return GCUT_OK;
+}
+
+/* ------------------------------------------------------------ highest-label bursts */
+
+/*
+ * A work set too small to share among threads is processed by the driver
+ * alone, and then nothing forces rounds on it: it runs the sequential
+ * highest-label method of Cherkassky and Goldberg (buckets of active nodes
+ * by label, pushes and relabels seen at once), which moves flow down long
+ * paths with far fewer discharges than synchronous rounds (the rounds do
+ * one hop per round). It is the same push-relabel: labels stay valid, so
+ * it can stop at any point and hand its active nodes back to the rounds -
+ * when they become many (hl_exit), when a global relabelling is due, or
+ * when none are left.
+ */
+
+static void bucket_put(prsn *P, int32_t v, uint32_t L)
+{
+    P->bnext[v] = P->bhead[L];
+    P->bhead[L] = v;
+}
+
+/* Discharge v completely: push at label d to label d - 1, relabel to the
+ * lowest residual neighbour + 1, until no excess is left or v is dead. */
+/* Gap at label g (no node left there): no node above it can reach the
+ * sink. The active ones (all in buckets above g) become dead; inactive
+ * ones keep their labels: nothing can push into them from below the gap,
+ * and the next global relabelling lifts them. */
+static void gap_lift(prsn *P, uint32_t g, uint32_t *hi, int64_t *active)
+{
+    for (uint32_t L = g + 1; L <= *hi; L++) {
+        for (int32_t u = P->bhead[L]; u >= 0; u = P->bnext[u]) {
+            atomic_store_explicit(&P->lab[u], P->dead, memory_order_relaxed);
+            P->node[u].newlab = P->dead;
+            P->count[L]--;
+            (*active)--;
+            P->gaps++;
+        }
+        P->bhead[L] = -1;
+    }
+    *hi = g;
+}
+
+static void burst_discharge(prsn *P, prsn_tl *tl, int32_t v, uint32_t *lo, uint32_t *hi,
+                            int64_t *active)
+{
+    prsn_arc *const arc = P->arc;
+    prsn_node *const node = P->node;
+    _Atomic uint32_t *const lab = P->lab;
+    prsn_node *const me = &node[v];
+    const uint32_t dead = P->dead;
+    const int64_t a0 = P->first[v], a1 = P->first[v + 1];
+    uint32_t d = atomic_load_explicit(&lab[v], memory_order_relaxed);
+    int64_t e = me->excess;
+    for (;;) {
+        if (d == 1 && me->sink_res > 0) {
+            const int64_t delta = e < me->sink_res ? e : me->sink_res;
+            me->sink_res -= delta;
+            tl->to_sink += delta;
+            e -= delta;
+            tl->pushes++;
+            if (e == 0)
+                break;
+        }
+        uint32_t best = UINT32_MAX;
+        for (int64_t a = a0; a < a1; a++) {
+            const uint32_t r = arc[a].res;
+            if (r == 0)
+                continue;
+            const int32_t w = arc[a].head;
+            const uint32_t dw = atomic_load_explicit(&lab[w], memory_order_relaxed);
+            if (dw + 1 == d) {
+                const uint32_t delta = e < (int64_t)r ? (uint32_t)e : r;
+                arc[a].res = r - delta;
+                arc[arc[a].sister].res += delta;
+                e -= delta;
+                tl->pushes++;
+                const int64_t ew = node[w].excess;
+                node[w].excess = ew + delta;
+                if (ew == 0) { /* w becomes active (its label d - 1 < dead) */
+                    bucket_put(P, w, dw);
+                    /* v may have been relabelled above the highest bucket */
+                    if (dw < *lo)
+                        *lo = dw;
+                    if (dw > *hi)
+                        *hi = dw;
+                    (*active)++;
+                }
+                if (e == 0)
+                    goto done;
+            } else if (dw + 1 < best) {
+                best = dw + 1;
+            }
+        }
+        const uint32_t old = d;
+        d = best < dead ? best : dead;
+        tl->relabels++;
+        tl->work += PRSN_BETA + (a1 - a0);
+        if (--P->count[old] == 0 && d < dead) {
+            /* v was the last node at its label: v and all above are cut off. */
+            gap_lift(P, old, hi, active);
+            d = dead;
+            P->gaps++;
+        }
+        if (d < dead) {
+            P->count[d]++;
+            if (d > P->cmax)
+                P->cmax = d;
+        }
+        atomic_store_explicit(&lab[v], d, memory_order_relaxed);
+        me->newlab = d;
+        if (d == dead)
+            break;
+    }
+done:
+    me->excess = e;
+}
+
+/* Next stamp; stamps are forgotten before they wrap. */
+static void next_round(prsn *P)
+{
+    if (++P->round == UINT32_MAX) {
+        for (int32_t v = 0; v < P->n; v++)
+            atomic_store_explicit(&P->node[v].mark, 0, memory_order_relaxed);
+        P->round = 1;
+    }
+}
+
+/* One burst from the current work set; leaves the active nodes as the
+ * next work set (flagged, as the rounds expect). */
+static gcut_status burst(prsn *P, double deadline, double threshold)
+{
+    const uint32_t dead = P->dead;
+    if (!P->bhead) {
+        P->bhead = gcut_i_malloc_array((int64_t)dead + 1, sizeof(int32_t));
+        P->bnext = gcut_i_malloc_array(P->n, sizeof(int32_t));
+        if (!P->bhead || !P->bnext)
+            return GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-prsn: cannot allocate label buckets");
+        for (uint32_t L = 0; L <= dead; L++)
+            P->bhead[L] = -1;
+    }
+    if (!P->counts_ok) {
+        memset(P->count, 0, ((size_t)P->cmax + 1) * sizeof(int32_t));
+        P->cmax = 0;
+        for (int32_t v = 0; v < P->n; v++) {
+            const uint32_t L = atomic_load_explicit(&P->lab[v], memory_order_relaxed) & PRSN_LAB;
+            if (L < dead) {
+                P->count[L]++;
+                P->cmax = L > P->cmax ? L : P->cmax;
+            }
+        }
+        P->counts_ok = 1;
+    }
+    prsn_tl *tl = &P->tl[0];
+    const int64_t other_work = sum_work(P) - tl->work;
+    int32_t *const bhead = P->bhead;
+    uint32_t hi = 0, lo = dead;
+    int64_t active = 0;
+    int32_t s = 0;
+    for (int64_t i = 0; i < P->total; i++) {
+        const int32_t v = list_at(P, i, &s);
+        const uint32_t L = atomic_load_explicit(&P->lab[v], memory_order_relaxed) & PRSN_LAB;
+        atomic_store_explicit(&P->lab[v], L, memory_order_relaxed);
+        bucket_put(P, v, L);
+        hi = L > hi ? L : hi;
+        lo = L < lo ? L : lo;
+        active++;
+    }
+    gcut_status st = GCUT_OK;
+    for (int64_t steps = 1; active > 0; steps++) {
+        if (active > P->hl_exit)
+            break;
+        if (P->freq > 0 && P->freq * (double)(other_work + tl->work) > threshold)
+            break;
+        if ((steps & 1023) == 0 && gcut_i_now_ms() > deadline) {
+            st = GCUT_FAIL(GCUT_ERR_TIMEOUT, "cpu-prsn: time limit reached");
+            break;
+        }
+        while (bhead[hi] < 0)
+            hi--;
+        const int32_t v = bhead[hi];
+        bhead[hi] = P->bnext[v];
+        active--;
+        burst_discharge(P, tl, v, &lo, &hi, &active);
+    }
+    /* Hand the active nodes back as the next work set. */
+    prsn_list *out = &tl->list[P->cur ^ 1];
+    out->len = 0;
+    for (uint32_t L = lo; active > 0 && L <= hi; L++) {
+        for (int32_t v = bhead[L]; v >= 0; v = P->bnext[v]) {
+            atomic_store_explicit(&P->lab[v], L | PRSN_ACT, memory_order_relaxed);
+            P->node[v].newlab = L;
+            list_push(tl, out, v);
+            active--;
+        }
+        bhead[L] = -1;
+    }
+    for (int32_t t = 1; t < P->nthreads; t++)
+        P->tl[t].list[P->cur ^ 1].len = 0;
+    set_current(P, P->cur ^ 1);
+    next_round(P);
+    if (st == GCUT_OK && tl->nomem)
+        st = GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-prsn: cannot grow a vertex list");
+    return st;
 }
 
 /* ------------------------------------------------------------ set-up and driver */
@@ -742,6 +966,9 @@ static void prsn_free(prsn *P)
             gcut_i_free(P->tl[t].list[1].item);
         }
     gcut_i_free(P->tl);
+    gcut_i_free(P->bhead);
+    gcut_i_free(P->bnext);
+    gcut_i_free(P->count);
     gcut_i_free(P->off);
     gcut_i_free(P->threads);
     gcut_i_free(P->arc);
@@ -768,10 +995,11 @@ static gcut_status prsn_new(prsn *P, const gcut_problem *p, int32_t nthreads)
     P->arc = gcut_i_malloc_array(b->m, sizeof(prsn_arc));
     P->node = gcut_i_malloc_array(n, sizeof(prsn_node));
     P->lab = gcut_i_malloc_array(n, sizeof(*P->lab));
+    P->count = gcut_i_calloc((size_t)n + 2, sizeof(int32_t));
     P->tl = gcut_i_calloc((size_t)nthreads, sizeof(prsn_tl));
     P->off = gcut_i_calloc((size_t)nthreads + 1, sizeof(int64_t));
     P->threads = gcut_i_calloc((size_t)nthreads, sizeof(pthread_t));
-    if (!P->arc || !P->node || !P->lab || !P->tl || !P->off || !P->threads) {
+    if (!P->arc || !P->node || !P->lab || !P->count || !P->tl || !P->off || !P->threads) {
         prsn_free(P);
         return GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-prsn: cannot allocate %d nodes, %lld arcs", (int)n,
                          (long long)b->m);
@@ -810,6 +1038,10 @@ static gcut_status parse_params(const char *s, prsn *P)
             if (*stop || errno || x < 0)
                 return GCUT_FAIL(GCUT_ERR_INVALID, "cpu-prsn: seq_below=%s is not a count", val);
             P->seq_below = x;
+        } else if (klen == 2 && strncmp(s, "hl", klen) == 0) {
+            if (strcmp(val, "0") != 0 && strcmp(val, "1") != 0)
+                return GCUT_FAIL(GCUT_ERR_INVALID, "cpu-prsn: hl=%s: want 0 or 1", val);
+            P->hl = val[0] == '1';
         } else if (klen == 7 && strncmp(s, "gr_freq", klen) == 0) {
             const double x = strtod(val, &stop);
             if (*stop || errno || !(x >= 0.0))
@@ -818,7 +1050,7 @@ static gcut_status parse_params(const char *s, prsn *P)
             P->freq = x;
         } else {
             return GCUT_FAIL(GCUT_ERR_INVALID,
-                             "cpu-prsn: unknown parameter '%.*s' (known: seq_below, gr_freq)",
+                             "cpu-prsn: unknown parameter '%.*s' (known: seq_below, hl, gr_freq)",
                              (int)klen, s);
         }
         s = *end ? end + 1 : end;
@@ -847,18 +1079,20 @@ static gcut_status run_rounds(prsn *P, prsn_worker_arg *args, const gcut_solve_o
             continue;
         }
         const int par = use_pool(P, P->total);
+        st->rounds++;
+        if (!par && P->hl) {
+            s = burst(P, deadline, threshold);
+            if (s != GCUT_OK)
+                return s;
+            continue;
+        }
         phase(P, args, JOB_DISCHARGE, par);
         phase(P, args, JOB_COMMIT, par);
+        P->counts_ok = 0;
         if (any_nomem(P))
             return GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-prsn: cannot grow a vertex list");
         set_current(P, P->cur ^ 1);
-        st->rounds++;
-        if (++P->round == UINT32_MAX) {
-            /* Stamps would wrap: forget them. */
-            for (int32_t v = 0; v < P->n; v++)
-                atomic_store_explicit(&P->node[v].mark, 0, memory_order_relaxed);
-            P->round = 1;
-        }
+        next_round(P);
     }
     return GCUT_OK;
 }
@@ -906,9 +1140,11 @@ static gcut_status prsn_solve(void *state, const gcut_problem *p, const gcut_sol
     if (P.seq_below < PRSN_SEQ_MIN)
         P.seq_below = PRSN_SEQ_MIN;
     P.freq = PRSN_DEFAULT_FREQ;
+    P.hl = 1;
     s = parse_params(opt->params, &P);
     if (s != GCUT_OK)
         goto fail;
+    P.hl_exit = P.nthreads > 1 ? PRSN_HL_EXIT * (P.seq_below > 0 ? P.seq_below : 1) : INT64_MAX;
     phase(&P, args, JOB_INIT, P.nthreads > 1 && P.n >= PRSN_PAR_NODES);
     st->init_ms = gcut_i_now_ms() - t0;
 
@@ -921,6 +1157,7 @@ static gcut_status prsn_solve(void *state, const gcut_problem *p, const gcut_sol
         st->relabels += P.tl[t].relabels;
     }
     st->threads = P.running;
+    st->gap_nodes += P.gaps;
     pool_stop(&P);
     st->solve_ms = gcut_i_now_ms() - t0;
     if (s == GCUT_OK)
