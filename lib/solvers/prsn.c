@@ -97,6 +97,8 @@
 /* A burst goes back to parallel rounds once it has this many times
  * seq_below active nodes. */
 #define PRSN_HL_EXIT 4
+/* Rounds with at least n / PRSN_DENSE_DIV nodes commit by a dense pass. */
+#define PRSN_DENSE_DIV 16
 #define PRSN_PAR_NODES 32768 /* graph size from which reset/rebuild go parallel */
 /* Spin iterations before a waiting thread sleeps. */
 #define PRSN_SPIN 4000
@@ -196,7 +198,16 @@ typedef struct prsn_tl {
     char pad[128];
 } prsn_tl;
 
-enum { JOB_INIT, JOB_DISCHARGE, JOB_COMMIT, JOB_RESET, JOB_BFS, JOB_REBUILD };
+enum {
+    JOB_INIT,
+    JOB_DISCHARGE,
+    JOB_COMMIT,
+    JOB_COMMIT_DENSE,
+    JOB_RESET,
+    JOB_BFS,
+    JOB_REBUILD,
+    JOB_CUT
+};
 
 /* An arc: what a scan reads (head, residual) and what a push needs next
  * (the sister) side by side, one stream instead of three arrays. */
@@ -239,6 +250,8 @@ typedef struct prsn {
     _Atomic int64_t cursor;
     int job;
     int job_par;     /* the job runs on the pool (atomics needed) */
+    int dense;       /* this round commits by a pass over all nodes (no lists) */
+    uint8_t *cut;    /* JOB_CUT writes the solution's cut here */
 
     /* pool */
     pthread_t *threads;
@@ -333,7 +346,8 @@ PRSN_INLINE void discover(prsn *P, prsn_tl *tl, prsn_list *out, int32_t w, const
     } else {
         atomic_store_explicit(mark, r, memory_order_relaxed);
     }
-    list_push(tl, out, w);
+    if (!P->dense)
+        list_push(tl, out, w);
 }
 
 /* Discharge v on private copies of its label and excess (Listing 1.1 of the
@@ -477,6 +491,36 @@ static void job_commit(prsn *P, int32_t id, int32_t nthreads)
     }
 }
 
+/* Commit of a large round by one pass over a range of nodes: sequential
+ * memory access instead of a scattered list, perfectly balanced, and the
+ * next work set comes out sorted by node id (each thread's range in
+ * order), which gives the next round's discharges far better locality. */
+static void job_commit_dense(prsn *P, int32_t id, int32_t nthreads)
+{
+    const uint32_t r = P->round, dead = P->dead;
+    const int64_t lo = (int64_t)P->n * id / nthreads, hi = (int64_t)P->n * (id + 1) / nthreads;
+    prsn_tl *tl = &P->tl[id];
+    prsn_list *out = &tl->list[P->cur ^ 1];
+    out->len = 0;
+    for (int64_t v = lo; v < hi; v++) {
+        prsn_node *x = &P->node[v];
+        if (atomic_load_explicit(&x->mark, memory_order_relaxed) == r) {
+            const int64_t ex = x->excess + atomic_load_explicit(&x->added, memory_order_relaxed);
+            atomic_store_explicit(&x->added, 0, memory_order_relaxed);
+            x->excess = ex;
+            const uint32_t L = x->newlab;
+            if (ex > 0 && L < dead) {
+                atomic_store_explicit(&P->lab[v], L | PRSN_ACT, memory_order_relaxed);
+                list_push(tl, out, (int32_t)v);
+            } else {
+                atomic_store_explicit(&P->lab[v], L, memory_order_relaxed);
+            }
+        } else if (atomic_load_explicit(&P->lab[v], memory_order_relaxed) & PRSN_ACT) {
+            atomic_store_explicit(&P->lab[v], x->newlab, memory_order_relaxed);
+        }
+    }
+}
+
 /* ------------------------------------------------------------ global relabelling */
 
 /* Reset: every label to dead, nodes with residual capacity to the sink to 1
@@ -583,6 +627,16 @@ static void job_init(prsn *P, int32_t id, int32_t nthreads)
     P->tl[id].to_sink += direct;
 }
 
+/* The canonical cut from exact labels: the sink side is what the BFS
+ * from the sink reached. */
+static void job_cut(prsn *P, int32_t id, int32_t nthreads)
+{
+    const int64_t lo = (int64_t)P->n * id / nthreads, hi = (int64_t)P->n * (id + 1) / nthreads;
+    for (int64_t v = lo; v < hi; v++)
+        P->cut[v] = atomic_load_explicit(&P->lab[v], memory_order_relaxed) < P->dead ? GCUT_SINK
+                                                                                      : GCUT_SOURCE;
+}
+
 /* ------------------------------------------------------------ running phases */
 
 static void run_job(prsn *P, int32_t id, int32_t nthreads)
@@ -600,6 +654,9 @@ static void run_job(prsn *P, int32_t id, int32_t nthreads)
     case JOB_COMMIT:
         job_commit(P, id, nthreads);
         break;
+    case JOB_COMMIT_DENSE:
+        job_commit_dense(P, id, nthreads);
+        break;
     case JOB_RESET:
         job_reset(P, id, nthreads);
         break;
@@ -611,6 +668,9 @@ static void run_job(prsn *P, int32_t id, int32_t nthreads)
         break;
     case JOB_REBUILD:
         job_rebuild(P, id, nthreads);
+        break;
+    case JOB_CUT:
+        job_cut(P, id, nthreads);
         break;
     default:
         break;
@@ -682,8 +742,10 @@ static void phase(prsn *P, prsn_worker_arg *args, int job, int par)
         run_job(P, 0, 1);
     }
     /* Lists written by a phase: the next one (discharge, BFS) or list 0. */
-    const int wrote = (job == JOB_RESET || job == JOB_REBUILD) ? 0 : P->cur ^ 1;
-    if (job != JOB_COMMIT && job != JOB_INIT)
+    int wrote = (job == JOB_RESET || job == JOB_REBUILD) ? 0 : P->cur ^ 1;
+    if (job == JOB_COMMIT_DENSE)
+        wrote = P->cur ^ 1;
+    if (job != JOB_COMMIT && job != JOB_INIT && job != JOB_CUT)
         for (int32_t t = nt; t < P->nthreads; t++)
             P->tl[t].list[wrote].len = 0;
 }
@@ -708,18 +770,20 @@ static int use_pool(const prsn *P, int64_t items) { return P->nthreads > 1 && it
 
 /* Exact distance labels by reverse BFS from the sink; unreached: dead.
  * Leaves the new work set as the current list. */
-static gcut_status global_relabel(prsn *P, prsn_worker_arg *args, gcut_stats *st)
+/* Exact distances to the sink by reverse BFS (labels; dead where the sink
+ * is out of reach) and the node counts per label. *reached: nodes
+ * labelled, *live: nodes alive before. */
+static gcut_status bfs_from_sink(prsn *P, prsn_worker_arg *args, int64_t *reached, int64_t *live)
 {
     const int big = P->nthreads > 1 && P->n >= PRSN_PAR_NODES;
     phase(P, args, JOB_RESET, big);
-    int64_t live = 0;
+    *live = 0;
     for (int32_t t = 0; t < P->nthreads; t++) {
-        live += P->tl[t].count;
+        *live += P->tl[t].count;
         P->tl[t].count = 0;
-        P->tl[t].work = 0;
     }
     set_current(P, 0);
-    int64_t reached = P->total;
+    *reached = P->total;
     /* Node counts per label come with the BFS: one level at a time. */
     memset(P->count, 0, ((size_t)P->cmax + 1) * sizeof(int32_t));
     P->count[1] = (int32_t)P->total;
@@ -730,13 +794,26 @@ static gcut_status global_relabel(prsn *P, prsn_worker_arg *args, gcut_stats *st
             return GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-prsn: cannot grow a vertex list");
         phase(P, args, JOB_BFS, use_pool(P, P->total));
         set_current(P, P->cur ^ 1);
-        reached += P->total;
+        *reached += P->total;
         P->count[P->level] = (int32_t)P->total;
         P->cmax = P->level;
         P->level++;
     }
     P->counts_ok = 1;
-    phase(P, args, JOB_REBUILD, big);
+    return any_nomem(P) ? GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-prsn: cannot grow a vertex list")
+                        : GCUT_OK;
+}
+
+/* Global relabelling: exact labels, then the work set rebuilt from them. */
+static gcut_status global_relabel(prsn *P, prsn_worker_arg *args, gcut_stats *st)
+{
+    int64_t reached, live;
+    gcut_status s = bfs_from_sink(P, args, &reached, &live);
+    if (s != GCUT_OK)
+        return s;
+    for (int32_t t = 0; t < P->nthreads; t++)
+        P->tl[t].work = 0;
+    phase(P, args, JOB_REBUILD, P->nthreads > 1 && P->n >= PRSN_PAR_NODES);
     set_current(P, 0);
     if (any_nomem(P))
         return GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-prsn: cannot grow a vertex list");
@@ -1086,8 +1163,9 @@ static gcut_status run_rounds(prsn *P, prsn_worker_arg *args, const gcut_solve_o
                 return s;
             continue;
         }
+        P->dense = P->total * PRSN_DENSE_DIV >= P->n;
         phase(P, args, JOB_DISCHARGE, par);
-        phase(P, args, JOB_COMMIT, par);
+        phase(P, args, P->dense ? JOB_COMMIT_DENSE : JOB_COMMIT, par);
         P->counts_ok = 0;
         if (any_nomem(P))
             return GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-prsn: cannot grow a vertex list");
@@ -1156,19 +1234,37 @@ static gcut_status prsn_solve(void *state, const gcut_problem *p, const gcut_sol
         st->pushes += P.tl[t].pushes;
         st->relabels += P.tl[t].relabels;
     }
-    st->threads = P.running;
     st->gap_nodes += P.gaps;
-    pool_stop(&P);
     st->solve_ms = gcut_i_now_ms() - t0;
-    if (s == GCUT_OK)
-        s = export_state(&P, &res, &excess, &sink_res);
     if (s != GCUT_OK)
         goto fail;
 
+    /* The canonical cut: with threads, the same reverse BFS from the sink
+     * as a global relabelling, in parallel (the set of nodes that reach the
+     * sink, exactly what gcut_i_cut_from_residual computes); alone, the
+     * shared helper on the exported residuals. */
     t0 = gcut_i_now_ms();
-    s = gcut_i_cut_from_residual(p->bcsr, res, sink_res, sol->cut);
-    if (s != GCUT_OK)
-        goto fail;
+    const int alone = P.nthreads == 1;
+    if (!alone) {
+        int64_t reached, live;
+        s = bfs_from_sink(&P, args, &reached, &live);
+        if (s != GCUT_OK)
+            goto fail;
+        P.cut = sol->cut;
+        phase(&P, args, JOB_CUT, P.n >= PRSN_PAR_NODES);
+    }
+    st->threads = P.running;
+    pool_stop(&P);
+    if (alone || sol->edge_flows) {
+        s = export_state(&P, &res, &excess, &sink_res);
+        if (s != GCUT_OK)
+            goto fail;
+    }
+    if (alone) {
+        s = gcut_i_cut_from_residual(p->bcsr, res, sink_res, sol->cut);
+        if (s != GCUT_OK)
+            goto fail;
+    }
     st->cut_ms = gcut_i_now_ms() - t0;
     if (sol->edge_flows) {
         /* No flow ever goes back to the source in phase I: it still sends
