@@ -12,6 +12,7 @@
 #   BENCH       comma-separated modes (default small): small (GPU and CPU engines
 #               on mid-sized instances), small-gpu, small-tc, small-ops1, targets
 #               (the genrmf/RLG/grid sizes on the GPU), targets-tc, targets-host,
+#               targets-params (the targets once per parameter set in $TPARAMS),
 #               targets-cpu (cpu-hipr on them), variants (settings compared), or a
 #               gcut-bench instance spec (family:key=value;...)
 #   REPEAT      GCUT_GPU_REPEAT for the test (default 100: a changing result is a race)
@@ -204,6 +205,11 @@ if has_step bench; then
       targets) bench_run targets cuda-csr "" 2 "${TARGETS[@]}" ;;
       targets-tc) bench_run targets-tc cuda-csr "variant=tc" 1 "${TARGETS[@]}" ;;
       targets-host) bench_run targets-host cuda-csr "driver=host" 1 "${TARGETS[@]}" ;;
+      targets-params) # TPARAMS: space-separated parameter sets, one run each
+        for p in ${TPARAMS:-tail=off}; do
+          bench_run "targets-${p//[=,]/_}" cuda-csr "$p" 1 "${TARGETS[@]}"
+        done
+        ;;
       targets-cpu) bench_run targets-cpu cpu-hipr "" 1 "${TARGETS[@]}" ;;
       variants)
         for p in "variant=tc" "ops=1" "ops=8" "group=4" "group=8" "group=32" "tail=off" \
