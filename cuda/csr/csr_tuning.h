@@ -18,10 +18,12 @@
  * one launch per global relabel cycle, grid barriers between rounds). */
 #define GCUT_CSR_COOP_BLOCK 512
 
-/* In the cycle kernel block 0 runs rounds (and BFS levels) alone up to
- * this many times the vertices it has in flight, and hands back above
- * GCUT_CSR_TAIL_EXIT_FACTOR times that. */
-#define GCUT_CSR_COOP_TAIL_ENTER_GROUPS 4
+/* In the cycle kernel block 0 can run rounds (and BFS levels) alone up to
+ * this many times the vertices it has in flight (tail=N sets it), handing
+ * back above GCUT_CSR_TAIL_EXIT_FACTOR times that. Off by default: with
+ * grid barriers this cheap, keeping every block busy won on every target
+ * measured (tail=off: genrmf 32..128 1.6x to 2.2x, RLG 1.6x, grids even). */
+#define GCUT_CSR_COOP_TAIL_ENTER_GROUPS 0
 
 /* Threads of the single-block kernel that finishes the tail of a phase,
  * when only a few vertices stay active for many rounds. */
@@ -41,9 +43,12 @@
 /* Rounds launched back to back between two reads of the worklist size. */
 #define GCUT_CSR_BATCH 8
 
-/* Global relabelling: every max(MIN, n^2 / (DIV * m)) rounds by default. */
-#define GCUT_CSR_RELABEL_MIN 100
-#define GCUT_CSR_RELABEL_DIV 1000.0
+/* Global relabelling: every max(MIN, n^2 / (DIV * m)) rounds by default.
+ * Hong's max(100, n^2 / (1000 m)) relabelled too rarely on H100: halving
+ * it (relabel_freq=2 of the first version) gained 1.2x to 2.2x on the
+ * genrmf, RLG and grid targets (bench/results/h100/2026-11-21-*). */
+#define GCUT_CSR_RELABEL_MIN 50
+#define GCUT_CSR_RELABEL_DIV 2000.0
 /* ... and at least this many rounds per level of the last BFS (a BFS costs
  * about one launch or block barrier per level). */
 #define GCUT_CSR_RELABEL_DEPTH_FACTOR 0.5
