@@ -7,4 +7,19 @@
 /* The function table of back end i (NULL for a missing plugin's stand-in). */
 GCUT_HIDDEN const gcut_backend *gcut_i_backend_table(int32_t i);
 
+/* Run back end `idx` on g and fill res on success (solve.c); `reason` is kept
+ * in the result, t0 is the start of the call (for total_ms). */
+GCUT_HIDDEN gcut_status gcut_i_run_backend(gcut_graph *g, int32_t idx,
+                                           const gcut_solve_options *opt, gcut_result *res,
+                                           const char *reason, double t0);
+
+/* Copy caller options over the defaults, checking struct_size and threads. */
+GCUT_HIDDEN gcut_status gcut_i_options_copy(const gcut_solve_options *in,
+                                            gcut_solve_options *out);
+
+/* Move a finished solve into res: takes ownership of cut (n bytes); no flows. */
+GCUT_HIDDEN void gcut_i_result_store(gcut_result *res, int64_t flow, uint8_t *cut, int32_t n,
+                                     const gcut_stats *stats, const char *backend,
+                                     const char *reason);
+
 #endif

@@ -57,7 +57,7 @@ const char *gcut_result_backend(const gcut_result *r) { return r ? r->backend : 
 const char *gcut_result_reason(const gcut_result *r) { return r ? r->reason : ""; }
 
 /* Run back end `idx` on g. Buffers are fresh; on success they move into res. */
-static gcut_status run_backend(gcut_graph *g, int32_t idx, const gcut_solve_options *opt,
+gcut_status gcut_i_run_backend(gcut_graph *g, int32_t idx, const gcut_solve_options *opt,
                                gcut_result *res, const char *reason, double t0)
 {
     const gcut_backend *be = gcut_i_backend_table(idx);
@@ -116,25 +116,48 @@ static gcut_status run_backend(gcut_graph *g, int32_t idx, const gcut_solve_opti
     return GCUT_OK;
 }
 
+gcut_status gcut_i_options_copy(const gcut_solve_options *in, gcut_solve_options *out)
+{
+    gcut_solve_options_init(out);
+    if (in) {
+        if (in->struct_size < sizeof(size_t) || in->struct_size > sizeof *out)
+            return GCUT_FAIL(GCUT_ERR_INVALID,
+                             "options not initialised (call gcut_solve_options_init)");
+        memcpy(out, in, in->struct_size);
+    }
+    if (out->threads < 0)
+        return GCUT_FAIL(GCUT_ERR_INVALID, "negative thread count %d", (int)out->threads);
+    return GCUT_OK;
+}
+
+void gcut_i_result_store(gcut_result *res, int64_t flow, uint8_t *cut, int32_t n,
+                         const gcut_stats *stats, const char *backend, const char *reason)
+{
+    gcut_i_free(res->cut);
+    gcut_i_free(res->flows);
+    res->flow = flow;
+    res->cut = cut;
+    res->n = n;
+    res->flows = NULL;
+    res->m = 0;
+    res->stats = *stats;
+    res->backend = backend;
+    snprintf(res->reason, sizeof res->reason, "%s", reason ? reason : "");
+}
+
 gcut_status gcut_solve(gcut_graph *g, const gcut_solve_options *opt_in, gcut_result *res)
 {
     const double t0 = gcut_i_now_ms();
     if (!g || !res)
         return GCUT_FAIL(GCUT_ERR_INVALID, "graph and result must not be NULL");
     gcut_solve_options opt;
-    gcut_solve_options_init(&opt);
-    if (opt_in) {
-        if (opt_in->struct_size < sizeof(size_t) || opt_in->struct_size > sizeof opt)
-            return GCUT_FAIL(GCUT_ERR_INVALID,
-                             "options not initialised (call gcut_solve_options_init)");
-        memcpy(&opt, opt_in, opt_in->struct_size);
-    }
-    if (opt.threads < 0)
-        return GCUT_FAIL(GCUT_ERR_INVALID, "negative thread count %d", (int)opt.threads);
+    gcut_status st = gcut_i_options_copy(opt_in, &opt);
+    if (st != GCUT_OK)
+        return st;
     const int is_auto = !opt.backend || !*opt.backend || strcmp(opt.backend, "auto") == 0;
     int32_t idx;
     const char *reason;
-    gcut_status st = gcut_backend_choose(g, opt.backend, &idx, &reason);
+    st = gcut_backend_choose(g, opt.backend, &idx, &reason);
     if (st != GCUT_OK)
         return st;
     if (is_auto && opt.want_flows && !(gcut_backend_caps(idx) & GCUT_BACKEND_FLOWS)) {
@@ -147,7 +170,7 @@ gcut_status gcut_solve(gcut_graph *g, const gcut_solve_options *opt_in, gcut_res
     char why[384];
     snprintf(why, sizeof why, "%s", reason);
     gcut_i_log(&opt, GCUT_LOG_INFO, "gcut_solve: %s", why);
-    st = run_backend(g, idx, &opt, res, why, t0);
+    st = gcut_i_run_backend(g, idx, &opt, res, why, t0);
     if (st != GCUT_OK && is_auto && (gcut_backend_caps(idx) & GCUT_BACKEND_GPU) &&
         (st == GCUT_ERR_DEVICE_NOMEM || st == GCUT_ERR_DEVICE)) {
         /* A GPU picked by auto failed (too little device memory, a driver
@@ -158,7 +181,7 @@ gcut_status gcut_solve(gcut_graph *g, const gcut_solve_options *opt_in, gcut_res
         if (gcut_backend_choose(g, "cpu-hipr", &cpu, NULL) == GCUT_OK) {
             snprintf(why, sizeof why, "auto: cpu-hipr (the GPU back end failed: %s)",
                      gcut_status_string(st));
-            st = run_backend(g, cpu, &opt, res, why, t0);
+            st = gcut_i_run_backend(g, cpu, &opt, res, why, t0);
         }
     }
     return st;

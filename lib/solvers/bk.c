@@ -637,5 +637,5 @@ fail:
 
 const gcut_backend gcut_i_backend_bk = GCUT_BACKEND_ASSIGN(
     "cpu-bk", "Boykov-Kolmogorov augmenting paths with search trees (vision grids)",
-    GCUT_BACKEND_GRAPH | GCUT_BACKEND_FLOWS | GCUT_BACKEND_NEEDS_BCSR, NULL, NULL, bk_solve, NULL,
-    NULL);
+    GCUT_BACKEND_GRAPH | GCUT_BACKEND_GRID | GCUT_BACKEND_FLOWS | GCUT_BACKEND_NEEDS_BCSR, NULL,
+    gcut_i_bk_grid_create, bk_solve, gcut_i_bk_grid_solve, gcut_i_bk_grid_destroy);

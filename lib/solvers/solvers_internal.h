@@ -14,6 +14,13 @@ GCUT_HIDDEN extern const gcut_backend gcut_i_backend_hipr;  /* hipr.c  "cpu-hipr
 GCUT_HIDDEN extern const gcut_backend gcut_i_backend_bk;    /* bk.c    "cpu-bk"   */
 GCUT_HIDDEN extern const gcut_backend gcut_i_backend_prsn;  /* prsn.c  "cpu-prsn" */
 
+/* cpu-bk on grids (bk_grid.c): its kept state and its solve_grid. The state
+ * is also what cpu-bk's graph solves get (and ignore). */
+GCUT_HIDDEN gcut_status gcut_i_bk_grid_create(void **state);
+GCUT_HIDDEN void gcut_i_bk_grid_destroy(void *state);
+GCUT_HIDDEN gcut_status gcut_i_bk_grid_solve(void *state, const gcut_grid_problem *p,
+                                             const gcut_solve_options *opt, gcut_solution *sol);
+
 /*
  * Residual-state helpers for engines on the BCSR layout (residual.c).
  *

@@ -28,6 +28,7 @@
 
 #include "gcut/common.h"
 #include "gcut/graph.h"
+#include "gcut/grid.h"
 #include "gcut/solve.h"
 
 GCUT_BEGIN_C_DECLS
@@ -135,7 +136,38 @@ typedef struct gcut_host_api {
     void (*free_fn)(void *ptr);
 } gcut_host_api;
 
-struct gcut_grid_problem; /* reserved for the grid ABI */
+/** \brief One change recorded on a grid since its previous solve (warm start). */
+typedef struct gcut_grid_change {
+    int32_t node;  /**< the node whose entry changed */
+    int32_t what;  /**< direction 0 .. num_dirs-1, GCUT_GRID_SOURCE_LINK or GCUT_GRID_SINK_LINK */
+    int32_t delta; /**< new capacity - old capacity (fits: both are in [0, INT32_MAX]) */
+} gcut_grid_change;
+
+/** \brief What a grid back end is given to solve (gcut/grid.h explains the
+ *  node order and the directions). All arrays are read-only and owned by
+ *  the core. Entries of cap[d] whose neighbour would be outside the grid
+ *  hold arbitrary values and must be ignored.
+ *
+ *  Warm start: when \p warm is non-zero, the back end's state (from its
+ *  create) was last used by a successful solve_grid of this same grid, and
+ *  \p changes lists, in order, every change made since; applying their
+ *  deltas to the capacities of that solve gives the arrays here. A back end
+ *  may always ignore it and solve cold. When \p warm is 0 the state may hold
+ *  anything and must not be trusted. Either way the answer must be that of
+ *  a cold solve; set stats->warm_start to 1 when the state was reused. */
+typedef struct gcut_grid_problem {
+    int32_t width, height, depth;
+    int32_t connectivity;
+    int32_t num_dirs;               /**< == connectivity */
+    int32_t num_nodes;              /**< width * height * depth */
+    const int32_t *dir_offset;      /**< 3 * num_dirs: dx, dy, dz of direction d at 3d */
+    const int32_t *const *cap;      /**< num_dirs arrays of num_nodes: cap[d][v], v -> neighbour */
+    const int32_t *cap_source;      /**< num_nodes */
+    const int32_t *cap_sink;        /**< num_nodes */
+    int32_t warm;                   /**< non-zero: the state holds this grid's previous solve */
+    int64_t num_changes;
+    const gcut_grid_change *changes;
+} gcut_grid_problem;
 
 /** \brief A back end: a table of functions (DESIGN.md section 3). */
 typedef struct gcut_backend {
@@ -150,7 +182,7 @@ typedef struct gcut_backend {
     gcut_status (*create)(void **state);
     gcut_status (*solve_graph)(void *state, const gcut_problem *p, const gcut_solve_options *opt,
                                gcut_solution *sol);
-    gcut_status (*solve_grid)(void *state, const struct gcut_grid_problem *p,
+    gcut_status (*solve_grid)(void *state, const gcut_grid_problem *p,
                               const gcut_solve_options *opt, gcut_solution *sol);
     void (*destroy)(void *state);
 } gcut_backend;

@@ -10,6 +10,7 @@
 #include "gcut/common.h"
 #include "gcut/version.h"
 #include "gcut/graph.h"
+#include "gcut/grid.h"
 #include "gcut/solve.h"
 #include "gcut/backend.h"
 

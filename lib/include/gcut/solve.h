@@ -61,6 +61,7 @@ typedef struct gcut_stats {
     int64_t augmentations;   /**< augmenting paths (BK, Dinic) */
     int64_t rounds;          /**< synchronous rounds / kernel launches (parallel back ends) */
     int32_t threads;         /**< threads actually used */
+    int32_t warm_start;      /**< 1: a grid solve reused the previous solve's state (grid.h) */
 } gcut_stats;
 
 /** \brief Opaque result: flow value, canonical cut, optional flows, statistics.

@@ -1,0 +1,41 @@
+/*
+ * grid_internal.h - the gcut_grid object: dense capacity arrays, the cached
+ * graph for generic back ends, and the solver state kept for warm re-solves.
+ */
+#ifndef GCUT_GRID_INTERNAL_H
+#define GCUT_GRID_INTERNAL_H
+
+#include "core/core_internal.h"
+#include "gcut/backend.h"
+#include "gcut/grid.h"
+
+struct gcut_grid {
+    int32_t w, h, d;
+    int32_t conn;                        /* also the number of directions */
+    int32_t n;                           /* w * h * d */
+    int32_t off[3 * GCUT_GRID_MAX_DIRS]; /* dx, dy, dz of each direction */
+    /* One block of (conn + 2) * n int32: the direction arrays, then the
+     * source and the sink array. */
+    int32_t *data;
+    int32_t *cap[GCUT_GRID_MAX_DIRS];
+    int32_t *src;
+    int32_t *snk;
+
+    /* The equivalent gcut_graph for back ends without solve_grid; built on
+     * demand, dropped on any change. */
+    gcut_graph *graph;
+
+    /* Warm start: the state of the last grid-native back end, whether it
+     * holds this grid's last successful solve, and the changes since. */
+    int warm_enabled;
+    const gcut_backend *state_be;
+    void *state;
+    int state_valid;
+    gcut_grid_change *log;
+    int64_t log_n, log_cap;
+};
+
+/* The direction table of grid.h: 3 ints per direction. */
+GCUT_HIDDEN const int32_t *gcut_i_grid_offsets(int32_t connectivity);
+
+#endif /* GCUT_GRID_INTERNAL_H */

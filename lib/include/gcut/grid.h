@@ -1,0 +1,236 @@
+/*
+ * gcut/grid.h - grids: the graphs of images and volumes.
+ *
+ * Vision graphs are lattices: every pixel or voxel has the same neighbours
+ * and two terminal links. A gcut_grid stores them as dense arrays, with no
+ * adjacency list: width x height x depth nodes (depth 1 for images), one
+ * int32 capacity array per direction and two terminal arrays.
+ *
+ *     gcut_grid *g;
+ *     gcut_grid_new(&g, w, h, 1, 4);                  // a 4-connected image
+ *     gcut_grid_set_terminals(g, fg_cost, bg_cost);   // w*h each
+ *     for (int32_t d = 0; d < 4; d++)                 // +x, -x, +y, -y
+ *         gcut_grid_set_caps(g, d, smooth[d]);        // w*h each
+ *     gcut_result *r;
+ *     gcut_result_new(&r);
+ *     gcut_grid_solve(g, NULL, r);                    // "auto": cpu-bk
+ *     const uint8_t *mask = gcut_result_cut(r);       // w*h bytes
+ *     // a user stroke: change a few t-links, solve again (warm)
+ *     gcut_grid_set_tweights(g, y * w + x, 0, 1000000);
+ *     gcut_grid_solve(g, NULL, r);
+ *
+ * Nodes. Node (x, y, z) has index v = x + width * (y + height * z); arrays
+ * hold width * height * depth entries in that order (row-major images).
+ *
+ * Directions. Direction d of a node leads to the neighbour at offset
+ * (dx, dy, dz). Directions come in opposite pairs: d and d ^ 1
+ * (GCUT_GRID_OPPOSITE). The number of directions equals the connectivity,
+ * and a lower connectivity is a prefix of a higher one of the same
+ * dimension:
+ *
+ *     dir   2D (dx dy)   3D (dx dy dz)
+ *       0   +1   0       +1   0   0
+ *       1   -1   0       -1   0   0
+ *       2    0  +1        0  +1   0
+ *       3    0  -1        0  -1   0
+ *       4   +1  +1        0   0  +1
+ *       5   -1  -1        0   0  -1
+ *       6   +1  -1       +1  +1   0
+ *       7   -1  +1       -1  -1   0
+ *       8                +1  -1   0
+ *       9                -1  +1   0
+ *      10                +1   0  +1
+ *      11                -1   0  -1
+ *      12                +1   0  -1
+ *      13                -1   0  +1
+ *      14                 0  +1  +1
+ *      15                 0  -1  -1
+ *      16                 0  +1  -1
+ *      17                 0  -1  +1
+ *      18                +1  +1  +1
+ *      19                -1  -1  -1
+ *      20                +1  +1  -1
+ *      21                -1  -1  +1
+ *      22                +1  -1  +1
+ *      23                -1  +1  -1
+ *      24                -1  +1  +1
+ *      25                +1  -1  -1
+ *
+ * (gcut_grid_direction() returns the same table.)
+ *
+ * Capacities. caps[d][v] is the capacity of the arc from v to its neighbour
+ * in direction d; the arc back is that neighbour's own entry in direction
+ * d ^ 1, so each unordered neighbour pair has two independent capacities.
+ * Entries of border nodes that would point outside the grid are stored (and
+ * read back) but never used by any solve. The source array holds the
+ * capacity from the source to each node, the sink array from each node to
+ * the sink. All capacities are int32 >= 0; flows are int64. Unlike
+ * gcut_graph_add_tweights, grid setters replace values, they do not add.
+ *
+ * Solving. gcut_grid_solve() takes the same options and fills the same
+ * result as gcut_solve(): the flow value, the canonical cut (one byte per
+ * node, GCUT_SOURCE or GCUT_SINK, the same bytes from every back end) and
+ * statistics. Back ends with native grid support (caps bit
+ * GCUT_BACKEND_GRID: cpu-bk) solve the arrays directly; any other back end
+ * is given a gcut_graph converted once from the grid (gcut_grid_to_graph)
+ * and kept until the grid changes. Per-edge flows are not offered for grids:
+ * want_flows gives GCUT_ERR_UNSUPPORTED.
+ *
+ * Warm re-solve. A grid back end that keeps state (cpu-bk) leaves its final
+ * residual graph and search trees in the grid handle. Every setter records
+ * what it changed (whole-array setters record only entries whose value
+ * differs), and the next solve with the same back end starts from the
+ * previous flow, repairs it where capacities changed, and searches only
+ * from there (Kohli & Torr's dynamic graph cuts). The result is exactly
+ * that of a cold solve: the same flow value and the same canonical cut.
+ * gcut_stats::warm_start says whether a solve was warm. A solve is cold
+ * after a failed or interrupted solve, a change of back end, or changes to
+ * more than about a quarter of the nodes' entries. The kept state costs
+ * (connectivity + 4) * 4 bytes per node; gcut_grid_set_warm_start(g, 0)
+ * frees it and makes every solve cold.
+ *
+ * Memory: the grid keeps (connectivity + 2) * 4 bytes per node (24 for a
+ * 4-connected image). cpu-bk adds (connectivity + 4) * 4 bytes per node
+ * (32 for 4-connected) and nothing per edge: about 57 bytes per pixel in
+ * all with the cut, against 176 for BK v3 on a general graph.
+ */
+#ifndef GCUT_GRID_H
+#define GCUT_GRID_H
+
+#include "gcut/common.h"
+#include "gcut/graph.h"
+#include "gcut/solve.h"
+
+GCUT_BEGIN_C_DECLS
+
+/** \brief Opaque grid handle. */
+typedef struct gcut_grid gcut_grid;
+
+/** \brief Most directions a grid can have (26-connectivity). */
+#define GCUT_GRID_MAX_DIRS 26
+
+/** \brief The direction opposite to \p dir. */
+#define GCUT_GRID_OPPOSITE(dir) ((dir) ^ 1)
+
+/** \brief Codes for the terminal arrays, accepted wherever a direction is
+ *  (gcut_grid_set_caps, gcut_grid_caps, the fill callback ...). */
+enum { GCUT_GRID_SOURCE_LINK = -1, GCUT_GRID_SINK_LINK = -2 };
+
+/** \brief Create a grid of width x height x depth nodes with all capacities 0.
+ *  \param connectivity 4 or 8 (then depth must be 1), or 6, 18 or 26.
+ *  \returns GCUT_OK; GCUT_ERR_INVALID (a size < 1, a bad connectivity, NULL
+ *  out); GCUT_ERR_OVERFLOW (more than INT32_MAX nodes); GCUT_ERR_NOMEM.
+ *  \threadsafety Distinct grids may be used from distinct threads.
+ *  \since 0.1 */
+GCUT_EXPORT gcut_status gcut_grid_new(gcut_grid **out, int32_t width, int32_t height,
+                                      int32_t depth, int32_t connectivity);
+
+/** \brief Free a grid, its cached graph and its kept solver state. NULL is a no-op. */
+GCUT_EXPORT void gcut_grid_free(gcut_grid *g);
+
+GCUT_EXPORT int32_t gcut_grid_width(const gcut_grid *g);
+GCUT_EXPORT int32_t gcut_grid_height(const gcut_grid *g);
+GCUT_EXPORT int32_t gcut_grid_depth(const gcut_grid *g);
+/** \brief The connectivity, which is also the number of directions. */
+GCUT_EXPORT int32_t gcut_grid_connectivity(const gcut_grid *g);
+/** \brief width * height * depth. */
+GCUT_EXPORT int32_t gcut_grid_num_nodes(const gcut_grid *g);
+
+/** \brief Offset of direction \p dir under \p connectivity (the table above).
+ *  Any output may be NULL. \returns GCUT_ERR_INVALID for a bad pair. */
+GCUT_EXPORT gcut_status gcut_grid_direction(int32_t connectivity, int32_t dir, int32_t *dx,
+                                            int32_t *dy, int32_t *dz);
+
+/* ------------------------------------------------------------- setting */
+
+/** \brief Set a whole array: direction \p what (0 .. connectivity-1) or a
+ *  terminal array (GCUT_GRID_SOURCE_LINK, GCUT_GRID_SINK_LINK) from
+ *  \p caps (num_nodes entries, copied).
+ *  \returns GCUT_ERR_INVALID (negative capacity: the message names the node;
+ *  bad \p what; NULL) with the grid unchanged. O(num_nodes). */
+GCUT_EXPORT gcut_status gcut_grid_set_caps(gcut_grid *g, int32_t what, const int32_t *caps);
+
+/** \brief Set both terminal arrays (num_nodes entries each; either may be
+ *  NULL to leave it as it is). Validated first: on failure nothing changes. */
+GCUT_EXPORT gcut_status gcut_grid_set_terminals(gcut_grid *g, const int32_t *source,
+                                                const int32_t *sink);
+
+/** \brief Set entries first .. first+count-1 of one array (a stroke, a row).
+ *  Validated first: on failure nothing changes. */
+GCUT_EXPORT gcut_status gcut_grid_set_caps_range(gcut_grid *g, int32_t what, int32_t first,
+                                                 int32_t count, const int32_t *caps);
+
+/** \brief Set the terminal capacities of nodes first .. first+count-1 (either
+ *  array may be NULL). Validated first. */
+GCUT_EXPORT gcut_status gcut_grid_set_terminals_range(gcut_grid *g, int32_t first, int32_t count,
+                                                      const int32_t *source, const int32_t *sink);
+
+/** \brief Set one capacity: node \p node, direction (or terminal code) \p what. */
+GCUT_EXPORT gcut_status gcut_grid_set_cap(gcut_grid *g, int32_t node, int32_t what, int32_t cap);
+
+/** \brief Set (replace) the two terminal capacities of one node. */
+GCUT_EXPORT gcut_status gcut_grid_set_tweights(gcut_grid *g, int32_t node, int32_t source,
+                                               int32_t sink);
+
+/** \brief Capacity callback of gcut_grid_fill: the capacity of node (x, y, z)
+ *  in direction \p what, or its source / sink capacity for the terminal codes. */
+typedef int32_t (*gcut_grid_cap_fn)(void *user, int32_t x, int32_t y, int32_t z, int32_t what);
+
+/** \brief Set every array from a function, called for every node, every
+ *  direction whose neighbour is inside the grid, and both terminal codes
+ *  (entries pointing outside become 0). Needs a second copy of the arrays
+ *  while it runs. \returns GCUT_ERR_INVALID if the function returns a
+ *  negative value (the grid is then unchanged), GCUT_ERR_NOMEM. */
+GCUT_EXPORT gcut_status gcut_grid_fill(gcut_grid *g, gcut_grid_cap_fn fn, void *user);
+
+/* ------------------------------------------------------------- reading */
+
+/** \brief Read one capacity (direction or terminal code). */
+GCUT_EXPORT gcut_status gcut_grid_get_cap(const gcut_grid *g, int32_t node, int32_t what,
+                                          int32_t *cap);
+
+/** \brief Read the terminal capacities of one node; either output may be NULL. */
+GCUT_EXPORT gcut_status gcut_grid_get_tweights(const gcut_grid *g, int32_t node, int32_t *source,
+                                               int32_t *sink);
+
+/** \brief The array of direction (or terminal code) \p what, num_nodes entries,
+ *  read-only and owned by the grid; valid until the next change. NULL for a
+ *  bad \p what. */
+GCUT_EXPORT const int32_t *gcut_grid_caps(const gcut_grid *g, int32_t what);
+
+/* ------------------------------------------------------------- solving */
+
+/** \brief Maximum flow and canonical minimum cut of the grid.
+ *
+ *  As gcut_solve(): same options, same result (the cut has num_nodes bytes,
+ *  in node order). With backend "auto" a grid-native CPU back end is chosen
+ *  (see gcut_grid_backend_choose). Warm when it can be (see the top of this
+ *  header); the answer never depends on it.
+ *  \returns GCUT_OK; GCUT_ERR_UNSUPPORTED (want_flows); the errors of
+ *  gcut_solve. On failure \p res is unchanged and the next solve is cold.
+ *  \threadsafety A grid must not be used from two threads at once.
+ *  Complexity: cpu-bk O(m n^2 |C|) worst case, close to linear on images;
+ *  warm: about proportional to what the changes disturb. */
+GCUT_EXPORT gcut_status gcut_grid_solve(gcut_grid *g, const gcut_solve_options *opt,
+                                        gcut_result *res);
+
+/** \brief The back end gcut_grid_solve would use for \p g with \p name ("auto",
+ *  NULL or a name), and why. "auto" ($GCUT_BACKEND first) takes the first
+ *  available grid-native CPU back end, then any grid-native one, then the
+ *  choice of gcut_backend_choose for the converted graph (advanced). */
+GCUT_EXPORT gcut_status gcut_grid_backend_choose(gcut_grid *g, const char *name, int32_t *index,
+                                                 const char **reason);
+
+/** \brief Turn warm re-solves on (the default) or off. Off frees the kept
+ *  solver state now and after every solve (advanced). */
+GCUT_EXPORT gcut_status gcut_grid_set_warm_start(gcut_grid *g, int enable);
+
+/** \brief The equivalent general graph (advanced): node v of the grid is node v
+ *  of the graph; for every node v in index order and every even direction d
+ *  whose neighbour u is inside, one edge (v, u, caps[d][v], caps[d^1][u]);
+ *  terminal capacities copied. The caller frees *out. */
+GCUT_EXPORT gcut_status gcut_grid_to_graph(const gcut_grid *g, gcut_graph **out);
+
+GCUT_END_C_DECLS
+
+#endif /* GCUT_GRID_H */

@@ -1,0 +1,895 @@
+/*
+ * bk_grid.c - cpu-bk on grids: the Boykov-Kolmogorov algorithm on a
+ * lattice whose neighbours follow from the node index, with warm re-solve.
+ *
+ *   Y. Boykov and V. Kolmogorov, "An experimental comparison of
+ *   min-cut/max-flow algorithms for energy minimization in vision",
+ *   IEEE Trans. PAMI 26(9):1124-1137, 2004 (the search trees; with the
+ *   timestamp/distance adoption heuristic of Kolmogorov's version 3);
+ *
+ *   P. Kohli and P. H. S. Torr, "Dynamic graph cuts for efficient inference
+ *   in Markov random fields", IEEE Trans. PAMI 29(12):2079-2088, 2007
+ *   (re-using the flow and the trees after capacities change).
+ *
+ * The algorithm is that of bk.c (see there for the three stages growth,
+ * augmentation, adoption); what differs is the data. There is no arc list:
+ * node v's neighbour in direction d is v + off[d], off[] being the linear
+ * offsets of grid.h's direction table, and the arc back is direction d ^ 1
+ * of that neighbour. Each node is one record of nd + 4 32-bit words:
+ *
+ *     res[0 .. nd-1]   residual of the arc to the neighbour in direction d
+ *     tr               > 0: residual from the source; < 0: to the sink
+ *     next             active-queue link (NONE: not active; itself: last)
+ *     meta             ts (25 bits) | tree (2 bits) | parent direction (5 bits)
+ *     dist             arcs to the tree's terminal
+ *
+ * 32 bytes for a 4-connected image, so two records share a cache line and a
+ * node's residuals, its tree and the residual back to it from a neighbour
+ * come with one miss. The parent is a direction (0..25) or one of the codes
+ * P_TERMINAL, P_ORPHAN, P_NONE (free), so the parent node is computed, not
+ * stored.
+ *
+ * Border: at a cold start every residual whose direction leads outside the
+ * grid is set to 0 (the caller's border entries are never read), and warm
+ * changes to such entries are skipped. The linear index v + off[d] of a
+ * direction that leaves the grid lands on some node on the opposite side
+ * (or outside [0, n)); for that node, the direction back, d ^ 1, leaves
+ * the grid on the same axis, so its residual is 0 too. Scans that read the
+ * residual of the neighbour's arc back therefore only need the range check
+ * 0 <= v + off[d] < n, and scans that read the node's own residual none.
+ *
+ * Invariants (beyond bk.c's):
+ *   - res[d] == 0 for every direction d leaving the grid;
+ *   - tr of a node with a non-terminal parent, and of a free node, is 0;
+ *     a root of S has tr > 0, a root of T tr < 0;
+ *   - tr = cap_source - cap_sink - (net flow out of v through n-links), and
+ *     the flow value is the sum over v of cap_source[v] - max(tr[v], 0).
+ *     The second follows from the first for the reparametrised problem
+ *     that adds K_v to both terminal capacities of v, for any K_v large
+ *     enough to make the implied terminal flows non-negative; such a shift
+ *     changes every cut by sum K_v and so keeps the minimum cuts. Warm
+ *     updates rely on it: they only move tr and the residuals.
+ *   - at the end, T is exactly the set of nodes that reach the sink in the
+ *     residual graph: a passive node of T has every neighbour with residual
+ *     towards it in T (growth puts it there or finds a path), and adoption
+ *     re-activates such neighbours when it frees a node. So the canonical
+ *     cut is read off the trees, with no search.
+ *   - |tr| <= INT32_MAX: augmentation only shrinks it; a warm update that
+ *     would leave the range falls back to a cold start.
+ *
+ * Memory: (nd + 4) * 4 bytes per node (32 for 4-, 48 for 8-, 40 for
+ * 6-connectivity), plus the orphan list, which grows on demand. The state
+ * lives in the grid between solves (grid.c) for warm starts.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "solvers/solvers_internal.h"
+
+#if defined(__GNUC__) || defined(__clang__)
+#define BKG_INLINE static inline __attribute__((always_inline))
+#define BKG_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define BKG_INLINE static inline
+#define BKG_UNLIKELY(x) (x)
+#endif
+
+#define NONE ((int32_t)-1)
+
+/* Parent codes besides directions 0..25. */
+#define P_NONE 29u
+#define P_TERMINAL 30u
+#define P_ORPHAN 31u
+
+enum { T_FREE = 0, T_S = 1, T_T = 2 };
+
+/* meta word: ts << 7 | tree << 5 | parent. */
+#define META(ts, tree, par) (((uint32_t)(ts) << 7) | ((uint32_t)(tree) << 5) | (uint32_t)(par))
+#define M_TS(m) ((m) >> 7)
+#define M_TREE(m) (((m) >> 5) & 3u)
+#define M_PAR(m) ((m) & 31u)
+#define TS_MAX ((1u << 25) - 1)
+
+/* Field indices of a record, after the nd residuals. */
+#define F_TR(nd) (nd)
+#define F_NEXT(nd) ((nd) + 1)
+#define F_META(nd) ((nd) + 2)
+#define F_DIST(nd) ((nd) + 3)
+
+#define BKG_CLOCK_EVERY 4096
+#define BKG_INF INT64_MAX
+
+typedef struct bkg_state {
+    /* The grid the records describe. */
+    int32_t n, nd, w, h, d;
+    void *raw;            /* allocation behind rec (rec is 64-byte aligned) */
+    uint32_t *rec;        /* n records of nd + 4 words */
+    int64_t off[GCUT_GRID_MAX_DIRS];
+    /* Orphan FIFO of the current adoption phase, grown on demand. */
+    int32_t *orphans;
+    int64_t ohead, otail, ocap;
+    int oom;              /* growing the orphan list failed */
+    int32_t qhead, qtail; /* FIFO of active nodes, linked through next */
+    uint32_t time;        /* the current adoption phase */
+    uint32_t time_limit;  /* renumber timestamps when time reaches it */
+    int64_t flow;
+    int64_t augmentations, path_arcs;
+} bkg_state;
+
+BKG_INLINE uint32_t *rec_of(const bkg_state *s, int64_t v, const int nd)
+{
+    return s->rec + (size_t)v * (size_t)(nd + 4);
+}
+
+/* ------------------------------------------------------------ small helpers */
+
+BKG_INLINE void activate(bkg_state *s, int32_t v, const int nd)
+{
+    uint32_t *r = rec_of(s, v, nd);
+    if ((int32_t)r[F_NEXT(nd)] != NONE)
+        return; /* queued already, or the node being processed */
+    r[F_NEXT(nd)] = (uint32_t)v;
+    if (s->qtail == NONE)
+        s->qhead = v;
+    else
+        rec_of(s, s->qtail, nd)[F_NEXT(nd)] = (uint32_t)v;
+    s->qtail = v;
+}
+
+/* Next active node that is still in a tree (freed ones are dropped). */
+BKG_INLINE int32_t pop_active(bkg_state *s, const int nd)
+{
+    while (s->qhead != NONE) {
+        const int32_t v = s->qhead;
+        uint32_t *r = rec_of(s, v, nd);
+        if ((int32_t)r[F_NEXT(nd)] == v)
+            s->qhead = s->qtail = NONE;
+        else
+            s->qhead = (int32_t)r[F_NEXT(nd)];
+        r[F_NEXT(nd)] = (uint32_t)NONE;
+        if (M_TREE(r[F_META(nd)]) != T_FREE)
+            return v;
+    }
+    return NONE;
+}
+
+static int grow_orphans(bkg_state *s)
+{
+    const int64_t cap = s->ocap ? 2 * s->ocap : 4096;
+    int32_t *p = gcut_i_realloc(s->orphans, (size_t)cap * sizeof(int32_t));
+    if (!p)
+        return 0;
+    s->orphans = p;
+    s->ocap = cap;
+    return 1;
+}
+
+/* v loses its parent. A node enters the list at most once per adoption
+ * phase in the main loop (as in bk.c); the warm start may add one twice,
+ * which adoption skips. If the list cannot grow the solve fails (oom). */
+BKG_INLINE void make_orphan(bkg_state *s, int32_t v, const int nd)
+{
+    uint32_t *r = rec_of(s, v, nd);
+    r[F_META(nd)] = (r[F_META(nd)] & ~31u) | P_ORPHAN;
+    if (BKG_UNLIKELY(s->otail == s->ocap) && !grow_orphans(s)) {
+        s->oom = 1;
+        return;
+    }
+    s->orphans[s->otail++] = v;
+}
+
+/* ------------------------------------------------------------------ growth */
+
+/* One scan of active node i. Returns the direction of an arc from S to T
+ * (its tail in *from), or -1. */
+BKG_INLINE int grow(bkg_state *s, int32_t i, int32_t *from, const int nd)
+{
+    const uint32_t *ri = rec_of(s, i, nd);
+    const uint32_t mi = ri[F_META(nd)], tsi = M_TS(mi), di = ri[F_DIST(nd)];
+    const uint64_t n = (uint64_t)s->n;
+    if (M_TREE(mi) == T_S) {
+        for (int d = 0; d < nd; d++) {
+            if (!ri[d])
+                continue; /* saturated, or leaving the grid */
+            const int64_t j = i + s->off[d];
+            uint32_t *rj = rec_of(s, j, nd);
+            const uint32_t mj = rj[F_META(nd)];
+            const uint32_t tj = M_TREE(mj);
+            if (tj == T_FREE) {
+                rj[F_META(nd)] = META(tsi, T_S, d ^ 1);
+                rj[F_DIST(nd)] = di + 1;
+                activate(s, (int32_t)j, nd);
+            } else if (tj == T_T) {
+                *from = i;
+                return d;
+            } else if (M_TS(mj) <= tsi && rj[F_DIST(nd)] > di) {
+                /* j is no closer to the source than i: hang it under i
+                 * (never a cycle, see bk.c's invariants). */
+                rj[F_META(nd)] = META(tsi, T_S, d ^ 1);
+                rj[F_DIST(nd)] = di + 1;
+            }
+        }
+    } else {
+        /* T grows backwards: j joins if the arc j -> i has residual. */
+        for (int d = 0; d < nd; d++) {
+            const int64_t j = i + s->off[d];
+            if ((uint64_t)j >= n)
+                continue;
+            uint32_t *rj = rec_of(s, j, nd);
+            if (!rj[d ^ 1])
+                continue;
+            const uint32_t mj = rj[F_META(nd)];
+            const uint32_t tj = M_TREE(mj);
+            if (tj == T_FREE) {
+                rj[F_META(nd)] = META(tsi, T_T, d ^ 1);
+                rj[F_DIST(nd)] = di + 1;
+                activate(s, (int32_t)j, nd);
+            } else if (tj == T_S) {
+                *from = (int32_t)j;
+                return d ^ 1;
+            } else if (M_TS(mj) <= tsi && rj[F_DIST(nd)] > di) {
+                rj[F_META(nd)] = META(tsi, T_T, d ^ 1);
+                rj[F_DIST(nd)] = di + 1;
+            }
+        }
+    }
+    return -1;
+}
+
+/* ------------------------------------------------------------ augmentation */
+
+/* Push the bottleneck along source -> ... -> u -(dir a)-> v -> ... -> sink
+ * and orphan the nodes whose parent arc (or terminal arc) saturates. In S
+ * the flow runs parent -> child, against the parent direction p, so the
+ * residual used is the parent's res[p ^ 1]; in T it runs child -> parent,
+ * the child's res[p]. */
+BKG_INLINE void augment(bkg_state *s, int32_t u, int a, const int nd)
+{
+    const int32_t v = (int32_t)(u + s->off[a]);
+    uint32_t *const ru = rec_of(s, u, nd), *const rv = rec_of(s, v, nd);
+    uint32_t f = ru[a];
+    int64_t len = 1;
+
+    int64_t x = u;
+    for (;;) {
+        const uint32_t *rx = rec_of(s, x, nd);
+        const uint32_t p = M_PAR(rx[F_META(nd)]);
+        if (p == P_TERMINAL) {
+            if ((uint32_t)(int32_t)rx[F_TR(nd)] < f)
+                f = rx[F_TR(nd)];
+            break;
+        }
+        x += s->off[p];
+        const uint32_t r = rec_of(s, x, nd)[p ^ 1];
+        if (r < f)
+            f = r;
+        len++;
+    }
+    x = v;
+    for (;;) {
+        const uint32_t *rx = rec_of(s, x, nd);
+        const uint32_t p = M_PAR(rx[F_META(nd)]);
+        if (p == P_TERMINAL) {
+            const uint32_t t = (uint32_t)(-(int32_t)rx[F_TR(nd)]);
+            if (t < f)
+                f = t;
+            break;
+        }
+        if (rx[p] < f)
+            f = rx[p];
+        x += s->off[p];
+        len++;
+    }
+
+    ru[a] -= f;
+    rv[a ^ 1] += f;
+    x = u;
+    for (;;) {
+        uint32_t *rx = rec_of(s, x, nd);
+        const uint32_t p = M_PAR(rx[F_META(nd)]);
+        if (p == P_TERMINAL) {
+            rx[F_TR(nd)] -= f;
+            if (rx[F_TR(nd)] == 0)
+                make_orphan(s, (int32_t)x, nd);
+            break;
+        }
+        const int64_t y = x + s->off[p];
+        uint32_t *ry = rec_of(s, y, nd);
+        ry[p ^ 1] -= f;
+        rx[p] += f;
+        if (ry[p ^ 1] == 0)
+            make_orphan(s, (int32_t)x, nd);
+        x = y;
+    }
+    x = v;
+    for (;;) {
+        uint32_t *rx = rec_of(s, x, nd);
+        const uint32_t p = M_PAR(rx[F_META(nd)]);
+        if (p == P_TERMINAL) {
+            rx[F_TR(nd)] += f;
+            if (rx[F_TR(nd)] == 0)
+                make_orphan(s, (int32_t)x, nd);
+            break;
+        }
+        const int64_t y = x + s->off[p];
+        rx[p] -= f;
+        rec_of(s, y, nd)[p ^ 1] += f;
+        if (rx[p] == 0)
+            make_orphan(s, (int32_t)x, nd);
+        x = y;
+    }
+    s->flow += f;
+    s->augmentations++;
+    s->path_arcs += len + 2; /* with the two terminal arcs */
+}
+
+/* ---------------------------------------------------------------- adoption */
+
+/* Distance from j to its terminal, walking up to the first node measured
+ * in this phase; BKG_INF if the path meets an orphan. */
+BKG_INLINE int64_t origin_dist(bkg_state *s, int64_t j, const int nd)
+{
+    int64_t dd = 0;
+    for (;;) {
+        uint32_t *rj = rec_of(s, j, nd);
+        const uint32_t m = rj[F_META(nd)];
+        if (M_TS(m) == s->time)
+            return dd + rj[F_DIST(nd)];
+        const uint32_t p = M_PAR(m);
+        dd++;
+        if (p == P_TERMINAL) {
+            rj[F_META(nd)] = META(s->time, M_TREE(m), p);
+            rj[F_DIST(nd)] = 1;
+            return dd;
+        }
+        if (p == P_ORPHAN)
+            return BKG_INF;
+        j += s->off[p];
+    }
+}
+
+/* Stamp the path from j (at distance dd) up to the first stamped node. */
+BKG_INLINE void stamp(bkg_state *s, int64_t j, int64_t dd, const int nd)
+{
+    for (;;) {
+        uint32_t *rj = rec_of(s, j, nd);
+        const uint32_t m = rj[F_META(nd)];
+        if (M_TS(m) == s->time)
+            return;
+        rj[F_META(nd)] = META(s->time, M_TREE(m), M_PAR(m));
+        rj[F_DIST(nd)] = (uint32_t)dd--;
+        j += s->off[M_PAR(m)];
+    }
+}
+
+/* Node i has left `tree` (freed, or moved to the other tree by a warm
+ * change): neighbours of that tree that could grow into i again become
+ * active, and i's children there become orphans. The activation keeps
+ * BK's termination argument, and with it the canonical cut read from the
+ * trees: a node outside T with residual into a node y of T always has y
+ * active, and a node x of S with residual out of it to a node outside S is
+ * always active. */
+BKG_INLINE void leave_tree(bkg_state *s, int32_t i, uint32_t tree, const int nd)
+{
+    const uint32_t *ri = rec_of(s, i, nd);
+    const uint64_t n = (uint64_t)s->n;
+    for (int d = 0; d < nd; d++) {
+        const int64_t j = i + s->off[d];
+        if ((uint64_t)j >= n)
+            continue;
+        const uint32_t *rj = rec_of(s, j, nd);
+        const uint32_t mj = rj[F_META(nd)];
+        if (M_TREE(mj) != tree)
+            continue;
+        if (tree == T_S ? rj[d ^ 1] : ri[d])
+            activate(s, (int32_t)j, nd);
+        if (M_PAR(mj) == (uint32_t)(d ^ 1))
+            make_orphan(s, (int32_t)j, nd);
+    }
+}
+
+/* Find orphan i a parent in its tree (in S one with residual to i, in T
+ * one i has residual to, whose own path reaches the terminal), the one
+ * nearest the terminal; failing that, free i, re-activate the neighbours
+ * that could grow into it again and orphan its children. */
+BKG_INLINE void process_orphan(bkg_state *s, int32_t i, const int nd)
+{
+    uint32_t *ri = rec_of(s, i, nd);
+    const uint32_t tree = M_TREE(ri[F_META(nd)]);
+    const uint64_t n = (uint64_t)s->n;
+    int best = -1;
+    int64_t dmin = BKG_INF;
+
+    for (int d = 0; d < nd; d++) {
+        const int64_t j = i + s->off[d];
+        if ((uint64_t)j >= n)
+            continue;
+        const uint32_t *rj = rec_of(s, j, nd);
+        const uint32_t r = tree == T_S ? rj[d ^ 1] : ri[d];
+        if (!r || M_TREE(rj[F_META(nd)]) != tree)
+            continue;
+        const int64_t dd = origin_dist(s, j, nd);
+        if (dd == BKG_INF)
+            continue;
+        if (dd < dmin) {
+            best = d;
+            dmin = dd;
+        }
+        stamp(s, j, dd, nd);
+    }
+    if (best >= 0) {
+        ri[F_META(nd)] = META(s->time, tree, best);
+        ri[F_DIST(nd)] = (uint32_t)(dmin + 1);
+        return;
+    }
+
+    ri[F_META(nd)] = META(M_TS(ri[F_META(nd)]), T_FREE, P_NONE);
+    leave_tree(s, i, tree, nd);
+}
+
+/* The augmentation listed its orphans from the joining arc outwards; the
+ * ones nearest the terminals go first, so that those below them find a
+ * verified path to hang from. */
+static void reverse_orphans(bkg_state *s)
+{
+    for (int64_t lo = s->ohead, hi = s->otail - 1; lo < hi; lo++, hi--) {
+        const int32_t t = s->orphans[lo];
+        s->orphans[lo] = s->orphans[hi];
+        s->orphans[hi] = t;
+    }
+}
+
+BKG_INLINE void adopt(bkg_state *s, const int nd)
+{
+    while (s->ohead != s->otail) {
+        const int32_t i = s->orphans[s->ohead++];
+        if (M_PAR(rec_of(s, i, nd)[F_META(nd)]) == P_ORPHAN)
+            process_orphan(s, i, nd);
+    }
+    s->ohead = s->otail = 0;
+}
+
+/* Before the 25-bit phase counter runs out: every timestamp becomes 0 and
+ * every distance the node's exact depth in its tree, which satisfies the
+ * ordering invariant with equal timestamps. Two walks per path, no stack:
+ * the first counts the steps up to a node of known depth (ts == 1), the
+ * second writes the depths. O(n), once per 2^25 phases. */
+BKG_INLINE void renumber(bkg_state *s, const int nd)
+{
+    for (int64_t v = 0; v < s->n; v++) {
+        uint32_t *r = rec_of(s, v, nd);
+        r[F_META(nd)] &= 127u;
+    }
+    for (int64_t v = 0; v < s->n; v++) {
+        const uint32_t m = rec_of(s, v, nd)[F_META(nd)];
+        if (M_TREE(m) == T_FREE || M_TS(m))
+            continue;
+        int64_t x = v, k = 0;
+        for (;;) {
+            uint32_t *rx = rec_of(s, x, nd);
+            const uint32_t mx = rx[F_META(nd)];
+            if (M_TS(mx))
+                break;
+            if (M_PAR(mx) == P_TERMINAL) {
+                rx[F_META(nd)] = mx | (1u << 7);
+                rx[F_DIST(nd)] = 1;
+                break;
+            }
+            x += s->off[M_PAR(mx)];
+            k++;
+        }
+        uint32_t depth = rec_of(s, x, nd)[F_DIST(nd)] + (uint32_t)k;
+        for (x = v;;) {
+            uint32_t *rx = rec_of(s, x, nd);
+            const uint32_t mx = rx[F_META(nd)];
+            if (M_TS(mx))
+                break;
+            rx[F_META(nd)] = mx | (1u << 7);
+            rx[F_DIST(nd)] = depth--;
+            x += s->off[M_PAR(mx)];
+        }
+    }
+    for (int64_t v = 0; v < s->n; v++)
+        rec_of(s, v, nd)[F_META(nd)] &= 127u;
+    s->time = 0;
+}
+
+BKG_INLINE void next_phase(bkg_state *s, const int nd)
+{
+    if (s->time >= s->time_limit)
+        renumber(s, nd);
+    s->time++;
+}
+
+/* ---------------------------------------------------------------- driver */
+
+/* The main loop, as bk.c's: after an augmentation the same node grows
+ * again before the queue moves on (its next field points to itself
+ * meanwhile, so adoption does not queue it twice). The phase counter moves
+ * once per augmentation. */
+BKG_INLINE gcut_status run(bkg_state *s, double deadline, const int nd)
+{
+    int32_t cur = NONE;
+    int64_t steps = 0;
+    for (;;) {
+        int32_t i = NONE;
+        if (cur != NONE) {
+            uint32_t *rc = rec_of(s, cur, nd);
+            rc[F_NEXT(nd)] = (uint32_t)NONE;
+            if (M_TREE(rc[F_META(nd)]) != T_FREE)
+                i = cur;
+        }
+        if (i == NONE && (i = pop_active(s, nd)) == NONE)
+            return GCUT_OK;
+        int32_t u;
+        const int a = grow(s, i, &u, nd);
+        if (a >= 0) {
+            rec_of(s, i, nd)[F_NEXT(nd)] = (uint32_t)i;
+            cur = i;
+            next_phase(s, nd);
+            augment(s, u, a, nd);
+            reverse_orphans(s);
+            adopt(s, nd);
+            if (BKG_UNLIKELY(s->oom))
+                return GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-bk: cannot grow the orphan list");
+        } else {
+            cur = NONE;
+        }
+        if (BKG_UNLIKELY(++steps % BKG_CLOCK_EVERY == 0) && gcut_i_now_ms() > deadline) {
+            if (cur != NONE)
+                rec_of(s, cur, nd)[F_NEXT(nd)] = (uint32_t)NONE;
+            return GCUT_FAIL(GCUT_ERR_TIMEOUT, "cpu-bk: time limit reached");
+        }
+    }
+}
+
+/* Which directions of a node lead inside, by the node's position: bit k of
+ * the index says the node is on border k (x = 0, x = w-1, y = 0, y = h-1,
+ * z = 0, z = d-1). */
+static void border_masks(const gcut_grid_problem *p, uint32_t mask[64])
+{
+    for (int b = 0; b < 64; b++) {
+        uint32_t m = 0;
+        for (int k = 0; k < p->num_dirs; k++) {
+            const int32_t *o = p->dir_offset + 3 * k;
+            const int out = (o[0] < 0 && (b & 1)) || (o[0] > 0 && (b & 2)) ||
+                            (o[1] < 0 && (b & 4)) || (o[1] > 0 && (b & 8)) ||
+                            (o[2] < 0 && (b & 16)) || (o[2] > 0 && (b & 32));
+            if (!out)
+                m |= 1u << k;
+        }
+        mask[b] = m;
+    }
+}
+
+/* Residuals from the capacities (0 for directions leaving the grid),
+ * cancel min(cap_source, cap_sink), plant the forests: every node with a
+ * terminal residual is an active root of its tree. */
+BKG_INLINE void cold_init(bkg_state *s, const gcut_grid_problem *p, const int nd)
+{
+    uint32_t mask[64];
+    border_masks(p, mask);
+    s->qhead = s->qtail = NONE;
+    s->ohead = s->otail = 0;
+    s->time = 0;
+    s->flow = 0;
+    int64_t v = 0;
+    for (int32_t z = 0; z < p->depth; z++) {
+        const int bz = (z == 0 ? 16 : 0) | (z == p->depth - 1 ? 32 : 0);
+        for (int32_t y = 0; y < p->height; y++) {
+            const int by = bz | (y == 0 ? 4 : 0) | (y == p->height - 1 ? 8 : 0);
+            for (int32_t x = 0; x < p->width; x++, v++) {
+                const uint32_t mk =
+                    mask[by | (x == 0 ? 1 : 0) | (x == p->width - 1 ? 2 : 0)];
+                uint32_t *r = rec_of(s, v, nd);
+                for (int d = 0; d < nd; d++)
+                    r[d] = (mk >> d) & 1u ? (uint32_t)p->cap[d][v] : 0u;
+                const int32_t cs = p->cap_source[v], ct = p->cap_sink[v];
+                s->flow += cs < ct ? cs : ct;
+                const int32_t tr = cs - ct;
+                r[F_TR(nd)] = (uint32_t)tr;
+                r[F_NEXT(nd)] = (uint32_t)NONE;
+                r[F_DIST(nd)] = 1;
+                if (tr != 0) {
+                    r[F_META(nd)] = META(0, tr > 0 ? T_S : T_T, P_TERMINAL);
+                    activate(s, (int32_t)v, nd);
+                } else {
+                    r[F_META(nd)] = META(0, T_FREE, P_NONE);
+                }
+            }
+        }
+    }
+}
+
+/* tr[v] += delta, keeping flow = sum of cap_source - max(tr, 0). Returns 0
+ * if tr would leave [-INT32_MAX, INT32_MAX] (then the caller goes cold). */
+BKG_INLINE int add_tr(bkg_state *s, int64_t v, int64_t delta, const int nd)
+{
+    uint32_t *r = rec_of(s, v, nd);
+    const int64_t old = (int32_t)r[F_TR(nd)], now = old + delta;
+    if (now > INT32_MAX || now < -INT32_MAX)
+        return 0;
+    s->flow -= (now > 0 ? now : 0) - (old > 0 ? old : 0);
+    r[F_TR(nd)] = (uint32_t)(int32_t)now;
+    return 1;
+}
+
+static int inside(const gcut_grid_problem *p, int32_t v, int d)
+{
+    const int64_t plane = (int64_t)p->width * p->height;
+    const int64_t x = v % p->width + p->dir_offset[3 * d];
+    const int64_t y = (v / p->width) % p->height + p->dir_offset[3 * d + 1];
+    const int64_t z = v / plane + p->dir_offset[3 * d + 2];
+    return x >= 0 && x < p->width && y >= 0 && y < p->height && z >= 0 && z < p->depth;
+}
+
+/* After the changes, make a touched node consistent again: a terminal
+ * residual makes it a root of the matching tree (leaving the other tree
+ * as a freed node would); otherwise it keeps its parent only if the
+ * parent arc still has residual in the tree's direction. */
+BKG_INLINE void repair(bkg_state *s, int32_t v, const int nd)
+{
+    uint32_t *rv = rec_of(s, v, nd);
+    const uint32_t m = rv[F_META(nd)], tree = M_TREE(m), par = M_PAR(m);
+    const int32_t tr = (int32_t)rv[F_TR(nd)];
+    if (tr != 0) {
+        const uint32_t want = tr > 0 ? T_S : T_T;
+        rv[F_META(nd)] = META(s->time, want, P_TERMINAL);
+        if (tree != want && tree != T_FREE)
+            leave_tree(s, v, tree, nd);
+        rv[F_DIST(nd)] = 1;
+        return;
+    }
+    if (tree == T_FREE || par == P_ORPHAN)
+        return;
+    const int ok = par < P_NONE &&
+                   (tree == T_S ? rec_of(s, v + s->off[par], nd)[par ^ 1] : rv[par]) != 0;
+    if (!ok)
+        make_orphan(s, v, nd);
+}
+
+/* Warm start (Kohli & Torr): replay the changes on the residual graph of
+ * the previous solve, then repair the trees around the touched nodes.
+ *   - a terminal capacity moves tr by its delta (and the flow value by the
+ *     delta of cap_source - max(tr, 0));
+ *   - an arc capacity moves the arc's residual by its delta; if that goes
+ *     below 0 (the new capacity is below the flow already on the arc) the
+ *     flow on the arc is cut back to the new capacity, and the excess
+ *     shifted to the terminals of both ends (tr of the tail up, of the head
+ *     down): the reparametrisation of the header comment.
+ * Touched nodes are collected in the (empty) active queue, repaired, and
+ * left active so the main loop grows from them; orphans are adopted.
+ * Returns 0 when a tr would overflow: the caller then starts cold. */
+BKG_INLINE int warm_init(bkg_state *s, const gcut_grid_problem *p, const int nd)
+{
+    next_phase(s, nd);
+    s->qhead = s->qtail = NONE;
+    s->ohead = s->otail = 0;
+    for (int64_t c = 0; c < p->num_changes; c++) {
+        const gcut_grid_change *ch = &p->changes[c];
+        const int32_t v = ch->node;
+        if (ch->what == GCUT_GRID_SOURCE_LINK) {
+            s->flow += ch->delta;
+            if (!add_tr(s, v, ch->delta, nd))
+                return 0;
+            activate(s, v, nd);
+        } else if (ch->what == GCUT_GRID_SINK_LINK) {
+            if (!add_tr(s, v, -(int64_t)ch->delta, nd))
+                return 0;
+            activate(s, v, nd);
+        } else {
+            const int d = ch->what;
+            if (!inside(p, v, d))
+                continue; /* border entries are never used */
+            const int64_t u = v + s->off[d];
+            uint32_t *rv = rec_of(s, v, nd);
+            const int64_t r = (int64_t)rv[d] + ch->delta;
+            if (r >= 0) {
+                rv[d] = (uint32_t)r;
+            } else {
+                rv[d] = 0;
+                rec_of(s, u, nd)[d ^ 1] -= (uint32_t)-r;
+                if (!add_tr(s, v, -r, nd) || !add_tr(s, u, r, nd))
+                    return 0;
+            }
+            activate(s, v, nd);
+            activate(s, (int32_t)u, nd);
+        }
+    }
+    for (int32_t v = s->qhead; v != NONE;) {
+        repair(s, v, nd);
+        const int32_t nx = (int32_t)rec_of(s, v, nd)[F_NEXT(nd)];
+        v = nx == v ? NONE : nx;
+    }
+    adopt(s, nd);
+    return 1;
+}
+
+BKG_INLINE void read_cut(const bkg_state *s, uint8_t *cut, const int nd)
+{
+    for (int64_t v = 0; v < s->n; v++)
+        cut[v] = M_TREE(rec_of(s, v, nd)[F_META(nd)]) == T_T ? GCUT_SINK : GCUT_SOURCE;
+}
+
+/* One copy of the engine per connectivity, so that the record size and
+ * the direction loops are compile-time constants. */
+#define BKG_INSTANCE(N)                                                                       \
+    static int warm_##N(bkg_state *s, const gcut_grid_problem *p) { return warm_init(s, p, N); } \
+    static void cold_##N(bkg_state *s, const gcut_grid_problem *p) { cold_init(s, p, N); }      \
+    static gcut_status run_##N(bkg_state *s, double dl) { return run(s, dl, N); }               \
+    static void cut_##N(const bkg_state *s, uint8_t *cut) { read_cut(s, cut, N); }
+BKG_INSTANCE(4)
+BKG_INSTANCE(6)
+BKG_INSTANCE(8)
+BKG_INSTANCE(18)
+BKG_INSTANCE(26)
+
+typedef struct bkg_ops {
+    int (*warm)(bkg_state *, const gcut_grid_problem *);
+    void (*cold)(bkg_state *, const gcut_grid_problem *);
+    gcut_status (*run)(bkg_state *, double);
+    void (*cut)(const bkg_state *, uint8_t *);
+} bkg_ops;
+
+static const bkg_ops *ops_for(int32_t nd)
+{
+#define BKG_OPS(N) {warm_##N, cold_##N, run_##N, cut_##N}
+    static const bkg_ops ops4 = BKG_OPS(4), ops6 = BKG_OPS(6), ops8 = BKG_OPS(8),
+                         ops18 = BKG_OPS(18), ops26 = BKG_OPS(26);
+#undef BKG_OPS
+    switch (nd) {
+    case 4: return &ops4;
+    case 6: return &ops6;
+    case 8: return &ops8;
+    case 18: return &ops18;
+    case 26: return &ops26;
+    default: return NULL;
+    }
+}
+
+/* ------------------------------------------------------------ the back end */
+
+/* "ts_limit=N" lowers the phase number at which timestamps are renumbered
+ * (default 2^25 - 1), so that tests reach the renumbering on small grids. */
+static gcut_status parse_params(const char *str, uint32_t *limit)
+{
+    *limit = TS_MAX;
+    while (str && *str) {
+        const char *end = strchr(str, ',');
+        if (!end)
+            end = str + strlen(str);
+        const char *eq = memchr(str, '=', (size_t)(end - str));
+        if (!eq || eq == str || end == eq + 1 || end - eq > 32)
+            return GCUT_FAIL(GCUT_ERR_INVALID, "cpu-bk: malformed parameter '%.*s' (want key=value)",
+                             (int)(end - str), str);
+        const size_t klen = (size_t)(eq - str);
+        if (klen != 8 || strncmp(str, "ts_limit", klen) != 0)
+            return GCUT_FAIL(GCUT_ERR_INVALID, "cpu-bk: unknown parameter '%.*s' (known: ts_limit)",
+                             (int)klen, str);
+        char val[32], *stop;
+        memcpy(val, eq + 1, (size_t)(end - eq - 1));
+        val[end - eq - 1] = '\0';
+        errno = 0;
+        const long long x = strtoll(val, &stop, 10);
+        if (*stop || errno || x < 1 || x > (long long)TS_MAX)
+            return GCUT_FAIL(GCUT_ERR_INVALID,
+                             "cpu-bk: ts_limit=%s is not in [1, 2^25 - 1] on grids", val);
+        *limit = (uint32_t)x;
+        str = *end ? end + 1 : end;
+    }
+    return GCUT_OK;
+}
+
+gcut_status gcut_i_bk_grid_create(void **state)
+{
+    bkg_state *s = gcut_i_calloc(1, sizeof *s);
+    if (!s)
+        return GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-bk: cannot allocate its state");
+    *state = s;
+    return GCUT_OK;
+}
+
+static void release(bkg_state *s)
+{
+    gcut_i_free(s->raw);
+    gcut_i_free(s->orphans);
+    s->raw = NULL;
+    s->rec = NULL;
+    s->orphans = NULL;
+    s->ocap = 0;
+    s->n = 0;
+}
+
+void gcut_i_bk_grid_destroy(void *state)
+{
+    if (!state)
+        return;
+    release(state);
+    gcut_i_free(state);
+}
+
+/* Size the records for p's grid (kept when the shape matches). */
+static gcut_status fit(bkg_state *s, const gcut_grid_problem *p)
+{
+    const int same = s->rec && s->n == p->num_nodes && s->nd == p->num_dirs &&
+                     s->w == p->width && s->h == p->height && s->d == p->depth;
+    if (!same) {
+        release(s);
+        const size_t bytes = (size_t)p->num_nodes * (size_t)(p->num_dirs + 4) * sizeof(uint32_t);
+        s->raw = gcut_i_malloc(bytes + 64);
+        if (!s->raw)
+            return GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-bk: cannot allocate %zu bytes for %d nodes",
+                             bytes, (int)p->num_nodes);
+        s->rec = (uint32_t *)(((uintptr_t)s->raw + 63) & ~(uintptr_t)63);
+        s->n = p->num_nodes;
+        s->nd = p->num_dirs;
+        s->w = p->width;
+        s->h = p->height;
+        s->d = p->depth;
+    }
+    const int64_t plane = (int64_t)p->width * p->height;
+    for (int k = 0; k < p->num_dirs; k++)
+        s->off[k] = p->dir_offset[3 * k] + (int64_t)p->dir_offset[3 * k + 1] * p->width +
+                    p->dir_offset[3 * k + 2] * plane;
+    if (!s->orphans && !grow_orphans(s))
+        return GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-bk: cannot allocate the orphan list");
+    return GCUT_OK;
+}
+
+gcut_status gcut_i_bk_grid_solve(void *state, const gcut_grid_problem *p,
+                                 const gcut_solve_options *opt, gcut_solution *sol)
+{
+    const bkg_ops *ops = ops_for(p->num_dirs);
+    if (!ops)
+        return GCUT_FAIL(GCUT_ERR_UNSUPPORTED, "cpu-bk: no grid engine for %d directions",
+                         (int)p->num_dirs);
+    bkg_state local;
+    bkg_state *s = state;
+    if (!s) {
+        memset(&local, 0, sizeof local);
+        s = &local; /* no kept state: a one-off cold solve */
+    }
+    uint32_t limit;
+    gcut_status st = parse_params(opt->params, &limit);
+    if (st != GCUT_OK)
+        return st;
+    const double deadline = gcut_i_deadline(opt);
+    double t0 = gcut_i_now_ms();
+    const int can_warm = p->warm && s->rec && s->n == p->num_nodes && s->nd == p->num_dirs &&
+                         s->w == p->width && s->h == p->height && s->d == p->depth;
+    if ((st = fit(s, p)) != GCUT_OK)
+        goto done;
+    s->time_limit = limit;
+    s->oom = 0;
+    s->augmentations = s->path_arcs = 0;
+    int warm = can_warm && ops->warm(s, p);
+    if (s->oom) {
+        st = GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-bk: cannot grow the orphan list");
+        goto done;
+    }
+    if (!warm)
+        ops->cold(s, p);
+    sol->stats->init_ms = gcut_i_now_ms() - t0;
+    sol->stats->warm_start = warm;
+
+    t0 = gcut_i_now_ms();
+    if ((st = ops->run(s, deadline)) != GCUT_OK)
+        goto done;
+    sol->stats->solve_ms = gcut_i_now_ms() - t0;
+    sol->stats->augmentations = s->augmentations;
+    sol->stats->pushes = s->path_arcs;
+    sol->stats->threads = 1;
+
+    t0 = gcut_i_now_ms();
+    ops->cut(s, sol->cut);
+    sol->stats->cut_ms = gcut_i_now_ms() - t0;
+    sol->flow = s->flow;
+    gcut_i_log(opt, GCUT_LOG_DEBUG, "cpu-bk (grid%s): flow %lld, %lld augmentations, %lld path arcs",
+               warm ? ", warm" : "", (long long)s->flow, (long long)s->augmentations,
+               (long long)s->path_arcs);
+done:
+    if (s == &local)
+        release(s);
+    return st;
+}

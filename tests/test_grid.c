@@ -1,0 +1,792 @@
+/*
+ * test_grid.c - gcut_grid: the API and its validation, the direction
+ * table, border handling, the conversion for generic back ends, every back
+ * end through gcut_grid_solve against cpu-ref on grids of every
+ * connectivity and shape, and warm re-solves against cold ones.
+ *
+ * The reference graph of a grid is built here, independently of the
+ * library's conversion: one directed edge v -> neighbour per (node,
+ * direction) inside the grid, from the documented direction table.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+
+static const int32_t conns[] = {4, 8, 6, 18, 26};
+
+/* ------------------------------------------------------------ helpers */
+
+typedef enum caps_kind {
+    K_SMALL,      /* 0..10 */
+    K_MEDIUM,     /* 0..100, the usual random grid */
+    K_HUGE,       /* near INT32_MAX everywhere: totals far past 2^32 */
+    K_ZERO,       /* n-links all 0 */
+    K_MIXED,      /* zeros, ones, small and huge */
+    K_ALL_SOURCE, /* terminal links to the source only */
+    K_ALL_SINK,   /* terminal links to the sink only */
+    K_SEEDS,      /* a few hard seeds, smooth n-links (segmentation-like) */
+    K_COUNT
+} caps_kind;
+
+static const char *kind_name(caps_kind k)
+{
+    static const char *names[] = {"small", "medium", "huge", "zero", "mixed",
+                                  "all-source", "all-sink", "seeds"};
+    return names[k];
+}
+
+static int32_t value(tu_rng *r, caps_kind k)
+{
+    switch (k) {
+    case K_SMALL: return (int32_t)tu_range(r, 0, 10);
+    case K_MEDIUM: return (int32_t)tu_range(r, 0, 100);
+    case K_HUGE: return (int32_t)(INT32_MAX - tu_range(r, 0, 1000));
+    case K_ZERO: return 0;
+    default:
+        switch (tu_range(r, 0, 3)) {
+        case 0: return 0;
+        case 1: return 1;
+        case 2: return (int32_t)tu_range(r, 0, 100);
+        default: return (int32_t)(INT32_MAX - tu_range(r, 0, 10));
+        }
+    }
+}
+
+/* Fill every array of g (border entries too: they must be ignored). */
+static void randomise(gcut_grid *g, tu_rng *r, caps_kind k)
+{
+    const int32_t n = gcut_grid_num_nodes(g), c = gcut_grid_connectivity(g);
+    int32_t *a = malloc((size_t)n * sizeof *a), *b = malloc((size_t)n * sizeof *b);
+    assert_non_null(a);
+    assert_non_null(b);
+    for (int32_t d = 0; d < c; d++) {
+        for (int32_t v = 0; v < n; v++)
+            a[v] = k == K_ALL_SOURCE || k == K_ALL_SINK ? (int32_t)tu_range(r, 0, 50)
+                   : k == K_SEEDS                       ? (int32_t)tu_range(r, 20, 30)
+                                                        : value(r, k);
+        assert_int_equal(gcut_grid_set_caps(g, d, a), GCUT_OK);
+    }
+    for (int32_t v = 0; v < n; v++) {
+        switch (k) {
+        case K_ALL_SOURCE:
+            a[v] = (int32_t)tu_range(r, 0, 100);
+            b[v] = 0;
+            break;
+        case K_ALL_SINK:
+            a[v] = 0;
+            b[v] = (int32_t)tu_range(r, 0, 100);
+            break;
+        case K_SEEDS:
+            a[v] = tu_range(r, 0, 19) == 0 ? 1000 : 0;
+            b[v] = !a[v] && tu_range(r, 0, 19) == 0 ? 1000 : 0;
+            break;
+        case K_ZERO:
+            a[v] = (int32_t)tu_range(r, 0, 100);
+            b[v] = (int32_t)tu_range(r, 0, 100);
+            break;
+        default:
+            a[v] = value(r, k);
+            b[v] = value(r, k);
+        }
+    }
+    assert_int_equal(gcut_grid_set_terminals(g, a, b), GCUT_OK);
+    free(a);
+    free(b);
+}
+
+static int inside(const gcut_grid *g, int32_t v, int32_t dir, int32_t *u)
+{
+    const int32_t w = gcut_grid_width(g), h = gcut_grid_height(g), dp = gcut_grid_depth(g);
+    int32_t dx, dy, dz;
+    assert_int_equal(gcut_grid_direction(gcut_grid_connectivity(g), dir, &dx, &dy, &dz), GCUT_OK);
+    const int32_t x = v % w + dx, y = (v / w) % h + dy, z = v / (w * h) + dz;
+    if (x < 0 || x >= w || y < 0 || y >= h || z < 0 || z >= dp)
+        return 0;
+    *u = x + w * (y + h * z);
+    return 1;
+}
+
+/* The grid as a graph, built arc by arc from the documented semantics. */
+static gcut_graph *reference_graph(const gcut_grid *g)
+{
+    const int32_t n = gcut_grid_num_nodes(g), c = gcut_grid_connectivity(g);
+    gcut_graph *gr;
+    assert_int_equal(gcut_graph_new(&gr, n, (int64_t)n * c), GCUT_OK);
+    for (int32_t v = 0; v < n; v++) {
+        int32_t s, t, u;
+        assert_int_equal(gcut_grid_get_tweights(g, v, &s, &t), GCUT_OK);
+        assert_int_equal(gcut_graph_add_tweights(gr, v, s, t), GCUT_OK);
+        for (int32_t d = 0; d < c; d++) {
+            if (!inside(g, v, d, &u))
+                continue;
+            int32_t cap;
+            assert_int_equal(gcut_grid_get_cap(g, v, d, &cap), GCUT_OK);
+            assert_int_equal(gcut_graph_add_edge(gr, v, u, cap, 0), GCUT_OK);
+        }
+    }
+    return gr;
+}
+
+/* Solve g's reference graph with cpu-ref and the grid with `backend`; same
+ * flow, same cut bytes, and the cut's capacity equals the flow. Returns
+ * the grid solve's stats (warm_start ...). */
+static gcut_stats check_grid(gcut_grid *g, const char *backend, const char *params,
+                             const char *label)
+{
+    gcut_graph *gr = reference_graph(g);
+    gcut_result *ref, *res;
+    assert_int_equal(gcut_result_new(&ref), GCUT_OK);
+    assert_int_equal(gcut_result_new(&res), GCUT_OK);
+    gcut_solve_options opt;
+    gcut_solve_options_init(&opt);
+    opt.backend = "cpu-ref";
+    assert_int_equal(gcut_solve(gr, &opt, ref), GCUT_OK);
+    opt.backend = backend;
+    opt.params = params;
+    gcut_status st = gcut_grid_solve(g, &opt, res);
+    if (st != GCUT_OK)
+        fail_msg("%s: %s failed: %s", label, backend, gcut_last_error());
+    const int32_t n = gcut_grid_num_nodes(g);
+    assert_int_equal(gcut_result_num_nodes(res), n);
+    if (gcut_result_flow(res) != gcut_result_flow(ref))
+        fail_msg("%s: %s flow %lld, cpu-ref %lld", label, backend,
+                 (long long)gcut_result_flow(res), (long long)gcut_result_flow(ref));
+    if (memcmp(gcut_result_cut(res), gcut_result_cut(ref), (size_t)n) != 0) {
+        int32_t v = 0;
+        while (gcut_result_cut(res)[v] == gcut_result_cut(ref)[v])
+            v++;
+        fail_msg("%s: %s cut differs at node %d (%d vs cpu-ref %d)", label, backend, (int)v,
+                 gcut_result_cut(res)[v], gcut_result_cut(ref)[v]);
+    }
+    assert_int_equal(gcut_check_flow(gr, gcut_result_flow(res), NULL, gcut_result_cut(res)),
+                     GCUT_OK);
+    assert_string_equal(gcut_result_backend(res), backend);
+    gcut_stats stats = *gcut_result_stats(res);
+    gcut_result_free(ref);
+    gcut_result_free(res);
+    gcut_graph_free(gr);
+    return stats;
+}
+
+static int usable(int32_t i)
+{
+    return gcut_backend_available(i, NULL) &&
+           (gcut_backend_caps(i) & (GCUT_BACKEND_GRAPH | GCUT_BACKEND_GRID));
+}
+
+/* ------------------------------------------------------------ the tests */
+
+static void test_directions(void **unused)
+{
+    (void)unused;
+    for (size_t c = 0; c < sizeof conns / sizeof conns[0]; c++) {
+        const int32_t conn = conns[c];
+        const int two_d = conn == 4 || conn == 8;
+        for (int32_t d = 0; d < conn; d++) {
+            int32_t dx, dy, dz, ox, oy, oz;
+            assert_int_equal(gcut_grid_direction(conn, d, &dx, &dy, &dz), GCUT_OK);
+            assert_int_equal(gcut_grid_direction(conn, GCUT_GRID_OPPOSITE(d), &ox, &oy, &oz),
+                             GCUT_OK);
+            assert_true(dx == -ox && dy == -oy && dz == -oz);
+            const int l1 = abs(dx) + abs(dy) + abs(dz);
+            assert_true(l1 >= 1);
+            if (two_d)
+                assert_int_equal(dz, 0);
+            if (conn == 4 || conn == 6)
+                assert_int_equal(l1, 1);
+            if (conn == 18)
+                assert_true(l1 <= 2);
+            for (int32_t e = 0; e < d; e++) {
+                int32_t ex, ey, ez;
+                assert_int_equal(gcut_grid_direction(conn, e, &ex, &ey, &ez), GCUT_OK);
+                assert_false(ex == dx && ey == dy && ez == dz);
+            }
+            /* A smaller connectivity of the same dimension is a prefix. */
+            const int32_t big = two_d ? 8 : 26;
+            int32_t bx, by, bz;
+            assert_int_equal(gcut_grid_direction(big, d, &bx, &by, &bz), GCUT_OK);
+            assert_true(bx == dx && by == dy && bz == dz);
+        }
+    }
+    /* The header's table, spot-checked. */
+    int32_t dx, dy, dz;
+    assert_int_equal(gcut_grid_direction(4, 3, &dx, &dy, &dz), GCUT_OK);
+    assert_true(dx == 0 && dy == -1 && dz == 0);
+    assert_int_equal(gcut_grid_direction(8, 6, &dx, &dy, &dz), GCUT_OK);
+    assert_true(dx == 1 && dy == -1);
+    assert_int_equal(gcut_grid_direction(26, 25, &dx, &dy, &dz), GCUT_OK);
+    assert_true(dx == 1 && dy == -1 && dz == -1);
+    assert_int_equal(gcut_grid_direction(4, 4, &dx, NULL, NULL), GCUT_ERR_INVALID);
+    assert_int_equal(gcut_grid_direction(5, 0, NULL, NULL, NULL), GCUT_ERR_INVALID);
+    assert_int_equal(gcut_grid_direction(6, -1, NULL, NULL, NULL), GCUT_ERR_INVALID);
+}
+
+static void test_new_and_validation(void **unused)
+{
+    (void)unused;
+    gcut_grid *g = (gcut_grid *)(uintptr_t)1;
+    assert_int_equal(gcut_grid_new(&g, 0, 5, 1, 4), GCUT_ERR_INVALID);
+    assert_int_equal(gcut_grid_new(&g, 5, -1, 1, 4), GCUT_ERR_INVALID);
+    assert_int_equal(gcut_grid_new(&g, 5, 5, 0, 6), GCUT_ERR_INVALID);
+    assert_int_equal(gcut_grid_new(&g, 5, 5, 1, 5), GCUT_ERR_INVALID);
+    assert_int_equal(gcut_grid_new(&g, 5, 5, 2, 4), GCUT_ERR_INVALID);
+    assert_non_null(strstr(gcut_last_error(), "two-dimensional"));
+    assert_int_equal(gcut_grid_new(&g, 65536, 65536, 1, 4), GCUT_ERR_OVERFLOW);
+    assert_int_equal(gcut_grid_new(&g, 2048, 2048, 1024, 6), GCUT_ERR_OVERFLOW);
+    assert_int_equal(gcut_grid_new(NULL, 5, 5, 1, 4), GCUT_ERR_INVALID);
+    assert_ptr_equal(g, (gcut_grid *)(uintptr_t)1); /* untouched on failure */
+    gcut_grid_free(NULL);
+
+    assert_int_equal(gcut_grid_new(&g, 5, 3, 1, 8), GCUT_OK);
+    assert_int_equal(gcut_grid_width(g), 5);
+    assert_int_equal(gcut_grid_height(g), 3);
+    assert_int_equal(gcut_grid_depth(g), 1);
+    assert_int_equal(gcut_grid_connectivity(g), 8);
+    assert_int_equal(gcut_grid_num_nodes(g), 15);
+    int32_t c = -1;
+    assert_int_equal(gcut_grid_get_cap(g, 14, 7, &c), GCUT_OK);
+    assert_int_equal(c, 0); /* everything starts at 0 */
+
+    /* Whole arrays: a negative entry fails and changes nothing. */
+    int32_t a[15], b[15];
+    for (int i = 0; i < 15; i++)
+        a[i] = i + 1;
+    assert_int_equal(gcut_grid_set_caps(g, 2, a), GCUT_OK);
+    a[9] = -4;
+    assert_int_equal(gcut_grid_set_caps(g, 2, a), GCUT_ERR_INVALID);
+    assert_non_null(strstr(gcut_last_error(), "node 9"));
+    assert_int_equal(gcut_grid_caps(g, 2)[9], 10);
+    assert_int_equal(gcut_grid_caps(g, 2)[8], 9);
+    assert_int_equal(gcut_grid_set_caps(g, 8, a), GCUT_ERR_INVALID);
+    assert_int_equal(gcut_grid_set_caps(g, -3, a), GCUT_ERR_INVALID);
+    assert_int_equal(gcut_grid_set_caps(g, 0, NULL), GCUT_ERR_INVALID);
+    assert_int_equal(gcut_grid_set_caps(NULL, 0, a), GCUT_ERR_INVALID);
+    assert_null(gcut_grid_caps(g, 8));
+    assert_null(gcut_grid_caps(NULL, 0));
+
+    /* Terminals: NULL leaves an array alone; a bad sink fails both. */
+    for (int i = 0; i < 15; i++)
+        a[i] = 100 + i, b[i] = 200 + i;
+    assert_int_equal(gcut_grid_set_terminals(g, a, b), GCUT_OK);
+    a[0] = 7;
+    b[3] = -1;
+    assert_int_equal(gcut_grid_set_terminals(g, a, b), GCUT_ERR_INVALID);
+    int32_t s, t;
+    assert_int_equal(gcut_grid_get_tweights(g, 0, &s, &t), GCUT_OK);
+    assert_true(s == 100 && t == 200);
+    assert_int_equal(gcut_grid_set_terminals(g, a, NULL), GCUT_OK);
+    assert_int_equal(gcut_grid_get_tweights(g, 0, &s, &t), GCUT_OK);
+    assert_true(s == 7 && t == 200);
+    assert_int_equal(gcut_grid_caps(g, GCUT_GRID_SOURCE_LINK)[0], 7);
+    assert_int_equal(gcut_grid_caps(g, GCUT_GRID_SINK_LINK)[14], 214);
+
+    /* Ranges and single entries. */
+    int32_t r3[3] = {1, 2, 3};
+    assert_int_equal(gcut_grid_set_caps_range(g, 0, 12, 3, r3), GCUT_OK);
+    assert_int_equal(gcut_grid_caps(g, 0)[13], 2);
+    assert_int_equal(gcut_grid_set_caps_range(g, 0, 13, 3, r3), GCUT_ERR_INVALID);
+    assert_int_equal(gcut_grid_set_caps_range(g, 0, -1, 1, r3), GCUT_ERR_INVALID);
+    assert_int_equal(gcut_grid_set_caps_range(g, 0, 3, 0, NULL), GCUT_OK);
+    assert_int_equal(gcut_grid_set_terminals_range(g, 1, 3, r3, NULL), GCUT_OK);
+    assert_int_equal(gcut_grid_get_tweights(g, 3, &s, &t), GCUT_OK);
+    assert_true(s == 3 && t == 203);
+    assert_int_equal(gcut_grid_set_cap(g, 4, 7, 99), GCUT_OK);
+    assert_int_equal(gcut_grid_get_cap(g, 4, 7, &c), GCUT_OK);
+    assert_int_equal(c, 99);
+    assert_int_equal(gcut_grid_set_cap(g, 4, GCUT_GRID_SINK_LINK, 5), GCUT_OK);
+    assert_int_equal(gcut_grid_set_cap(g, 4, 7, -1), GCUT_ERR_INVALID);
+    assert_int_equal(gcut_grid_set_cap(g, 15, 0, 1), GCUT_ERR_INVALID);
+    assert_int_equal(gcut_grid_set_tweights(g, 4, 11, 12), GCUT_OK);
+    assert_int_equal(gcut_grid_get_tweights(g, 4, &s, NULL), GCUT_OK);
+    assert_int_equal(s, 11);
+    assert_int_equal(gcut_grid_set_tweights(g, 4, -11, 12), GCUT_ERR_INVALID);
+    assert_int_equal(gcut_grid_get_cap(g, 4, GCUT_GRID_SINK_LINK, &c), GCUT_OK);
+    assert_int_equal(c, 12);
+    assert_int_equal(gcut_grid_get_cap(g, -1, 0, &c), GCUT_ERR_INVALID);
+    assert_int_equal(gcut_grid_get_cap(g, 0, -3, &c), GCUT_ERR_INVALID);
+    assert_int_equal(gcut_grid_get_tweights(g, 15, &s, &t), GCUT_ERR_INVALID);
+
+    /* Options. */
+    gcut_result *res;
+    assert_int_equal(gcut_result_new(&res), GCUT_OK);
+    gcut_solve_options opt;
+    gcut_solve_options_init(&opt);
+    opt.want_flows = 1;
+    assert_int_equal(gcut_grid_solve(g, &opt, res), GCUT_ERR_UNSUPPORTED);
+    opt.want_flows = 0;
+    opt.backend = "no-such-engine";
+    assert_int_equal(gcut_grid_solve(g, &opt, res), GCUT_ERR_NOT_FOUND);
+    opt.backend = "cpu-bk";
+    opt.params = "ts_limit=0";
+    assert_int_equal(gcut_grid_solve(g, &opt, res), GCUT_ERR_INVALID);
+    opt.params = "color=blue";
+    assert_int_equal(gcut_grid_solve(g, &opt, res), GCUT_ERR_INVALID);
+    opt.params = NULL;
+    opt.threads = -2;
+    assert_int_equal(gcut_grid_solve(g, &opt, res), GCUT_ERR_INVALID);
+    assert_int_equal(gcut_result_num_nodes(res), 0); /* untouched */
+    assert_int_equal(gcut_grid_solve(NULL, NULL, res), GCUT_ERR_INVALID);
+    assert_int_equal(gcut_grid_solve(g, NULL, NULL), GCUT_ERR_INVALID);
+    assert_int_equal(gcut_grid_solve(g, NULL, res), GCUT_OK);
+    assert_int_equal(gcut_result_num_nodes(res), 15);
+    assert_int_equal(gcut_grid_set_warm_start(NULL, 1), GCUT_ERR_INVALID);
+    gcut_result_free(res);
+    gcut_grid_free(g);
+}
+
+/* fill: called only for directions inside the grid; a negative value
+ * leaves the grid unchanged. */
+typedef struct fill_ctx {
+    int32_t w, h, d, conn;
+    int64_t calls;
+    int bad_outside;
+    int negative_at; /* node index at which to return -1, or -1 */
+} fill_ctx;
+
+static int32_t fill_fn(void *user, int32_t x, int32_t y, int32_t z, int32_t what)
+{
+    fill_ctx *c = user;
+    c->calls++;
+    if (what >= 0) {
+        int32_t dx, dy, dz;
+        gcut_grid_direction(c->conn, what, &dx, &dy, &dz);
+        if (x + dx < 0 || x + dx >= c->w || y + dy < 0 || y + dy >= c->h || z + dz < 0 ||
+            z + dz >= c->d)
+            c->bad_outside = 1;
+    }
+    const int32_t v = x + c->w * (y + c->h * z);
+    if (v == c->negative_at && what == 1)
+        return -1;
+    return 1000 * v + what + 3; /* what + 3 >= 1: terminals give 2 and 1 */
+}
+
+static void test_fill(void **unused)
+{
+    (void)unused;
+    gcut_grid *g;
+    assert_int_equal(gcut_grid_new(&g, 4, 3, 2, 18), GCUT_OK);
+    fill_ctx c = {4, 3, 2, 18, 0, 0, -1};
+    assert_int_equal(gcut_grid_fill(g, fill_fn, &c), GCUT_OK);
+    assert_false(c.bad_outside);
+    int64_t expect = 0;
+    for (int32_t v = 0; v < 24; v++) {
+        int32_t s, t, u;
+        assert_int_equal(gcut_grid_get_tweights(g, v, &s, &t), GCUT_OK);
+        assert_int_equal(s, 1000 * v + 2);
+        assert_int_equal(t, 1000 * v + 1);
+        expect += 2;
+        for (int32_t d = 0; d < 18; d++) {
+            int32_t cap;
+            assert_int_equal(gcut_grid_get_cap(g, v, d, &cap), GCUT_OK);
+            if (inside(g, v, d, &u)) {
+                assert_int_equal(cap, 1000 * v + d + 3);
+                expect++;
+            } else {
+                assert_int_equal(cap, 0);
+            }
+        }
+    }
+    assert_int_equal(c.calls, expect);
+    c.negative_at = 17;
+    int32_t before;
+    assert_int_equal(gcut_grid_get_cap(g, 5, 0, &before), GCUT_OK);
+    assert_int_equal(gcut_grid_fill(g, fill_fn, &c), GCUT_ERR_INVALID);
+    assert_non_null(strstr(gcut_last_error(), "negative"));
+    int32_t after;
+    assert_int_equal(gcut_grid_get_cap(g, 5, 0, &after), GCUT_OK);
+    assert_int_equal(before, after);
+    assert_int_equal(gcut_grid_fill(g, NULL, NULL), GCUT_ERR_INVALID);
+    gcut_grid_free(g);
+}
+
+/*
+ * A hand-drawn 3 x 1 image, 4-connected:
+ *
+ *   s --10--> [0] --5--> [1] --9--> [2] --7--> t
+ *
+ * Maximum flow 5 (the arc 0 -> 1). Node 0 cannot reach the sink any more;
+ * 1 and 2 can (1 -> 2 keeps 4, 2 -> t keeps 2): cut 0 | 1 1. Capacities of
+ * border entries pointing outside (0 to the left, 2 to the right, every
+ * node up and down) are set huge and must change nothing.
+ */
+static void test_hand_drawn(void **unused)
+{
+    (void)unused;
+    gcut_grid *g;
+    assert_int_equal(gcut_grid_new(&g, 3, 1, 1, 4), GCUT_OK);
+    assert_int_equal(gcut_grid_set_tweights(g, 0, 10, 0), GCUT_OK);
+    assert_int_equal(gcut_grid_set_tweights(g, 2, 0, 7), GCUT_OK);
+    assert_int_equal(gcut_grid_set_cap(g, 0, 0, 5), GCUT_OK); /* 0 -> 1 */
+    assert_int_equal(gcut_grid_set_cap(g, 1, 0, 9), GCUT_OK); /* 1 -> 2 */
+    for (int32_t pass = 0; pass < 2; pass++) {
+        for (int32_t i = 0; i < gcut_backend_count(); i++) {
+            if (!usable(i))
+                continue;
+            gcut_result *r;
+            assert_int_equal(gcut_result_new(&r), GCUT_OK);
+            gcut_solve_options opt;
+            gcut_solve_options_init(&opt);
+            opt.backend = gcut_backend_name(i);
+            assert_int_equal(gcut_grid_solve(g, &opt, r), GCUT_OK);
+            assert_int_equal(gcut_result_flow(r), 5);
+            const uint8_t expect[3] = {GCUT_SOURCE, GCUT_SINK, GCUT_SINK};
+            assert_memory_equal(gcut_result_cut(r), expect, 3);
+            gcut_result_free(r);
+        }
+        /* Border entries: ignored. */
+        assert_int_equal(gcut_grid_set_cap(g, 0, 1, INT32_MAX), GCUT_OK);
+        assert_int_equal(gcut_grid_set_cap(g, 2, 0, INT32_MAX), GCUT_OK);
+        for (int32_t v = 0; v < 3; v++) {
+            assert_int_equal(gcut_grid_set_cap(g, v, 2, 1000), GCUT_OK);
+            assert_int_equal(gcut_grid_set_cap(g, v, 3, 1000), GCUT_OK);
+        }
+    }
+    gcut_grid_free(g);
+}
+
+/* The conversion: the documented edge order and capacities. */
+static void test_to_graph(void **unused)
+{
+    (void)unused;
+    gcut_grid *g;
+    assert_int_equal(gcut_grid_new(&g, 3, 2, 1, 8), GCUT_OK);
+    fill_ctx c = {3, 2, 1, 8, 0, 0, -1};
+    assert_int_equal(gcut_grid_fill(g, fill_fn, &c), GCUT_OK);
+    gcut_graph *gr;
+    assert_int_equal(gcut_grid_to_graph(g, &gr), GCUT_OK);
+    /* Pairs: +x 2*2, +y 3*1, (+1,+1) 2*1, (+1,-1) 2*1. */
+    assert_int_equal(gcut_graph_num_edges(gr), 4 + 3 + 2 + 2);
+    int64_t e = 0;
+    for (int32_t v = 0; v < 6; v++) {
+        int32_t s, t;
+        assert_int_equal(gcut_graph_get_tweights(gr, v, &s, &t), GCUT_OK);
+        assert_true(s == 1000 * v + 2 && t == 1000 * v + 1);
+        for (int32_t d = 0; d < 8; d += 2) {
+            int32_t u;
+            if (!inside(g, v, d, &u))
+                continue;
+            int32_t eu, ev, cap, rev;
+            assert_int_equal(gcut_graph_get_edge(gr, e++, &eu, &ev, &cap, &rev), GCUT_OK);
+            assert_int_equal(eu, v);
+            assert_int_equal(ev, u);
+            assert_int_equal(cap, 1000 * v + d + 3);
+            assert_int_equal(rev, 1000 * u + (d + 1) + 3);
+        }
+    }
+    assert_int_equal(e, gcut_graph_num_edges(gr));
+    gcut_graph_free(gr);
+    assert_int_equal(gcut_grid_to_graph(NULL, &gr), GCUT_ERR_INVALID);
+    gcut_grid_free(g);
+}
+
+/* Every back end through gcut_grid_solve, on every connectivity, shapes
+ * (1-wide, 1 x 1 x 1, non-powers of two) and capacity kind. */
+static void test_crosscheck(void **unused)
+{
+    (void)unused;
+    static const int32_t shapes2d[][2] = {{1, 1}, {1, 9}, {11, 1}, {7, 5}, {13, 6}, {2, 2}, {24, 17}};
+    static const int32_t shapes3d[][3] = {{1, 1, 1}, {1, 1, 7}, {1, 6, 1}, {5, 1, 3},
+                                          {3, 4, 5}, {6, 5, 4}, {9, 7, 3}, {2, 2, 2}};
+    tu_rng r = {42};
+    int cases = 0;
+    const int rounds = tu_scaled(2);
+    for (int round = 0; round < rounds; round++)
+        for (size_t ci = 0; ci < sizeof conns / sizeof conns[0]; ci++) {
+            const int32_t conn = conns[ci];
+            const int two_d = conn == 4 || conn == 8;
+            const size_t nshapes = two_d ? sizeof shapes2d / sizeof shapes2d[0]
+                                         : sizeof shapes3d / sizeof shapes3d[0];
+            for (size_t si = 0; si < nshapes; si++)
+                for (int k = 0; k < K_COUNT; k++) {
+                    const int32_t w = two_d ? shapes2d[si][0] : shapes3d[si][0];
+                    const int32_t h = two_d ? shapes2d[si][1] : shapes3d[si][1];
+                    const int32_t d = two_d ? 1 : shapes3d[si][2];
+                    gcut_grid *g;
+                    assert_int_equal(gcut_grid_new(&g, w, h, d, conn), GCUT_OK);
+                    randomise(g, &r, (caps_kind)k);
+                    for (int32_t i = 0; i < gcut_backend_count(); i++) {
+                        if (!usable(i))
+                            continue;
+                        char label[128];
+                        snprintf(label, sizeof label, "%dx%dx%d conn %d %s round %d", (int)w,
+                                 (int)h, (int)d, (int)conn, kind_name((caps_kind)k), round);
+                        check_grid(g, gcut_backend_name(i), NULL, label);
+                        cases++;
+                    }
+                    gcut_grid_free(g);
+                }
+        }
+    /* A few larger ones for the grid engine, with renumbered timestamps. */
+    for (size_t ci = 0; ci < sizeof conns / sizeof conns[0]; ci++) {
+        const int32_t conn = conns[ci];
+        const int two_d = conn == 4 || conn == 8;
+        gcut_grid *g;
+        assert_int_equal(two_d ? gcut_grid_new(&g, 61, 47, 1, conn)
+                               : gcut_grid_new(&g, 13, 11, 9, conn),
+                         GCUT_OK);
+        randomise(g, &r, K_MEDIUM);
+        check_grid(g, "cpu-bk", NULL, "larger");
+        check_grid(g, "cpu-bk", "ts_limit=3", "larger, ts_limit=3");
+        check_grid(g, "cpu-hipr", NULL, "larger (converted)");
+        gcut_grid_free(g);
+    }
+    assert_true(cases > 0);
+}
+
+/* Random changes of every kind, then a warm solve, checked against a cold
+ * cpu-ref solve of the same grid. */
+typedef enum change_kind {
+    CH_STROKE,     /* a disc of hard t-links (an interactive stroke) */
+    CH_TLINKS,     /* scattered t-links, per node */
+    CH_NLINKS,     /* scattered n-links (border entries too), up and down */
+    CH_ARRAYS,     /* whole arrays handed again with a few entries changed */
+    CH_HUGE,       /* capacities near INT32_MAX: may overflow tr (cold fallback) */
+    CH_RANGE,      /* a row of terminals through the range setter */
+    CH_COUNT
+} change_kind;
+
+static void change(gcut_grid *g, tu_rng *r, change_kind kind)
+{
+    const int32_t w = gcut_grid_width(g), h = gcut_grid_height(g), n = gcut_grid_num_nodes(g),
+                  conn = gcut_grid_connectivity(g);
+    switch (kind) {
+    case CH_STROKE: {
+        const int32_t cx = (int32_t)tu_range(r, 0, w - 1), cy = (int32_t)tu_range(r, 0, h - 1);
+        const int32_t rad = (int32_t)tu_range(r, 1, 4), z = (int32_t)tu_range(r, 0, gcut_grid_depth(g) - 1);
+        const int fg = (int)tu_range(r, 0, 1);
+        for (int32_t y = cy - rad; y <= cy + rad; y++)
+            for (int32_t x = cx - rad; x <= cx + rad; x++)
+                if (x >= 0 && x < w && y >= 0 && y < h &&
+                    (x - cx) * (x - cx) + (y - cy) * (y - cy) <= rad * rad)
+                    assert_int_equal(gcut_grid_set_tweights(g, x + w * (y + h * z), fg ? 100000 : 0,
+                                                            fg ? 0 : 100000),
+                                     GCUT_OK);
+        break;
+    }
+    case CH_TLINKS:
+        for (int64_t k = tu_range(r, 1, 12); k > 0; k--) {
+            const int32_t v = (int32_t)tu_range(r, 0, n - 1);
+            if (tu_range(r, 0, 2) == 0)
+                assert_int_equal(gcut_grid_set_cap(g, v, tu_range(r, 0, 1) ? GCUT_GRID_SOURCE_LINK
+                                                                           : GCUT_GRID_SINK_LINK,
+                                                   (int32_t)tu_range(r, 0, 150)),
+                                 GCUT_OK);
+            else
+                assert_int_equal(gcut_grid_set_tweights(g, v, (int32_t)tu_range(r, 0, 150),
+                                                        (int32_t)tu_range(r, 0, 150)),
+                                 GCUT_OK);
+        }
+        break;
+    case CH_NLINKS:
+        for (int64_t k = tu_range(r, 1, 12); k > 0; k--) {
+            const int32_t v = (int32_t)tu_range(r, 0, n - 1), d = (int32_t)tu_range(r, 0, conn - 1);
+            int32_t old;
+            assert_int_equal(gcut_grid_get_cap(g, v, d, &old), GCUT_OK);
+            const int32_t now = tu_range(r, 0, 1) || old > INT32_MAX - 150
+                                    ? (int32_t)tu_range(r, 0, old / 2 + 1)
+                                    : (int32_t)tu_range(r, old, old + 150);
+            assert_int_equal(gcut_grid_set_cap(g, v, d, now), GCUT_OK);
+        }
+        break;
+    case CH_ARRAYS: {
+        const int32_t what = (int32_t)tu_range(r, -2, conn - 1);
+        int32_t *a = malloc((size_t)n * sizeof *a);
+        assert_non_null(a);
+        memcpy(a, gcut_grid_caps(g, what), (size_t)n * sizeof *a);
+        for (int64_t k = tu_range(r, 1, 8); k > 0; k--)
+            a[tu_range(r, 0, n - 1)] = (int32_t)tu_range(r, 0, 200);
+        assert_int_equal(gcut_grid_set_caps(g, what, a), GCUT_OK);
+        free(a);
+        break;
+    }
+    case CH_HUGE: {
+        const int32_t v = (int32_t)tu_range(r, 0, n - 1);
+        if (tu_range(r, 0, 1))
+            assert_int_equal(gcut_grid_set_tweights(g, v, (int32_t)(INT32_MAX - tu_range(r, 0, 5)),
+                                                    (int32_t)tu_range(r, 0, 5)),
+                             GCUT_OK);
+        else
+            assert_int_equal(gcut_grid_set_cap(g, v, (int32_t)tu_range(r, 0, conn - 1),
+                                               (int32_t)(INT32_MAX - tu_range(r, 0, 5))),
+                             GCUT_OK);
+        break;
+    }
+    default: {
+        const int32_t y = (int32_t)tu_range(r, 0, n / w - 1);
+        int32_t *a = malloc((size_t)w * sizeof *a);
+        assert_non_null(a);
+        for (int32_t x = 0; x < w; x++)
+            a[x] = (int32_t)tu_range(r, 0, 100);
+        assert_int_equal(gcut_grid_set_terminals_range(g, y * w, w, tu_range(r, 0, 1) ? a : NULL, a),
+                         GCUT_OK);
+        free(a);
+    }
+    }
+}
+
+static void test_warm(void **unused)
+{
+    (void)unused;
+    tu_rng r = {7};
+    int warm = 0, solves = 0;
+    const int sequences = tu_scaled(12);
+    for (int seq = 0; seq < sequences; seq++) {
+        const int32_t conn = conns[seq % 5];
+        const int two_d = conn == 4 || conn == 8;
+        gcut_grid *g;
+        const int32_t w = (int32_t)tu_range(&r, 1, two_d ? 40 : 11);
+        const int32_t h = (int32_t)tu_range(&r, 1, two_d ? 30 : 9);
+        const int32_t d = two_d ? 1 : (int32_t)tu_range(&r, 1, 7);
+        assert_int_equal(gcut_grid_new(&g, w, h, d, conn), GCUT_OK);
+        randomise(g, &r, seq % 3 == 0 ? K_SEEDS : seq % 3 == 1 ? K_MEDIUM : K_SMALL);
+        const char *params = seq % 4 == 3 ? "ts_limit=5" : NULL;
+        char label[160];
+        snprintf(label, sizeof label, "warm %dx%dx%d conn %d seq %d, cold", (int)w, (int)h, (int)d,
+                 (int)conn, seq);
+        assert_int_equal(check_grid(g, "cpu-bk", params, label).warm_start, 0);
+        for (int step = 0; step < 25; step++) {
+            const int nch = (int)tu_range(&r, 1, 3);
+            for (int c = 0; c < nch; c++) {
+                int k = (int)tu_range(&r, 0, CH_COUNT - 1);
+                if (k == CH_HUGE && tu_range(&r, 0, 3))
+                    k = CH_TLINKS; /* keep most sequences warm */
+                change(g, &r, (change_kind)k);
+            }
+            snprintf(label, sizeof label, "warm %dx%dx%d conn %d seq %d step %d", (int)w, (int)h,
+                     (int)d, (int)conn, seq, step);
+            const gcut_stats st = check_grid(g, "cpu-bk", params, label);
+            warm += st.warm_start;
+            solves++;
+            /* Between two warm solves, a generic back end (through the
+             * conversion) leaves the kept state alone. */
+            if (step % 7 == 3)
+                check_grid(g, "cpu-hipr", NULL, label);
+        }
+        gcut_grid_free(g);
+    }
+    /* Most solves must have been warm (cold only after overflow fallbacks
+     * and on tiny grids where the log limit is reached). */
+    assert_true(warm * 10 >= solves * 7);
+}
+
+/* Cases where the next solve must be cold, and a warm start that removes
+ * flow (capacities below the flow they carry) on a larger image. */
+static void test_warm_cold_cases(void **unused)
+{
+    (void)unused;
+    tu_rng r = {99};
+    gcut_grid *g;
+    assert_int_equal(gcut_grid_new(&g, 97, 61, 1, 8), GCUT_OK);
+    randomise(g, &r, K_MEDIUM);
+    assert_int_equal(check_grid(g, "cpu-bk", NULL, "first").warm_start, 0);
+    /* Unchanged: warm, and nothing to do. */
+    gcut_stats st = check_grid(g, "cpu-bk", NULL, "unchanged");
+    assert_int_equal(st.warm_start, 1);
+    assert_int_equal(st.augmentations, 0);
+    /* Every n-link of one direction halved: flow has to come back. */
+    const int32_t n = gcut_grid_num_nodes(g);
+    int32_t *a = malloc((size_t)n * sizeof *a);
+    assert_non_null(a);
+    for (int32_t v = 0; v < n; v++)
+        a[v] = gcut_grid_caps(g, 0)[v] / 2;
+    assert_int_equal(gcut_grid_set_caps(g, 0, a), GCUT_OK);
+    assert_int_equal(check_grid(g, "cpu-bk", NULL, "halved +x").warm_start, 0); /* > n/4 changes */
+    for (int32_t v = 0; v < n / 8; v++)
+        a[v] = gcut_grid_caps(g, 2)[v] / 3;
+    assert_int_equal(gcut_grid_set_caps_range(g, 2, 0, n / 8, a), GCUT_OK);
+    assert_int_equal(check_grid(g, "cpu-bk", NULL, "a third of +y").warm_start, 1);
+    /* A generic back end in between leaves the kept state alone. */
+    check_grid(g, "cpu-ref", NULL, "ref");
+    assert_int_equal(check_grid(g, "cpu-bk", NULL, "after ref").warm_start, 1);
+    /* Warm start off: always cold. */
+    assert_int_equal(gcut_grid_set_warm_start(g, 0), GCUT_OK);
+    change(g, &r, CH_STROKE);
+    assert_int_equal(check_grid(g, "cpu-bk", NULL, "warm off").warm_start, 0);
+    change(g, &r, CH_STROKE);
+    assert_int_equal(check_grid(g, "cpu-bk", NULL, "warm off 2").warm_start, 0);
+    assert_int_equal(gcut_grid_set_warm_start(g, 1), GCUT_OK);
+    assert_int_equal(check_grid(g, "cpu-bk", NULL, "warm on").warm_start, 0);
+    change(g, &r, CH_STROKE);
+    assert_int_equal(check_grid(g, "cpu-bk", NULL, "warm on 2").warm_start, 1);
+    /* A failed solve (time limit) makes the next one cold, and right. */
+    gcut_result *res;
+    assert_int_equal(gcut_result_new(&res), GCUT_OK);
+    gcut_solve_options opt;
+    gcut_solve_options_init(&opt);
+    opt.backend = "cpu-bk";
+    opt.params = "bad";
+    assert_int_equal(gcut_grid_solve(g, &opt, res), GCUT_ERR_INVALID);
+    change(g, &r, CH_STROKE);
+    assert_int_equal(check_grid(g, "cpu-bk", NULL, "after failure").warm_start, 0);
+    gcut_result_free(res);
+    free(a);
+    gcut_grid_free(g);
+}
+
+/* The time limit on a grid big enough to reach the clock check. */
+static void test_time_limit(void **unused)
+{
+    (void)unused;
+    tu_rng r = {5};
+    gcut_grid *g;
+    assert_int_equal(gcut_grid_new(&g, 300, 200, 1, 4), GCUT_OK);
+    randomise(g, &r, K_MEDIUM);
+    gcut_result *res;
+    assert_int_equal(gcut_result_new(&res), GCUT_OK);
+    gcut_solve_options opt;
+    gcut_solve_options_init(&opt);
+    opt.backend = "cpu-bk";
+    opt.time_limit = 1e-9;
+    assert_int_equal(gcut_grid_solve(g, &opt, res), GCUT_ERR_TIMEOUT);
+    assert_int_equal(gcut_result_num_nodes(res), 0);
+    gcut_result_free(res);
+    assert_int_equal(check_grid(g, "cpu-bk", NULL, "after timeout").warm_start, 0);
+    gcut_grid_free(g);
+}
+
+/* auto picks the grid engine and says so; names are honoured. */
+static void test_choice(void **unused)
+{
+    (void)unused;
+    gcut_grid *g;
+    assert_int_equal(gcut_grid_new(&g, 8, 8, 1, 4), GCUT_OK);
+    int32_t idx;
+    const char *why;
+    if (!getenv("GCUT_BACKEND")) {
+        assert_int_equal(gcut_grid_backend_choose(g, "auto", &idx, &why), GCUT_OK);
+        assert_string_equal(gcut_backend_name(idx), "cpu-bk");
+        assert_non_null(strstr(why, "grid-native"));
+        assert_int_equal(gcut_grid_backend_choose(g, NULL, &idx, NULL), GCUT_OK);
+        assert_string_equal(gcut_backend_name(idx), "cpu-bk");
+        gcut_result *res;
+        assert_int_equal(gcut_result_new(&res), GCUT_OK);
+        assert_int_equal(gcut_grid_solve(g, NULL, res), GCUT_OK);
+        assert_string_equal(gcut_result_backend(res), "cpu-bk");
+        assert_non_null(strstr(gcut_result_reason(res), "grid-native"));
+        gcut_result_free(res);
+    }
+    assert_int_equal(gcut_grid_backend_choose(g, "cpu-hipr", &idx, &why), GCUT_OK);
+    assert_string_equal(gcut_backend_name(idx), "cpu-hipr");
+    assert_string_equal(why, "named by the caller");
+    assert_int_equal(gcut_grid_backend_choose(g, "nope", &idx, &why), GCUT_ERR_NOT_FOUND);
+    assert_int_equal(gcut_grid_backend_choose(NULL, "auto", &idx, &why), GCUT_ERR_INVALID);
+    assert_true(gcut_backend_caps(idx) & GCUT_BACKEND_GRAPH);
+    int32_t bk;
+    assert_int_equal(gcut_backend_find("cpu-bk", &bk), GCUT_OK);
+    assert_true(gcut_backend_caps(bk) & GCUT_BACKEND_GRID);
+    gcut_grid_free(g);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_directions),   cmocka_unit_test(test_new_and_validation),
+        cmocka_unit_test(test_fill),         cmocka_unit_test(test_hand_drawn),
+        cmocka_unit_test(test_to_graph),     cmocka_unit_test(test_crosscheck),
+        cmocka_unit_test(test_warm),         cmocka_unit_test(test_warm_cold_cases),
+        cmocka_unit_test(test_time_limit),   cmocka_unit_test(test_choice),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
