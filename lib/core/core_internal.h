@@ -21,26 +21,37 @@
 #define GCUT_PRINTF(a, b)
 #endif
 
+/* The error, allocation and log services below are also used by
+ * libgcut_vision, a separate shared library built from this tree: libgcut.so
+ * exports them, but they are declared only in this header, which is never
+ * installed, so they are not part of the public API. In the static library
+ * they stay hidden like every other internal. */
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(GCUT_STATIC_DEFINE)
+#define GCUT_I_SHARED __attribute__((visibility("default")))
+#else
+#define GCUT_I_SHARED GCUT_HIDDEN
+#endif
+
 /* Record status + message (prefixed with the calling function) for
  * gcut_last_error() and return the status. Use as `return GCUT_FAIL(...)`. */
-GCUT_HIDDEN gcut_status gcut_i_fail(gcut_status status, const char *where, const char *fmt, ...)
+GCUT_I_SHARED gcut_status gcut_i_fail(gcut_status status, const char *where, const char *fmt, ...)
     GCUT_PRINTF(3, 4);
-GCUT_HIDDEN gcut_status gcut_i_vfail(gcut_status status, const char *where, const char *fmt,
-                                     va_list ap);
+GCUT_I_SHARED gcut_status gcut_i_vfail(gcut_status status, const char *where, const char *fmt,
+                                       va_list ap);
 #define GCUT_FAIL(status, ...) gcut_i_fail((status), __func__, __VA_ARGS__)
 
 /* Allocation through the user's allocator. gcut_i_malloc_array checks
  * count * size for overflow. All return NULL on failure (record nothing). */
-GCUT_HIDDEN void *gcut_i_malloc(size_t size);
-GCUT_HIDDEN void *gcut_i_calloc(size_t count, size_t size);
-GCUT_HIDDEN void *gcut_i_realloc(void *ptr, size_t size);
-GCUT_HIDDEN void *gcut_i_malloc_array(int64_t count, size_t size);
-GCUT_HIDDEN void gcut_i_free(void *ptr);
+GCUT_I_SHARED void *gcut_i_malloc(size_t size);
+GCUT_I_SHARED void *gcut_i_calloc(size_t count, size_t size);
+GCUT_I_SHARED void *gcut_i_realloc(void *ptr, size_t size);
+GCUT_I_SHARED void *gcut_i_malloc_array(int64_t count, size_t size);
+GCUT_I_SHARED void gcut_i_free(void *ptr);
 
 /* Log through the call's sink (opt may be NULL: global sink). A message is
  * delivered if level <= verbosity, errors always. */
-GCUT_HIDDEN void gcut_i_log(const gcut_solve_options *opt, gcut_log_level level, const char *fmt,
-                            ...) GCUT_PRINTF(3, 4);
+GCUT_I_SHARED void gcut_i_log(const gcut_solve_options *opt, gcut_log_level level,
+                              const char *fmt, ...) GCUT_PRINTF(3, 4);
 
 /* Monotonic clock, milliseconds. */
 GCUT_HIDDEN double gcut_i_now_ms(void);
