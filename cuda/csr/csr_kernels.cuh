@@ -401,7 +401,7 @@ __global__ void init_kernel(int32_t n, int32_t *src, int32_t *term, unsigned lon
 
 /* Global relabel, step 1: vertices with residual capacity to the terminal
  * are at height 1 and form the first frontier; all others are unvisited
- * (height n). */
+ * (the dead height n + 1). */
 template <typename Idx>
 __device__ __forceinline__ void bfs_init_body(const Args<Idx> &A, uint32_t tid, uint32_t nthreads)
 {

@@ -9,10 +9,17 @@
  *   2. init: upload the RCSR arrays (64-bit offsets narrowed to 32 bits on
  *      the device when the graph has < 2^31 arcs) and the terminal
  *      capacities; cancel min(cap_source, cap_sink) per vertex;
- *   3. phase I: global relabel, then rounds of pushes and lifts in batches
- *      launched back to back (one 64-byte control block read per batch),
- *      a global relabel every `interval` rounds or when the worklist runs
- *      dry, until a global relabel finds no active vertex;
+ *   3. phase I: cycles of a global relabel followed by rounds of pushes and
+ *      lifts, until a global relabel finds no active vertex. Two drivers:
+ *      - cooperative (default for vc): one launch of cycle_kernel per
+ *        cycle, grid barriers between BFS levels and rounds, one 64-byte
+ *        control block read by the host per cycle;
+ *      - host (driver=host, and variant tc): one launch per round or BFS
+ *        level, launched back to back in batches with one control block
+ *        read per batch, and single-block kernels for short worklists and
+ *        frontiers (the hybrid tail);
+ *      a cycle ends after `interval` rounds (at least half the BFS depth)
+ *      or when the worklist runs dry;
  *   4. cut: the last BFS reached exactly the vertices that can reach the
  *      sink: that is the canonical cut;
  *   5. phase II (only when flows are asked for): the same driver with the
@@ -491,10 +498,20 @@ gcut_status run_phase_any(Engine<Idx> &E, int32_t *term, int phase)
     return E.coop ? run_phase_coop(E, term, phase) : run_phase(E, term, phase);
 }
 
-/* The automatic group size: enough lanes for a vertex's arcs. */
-int auto_group(int32_t n, int64_t m)
+/* The automatic group size: enough lanes for a vertex's arcs, and a whole
+ * warp as soon as some vertex is a hub (power-law graphs: a round lasts as
+ * long as its slowest vertex, and a hub's scan by 4 or 8 lanes is long). */
+int auto_group(const gcut_rcsr *g)
 {
-    const double deg = n > 0 ? 2.0 * (double)m / (double)n : 0.0;
+    const int32_t n = g->n;
+    int64_t max_deg = 0;
+    for (int32_t v = 0; v < n; v++) {
+        const int64_t d = (g->row[v + 1] - g->row[v]) + (g->rrow[v + 1] - g->rrow[v]);
+        max_deg = d > max_deg ? d : max_deg;
+    }
+    if (max_deg >= GCUT_CSR_HUB_DEGREE)
+        return 32;
+    const double deg = n > 0 ? 2.0 * (double)g->m / (double)n : 0.0;
     if (deg <= GCUT_CSR_GROUP4_DEGREE)
         return 4;
     if (deg <= GCUT_CSR_GROUP8_DEGREE)
@@ -517,7 +534,7 @@ gcut_status solve(gcut_cu_csr_state *s, const gcut_problem *p, const gcut_solve_
     E.s = s;
     E.opt = opt;
     E.wl = prm->variant == GCUT_CU_CSR_VC;
-    E.group = !E.wl ? 1 : prm->group ? prm->group : auto_group(n, m);
+    E.group = !E.wl ? 1 : prm->group ? prm->group : auto_group(g);
     E.batch = prm->batch > 0 ? prm->batch : GCUT_CSR_BATCH;
     E.ops = prm->ops > 0 ? prm->ops : GCUT_CSR_OPS;
     E.deadline = opt->time_limit > 0 ? t_start + opt->time_limit * 1e3 : INFINITY;

