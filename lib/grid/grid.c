@@ -211,12 +211,19 @@ static gcut_status check_range(const gcut_grid *g, int32_t first, int32_t count)
     return GCUT_OK;
 }
 
-static gcut_status check_caps(const int32_t *caps, int32_t first, int32_t count, const char *name)
+static gcut_status check_caps(const int32_t *caps, int32_t first, int32_t count, int32_t what)
 {
-    for (int32_t i = 0; i < count; i++)
-        if (caps[i] < 0)
-            return GCUT_FAIL(GCUT_ERR_INVALID, "%s capacity of node %d is negative (%d)", name,
-                             (int)(first + i), (int)caps[i]);
+    for (int32_t i = 0; i < count; i++) {
+        if (caps[i] >= 0)
+            continue;
+        if (what >= 0)
+            return GCUT_FAIL(GCUT_ERR_INVALID,
+                             "capacity of node %d in direction %d is negative (%d)",
+                             (int)(first + i), (int)what, (int)caps[i]);
+        return GCUT_FAIL(GCUT_ERR_INVALID, "%s capacity of node %d is negative (%d)",
+                         what == GCUT_GRID_SOURCE_LINK ? "source" : "sink", (int)(first + i),
+                         (int)caps[i]);
+    }
     return GCUT_OK;
 }
 
@@ -231,11 +238,6 @@ static void store(gcut_grid *g, int32_t what, int32_t first, int32_t count, cons
         }
 }
 
-static const char *what_name(int32_t what)
-{
-    return what == GCUT_GRID_SOURCE_LINK ? "source" : what == GCUT_GRID_SINK_LINK ? "sink" : "edge";
-}
-
 gcut_status gcut_grid_set_caps_range(gcut_grid *g, int32_t what, int32_t first, int32_t count,
                                      const int32_t *caps)
 {
@@ -248,7 +250,7 @@ gcut_status gcut_grid_set_caps_range(gcut_grid *g, int32_t what, int32_t first, 
         return st;
     if (count > 0 && !caps)
         return GCUT_FAIL(GCUT_ERR_INVALID, "caps is NULL");
-    if ((st = check_caps(caps, first, count, what_name(what))) != GCUT_OK)
+    if ((st = check_caps(caps, first, count, what)) != GCUT_OK)
         return st;
     store(g, what, first, count, caps);
     return GCUT_OK;
@@ -268,9 +270,9 @@ gcut_status gcut_grid_set_terminals_range(gcut_grid *g, int32_t first, int32_t c
         return GCUT_FAIL(GCUT_ERR_INVALID, "grid is NULL");
     gcut_status st = check_range(g, first, count);
     if (st == GCUT_OK && source)
-        st = check_caps(source, first, count, "source");
+        st = check_caps(source, first, count, GCUT_GRID_SOURCE_LINK);
     if (st == GCUT_OK && sink)
-        st = check_caps(sink, first, count, "sink");
+        st = check_caps(sink, first, count, GCUT_GRID_SINK_LINK);
     if (st != GCUT_OK)
         return st;
     if (source)
@@ -335,7 +337,8 @@ gcut_status gcut_grid_fill(gcut_grid *g, gcut_grid_cap_fn fn, void *user)
                                              (int)c, (int)x, (int)y, (int)z, (int)what);
                         return GCUT_FAIL(GCUT_ERR_INVALID,
                                          "fill: %s capacity %d of node (%d, %d, %d) is negative",
-                                         what_name(what), (int)c, (int)x, (int)y, (int)z);
+                                         what == GCUT_GRID_SOURCE_LINK ? "source" : "sink",
+                                         (int)c, (int)x, (int)y, (int)z);
                     }
                     fresh[(size_t)k * n + v] = c;
                 }
