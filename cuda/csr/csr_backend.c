@@ -26,6 +26,8 @@
 
 #include "csr/csr_internal.h"
 
+/* Available when a device answers and this build has code for it (the
+ * reason strings are static, as the ABI asks). */
 static gcut_status csr_probe(const char **reason)
 {
     gcut_status st = gcut_cu_probe_device(reason);
@@ -83,6 +85,9 @@ static int value_is(const char *v, size_t len, const char *word)
     return strlen(word) == len && memcmp(v, word, len) == 0;
 }
 
+/* Parse "key=value,key=value" into prm (defaults first). Items are taken
+ * in order, a later one overriding an earlier one; empty items are
+ * skipped. Every error names the item, so a typo never passes silently. */
 static gcut_status parse_params(const char *params, gcut_cu_csr_params *prm)
 {
     prm->variant = GCUT_CU_CSR_VC;

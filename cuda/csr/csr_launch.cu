@@ -146,6 +146,9 @@ struct Engine {
     double relabel_ms;     /* host time spent in global relabels */
 };
 
+/* The only device-to-host traffic while a phase runs: the 64-byte control
+ * block, into pinned memory. It also synchronises the stream: the host
+ * decides its next step from what it reads. */
 template <typename Idx>
 gcut_status read_ctl(Engine<Idx> &E)
 {
@@ -155,6 +158,9 @@ gcut_status read_ctl(Engine<Idx> &E)
     return GCUT_OK;
 }
 
+/* The time limit is checked at every synchronisation of the host: a kernel
+ * cannot be interrupted, so the limit holds to within one batch of rounds
+ * (host driver) or one relabel cycle (cooperative driver). */
 template <typename Idx>
 gcut_status check_time(const Engine<Idx> &E)
 {
@@ -176,6 +182,10 @@ gcut_status upload_index(Engine<Idx> &E, Idx *dst, const int64_t *src, int64_t c
         GCUT_CUDA_CHECK(cudaMemcpyAsync(dst, src, (size_t)count * sizeof(int64_t),
                                         cudaMemcpyHostToDevice, st));
     } else {
+        /* The staging buffer is reused chunk after chunk: the next copy into
+         * it is ordered on the stream after the kernel that read it. A copy
+         * from pageable memory returns once the driver has taken the source,
+         * so the caller's arrays are never read after the solve. */
         for (int64_t off = 0; off < count; off += (int64_t)E.stage_entries) {
             const int64_t left = count - off;
             const int64_t len = left < (int64_t)E.stage_entries ? left : (int64_t)E.stage_entries;
@@ -582,12 +592,20 @@ gcut_status solve(gcut_cu_csr_state *s, const gcut_problem *p, const gcut_solve_
     E.stage_entries = 0;
 
     /* ---- plan the workspace and compare with the free memory */
+    /* 64-bit offsets from the core are narrowed on the device, through a
+     * staging buffer of at most GCUT_CSR_STAGE_ENTRIES entries. */
     const bool narrow = sizeof(Idx) < sizeof(int64_t);
     if (narrow) {
         const int64_t biggest = m > (int64_t)n + 1 ? m : (int64_t)n + 1;
         E.stage_entries = biggest < (int64_t)GCUT_CSR_STAGE_ENTRIES ? (size_t)biggest
                                                                       : GCUT_CSR_STAGE_ENTRIES;
     }
+    /* Two passes over the same carving: the first sizes the workspace, the
+     * second hands out pointers into it, so size and layout cannot disagree.
+     * The free memory is compared before allocating (a clear message instead
+     * of a failed allocation); cudaMemGetInfo is only a snapshot, so a failed
+     * cudaMalloc still maps to GCUT_ERR_DEVICE_NOMEM, and gcut_solve's auto
+     * mode then solves on the CPU. */
     Carver plan;
     for (int pass = 0; pass < 2; pass++) {
         Carver c;
@@ -662,6 +680,9 @@ gcut_status solve(gcut_cu_csr_state *s, const gcut_problem *p, const gcut_solve_
                                                                E.A.stamp);
     GCUT_CUDA_CHECK_LAUNCH(st);
     GCUT_CUDA_CHECK(cudaStreamSynchronize(st));
+    /* The flow value is what the sink took: sum(cap_sink) - sum(term) after
+     * phase I (cancelled amounts included, since term starts at
+     * cap_sink - min(cap_source, cap_sink)). The first sum is cheap here. */
     int64_t sink_total = 0;
     for (int32_t v = 0; v < n; v++)
         sink_total += p->cap_sink[v];
@@ -713,6 +734,10 @@ gcut_status solve(gcut_cu_csr_state *s, const gcut_problem *p, const gcut_solve_
             }
             E.transfer_ms += gcut_cu_now() - t_f;
         }
+        /* An edge with both capacities positive has two forward arcs (u->v
+         * and v->u) with flows of their own; its flow is the difference, in
+         * [-rev_cap, cap]. Edges without arcs (self-loops, zero capacities)
+         * carry 0. */
         memset(sol->edge_flows, 0, (size_t)p->num_edges * sizeof(int32_t));
         for (int64_t a = 0; a < m; a++) {
             const int64_t e = g->edge[a] >> 1;
@@ -783,6 +808,9 @@ extern "C" gcut_status gcut_cu_csr_solve(gcut_cu_csr_state *s, const gcut_proble
         return st;
     gcut_cu_host->log(opt, GCUT_LOG_DEBUG, "cuda-csr: %d nodes, %lld arcs on device %d",
                       (int)g->n, (long long)g->m, s->device);
+    /* 32-bit arc offsets while they fit (strided loops add up to 32 to an
+     * offset, hence INT32_MAX rather than UINT32_MAX): half the index
+     * traffic of rmap and the offsets. */
     if (g->m <= (int64_t)INT32_MAX)
         return solve<uint32_t>(s, p, opt, prm, sol);
     return solve<long long>(s, p, opt, prm, sol);
