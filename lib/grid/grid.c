@@ -154,7 +154,8 @@ gcut_status gcut_grid_set_warm_start(gcut_grid *g, int enable)
 
 /* ------------------------------------------------------ change tracking */
 
-/* Longest change log replayed warm: beyond it a cold solve is as cheap. */
+/* Longest change log replayed warm: beyond it a cold solve is about as
+ * cheap, and the log's memory stays below 3 bytes per node. */
 static int64_t log_limit(const gcut_grid *g) { return (int64_t)g->n / 4 + 1024; }
 
 /* Called after every actual change of an entry. */
@@ -520,6 +521,7 @@ static gcut_status solve_native(gcut_grid *g, const gcut_backend *be,
                                 const char *reason, double t0)
 {
     gcut_status st;
+    /* One kept state per grid, that of the last grid-native back end. */
     if (g->state_be != be) {
         drop_state(g);
         if (be->create && (st = be->create(&g->state)) != GCUT_OK)
@@ -548,6 +550,9 @@ static gcut_status solve_native(gcut_grid *g, const gcut_backend *be,
     p.changes = g->log;
     gcut_solution sol = {0, cut, NULL, &stats};
     st = be->solve_grid(g->state, &p, opt, &sol);
+    /* Whatever happened, the log has been consumed: after a success the
+     * state reflects every change, after a failure the state is stale and
+     * the next solve is cold, so the log would be of no use. */
     g->log_n = 0;
     if (st != GCUT_OK) {
         gcut_i_free(cut);

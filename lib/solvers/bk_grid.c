@@ -117,6 +117,9 @@ typedef struct bkg_state {
     int64_t augmentations, path_arcs;
 } bkg_state;
 
+/* Record of node v. Every function below takes nd as a parameter and is
+ * inlined into one copy per connectivity (BKG_INSTANCE), so nd + 4 is a
+ * constant and this is a shift or a multiply-add by a constant. */
 BKG_INLINE uint32_t *rec_of(const bkg_state *s, int64_t v, const int nd)
 {
     return s->rec + (size_t)v * (size_t)(nd + 4);
@@ -124,6 +127,9 @@ BKG_INLINE uint32_t *rec_of(const bkg_state *s, int64_t v, const int nd)
 
 /* ------------------------------------------------------------ small helpers */
 
+/* Append v to the active FIFO. The links live in the records: a queue
+ * needs a slot per node anyway, and a node is usually activated right
+ * after its record was read, so the write costs no extra miss. */
 BKG_INLINE void activate(bkg_state *s, int32_t v, const int nd)
 {
     uint32_t *r = rec_of(s, v, nd);
@@ -154,6 +160,9 @@ BKG_INLINE int32_t pop_active(bkg_state *s, const int nd)
     return NONE;
 }
 
+/* The orphan list grows on demand instead of holding n slots: a phase
+ * rarely orphans more than a few thousand nodes, and n slots would add 4
+ * bytes per node (an eighth of a 4-connected record). */
 static int grow_orphans(bkg_state *s)
 {
     const int64_t cap = s->ocap ? 2 * s->ocap : 4096;
@@ -211,7 +220,10 @@ BKG_INLINE int grow(bkg_state *s, int32_t i, int32_t *from, const int nd)
             }
         }
     } else {
-        /* T grows backwards: j joins if the arc j -> i has residual. */
+        /* T grows backwards: j joins if the arc j -> i has residual. That
+         * residual is in j's record, which must be read anyway for j's
+         * tree; the range check is all the border handling it needs (see
+         * the top of the file). */
         for (int d = 0; d < nd; d++) {
             const int64_t j = i + s->off[d];
             if ((uint64_t)j >= n)
@@ -251,6 +263,9 @@ BKG_INLINE void augment(bkg_state *s, int32_t u, int a, const int nd)
     uint32_t f = ru[a];
     int64_t len = 1;
 
+    /* First pass: the bottleneck. Residuals are uint32 (an arc's residual
+     * can reach cap + rev_cap > INT32_MAX); a root's tr has the sign of its
+     * tree and |tr| <= INT32_MAX, so it converts to uint32 exactly. */
     int64_t x = u;
     for (;;) {
         const uint32_t *rx = rec_of(s, x, nd);
@@ -282,6 +297,7 @@ BKG_INLINE void augment(bkg_state *s, int32_t u, int a, const int nd)
         len++;
     }
 
+    /* Second pass: push f, orphaning below every arc it saturates. */
     ru[a] -= f;
     rv[a ^ 1] += f;
     x = u;
@@ -574,6 +590,8 @@ BKG_INLINE void cold_init(bkg_state *s, const gcut_grid_problem *p, const int nd
     s->ohead = s->otail = 0;
     s->time = 0;
     s->flow = 0;
+    /* One pass in index order (so the active queue, and with it the whole
+     * run, is deterministic), streaming the caller's arrays once. */
     int64_t v = 0;
     for (int32_t z = 0; z < p->depth; z++) {
         const int bz = (z == 0 ? 16 : 0) | (z == p->depth - 1 ? 32 : 0);
@@ -663,6 +681,9 @@ BKG_INLINE void repair(bkg_state *s, int32_t v, const int nd)
  * Returns 0 when a tr would overflow: the caller then starts cold. */
 BKG_INLINE int warm_init(bkg_state *s, const gcut_grid_problem *p, const int nd)
 {
+    /* A fresh phase: every kept timestamp is then below it, so a node
+     * re-rooted with (ts = time, dist = 1) sits strictly above its old
+     * descendants in the (ts, -dist) order that keeps the trees acyclic. */
     next_phase(s, nd);
     s->qhead = s->qtail = NONE;
     s->ohead = s->otail = 0;
@@ -706,6 +727,8 @@ BKG_INLINE int warm_init(bkg_state *s, const gcut_grid_problem *p, const int nd)
     return 1;
 }
 
+/* The canonical cut is T (see the invariants at the top): one read of each
+ * record's meta word, no search. */
 BKG_INLINE void read_cut(const bkg_state *s, uint8_t *cut, const int nd)
 {
     for (int64_t v = 0; v < s->n; v++)
@@ -817,6 +840,8 @@ static gcut_status fit(bkg_state *s, const gcut_grid_problem *p)
     if (!same) {
         release(s);
         const size_t bytes = (size_t)p->num_nodes * (size_t)(p->num_dirs + 4) * sizeof(uint32_t);
+        /* Aligned to a cache line, so that a 32-byte record (4-connected)
+         * never straddles two lines. */
         s->raw = gcut_i_malloc(bytes + 64);
         if (!s->raw)
             return GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-bk: cannot allocate %zu bytes for %d nodes",
@@ -856,6 +881,10 @@ gcut_status gcut_i_bk_grid_solve(void *state, const gcut_grid_problem *p,
         return st;
     const double deadline = gcut_i_deadline(opt);
     double t0 = gcut_i_now_ms();
+    /* Warm only on the records of this very grid (the core promises it
+     * with p->warm; the shape check guards against a misuse). A replay that
+     * gives up half-way (a tr out of range) is harmless: the cold start
+     * rewrites every word of every record. */
     const int can_warm = p->warm && s->rec && s->n == p->num_nodes && s->nd == p->num_dirs &&
                          s->w == p->width && s->h == p->height && s->d == p->depth;
     if ((st = fit(s, p)) != GCUT_OK)
