@@ -86,12 +86,12 @@
  * gcut_stats::warm_start says whether a solve was warm. A solve is cold
  * after a failed or interrupted solve, a change of back end, or changes to
  * more than about a quarter of the nodes' entries. The kept state costs
- * (connectivity + 4) * 4 bytes per node; gcut_grid_set_warm_start(g, 0)
+ * (connectivity + 4) * 4 bytes and a bit per node; gcut_grid_set_warm_start(g, 0)
  * frees it and makes every solve cold.
  *
  * Memory: the grid keeps (connectivity + 2) * 4 bytes per node (24 for a
- * 4-connected image). cpu-bk adds (connectivity + 4) * 4 bytes per node
- * (32 for 4-connected) and nothing per edge: about 57 bytes per pixel in
+ * 4-connected image). cpu-bk adds (connectivity + 4) * 4 bytes and a bit
+ * per node (32 for 4-connected) and nothing per edge: about 57 bytes per pixel in
  * all with the cut, against 176 for BK v3 on a general graph.
  */
 #ifndef GCUT_GRID_H
