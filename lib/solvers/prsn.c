@@ -368,7 +368,9 @@ PRSN_INLINE void discover(prsn *P, prsn_tl *tl, prsn_list *out, int32_t w, const
     _Atomic uint32_t *mark = &P->node[w].mark;
     if (atomic_load_explicit(mark, memory_order_relaxed) == r)
         return;
-    if (par) {
+    /* A dense round's commit finds stamped nodes itself: who stamped first
+     * does not matter, and a store is cheaper than an exchange. */
+    if (par && !P->dense) {
         if (atomic_exchange_explicit(mark, r, memory_order_relaxed) == r)
             return;
     } else {
