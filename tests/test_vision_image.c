@@ -895,6 +895,18 @@ static void test_png_bad(void **state)
     memset(b + idat + 8 + 2, 0xff, ilen > 8 ? 6 : 1);
     put32(b + idat + 8 + ilen, crc32_png(b + idat + 4, ilen + 4));
     expect_bytes_fail("zlib.png", b, len, GCUT_ERR_PARSE, "corrupt PNG (libpng: ");
+    /* A text chunk that claims 1.2 GB: refused before libpng allocates. */
+    size_t n = idat;
+    memcpy(b, good, idat);
+    static const uint8_t text[] = "Comment\0hi";
+    add_chunk(b, &n, "tEXt", text, sizeof text - 1);
+    put32(b + idat, 0x494d4525u);
+    memcpy(b + n, good + idat, len - idat);
+    n += len - idat;
+    char want[128];
+    snprintf(want, sizeof want, "truncated: chunk tEXt at byte %zu declares 1229800741 bytes",
+             idat);
+    expect_bytes_fail("bigtext.png", b, n, GCUT_ERR_PARSE, want);
     /* A bad IHDR CRC. */
     memcpy(b, good, len);
     b[8 + 8 + 12] ^= 1;
@@ -925,7 +937,7 @@ static void test_png_bad(void **state)
         put32(ihdr + 4, hdr[i].h);
         ihdr[8] = hdr[i].depth;
         ihdr[9] = hdr[i].type;
-        size_t n = 8;
+        n = 8;
         memcpy(b, sig, 8);
         add_chunk(b, &n, "IHDR", ihdr, 13);
         add_chunk(b, &n, "IDAT", tiny_idat, sizeof tiny_idat);
@@ -1310,7 +1322,7 @@ static void test_pnm_bad(void **state)
         {"magiconly.pgm", "P5", 0, GCUT_ERR_PARSE, "the width is missing"},
         {"badw.pgm", "P5 x 1 255\n", 0, GCUT_ERR_PARSE, "expected the width (a number), found 'x'"},
         {"glued.pgm", "P510 10 255\n", 0, GCUT_ERR_PARSE, "expected whitespace after P5"},
-        {"maxval0.pgm", "P5 1 1 0\n\x00", 12, GCUT_ERR_PARSE, "maxval 0 is out of range"},
+        {"maxval0.pgm", "P5 1 1 0\n\x00", 10, GCUT_ERR_PARSE, "maxval 0 is out of range"},
         {"maxvalbig.pgm", "P5 1 1 70000\n\x00\x00", 0, GCUT_ERR_PARSE,
          "maxval 70000 is out of range"},
         {"nodata.ppm", "P6 2 2 255", 0, GCUT_ERR_PARSE, "no pixel data"},

@@ -24,7 +24,7 @@
  * the fuzzer spend its time and memory on allocation. */
 #define GCUT_I_IMAGE_MAX_SIDE GCUT_IMAGE_MAX_SIDE
 #ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
-#define GCUT_I_IMAGE_MAX_BYTES ((uint64_t)1 << 26)
+#define GCUT_I_IMAGE_MAX_BYTES ((uint64_t)1 << 24)
 #else
 #define GCUT_I_IMAGE_MAX_BYTES GCUT_IMAGE_MAX_BYTES
 #endif

@@ -25,10 +25,14 @@
  * Warnings (e.g. a bad CRC on an ancillary chunk, which libpng skips) go
  * to the log sink and do not fail the load.
  *
- * Before the pixels are allocated the reader checks the size against
- * gcut's limits and that the file holds enough compressed data for the
- * announced size: deflate cannot expand by more than 1032:1, so a short
- * file announcing a huge image is refused as truncated at no cost.
+ * Before libpng sees the data, the reader walks the chunk headers: a chunk
+ * (other than IDAT) that claims more bytes than the file has left is
+ * refused, because libpng would allocate its buffer first (found by the
+ * fuzzer: a 140-byte file made libpng ask for 1.2 GB). Before the pixels
+ * are allocated it checks the size against gcut's limits and that the file
+ * holds enough compressed data for the announced size: deflate cannot
+ * expand by more than 1032:1, so a short file announcing a huge image is
+ * refused as truncated at no cost.
  */
 #include <errno.h>
 #include <string.h>
@@ -42,6 +46,10 @@
 /* Upper bound on deflate's expansion ratio (a 258-byte match costs at
  * least 2 bits, plus block overhead): RFC 1951, and zlib's tech notes. */
 #define PNG_DEFLATE_MAX_RATIO 1032
+
+/* Largest ancillary chunk buffer when the file is smaller (libpng's own
+ * default, PNG_USER_CHUNK_MALLOC_MAX, which distributions may turn off). */
+#define PNG_CHUNK_MAX ((size_t)8000000)
 
 /* What the libpng callbacks share with the code that reports the error;
  * the first member of both contexts below, so one error function serves. */
@@ -87,6 +95,7 @@ typedef struct png_rd {
     png_diag d; /* first: the error pointer is the context */
     const uint8_t *buf;
     size_t size, pos;
+    uint64_t idat; /* bytes of IDAT data present (png_scan_chunks) */
     png_structp png;
     png_infop info;
     gcut_image *img;
@@ -109,29 +118,52 @@ static uint32_t be32(const uint8_t *p)
     return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
+/* Walk the chunk headers before libpng does. libpng allocates a chunk's
+ * buffer from the length in its header before reading the data, so a short
+ * file could make it ask for up to 2 GiB: any chunk but IDAT (which libpng
+ * streams) must fit in what is left of the file. Also sums the IDAT
+ * lengths for png_check_data(). */
+static gcut_status png_scan_chunks(png_rd *r)
+{
+    size_t pos = 8;
+    while (r->size - pos >= 8) {
+        uint64_t len = be32(r->buf + pos);
+        const uint8_t *type = r->buf + pos + 4;
+        uint64_t avail = r->size - pos - 8; /* bytes after the header */
+        int idat = !memcmp(type, "IDAT", 4);
+        if (idat)
+            r->idat += len < avail ? len : avail;
+        if (len + 4 > avail) {
+            if (idat)
+                break; /* libpng reports it, after decoding what is there */
+            char name[5];
+            for (int i = 0; i < 4; i++)
+                name[i] = type[i] >= 0x21 && type[i] < 0x7f ? (char)type[i] : '?';
+            name[4] = '\0';
+            return gcut_i_fail(GCUT_ERR_PARSE, r->d.func,
+                               "%s: truncated: chunk %s at byte %zu declares %llu bytes, %llu "
+                               "remain",
+                               r->d.name, name, pos, (unsigned long long)len,
+                               (unsigned long long)avail);
+        }
+        if (!memcmp(type, "IEND", 4))
+            break;
+        pos += (size_t)(len + 12);
+    }
+    return GCUT_OK;
+}
+
 /* Refuse a file whose IDAT chunks, inflated at deflate's best ratio, could
  * not fill the announced image. Interlacing only adds filter bytes and row
  * padding, so the plain layout's size is a lower bound for both. */
 static gcut_status png_check_data(png_rd *r, png_uint_32 w, png_uint_32 h, int bits_per_pixel)
 {
-    uint64_t idat = 0;
-    size_t pos = 8;
-    while (r->size - pos >= 8) {
-        uint64_t len = be32(r->buf + pos);
-        const uint8_t *type = r->buf + pos + 4;
-        uint64_t avail = r->size - pos - 8;
-        if (!memcmp(type, "IDAT", 4))
-            idat += len < avail ? len : avail;
-        if (!memcmp(type, "IEND", 4) || len + 4 > avail)
-            break;
-        pos += (size_t)(len + 12);
-    }
     const uint64_t raw = (uint64_t)h * (1 + ((uint64_t)w * (uint64_t)bits_per_pixel + 7) / 8);
-    if (idat * PNG_DEFLATE_MAX_RATIO + 1024 < raw)
+    if (r->idat * PNG_DEFLATE_MAX_RATIO + 1024 < raw)
         return gcut_i_fail(GCUT_ERR_PARSE, r->d.func,
                            "%s: truncated: %llu bytes of compressed image data cannot hold a "
                            "%lu x %lu image",
-                           r->d.name, (unsigned long long)idat, (unsigned long)w,
+                           r->d.name, (unsigned long long)r->idat, (unsigned long)w,
                            (unsigned long)h);
     return GCUT_OK;
 }
@@ -158,6 +190,9 @@ static gcut_status png_read_run(png_rd *r)
     /* libpng's default limit is 10^6 pixels a side; gcut has its own
      * limits and a clearer message for them, checked below. */
     png_set_user_limits(r->png, 0x7fffffffu, 0x7fffffffu);
+    /* Decompressed text and ICC profiles may take up to libpng's usual
+     * 8 MB (or the file's size: no chunk can be longer than the file). */
+    png_set_chunk_malloc_max(r->png, r->size > PNG_CHUNK_MAX ? r->size : PNG_CHUNK_MAX);
     png_read_info(r->png, r->info);
 
     png_uint_32 w = 0, h = 0;
@@ -237,11 +272,13 @@ gcut_status gcut_i_png_decode(const char *func, const char *name, const uint8_t 
     r.d.name = name;
     r.buf = buf;
     r.size = size;
+    gcut_status st = png_scan_chunks(&r);
+    if (st != GCUT_OK)
+        return st;
     r.png = png_create_read_struct_2(PNG_LIBPNG_VER_STRING, &r.d, png_on_error, png_on_warning,
                                      &r.d, png_on_malloc, png_on_free);
     if (r.png)
         r.info = png_create_info_struct(r.png);
-    gcut_status st;
     if (!r.png || !r.info)
         st = gcut_i_fail(GCUT_ERR_NOMEM, func, "%s: cannot create the libpng decoder", name);
     else

@@ -196,7 +196,8 @@ GCUT_VISION_EXPORT gcut_status gcut_image_to_gray(const gcut_image *img, gcut_im
 
 /** \brief A new 3-channel image of the same size and depth: gray is
  *  replicated, alpha is dropped, RGB is copied.
- *  \returns as gcut_image_to_gray.
+ *  \returns as gcut_image_to_gray, and GCUT_ERR_OVERFLOW when a gray image
+ *  is so large that three times its size passes GCUT_IMAGE_MAX_BYTES.
  *  \since 0.1 */
 GCUT_VISION_EXPORT gcut_status gcut_image_to_rgb(const gcut_image *img, gcut_image **out);
 
