@@ -1003,6 +1003,7 @@ typedef struct jpeg_spec {
     int adobe; /* -1: libjpeg's default */
     int quality;
     int full_chroma; /* 1: no subsampling (all components 1 x 1) */
+    int arith;       /* 1: arithmetic coding */
 } jpeg_spec;
 
 static uint8_t *make_jpeg(const uint8_t *pixels, int w, int h, const jpeg_spec *s, size_t *len)
@@ -1026,6 +1027,7 @@ static uint8_t *make_jpeg(const uint8_t *pixels, int w, int h, const jpeg_spec *
     jpeg_set_quality(&c, s->quality, TRUE);
     if (s->progressive)
         jpeg_simple_progression(&c);
+    c.arith_code = (boolean)s->arith;
     for (int i = 0; s->full_chroma && i < c.num_components; i++)
         c.comp_info[i].h_samp_factor = c.comp_info[i].v_samp_factor = 1;
     jpeg_start_compress(&c, TRUE);
@@ -1065,11 +1067,13 @@ static void test_jpeg_baseline_progressive_gray(void **state)
                 rgb[(y * W + x) * 3 + c] = smooth(x, y, c);
             gray[y * W + x] = smooth(x, y, 1);
         }
-    for (int prog = 0; prog <= 1; prog++) {
-        jpeg_spec s = {3, JCS_RGB, JCS_UNKNOWN, prog, -1, 95, 0};
+    /* prog: 0 baseline, 1 progressive, 2 arithmetic, 3 progressive arithmetic */
+    for (int prog = 0; prog <= 3; prog++) {
+        jpeg_spec s = {3, JCS_RGB, JCS_UNKNOWN, prog % 2, -1, 95, 0, prog / 2};
         size_t len;
         uint8_t *jpg = make_jpeg(rgb, W, H, &s, &len);
-        assert_int_equal(has_marker(jpg, len, 0xc2), prog); /* SOF2: progressive */
+        static const uint8_t sof[4] = {0xc0, 0xc2, 0xc9, 0xca}; /* SOF0, 2, 9, 10 */
+        assert_true(has_marker(jpg, len, sof[prog]));
         gcut_image *img = load_mem_ok(jpg, len);
         assert_int_equal(img->width, W);
         assert_int_equal(img->height, H);
@@ -1085,10 +1089,11 @@ static void test_jpeg_baseline_progressive_gray(void **state)
         img = load_ok(tmp("really-a-jpeg.png"));
         assert_int_equal(img->channels, 3);
         gcut_image_free(img);
-        /* Only the final EOI missing: a sequential file has every pixel
-         * and is accepted; in a progressive one a missing scan would look
-         * the same, so it is refused. */
-        if (!prog) {
+        /* Only the final EOI missing: a sequential Huffman-coded file has
+         * every pixel and is accepted; in a progressive one a missing scan
+         * would look the same, and arithmetic decoding gives no sign of
+         * missing data, so those are refused. */
+        if (prog == 0) {
             gcut_image *full = load_mem_ok(jpg, len);
             img = load_mem_ok(jpg, len - 2);
             assert_same(full, img);
@@ -1098,11 +1103,11 @@ static void test_jpeg_baseline_progressive_gray(void **state)
             expect_mem_fail(jpg, len - 2, GCUT_ERR_PARSE, "truncated");
         }
         /* Cut: refused. */
-        expect_bytes_fail(prog ? "cut-prog.jpg" : "cut.jpg", jpg, len * 2 / 3, GCUT_ERR_PARSE,
-                          "truncated (libjpeg: ");
+        static const char *cut[4] = {"cut.jpg", "cut-prog.jpg", "cut-arith.jpg", "cut-pa.jpg"};
+        expect_bytes_fail(cut[prog], jpg, len * 2 / 3, GCUT_ERR_PARSE, "truncated (libjpeg: ");
         free(jpg);
     }
-    jpeg_spec g = {1, JCS_GRAYSCALE, JCS_UNKNOWN, 0, -1, 95, 0};
+    jpeg_spec g = {1, JCS_GRAYSCALE, JCS_UNKNOWN, 0, -1, 95, 0, 0};
     size_t len;
     uint8_t *jpg = make_jpeg(gray, W, H, &g, &len);
     gcut_image *img = load_mem_ok(jpg, len);
@@ -1136,7 +1141,7 @@ static void test_jpeg_cmyk(void **state)
                     uint8_t v = ink[(y >= 8) * 2 + (x >= 8)][c];
                     px4[(y * 16 + x) * 4 + c] = inverted ? (uint8_t)(255 - v) : v;
                 }
-        jpeg_spec s = {4, JCS_CMYK, modes[m][1] ? JCS_YCCK : JCS_CMYK, 0, inverted, 100, 1};
+        jpeg_spec s = {4, JCS_CMYK, modes[m][1] ? JCS_YCCK : JCS_CMYK, 0, inverted, 100, 1, 0};
         size_t len;
         uint8_t *jpg = make_jpeg(px4, 16, 16, &s, &len);
         gcut_image *img = load_mem_ok(jpg, len);
@@ -1170,7 +1175,7 @@ static void test_jpeg_bad(void **state)
     uint8_t rgb[16 * 16 * 3];
     for (int i = 0; i < 16 * 16 * 3; i++)
         rgb[i] = (uint8_t)(i * 7);
-    jpeg_spec s = {3, JCS_RGB, JCS_UNKNOWN, 0, -1, 90, 0};
+    jpeg_spec s = {3, JCS_RGB, JCS_UNKNOWN, 0, -1, 90, 0, 0};
     size_t len;
     uint8_t *jpg = make_jpeg(rgb, 16, 16, &s, &len);
     uint8_t *b = malloc(len);

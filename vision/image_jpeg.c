@@ -28,10 +28,12 @@
  * it needs: failing on the first read past the end would refuse files
  * whose pixels are all present and which lack only the final EOI. A file
  * that really is cut short then fails through JWRN_HIT_MARKER when a
- * pixel needs the missing bits, and is reported as truncated. Files with
- * several scans (progressive) are read whole by jpeg_start_decompress, and
- * a scan that is missing entirely raises no warning, so for them running
- * out of data before the end is an error by itself.
+ * pixel needs the missing bits, and is reported as truncated. Two kinds of
+ * file give no such warning, so for them running out of data before every
+ * scanline is out is an error by itself: files with several scans
+ * (progressive), read whole by jpeg_start_decompress, where a scan can be
+ * missing entirely; and arithmetic-coded files, whose decoder silently
+ * feeds zeros after a marker.
  *
  * Denial-of-service guards: the size is checked against gcut's limits
  * before decoding starts; libjpeg's working memory (whole-image coefficient
@@ -263,6 +265,9 @@ static gcut_status jpeg_run(jpeg_ctx *j)
         if (cmyk)
             jpeg_cmyk_to_rgb(j->row, dst, c->output_width, c->saw_Adobe_marker);
     }
+    if (j->ran_dry && c->arith_code)
+        return gcut_i_fail(GCUT_ERR_PARSE, j->func,
+                           "%s: truncated (libjpeg: Premature end of JPEG file)", j->name);
     j->finishing = 1;
     (void)jpeg_finish_decompress(c);
     return GCUT_OK;
