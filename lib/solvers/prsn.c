@@ -83,9 +83,9 @@
  * fork-join on two counters that waiters spin on briefly and then sleep on
  * (a condition variable), so a round costs two synchronisations. Global
  * relabelling runs its reset, BFS levels (of 512 nodes or more) and
- * rebuild on the pool; with threads the canonical cut is the same reverse
- * BFS once more (exactly the set gcut_i_cut_from_residual computes), run
- * in parallel; alone, the shared helper computes it.
+ * rebuild on the pool. The canonical cut is the same reverse BFS once more
+ * on the final residual graph (exactly the set gcut_i_cut_from_residual
+ * computes, without exporting residual arrays for it), in parallel too.
  *
  * Parameters (opt->params): seq_below=N, hl=0|1, gr_freq=F (hi_pr's
  * global update frequency, 0: only the first relabelling).
@@ -1313,37 +1313,27 @@ static gcut_status prsn_solve(void *state, const gcut_problem *p, const gcut_sol
     if (s != GCUT_OK)
         goto fail;
 
-    /* The canonical cut: with threads, the same reverse BFS from the sink
-     * as a global relabelling, in parallel (the set of nodes that reach the
-     * sink, exactly what gcut_i_cut_from_residual computes); alone, the
-     * shared helper on the exported residuals. */
+    /* The canonical cut: the sink side is the set of nodes that reach the
+     * sink in the final residual graph - exactly what the reverse BFS of a
+     * global relabelling labels (the set gcut_i_cut_from_residual computes,
+     * without exporting the residuals for it), on the pool when large. */
     t0 = gcut_i_now_ms();
-    const int alone = P.nthreads == 1;
-    if (!alone) {
-        int64_t reached, live;
-        s = bfs_from_sink(&P, args, &reached, &live);
-        if (s != GCUT_OK)
-            goto fail;
-        P.cut = sol->cut;
-        phase(&P, args, JOB_CUT, P.n >= PRSN_PAR_NODES);
-    }
+    int64_t reached, live;
+    s = bfs_from_sink(&P, args, &reached, &live);
+    if (s != GCUT_OK)
+        goto fail;
+    P.cut = sol->cut;
+    phase(&P, args, JOB_CUT, P.nthreads > 1 && P.n >= PRSN_PAR_NODES);
     st->threads = P.running;
     pool_stop(&P);
-    if (alone || sol->edge_flows) {
-        s = export_state(&P, &res, &excess, &sink_res);
-        if (s != GCUT_OK)
-            goto fail;
-    }
-    if (alone) {
-        s = gcut_i_cut_from_residual(p->bcsr, res, sink_res, sol->cut);
-        if (s != GCUT_OK)
-            goto fail;
-    }
     st->cut_ms = gcut_i_now_ms() - t0;
     if (sol->edge_flows) {
         /* No flow ever goes back to the source in phase I: it still sends
          * all of its (cancelled) capacity. */
         t0 = gcut_i_now_ms();
+        s = export_state(&P, &res, &excess, &sink_res);
+        if (s != GCUT_OK)
+            goto fail;
         src_used = gcut_i_malloc_array(P.n, sizeof(int64_t));
         if (!src_used) {
             s = GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-prsn: cannot allocate %d nodes", (int)P.n);
