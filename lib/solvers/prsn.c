@@ -275,8 +275,10 @@ typedef struct prsn {
     uint32_t round;  /* stamp of the current round, >= 1 */
     uint32_t level;  /* BFS: label given to the next frontier */
     int64_t chunk;   /* dynamic scheduling granule */
-    _Atomic int64_t cursor;
-    int job;
+    /* Bumped by every thread for every chunk: on a line of its own, away
+     * from the fields all threads read in their loops. */
+    _Alignas(64) _Atomic int64_t cursor;
+    _Alignas(64) int job;
     int job_par;     /* the job runs on the pool (atomics needed) */
     int dense;       /* this round commits by a pass over all nodes (no lists) */
     uint8_t *cut;    /* JOB_CUT writes the solution's cut here */
