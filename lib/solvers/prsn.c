@@ -343,6 +343,8 @@ PRSN_INLINE int32_t list_at(const prsn *P, int64_t i, int32_t *s)
     return P->tl[*s].list[P->cur].item[i - P->off[*s]];
 }
 
+/* Make parity `cur` the current list: prefix offsets of the segments, so
+ * that positions 0 .. total-1 name every node of every thread's list. */
 static void set_current(prsn *P, int cur)
 {
     P->cur = cur;
@@ -605,6 +607,9 @@ PRSN_INLINE void job_bfs_impl(prsn *P, int32_t id, const int par)
                 if (atomic_load_explicit(&lab[w], memory_order_relaxed) != dead ||
                     arc[arc[a].sister].res == 0)
                     continue;
+                /* Two frontier nodes may find w at once: the CAS elects the
+                 * one that lists it. Relaxed is enough: the label is the
+                 * only data, and the lists are read after the phase. */
                 if (par) {
                     uint32_t expect = dead;
                     if (!atomic_compare_exchange_strong_explicit(
@@ -996,7 +1001,9 @@ done:
     me->excess = e;
 }
 
-/* Next stamp; stamps are forgotten before they wrap. */
+/* Next stamp; stamps are forgotten before they wrap (after 2^32 rounds an
+ * old stamp would read as current). Bursts take a stamp too: they may end
+ * with a hand-over, after which stale stamps must not match. */
 static void next_round(prsn *P)
 {
     if (++P->round == UINT32_MAX) {
@@ -1011,6 +1018,7 @@ static void next_round(prsn *P)
 static gcut_status burst(prsn *P, double deadline, double threshold)
 {
     const uint32_t dead = P->dead;
+    /* Buckets are allocated at the first burst and left empty by each. */
     if (!P->bhead) {
         P->bhead = gcut_i_malloc_array((int64_t)dead + 1, sizeof(int32_t));
         P->bnext = gcut_i_malloc_array(P->n, sizeof(int32_t));
@@ -1019,6 +1027,11 @@ static gcut_status burst(prsn *P, double deadline, double threshold)
         for (uint32_t L = 0; L <= dead; L++)
             P->bhead[L] = -1;
     }
+    /* The gap test needs the number of nodes at every label. A global
+     * relabelling gives them for free; parallel rounds relabel without
+     * keeping them (the counters would be the most contended words of the
+     * round), so after rounds they are counted again, once per burst:
+     * hand-overs are rare (a few per solve). */
     if (!P->counts_ok) {
         memset(P->count, 0, ((size_t)P->cmax + 1) * sizeof(int32_t));
         P->cmax = 0;
@@ -1037,6 +1050,8 @@ static gcut_status burst(prsn *P, double deadline, double threshold)
     uint32_t hi = 0, lo = dead;
     int64_t active = 0;
     int32_t s = 0;
+    /* The work set enters the buckets; the burst knows no work-set flag
+     * (no winners, no losers: one thread), so it is cleared. */
     for (int64_t i = 0; i < P->total; i++) {
         const int32_t v = list_at(P, i, &s);
         const uint32_t L = atomic_load_explicit(&P->lab[v], memory_order_relaxed) & PRSN_LAB;
@@ -1047,6 +1062,8 @@ static gcut_status burst(prsn *P, double deadline, double threshold)
         active++;
     }
     gcut_status st = GCUT_OK;
+    /* One discharge per step, always of a highest active node; the clock
+     * is read every 1024 steps only (a step can be a few nanoseconds). */
     for (int64_t steps = 1; active > 0; steps++) {
         if (active > P->hl_exit)
             break;
