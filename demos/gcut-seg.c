@@ -1,0 +1,467 @@
+/*
+ * gcut-seg - segment an image (headless): seeds or a rectangle in, a mask,
+ * a cut-out and an overlay out, with times and, given a ground truth, the
+ * error rate and IoU. `--dump` writes the graph of the last cut as DIMACS
+ * so that any max-flow code can be measured on exactly these graphs.
+ *
+ * Output is one `key: value` item per line so that scripts can read it
+ * (bench/run-grabcut.sh does).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "gcut/gcut.h"
+#include "gcut/vision/image.h"
+#include "gcut/vision/segment.h"
+
+static const char usage[] =
+    "usage: gcut-seg [options] IMAGE (--seeds SEEDS.png | --rect X,Y,W,H)\n"
+    "Cut an image into foreground and background (graph cut, GMM or histogram colour models).\n"
+    "\n"
+    "input:\n"
+    "  -s, --seeds FILE     seed picture of the image's size; gray: 255 foreground, 0 or 64\n"
+    "                       background, other values unknown; colour: yellow, white or green\n"
+    "                       foreground, red or blue background, other colours (black) unknown\n"
+    "  -r, --rect X,Y,W,H   rectangle around the object; outside is background (GrabCut)\n"
+    "  -g, --grabcut N      GrabCut: up to N iterations of model re-estimation and cut\n"
+    "                       (default 5 with --rect, one cut with --seeds)\n"
+    "model and graph:\n"
+    "  -l, --lambda L       smoothness weight (default 50)\n"
+    "  -c, --conn 4|8       pixel neighbourhood (default 8)\n"
+    "  -m, --model NAME     colour model: gmm (default) or hist\n"
+    "  -k, --components K   GMM components per class (default 5)\n"
+    "      --bins B         histogram bins per channel (default 16)\n"
+    "  -b, --backend NAME   max-flow back end (default auto)\n"
+    "  -t, --threads N      threads for parallel back ends (0 = one per core)\n"
+    "output:\n"
+    "  -o, --out FILE       mask PNG: 0 background, 255 foreground, the image's size\n"
+    "      --cutout FILE    RGBA PNG: the image with the mask as alpha\n"
+    "      --overlay FILE   PNG: background dimmed, the boundary in green, seeds drawn\n"
+    "      --gt FILE        ground truth (0 background, 255 foreground, other values not\n"
+    "                       counted): print the error rate and IoU over the whole image\n"
+    "      --dump FILE      write the graph of the last cut as a DIMACS max-flow file\n"
+    "  -h, --help           show this help\n"
+    "\n"
+    "printed (one item per line): `size: WxH`, `backend: NAME`, `iterations: N`,\n"
+    "`energy: E`, `foreground: PIXELS`, `load:`, `model:`, `build:`, `solve:`, `total: MS ms`,\n"
+    "with --gt `error: PERCENT %` and `iou: VALUE`. Exit status 0 on success, 1 on bad\n"
+    "input, 2 on bad usage.\n"
+    "\n"
+    "example: gcut-seg images/shapes.png --seeds images/shapes-seeds.png --out mask.png\n";
+
+typedef struct args {
+    const char *image, *seeds, *out, *cutout, *overlay, *gt, *dump, *backend;
+    int32_t rect[4];
+    int have_rect;
+    int32_t grabcut, threads, conn, components, bins;
+    double lambda;
+    gcut_seg_model model;
+} args;
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+static int die_usage(const char *msg, const char *arg)
+{
+    fprintf(stderr, "gcut-seg: %s%s%s\n", msg, arg ? ": " : "", arg ? arg : "");
+    fprintf(stderr, "Try 'gcut-seg --help'.\n");
+    return 2;
+}
+
+static int fail(void)
+{
+    fprintf(stderr, "gcut-seg: %s\n", gcut_last_error());
+    return 1;
+}
+
+static int parse_long(const char *s, long lo, long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || end == s || *end || v < lo || v > hi)
+        return 0;
+    *out = v;
+    return 1;
+}
+
+static int parse_rect(const char *s, int32_t r[4])
+{
+    long v[4];
+    char *end;
+    const char *p = s;
+    for (int i = 0; i < 4; i++) {
+        errno = 0;
+        v[i] = strtol(p, &end, 10);
+        if (errno || end == p || v[i] < 0 || v[i] > (1L << 24))
+            return 0;
+        if (i < 3 && *end != ',')
+            return 0;
+        p = end + (i < 3);
+    }
+    if (*end)
+        return 0;
+    for (int i = 0; i < 4; i++)
+        r[i] = (int32_t)v[i];
+    return 1;
+}
+
+/* An 8-bit gray mask picture of a loaded image (0/255 etc.) as bytes. */
+static int load_gray8(const char *path, int32_t w, int32_t h, uint8_t **out)
+{
+    gcut_image *img = NULL, *gray = NULL;
+    if (gcut_image_load(path, &img) != GCUT_OK)
+        return fail();
+    if (img->width != w || img->height != h) {
+        fprintf(stderr, "gcut-seg: %s is %d x %d, the image %d x %d\n", path, (int)img->width,
+                (int)img->height, (int)w, (int)h);
+        gcut_image_free(img);
+        return 1;
+    }
+    if (gcut_image_to_gray(img, &gray) != GCUT_OK) {
+        gcut_image_free(img);
+        return fail();
+    }
+    uint8_t *b = malloc((size_t)w * (size_t)h);
+    if (!b) {
+        fprintf(stderr, "gcut-seg: out of memory\n");
+        gcut_image_free(gray);
+        gcut_image_free(img);
+        return 1;
+    }
+    for (int32_t y = 0; y < h; y++) {
+        const uint8_t *row = gray->data + (size_t)y * gray->stride;
+        for (int32_t x = 0; x < w; x++)
+            b[(size_t)y * w + x] =
+                gray->depth == 8 ? row[x] : (uint8_t)(((const uint16_t *)(const void *)row)[x] >> 8);
+    }
+    gcut_image_free(gray);
+    gcut_image_free(img);
+    *out = b;
+    return 0;
+}
+
+/* The 8-bit RGB samples of pixel (x, y) of any image. */
+static void pixel_rgb(const gcut_image *img, int32_t x, int32_t y, uint8_t rgb[3])
+{
+    const uint8_t *row = img->data + (size_t)y * img->stride;
+    for (int c = 0; c < 3; c++) {
+        const size_t i = (size_t)x * img->channels + (img->channels == 1 ? 0 : c);
+        rgb[c] = img->depth == 8 ? row[i] : (uint8_t)(((const uint16_t *)(const void *)row)[i] >> 8);
+    }
+}
+
+static int save_mask(const char *path, const uint8_t *mask, int32_t w, int32_t h)
+{
+    gcut_image m = {w, h, 1, 8, (size_t)w, (uint8_t *)mask};
+    return gcut_image_save_png(&m, path) != GCUT_OK ? fail() : 0;
+}
+
+static int save_cutout(const char *path, const gcut_image *img, const uint8_t *mask)
+{
+    gcut_image *o = NULL;
+    if (gcut_image_new(&o, img->width, img->height, 4, 8) != GCUT_OK)
+        return fail();
+    for (int32_t y = 0; y < img->height; y++)
+        for (int32_t x = 0; x < img->width; x++) {
+            uint8_t *q = o->data + (size_t)y * o->stride + 4 * (size_t)x;
+            pixel_rgb(img, x, y, q);
+            q[3] = mask[(size_t)y * img->width + x];
+        }
+    int rc = gcut_image_save_png(o, path) != GCUT_OK ? fail() : 0;
+    gcut_image_free(o);
+    return rc;
+}
+
+/* Background at 35% brightness with a blue tint, the mask boundary in
+ * green, seeds in yellow (foreground) and red (background), or the
+ * rectangle in red. */
+static int save_overlay(const char *path, const gcut_image *img, const uint8_t *mask,
+                        const uint8_t *seeds, const args *a)
+{
+    const int32_t w = img->width, h = img->height;
+    gcut_image *o = NULL;
+    if (gcut_image_new(&o, w, h, 3, 8) != GCUT_OK)
+        return fail();
+    for (int32_t y = 0; y < h; y++)
+        for (int32_t x = 0; x < w; x++) {
+            const size_t p = (size_t)y * w + x;
+            uint8_t *q = o->data + (size_t)y * o->stride + 3 * (size_t)x;
+            pixel_rgb(img, x, y, q);
+            const int fg = mask[p] != 0;
+            int edge = 0;
+            if (fg) {
+                edge = (x > 0 && !mask[p - 1]) || (x + 1 < w && !mask[p + 1]) ||
+                       (y > 0 && !mask[p - w]) || (y + 1 < h && !mask[p + w]);
+            } else {
+                q[0] = (uint8_t)(q[0] * 35 / 100);
+                q[1] = (uint8_t)(q[1] * 35 / 100);
+                q[2] = (uint8_t)(q[2] * 35 / 100 + 40);
+            }
+            if (edge) {
+                q[0] = 0;
+                q[1] = 255;
+                q[2] = 0;
+            }
+            if (!a->have_rect && seeds[p] == GCUT_SEED_FG) {
+                q[0] = 255;
+                q[1] = 255;
+                q[2] = 0;
+            } else if (!a->have_rect && seeds[p] == GCUT_SEED_BG) {
+                q[0] = 220;
+                q[1] = 0;
+                q[2] = 0;
+            }
+            if (a->have_rect) {
+                const int32_t x0 = a->rect[0], y0 = a->rect[1];
+                const int32_t x1 = x0 + a->rect[2] - 1, y1 = y0 + a->rect[3] - 1;
+                if (((x == x0 || x == x1) && y >= y0 && y <= y1) ||
+                    ((y == y0 || y == y1) && x >= x0 && x <= x1)) {
+                    q[0] = 220;
+                    q[1] = 0;
+                    q[2] = 0;
+                }
+            }
+        }
+    int rc = gcut_image_save_png(o, path) != GCUT_OK ? fail() : 0;
+    gcut_image_free(o);
+    return rc;
+}
+
+static int dump_graph(const char *path, const gcut_seg_session *s)
+{
+    gcut_graph *g = NULL;
+    if (gcut_grid_to_graph(gcut_seg_session_grid(s), &g) != GCUT_OK)
+        return fail();
+    int rc = gcut_graph_write_dimacs(g, path) != GCUT_OK ? fail() : 0;
+    gcut_graph_free(g);
+    return rc;
+}
+
+static int parse_args(int argc, char **argv, args *a)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *s = argv[i];
+        const char *next = i + 1 < argc ? argv[i + 1] : NULL;
+        long v;
+        char *end;
+#define NEED_VALUE()                                \
+    do {                                            \
+        if (!next)                                  \
+            return die_usage("missing value for", s); \
+        i++;                                        \
+    } while (0)
+        if (!strcmp(s, "-h") || !strcmp(s, "--help")) {
+            fputs(usage, stdout);
+            return -1;
+        } else if (!strcmp(s, "-s") || !strcmp(s, "--seeds")) {
+            NEED_VALUE();
+            a->seeds = next;
+        } else if (!strcmp(s, "-r") || !strcmp(s, "--rect")) {
+            NEED_VALUE();
+            if (!parse_rect(next, a->rect))
+                return die_usage("--rect needs X,Y,W,H (non-negative integers)", next);
+            a->have_rect = 1;
+        } else if (!strcmp(s, "-g") || !strcmp(s, "--grabcut")) {
+            NEED_VALUE();
+            if (!parse_long(next, 1, 1000, &v))
+                return die_usage("--grabcut needs a number of iterations 1..1000", next);
+            a->grabcut = (int32_t)v;
+        } else if (!strcmp(s, "-l") || !strcmp(s, "--lambda")) {
+            NEED_VALUE();
+            errno = 0;
+            a->lambda = strtod(next, &end);
+            if (errno || end == next || *end || !(a->lambda >= 0) || a->lambda > 1e6)
+                return die_usage("--lambda needs a number 0..1e6", next);
+        } else if (!strcmp(s, "-c") || !strcmp(s, "--conn")) {
+            NEED_VALUE();
+            if (!parse_long(next, 4, 8, &v) || (v != 4 && v != 8))
+                return die_usage("--conn needs 4 or 8", next);
+            a->conn = (int32_t)v;
+        } else if (!strcmp(s, "-m") || !strcmp(s, "--model")) {
+            NEED_VALUE();
+            if (!strcmp(next, "gmm"))
+                a->model = GCUT_SEG_GMM;
+            else if (!strcmp(next, "hist") || !strcmp(next, "histogram"))
+                a->model = GCUT_SEG_HISTOGRAM;
+            else
+                return die_usage("--model needs gmm or hist", next);
+        } else if (!strcmp(s, "-k") || !strcmp(s, "--components")) {
+            NEED_VALUE();
+            if (!parse_long(next, 1, 16, &v))
+                return die_usage("--components needs a number 1..16", next);
+            a->components = (int32_t)v;
+        } else if (!strcmp(s, "--bins")) {
+            NEED_VALUE();
+            if (!parse_long(next, 2, 64, &v))
+                return die_usage("--bins needs a number 2..64", next);
+            a->bins = (int32_t)v;
+        } else if (!strcmp(s, "-b") || !strcmp(s, "--backend")) {
+            NEED_VALUE();
+            a->backend = next;
+        } else if (!strcmp(s, "-t") || !strcmp(s, "--threads")) {
+            NEED_VALUE();
+            if (!parse_long(next, 0, 4096, &v))
+                return die_usage("--threads needs a number 0..4096", next);
+            a->threads = (int32_t)v;
+        } else if (!strcmp(s, "-o") || !strcmp(s, "--out")) {
+            NEED_VALUE();
+            a->out = next;
+        } else if (!strcmp(s, "--cutout")) {
+            NEED_VALUE();
+            a->cutout = next;
+        } else if (!strcmp(s, "--overlay")) {
+            NEED_VALUE();
+            a->overlay = next;
+        } else if (!strcmp(s, "--gt")) {
+            NEED_VALUE();
+            a->gt = next;
+        } else if (!strcmp(s, "--dump")) {
+            NEED_VALUE();
+            a->dump = next;
+        } else if (s[0] == '-' && s[1] != '\0') {
+            return die_usage("unknown option", s);
+        } else if (a->image) {
+            return die_usage("more than one image", s);
+        } else {
+            a->image = s;
+        }
+#undef NEED_VALUE
+    }
+    if (!a->image)
+        return die_usage("no image given", NULL);
+    if (!a->seeds == !a->have_rect)
+        return die_usage("give exactly one of --seeds and --rect", NULL);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    args a;
+    memset(&a, 0, sizeof a);
+    a.lambda = -1.0;
+    a.model = GCUT_SEG_GMM;
+    int rc = parse_args(argc, argv, &a);
+    if (rc)
+        return rc < 0 ? 0 : rc;
+
+    const double t_load0 = now_ms();
+    gcut_image *img = NULL;
+    if (gcut_image_load(a.image, &img) != GCUT_OK)
+        return fail();
+    const int32_t w = img->width, h = img->height;
+    const size_t n = (size_t)w * (size_t)h;
+    uint8_t *seeds = malloc(n), *mask = malloc(n), *gt = NULL;
+    gcut_seg_session *s = NULL;
+    if (!seeds || !mask) {
+        fprintf(stderr, "gcut-seg: out of memory\n");
+        rc = 1;
+        goto done;
+    }
+    if (a.have_rect) {
+        if (gcut_seeds_from_rect(w, h, a.rect[0], a.rect[1], a.rect[2], a.rect[3], seeds) !=
+            GCUT_OK) {
+            rc = fail();
+            goto done;
+        }
+    } else {
+        gcut_image *pic = NULL;
+        if (gcut_image_load(a.seeds, &pic) != GCUT_OK) {
+            rc = fail();
+            goto done;
+        }
+        if (pic->width != w || pic->height != h) {
+            fprintf(stderr, "gcut-seg: seeds %s are %d x %d, the image %d x %d\n", a.seeds,
+                    (int)pic->width, (int)pic->height, (int)w, (int)h);
+            gcut_image_free(pic);
+            rc = 1;
+            goto done;
+        }
+        gcut_status st = gcut_seeds_from_image(pic, seeds);
+        gcut_image_free(pic);
+        if (st != GCUT_OK) {
+            rc = fail();
+            goto done;
+        }
+    }
+    const double load_ms = now_ms() - t_load0;
+
+    gcut_seg_params p;
+    gcut_seg_params_init(&p);
+    if (a.lambda >= 0)
+        p.lambda = a.lambda;
+    if (a.conn)
+        p.connectivity = a.conn;
+    if (a.components)
+        p.components = a.components;
+    if (a.bins)
+        p.bins = a.bins;
+    p.model = a.model;
+    p.backend = a.backend;
+    p.threads = a.threads;
+    const int32_t iterations = a.grabcut ? a.grabcut : (a.have_rect ? 5 : 1);
+
+    gcut_seg_stats st1;
+    if (gcut_seg_session_new(&s, img, seeds, &p) != GCUT_OK) {
+        rc = fail();
+        goto done;
+    }
+    gcut_status status = iterations > 1 || a.grabcut
+                             ? gcut_seg_session_grabcut(s, iterations, mask, &st1)
+                             : gcut_seg_session_solve(s, mask, &st1);
+    if (status != GCUT_OK) {
+        rc = fail();
+        goto done;
+    }
+    size_t fg = 0;
+    for (size_t i = 0; i < n; i++)
+        fg += mask[i] != 0;
+    printf("size: %dx%d\n", (int)w, (int)h);
+    printf("backend: %s\n", st1.backend ? st1.backend : "?");
+    printf("iterations: %d\n", (int)st1.iterations);
+    printf("energy: %.6g\n", st1.energy);
+    printf("foreground: %zu\n", fg);
+    printf("load: %.2f ms\n", load_ms);
+    printf("model: %.2f ms\n", st1.model_ms);
+    printf("build: %.2f ms\n", st1.build_ms);
+    printf("solve: %.2f ms\n", st1.solve_ms);
+    printf("total: %.2f ms\n", load_ms + st1.total_ms);
+    if (a.gt) {
+        if ((rc = load_gray8(a.gt, w, h, &gt)) != 0)
+            goto done;
+        gcut_seg_eval ev;
+        if (gcut_seg_evaluate(mask, gt, NULL, (int64_t)n, &ev) != GCUT_OK) {
+            rc = fail();
+            goto done;
+        }
+        printf("error: %.3f %%\n", 100.0 * ev.error_rate);
+        printf("iou: %.4f\n", ev.iou);
+    }
+    if (a.out && (rc = save_mask(a.out, mask, w, h)) != 0)
+        goto done;
+    if (a.cutout && (rc = save_cutout(a.cutout, img, mask)) != 0)
+        goto done;
+    if (a.overlay && (rc = save_overlay(a.overlay, img, mask, seeds, &a)) != 0)
+        goto done;
+    if (a.dump && (rc = dump_graph(a.dump, s)) != 0)
+        goto done;
+    fflush(stdout);
+    if (ferror(stdout)) {
+        fprintf(stderr, "gcut-seg: error writing the output\n");
+        rc = 1;
+    }
+done:
+    gcut_seg_session_free(s);
+    free(gt);
+    free(mask);
+    free(seeds);
+    gcut_image_free(img);
+    return rc;
+}

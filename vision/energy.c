@@ -1,0 +1,356 @@
+/*
+ * energy.c - the segmentation energy, its quantisation, and the grid it
+ * becomes.
+ *
+ * Y. Boykov, M.-P. Jolly, "Interactive graph cuts for optimal boundary &
+ * region segmentation of objects in N-D images", ICCV 2001: a binary
+ * labelling energy with data terms and a pairwise Potts term is minimised
+ * exactly by an s-t minimum cut, and seeds become hard constraints through
+ * t-links larger than any cut through the pixel's other edges
+ * (K = 1 + max_p sum_q w_pq there; we use the per-pixel sum, which is
+ * enough). The contrast-sensitive weight
+ *     w_pq = lambda * exp(-beta |I_p - I_q|^2) / dist(p, q),
+ *     beta = 1 / (2 <|I_p - I_q|^2>),
+ * is the one of C. Rother, V. Kolmogorov, A. Blake, "GrabCut", SIGGRAPH
+ * 2004, section 4 (beta from the mean over the image, so that the weights
+ * adapt to its contrast).
+ *
+ * Graph (source side = foreground): node p has cap_sink = D_p(fg) and
+ * cap_source = D_p(bg), less their minimum (a constant per pixel, which
+ * does not move the minimum); each neighbour pair gets w_pq in both
+ * directions.
+ *
+ * Crop. Only the bounding box of the unknown pixels becomes the grid:
+ * outside it every pixel is a seed, so its pair terms with the box are
+ * constants or t-link terms of the box's border pixels (folded in), and
+ * the minimum over the free pixels is unchanged. A GrabCut rectangle
+ * gives a grid of the rectangle's size.
+ *
+ * Quantisation. Engines take int32 capacities. A cost x becomes
+ * round(s * x) with one scale s for the whole grid:
+ *     s = min(2^28 / max_p (|D_p(fg) - D_p(bg)| + 4 W_p), 2^20)
+ * over the pixels of the box, W_p the sum of p's pair weights. A t-link is
+ * at most the data difference plus the folded terms (<= W_p), or for a
+ * seed the hard value 1 + W_p (quantised) plus the folded terms; the
+ * out-arcs and the in-arcs sum to W_p each. So the terminal capacity plus
+ * every arc capacity in and out of any node stays below 2^28, a factor 8
+ * under INT32_MAX, and flow totals are int64.
+ * Each rounded term is off by at most 1/(2s), so for every labelling L
+ * |E_q(L) / s - E(L)| <= T / (2s), T the number of terms (pixels + pairs);
+ * the cut minimising E_q is therefore within T / s of the float optimum.
+ * With typical energies (lambda 50, 8-connected: W_p <= 342) s is near
+ * 2^28 / 1100 = 2.4e5 and the bound is a few millionths of a nat per pixel.
+ */
+#include <math.h>
+#include <string.h>
+#include <time.h>
+
+#include "image_internal.h"
+#include "segment_internal.h"
+
+/* Offsets of the even directions 0, 2, 4, 6 of grid.h. */
+static const int32_t pair_dx[4] = {1, 0, 1, 1};
+static const int32_t pair_dy[4] = {0, 1, 1, -1};
+
+double gcut_i_seg_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+static inline float dist2(const float *a, const float *b)
+{
+    const float d0 = a[0] - b[0], d1 = a[1] - b[1], d2 = a[2] - b[2];
+    return d0 * d0 + d1 * d1 + d2 * d2;
+}
+
+double gcut_i_seg_beta(const float *rgb, int32_t w, int32_t h, int32_t conn)
+{
+    double sum = 0.0;
+    int64_t pairs = 0;
+    for (int32_t j = 0; j < conn / 2; j++) {
+        const int32_t dx = pair_dx[j], dy = pair_dy[j];
+        const int32_t y0 = dy < 0 ? 1 : 0, y1 = dy > 0 ? h - 1 : h;
+        const int32_t x1 = dx > 0 ? w - 1 : w;
+        for (int32_t y = y0; y < y1; y++) {
+            /* One row at a time in float (short sums), accumulated in double. */
+            float row = 0.0f;
+            const float *a = rgb + 3 * ((int64_t)y * w);
+            const float *b = rgb + 3 * ((int64_t)(y + dy) * w + dx);
+            for (int32_t x = 0; x < x1; x++)
+                row += dist2(a + 3 * x, b + 3 * x);
+            sum += row;
+            pairs += x1;
+        }
+    }
+    if (pairs == 0 || sum <= 0.0)
+        return 0.0;
+    return 1.0 / (2.0 * sum / (double)pairs);
+}
+
+gcut_status gcut_i_energy_smoothness(gcut_i_energy *e, const float *rgb)
+{
+    const int32_t w = e->width, h = e->height;
+    for (int32_t j = 0; j < e->connectivity / 2; j++) {
+        e->pair[j] = gcut_i_malloc_array(e->n, sizeof(float));
+        if (!e->pair[j])
+            return GCUT_FAIL(GCUT_ERR_NOMEM, "out of memory (smoothness weights, %lld pixels)",
+                             (long long)e->n);
+    }
+    const float nbeta = (float)-e->beta;
+    for (int32_t j = 0; j < e->connectivity / 2; j++) {
+        const int32_t dx = pair_dx[j], dy = pair_dy[j];
+        /* dist(p, q): 1 for the axes, sqrt(2) for the diagonals. */
+        const float lam = (float)(j < 2 ? e->lambda : e->lambda / sqrt(2.0));
+        float *out = e->pair[j];
+        for (int32_t y = 0; y < h; y++) {
+            float *o = out + (int64_t)y * w;
+            const int32_t yy = y + dy;
+            if (yy < 0 || yy >= h) {
+                memset(o, 0, (size_t)w * sizeof *o);
+                continue;
+            }
+            const float *a = rgb + 3 * ((int64_t)y * w);
+            const float *b = rgb + 3 * ((int64_t)yy * w + dx);
+            const int32_t x1 = dx > 0 ? w - 1 : w;
+            for (int32_t x = 0; x < x1; x++)
+                o[x] = lam * expf(nbeta * dist2(a + 3 * x, b + 3 * x));
+            for (int32_t x = x1; x < w; x++)
+                o[x] = 0.0f;
+        }
+    }
+    return GCUT_OK;
+}
+
+double gcut_i_energy_eval(const gcut_i_energy *e, const uint8_t *label)
+{
+    const int32_t w = e->width, h = e->height;
+    double data = 0.0, smooth = 0.0;
+    for (int64_t p = 0; p < e->n; p++)
+        data += label[p] ? e->dfg[p] : e->dbg[p];
+    for (int32_t j = 0; j < e->connectivity / 2; j++) {
+        const int32_t dx = pair_dx[j], dy = pair_dy[j];
+        for (int32_t y = 0; y < h; y++) {
+            const int32_t yy = y + dy;
+            if (yy < 0 || yy >= h)
+                continue;
+            const uint8_t *la = label + (int64_t)y * w;
+            const uint8_t *lb = label + (int64_t)yy * w + dx;
+            const float *wt = e->pair[j] + (int64_t)y * w;
+            const int32_t x1 = dx > 0 ? w - 1 : w;
+            for (int32_t x = 0; x < x1; x++)
+                if ((la[x] != 0) != (lb[x] != 0))
+                    smooth += wt[x];
+        }
+    }
+    return data + smooth;
+}
+
+/* Offsets of all 8 directions of grid.h: direction 2j is pair_dx/dy[j],
+ * 2j + 1 its opposite. */
+static inline void dir_offset(int32_t d, int32_t *dx, int32_t *dy)
+{
+    const int32_t j = d >> 1, sgn = (d & 1) ? -1 : 1;
+    *dx = sgn * pair_dx[j];
+    *dy = sgn * pair_dy[j];
+}
+
+/* Weight of the pair between (x, y) and its neighbour in direction d; the
+ * neighbour (nx, ny) must be inside the image. */
+static inline float dir_weight(const gcut_i_energy *e, int32_t d, int32_t x, int32_t y,
+                               int32_t nx, int32_t ny)
+{
+    const int32_t j = d >> 1;
+    return (d & 1) ? e->pair[j][(int64_t)ny * e->width + nx] : e->pair[j][(int64_t)y * e->width + x];
+}
+
+static inline int in_box(gcut_i_box b, int32_t x, int32_t y)
+{
+    return x >= b.x0 && x < b.x0 + b.w && y >= b.y0 && y < b.y0 + b.h;
+}
+
+gcut_i_box gcut_i_seed_box(const uint8_t *seeds, int32_t width, int32_t height)
+{
+    int32_t x0 = width, x1 = -1, y0 = height, y1 = -1;
+    for (int32_t y = 0; y < height; y++) {
+        const uint8_t *row = seeds + (int64_t)y * width;
+        for (int32_t x = 0; x < width; x++)
+            if (row[x] == GCUT_SEED_UNKNOWN) {
+                if (x < x0)
+                    x0 = x;
+                if (x > x1)
+                    x1 = x;
+                if (y < y0)
+                    y0 = y;
+                y1 = y;
+            }
+    }
+    gcut_i_box b = {0, 0, 0, 0};
+    if (x1 >= 0) {
+        b.x0 = x0;
+        b.y0 = y0;
+        b.w = x1 - x0 + 1;
+        b.h = y1 - y0 + 1;
+    }
+    return b;
+}
+
+double gcut_i_energy_scale(const gcut_i_energy *e, gcut_i_box box)
+{
+    /* Worst node: terminal (data difference, or hard value plus folded
+     * terms, each at most W_p) plus out- and in-arcs (W_p each). */
+    double worst = 0.0;
+    for (int32_t y = box.y0; y < box.y0 + box.h; y++)
+        for (int32_t x = box.x0; x < box.x0 + box.w; x++) {
+            const int64_t p = (int64_t)y * e->width + x;
+            double wsum = 0.0;
+            for (int32_t d = 0; d < e->connectivity; d++) {
+                int32_t dx, dy;
+                dir_offset(d, &dx, &dy);
+                const int32_t nx = x + dx, ny = y + dy;
+                if (nx >= 0 && nx < e->width && ny >= 0 && ny < e->height)
+                    wsum += dir_weight(e, d, x, y, nx, ny);
+            }
+            const double t = fabs((double)e->dfg[p] - e->dbg[p]) + 4.0 * wsum;
+            if (t > worst)
+                worst = t;
+        }
+    if (worst <= 0.0)
+        return GCUT_I_SEG_MAX_SCALE;
+    const double s = GCUT_I_SEG_CAP_BUDGET / worst;
+    return s < GCUT_I_SEG_MAX_SCALE ? s : GCUT_I_SEG_MAX_SCALE;
+}
+
+/* round(scale * x) for 0 <= x; scale * x stays below the budget by the
+ * choice of scale, the clamp only guards against a model changed since. */
+static inline int32_t quant(double scale, float x)
+{
+    const double v = (double)x * scale + 0.5;
+    return v < GCUT_I_SEG_CAP_BUDGET ? (int32_t)v : (int32_t)GCUT_I_SEG_CAP_BUDGET;
+}
+
+void gcut_i_energy_tlinks(const gcut_i_energy *e, double scale, const uint8_t *seeds,
+                          gcut_i_box box, int32_t x, int32_t y, int32_t *src, int32_t *snk)
+{
+    const int64_t p = (int64_t)y * e->width + x;
+    int64_t hard = 1, fold_src = 0, fold_snk = 0;
+    for (int32_t d = 0; d < e->connectivity; d++) {
+        int32_t dx, dy;
+        dir_offset(d, &dx, &dy);
+        const int32_t nx = x + dx, ny = y + dy;
+        if (nx < 0 || nx >= e->width || ny < 0 || ny >= e->height)
+            continue;
+        const int32_t q = quant(scale, dir_weight(e, d, x, y, nx, ny));
+        hard += q;
+        if (!in_box(box, nx, ny)) {
+            /* A fixed neighbour: disagreeing with it costs w_pq. */
+            if (seeds[(int64_t)ny * e->width + nx] == GCUT_SEED_FG)
+                fold_src += q;
+            else
+                fold_snk += q;
+        }
+    }
+    int64_t s = fold_src, t = fold_snk;
+    const uint8_t seed = seeds[p];
+    if (seed == GCUT_SEED_FG) {
+        s += hard;
+    } else if (seed == GCUT_SEED_BG) {
+        t += hard;
+    } else {
+        /* Only the difference of the data costs matters: the smaller one
+         * is a constant of every labelling. */
+        const float d = e->dfg[p] - e->dbg[p];
+        if (d < 0.0f)
+            s += quant(scale, -d);
+        else
+            t += quant(scale, d);
+    }
+    *src = (int32_t)s;
+    *snk = (int32_t)t;
+}
+
+gcut_status gcut_i_energy_fill_grid(const gcut_i_energy *e, double scale, const uint8_t *seeds,
+                                    gcut_i_box box, gcut_grid *g, int32_t *tmp)
+{
+    gcut_status st;
+    for (int32_t d = 0; d < e->connectivity; d++) {
+        int32_t dx, dy;
+        dir_offset(d, &dx, &dy);
+        const int32_t j = d >> 1;
+        const float *wt = e->pair[j];
+        /* The pair weight of node (x, y) in direction d: pair[j] at the
+         * node itself for even d, at the neighbour for odd d. Neighbours
+         * outside the box get 0 (their term is folded into the t-link). */
+        for (int32_t by = 0; by < box.h; by++) {
+            const int32_t y = box.y0 + by, ny = y + dy;
+            int32_t *o = tmp + (int64_t)by * box.w;
+            if (ny < box.y0 || ny >= box.y0 + box.h) {
+                memset(o, 0, (size_t)box.w * sizeof *o);
+                continue;
+            }
+            const float *row = wt + (int64_t)((d & 1) ? ny : y) * e->width;
+            const int32_t shift = (d & 1) ? dx : 0;
+            for (int32_t bx = 0; bx < box.w; bx++) {
+                const int32_t x = box.x0 + bx, nx = x + dx;
+                o[bx] = (nx >= box.x0 && nx < box.x0 + box.w) ? quant(scale, row[x + shift]) : 0;
+            }
+        }
+        if ((st = gcut_grid_set_caps(g, d, tmp)) != GCUT_OK)
+            return st;
+    }
+    /* Terminals: both arrays at once, the sink half in tmp + nodes. */
+    const int64_t nb = (int64_t)box.w * box.h;
+    for (int32_t by = 0; by < box.h; by++)
+        for (int32_t bx = 0; bx < box.w; bx++) {
+            const int64_t v = (int64_t)by * box.w + bx;
+            gcut_i_energy_tlinks(e, scale, seeds, box, box.x0 + bx, box.y0 + by, &tmp[v],
+                                 &tmp[nb + v]);
+        }
+    if ((st = gcut_grid_set_terminals(g, tmp, tmp + nb)) != GCUT_OK)
+        return st;
+    return GCUT_OK;
+}
+
+void gcut_i_energy_free(gcut_i_energy *e)
+{
+    if (!e)
+        return;
+    gcut_i_free(e->dfg);
+    gcut_i_free(e->dbg);
+    for (int j = 0; j < 4; j++)
+        gcut_i_free(e->pair[j]);
+    memset(e, 0, sizeof *e);
+}
+
+/* ---------------------------------------------------------------- pixels */
+
+gcut_status gcut_i_seg_rgb(const char *func, const gcut_image *img, float **out)
+{
+    gcut_status st = gcut_i_image_check(func, img);
+    if (st != GCUT_OK)
+        return st;
+    const int64_t n = (int64_t)img->width * img->height;
+    float *rgb = gcut_i_malloc_array(3 * n, sizeof(float));
+    if (!rgb)
+        return gcut_i_fail(GCUT_ERR_NOMEM, func, "out of memory (%lld pixels)", (long long)n);
+    const int32_t ch = img->channels;
+    for (int32_t y = 0; y < img->height; y++) {
+        const uint8_t *row = img->data + (size_t)y * img->stride;
+        float *o = rgb + 3 * (int64_t)y * img->width;
+        for (int32_t x = 0; x < img->width; x++) {
+            for (int c = 0; c < 3; c++) {
+                const int32_t src = ch == 1 ? 0 : c;
+                float v;
+                if (img->depth == 8)
+                    v = row[(size_t)x * ch + src];
+                else
+                    v = (float)((const uint16_t *)(const void *)row)[(size_t)x * ch + src] /
+                        257.0f;
+                o[3 * x + c] = v;
+            }
+        }
+    }
+    *out = rgb;
+    return GCUT_OK;
+}

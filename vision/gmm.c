@@ -1,0 +1,285 @@
+/*
+ * gmm.c - Gaussian mixture colour models for segmentation.
+ *
+ * C. Rother, V. Kolmogorov, A. Blake, "GrabCut: interactive foreground
+ * extraction using iterated graph cuts", SIGGRAPH 2004, section 3: each
+ * class (foreground, background) is a mixture of k full-covariance
+ * Gaussians in RGB; a pixel's data cost is its negative log-likelihood.
+ * The paper initialises the components with the colour quantiser of
+ * M. Orchard, C. Bouman, "Color quantization of images", IEEE Trans. Signal
+ * Processing 39(12), 1991: start from one cluster and repeatedly split the
+ * cluster whose colours spread most (largest covariance eigenvalue) by the
+ * plane through its mean normal to that eigenvector.
+ *
+ * Invariants:
+ *  - everything is deterministic: no random initialisation, and sums run
+ *    over pixels in index order, so the same input gives the same model;
+ *  - a component with no pixel gets weight 0 and is skipped by every
+ *    evaluation; the others have weights summing to 1;
+ *  - every covariance has GMM_VAR_FLOOR added to its diagonal, so it is
+ *    positive definite even for a component of identical colours (flat
+ *    regions, gray images whose three channels are equal) and the
+ *    log-likelihood stays finite.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "segment_internal.h"
+
+/* Added to each variance (in squared 8-bit levels). The colours are
+ * integers, so a component may hold a single colour; one level^2 keeps
+ * its density bounded (a quantisation step is 1 level) without blurring
+ * real colour differences, which are tens of levels. */
+#define GMM_VAR_FLOOR 1.0
+
+/* Per-component sufficient statistics. */
+typedef struct gmm_acc {
+    double count;
+    double sum[3];
+    double prod[6]; /* xx xy xz yy yz zz */
+} gmm_acc;
+
+static void acc_add(gmm_acc *a, const float *x)
+{
+    const double r = x[0], g = x[1], b = x[2];
+    a->count += 1.0;
+    a->sum[0] += r;
+    a->sum[1] += g;
+    a->sum[2] += b;
+    a->prod[0] += r * r;
+    a->prod[1] += r * g;
+    a->prod[2] += r * b;
+    a->prod[3] += g * g;
+    a->prod[4] += g * b;
+    a->prod[5] += b * b;
+}
+
+/* Mean and covariance (with the floor) of an accumulator with count > 0. */
+static void acc_moments(const gmm_acc *a, double mean[3], double cov[9])
+{
+    const double c = a->count;
+    for (int i = 0; i < 3; i++)
+        mean[i] = a->sum[i] / c;
+    static const int idx[3][3] = {{0, 1, 2}, {1, 3, 4}, {2, 4, 5}};
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            cov[i * 3 + j] = a->prod[idx[i][j]] / c - mean[i] * mean[j];
+    for (int i = 0; i < 3; i++)
+        cov[i * 4] += GMM_VAR_FLOOR;
+}
+
+/* Largest eigenvalue and its eigenvector of a symmetric 3x3 matrix, by
+ * cyclic Jacobi rotations (exact enough after a few sweeps for 3x3). */
+static double principal_axis(const double cov[9], double vec[3])
+{
+    double a[3][3], v[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            a[i][j] = cov[i * 3 + j];
+    for (int sweep = 0; sweep < 30; sweep++) {
+        const double off = a[0][1] * a[0][1] + a[0][2] * a[0][2] + a[1][2] * a[1][2];
+        if (off < 1e-18 * (a[0][0] * a[0][0] + a[1][1] * a[1][1] + a[2][2] * a[2][2]) + 1e-300)
+            break;
+        for (int p = 0; p < 2; p++)
+            for (int q = p + 1; q < 3; q++) {
+                if (a[p][q] == 0.0)
+                    continue;
+                /* The rotation that zeroes a[p][q] (Golub & Van Loan 8.4). */
+                const double theta = (a[q][q] - a[p][p]) / (2.0 * a[p][q]);
+                const double t = (theta >= 0 ? 1.0 : -1.0) /
+                                 (fabs(theta) + sqrt(theta * theta + 1.0));
+                const double c = 1.0 / sqrt(t * t + 1.0), s = t * c;
+                for (int k = 0; k < 3; k++) {
+                    const double akp = a[k][p], akq = a[k][q];
+                    a[k][p] = c * akp - s * akq;
+                    a[k][q] = s * akp + c * akq;
+                }
+                for (int k = 0; k < 3; k++) {
+                    const double apk = a[p][k], aqk = a[q][k];
+                    a[p][k] = c * apk - s * aqk;
+                    a[q][k] = s * apk + c * aqk;
+                }
+                for (int k = 0; k < 3; k++) {
+                    const double vkp = v[k][p], vkq = v[k][q];
+                    v[k][p] = c * vkp - s * vkq;
+                    v[k][q] = s * vkp + c * vkq;
+                }
+            }
+    }
+    int best = 0;
+    for (int i = 1; i < 3; i++)
+        if (a[i][i] > a[best][best])
+            best = i;
+    for (int k = 0; k < 3; k++)
+        vec[k] = v[k][best];
+    return a[best][best];
+}
+
+/* Turn accumulators into the model: weights, moments, inverses, constants. */
+static void gmm_from_acc(gcut_i_gmm *g, int32_t k, const gmm_acc *acc)
+{
+    double total = 0.0;
+    for (int32_t c = 0; c < k; c++)
+        total += acc[c].count;
+    memset(g, 0, sizeof *g);
+    g->k = k;
+    const double log2pi = 1.8378770664093454836; /* log(2 pi) */
+    for (int32_t c = 0; c < k; c++) {
+        if (acc[c].count <= 0.0) {
+            g->logc[c] = -INFINITY;
+            continue;
+        }
+        g->weight[c] = acc[c].count / total;
+        acc_moments(&acc[c], g->mean[c], g->cov[c]);
+        const double *m = g->cov[c];
+        /* Inverse by cofactors; det > 0 because of the floor. */
+        const double c00 = m[4] * m[8] - m[5] * m[7];
+        const double c01 = m[5] * m[6] - m[3] * m[8];
+        const double c02 = m[3] * m[7] - m[4] * m[6];
+        double det = m[0] * c00 + m[1] * c01 + m[2] * c02;
+        if (!(det > 1e-300))
+            det = 1e-300;
+        const double i00 = c00 / det, i01 = c01 / det, i02 = c02 / det;
+        const double i11 = (m[0] * m[8] - m[2] * m[6]) / det;
+        const double i12 = (m[2] * m[3] - m[0] * m[5]) / det;
+        const double i22 = (m[0] * m[4] - m[1] * m[3]) / det;
+        /* Off-diagonal terms doubled: Q = sum over the upper triangle. */
+        g->inv[c][0] = (float)i00;
+        g->inv[c][1] = (float)(2.0 * i01);
+        g->inv[c][2] = (float)(2.0 * i02);
+        g->inv[c][3] = (float)i11;
+        g->inv[c][4] = (float)(2.0 * i12);
+        g->inv[c][5] = (float)i22;
+        for (int i = 0; i < 3; i++)
+            g->fmean[c][i] = (float)g->mean[c][i];
+        g->logc[c] = (float)(log(g->weight[c]) - 0.5 * log(det) - 1.5 * log2pi);
+    }
+}
+
+/* log(pi_c N_c(x)) for component c. */
+static inline float comp_log(const gcut_i_gmm *g, int32_t c, const float *x)
+{
+    const float d0 = x[0] - g->fmean[c][0], d1 = x[1] - g->fmean[c][1],
+                d2 = x[2] - g->fmean[c][2];
+    const float *iv = g->inv[c];
+    const float q = d0 * (iv[0] * d0 + iv[1] * d1 + iv[2] * d2) +
+                    d1 * (iv[3] * d1 + iv[4] * d2) + d2 * iv[5] * d2;
+    return g->logc[c] - 0.5f * q;
+}
+
+float gcut_i_gmm_nll(const gcut_i_gmm *g, const float *x, uint8_t *best)
+{
+    float l[GCUT_I_GMM_MAX_K];
+    float top = -INFINITY;
+    int32_t arg = 0;
+    for (int32_t c = 0; c < g->k; c++) {
+        if (g->weight[c] <= 0.0) {
+            l[c] = -INFINITY;
+            continue;
+        }
+        l[c] = comp_log(g, c, x);
+        if (l[c] > top) {
+            top = l[c];
+            arg = c;
+        }
+    }
+    if (best)
+        *best = (uint8_t)arg;
+    /* log-sum-exp around the largest term: the others are <= 1 after the shift. */
+    float s = 0.0f;
+    for (int32_t c = 0; c < g->k; c++)
+        if (l[c] > -INFINITY)
+            s += expf(l[c] - top);
+    return -(top + logf(s));
+}
+
+gcut_status gcut_i_gmm_learn(gcut_i_gmm *g, int32_t k, const float *rgb, int64_t n,
+                             const uint8_t *select, uint8_t want, const uint8_t *comp)
+{
+    gmm_acc acc[GCUT_I_GMM_MAX_K];
+    memset(acc, 0, sizeof acc);
+    int64_t used = 0;
+    for (int64_t p = 0; p < n; p++) {
+        if (select[p] != want)
+            continue;
+        acc_add(&acc[comp[p] < k ? comp[p] : 0], rgb + 3 * p);
+        used++;
+    }
+    if (used == 0)
+        return GCUT_FAIL(GCUT_ERR_INVALID, "no pixel of class %u to learn a colour model from",
+                         (unsigned)want);
+    gmm_from_acc(g, k, acc);
+    return GCUT_OK;
+}
+
+gcut_status gcut_i_gmm_fit(gcut_i_gmm *g, int32_t k, const float *rgb, int64_t n,
+                           const uint8_t *select, uint8_t want, int32_t rounds, uint8_t *comp)
+{
+    if (k < 1 || k > GCUT_I_GMM_MAX_K)
+        return GCUT_FAIL(GCUT_ERR_INVALID, "GMM components %d outside 1..%d", (int)k,
+                         GCUT_I_GMM_MAX_K);
+    uint8_t *own = NULL;
+    if (!comp) {
+        own = gcut_i_malloc_array(n > 0 ? n : 1, 1);
+        if (!own)
+            return GCUT_FAIL(GCUT_ERR_NOMEM, "out of memory (%lld pixels)", (long long)n);
+        comp = own;
+    }
+    gmm_acc acc[GCUT_I_GMM_MAX_K];
+    memset(acc, 0, sizeof acc);
+    for (int64_t p = 0; p < n; p++)
+        if (select[p] == want) {
+            comp[p] = 0;
+            acc_add(&acc[0], rgb + 3 * p);
+        }
+    gcut_status st = GCUT_OK;
+    if (acc[0].count == 0.0) {
+        st = GCUT_FAIL(GCUT_ERR_INVALID, "no pixel of class %u to learn a colour model from",
+                       (unsigned)want);
+        goto fail;
+    }
+    /* Binary splitting: `used` clusters so far; split the widest. */
+    for (int32_t used = 1; used < k; used++) {
+        int32_t widest = -1;
+        double widest_val = 0.0, axis[3] = {0, 0, 0}, centre[3] = {0, 0, 0};
+        for (int32_t c = 0; c < used; c++) {
+            if (acc[c].count < 2.0)
+                continue;
+            double mean[3], cov[9], vec[3];
+            acc_moments(&acc[c], mean, cov);
+            const double lam = principal_axis(cov, vec) - GMM_VAR_FLOOR;
+            if (lam > widest_val) {
+                widest_val = lam;
+                widest = c;
+                memcpy(axis, vec, sizeof axis);
+                memcpy(centre, mean, sizeof centre);
+            }
+        }
+        if (widest < 0)
+            break; /* every cluster is a single colour: nothing left to split */
+        const double thr = axis[0] * centre[0] + axis[1] * centre[1] + axis[2] * centre[2];
+        memset(&acc[widest], 0, sizeof acc[widest]);
+        for (int64_t p = 0; p < n; p++) {
+            if (select[p] != want || comp[p] != widest)
+                continue;
+            const float *x = rgb + 3 * p;
+            const double proj = axis[0] * x[0] + axis[1] * x[1] + axis[2] * x[2];
+            if (proj > thr)
+                comp[p] = (uint8_t)used;
+            acc_add(&acc[comp[p]], x);
+        }
+    }
+    gmm_from_acc(g, k, acc);
+    /* Hard-EM rounds: assign each pixel its most likely component, re-learn. */
+    for (int32_t r = 0; r < rounds; r++) {
+        for (int64_t p = 0; p < n; p++)
+            if (select[p] == want)
+                gcut_i_gmm_nll(g, rgb + 3 * p, &comp[p]);
+        st = gcut_i_gmm_learn(g, k, rgb, n, select, want, comp);
+        if (st != GCUT_OK)
+            goto fail;
+    }
+fail:
+    gcut_i_free(own);
+    return st;
+}

@@ -1,0 +1,149 @@
+/*
+ * segment_internal.h - what the segmentation files of libgcut_vision share:
+ * colour models (GMM, histogram), the float energy, its quantisation into a
+ * gcut_grid, and the session object behind gcut_segment / gcut_grabcut.
+ * Never installed; the tests include it to check the pieces one by one.
+ */
+#ifndef GCUT_VISION_SEGMENT_INTERNAL_H
+#define GCUT_VISION_SEGMENT_INTERNAL_H
+
+#include "core/core_internal.h"
+#include "gcut/grid.h"
+#include "gcut/vision/segment.h"
+
+/* Most GMM components per class (gcut_seg_params::components). */
+#define GCUT_I_GMM_MAX_K 16
+
+/* Total capacity any node may reach after quantisation: its terminal
+ * capacity plus the capacities of all its arcs, in and out. 2^28 leaves a
+ * factor 8 below INT32_MAX for engines that add a few of these together
+ * (warm re-solve reparametrisations, terminal cancelling). */
+#define GCUT_I_SEG_CAP_BUDGET ((double)(1 << 28))
+
+/* The scale never exceeds this, so that tiny energies (a flat image) do not
+ * blow single unit costs up to huge capacities for nothing: 2^20 units per
+ * nat is already far finer than any colour model is accurate. */
+#define GCUT_I_SEG_MAX_SCALE ((double)(1 << 20))
+
+/* ---------------------------------------------------------------- GMM */
+
+/* One Gaussian mixture over RGB in [0, 255]^3. Components with no sample
+ * have weight 0 and are skipped. `logc` folds log(pi), -log det / 2 and the
+ * normalisation together, so that log(pi_k N_k(x)) = logc[k] - Q_k(x) / 2
+ * with Q_k the Mahalanobis form given by `inv` (upper triangle xx xy xz yy
+ * yz zz). */
+typedef struct gcut_i_gmm {
+    int32_t k;                         /* components (some may be empty) */
+    double weight[GCUT_I_GMM_MAX_K];   /* pi_k, sum 1 over non-empty ones */
+    double mean[GCUT_I_GMM_MAX_K][3];
+    double cov[GCUT_I_GMM_MAX_K][9];   /* row-major, with the variance floor added */
+    float fmean[GCUT_I_GMM_MAX_K][3];  /* the same in float for the pixel loops */
+    float inv[GCUT_I_GMM_MAX_K][6];
+    float logc[GCUT_I_GMM_MAX_K];
+} gcut_i_gmm;
+
+/* Fit from the pixels p with select[p] == want (rgb: 3 floats per pixel).
+ * Deterministic: Orchard-Bouman binary splitting as in the GrabCut paper,
+ * then `rounds` rounds of hard assignment + re-estimation. comp (n bytes,
+ * may be NULL) receives the component of each selected pixel.
+ * GCUT_ERR_INVALID when no pixel is selected. */
+GCUT_HIDDEN gcut_status gcut_i_gmm_fit(gcut_i_gmm *g, int32_t k, const float *rgb, int64_t n,
+                                       const uint8_t *select, uint8_t want, int32_t rounds,
+                                       uint8_t *comp);
+
+/* Re-estimate from a given assignment: the pixels p with select[p] == want
+ * and their components comp[p]. GCUT_ERR_INVALID when none is selected. */
+GCUT_HIDDEN gcut_status gcut_i_gmm_learn(gcut_i_gmm *g, int32_t k, const float *rgb, int64_t n,
+                                         const uint8_t *select, uint8_t want,
+                                         const uint8_t *comp);
+
+/* -log sum_k pi_k N_k(x), and the most likely component in *best (may be NULL). */
+GCUT_HIDDEN float gcut_i_gmm_nll(const gcut_i_gmm *g, const float *x, uint8_t *best);
+
+/* ---------------------------------------------------------------- histogram */
+
+typedef struct gcut_i_hist {
+    int32_t bins;       /* per channel */
+    int32_t cells;      /* bins^3 */
+    float *nll;         /* cells: -log P(cell) with add-one smoothing, per unit volume */
+} gcut_i_hist;
+
+GCUT_HIDDEN gcut_status gcut_i_hist_fit(gcut_i_hist *h, int32_t bins, const float *rgb,
+                                        int64_t n, const uint8_t *select, uint8_t want);
+GCUT_HIDDEN float gcut_i_hist_nll(const gcut_i_hist *h, const float *x);
+GCUT_HIDDEN void gcut_i_hist_free(gcut_i_hist *h);
+
+/* ---------------------------------------------------------------- energy */
+
+/* The float energy of a w x h image (energy.c):
+ *   E(L) = sum_p D_p(L_p) + sum_{pairs} w_pq [L_p != L_q]
+ * dfg[p] / dbg[p] are the data costs of labelling p foreground / background.
+ * pair[j][p] (j < connectivity / 2) is the weight between p and its
+ * neighbour in grid direction 2j (+x, +y, +x+y, +x-y); 0 where that
+ * neighbour is outside. Seeds are hard: L_p = class of the seed. */
+typedef struct gcut_i_energy {
+    int32_t width, height, connectivity;
+    int64_t n;
+    float *dfg, *dbg;
+    float *pair[4];
+    double beta, lambda;
+} gcut_i_energy;
+
+/* beta = 1 / (2 <|I_p - I_q|^2>) over every neighbour pair of the
+ * connectivity (0 for a flat image, where every weight becomes lambda/dist). */
+GCUT_HIDDEN double gcut_i_seg_beta(const float *rgb, int32_t w, int32_t h, int32_t conn);
+
+/* Allocate e->pair and fill it from the image (e->beta, e->lambda set). */
+GCUT_HIDDEN gcut_status gcut_i_energy_smoothness(gcut_i_energy *e, const float *rgb);
+
+/* E(L) of a labelling (label[p] != 0: foreground), seeds ignored. */
+GCUT_HIDDEN double gcut_i_energy_eval(const gcut_i_energy *e, const uint8_t *label);
+
+/* The part of the image that goes into the grid: the bounding box of the
+ * unknown pixels. Everything outside is a seed, fixed already; its pair
+ * terms with the box are folded into the t-links of the box's border
+ * (a fixed foreground neighbour makes "background" cost w_pq more, and
+ * vice versa), which gives exactly the same minimum over the free pixels.
+ * A rectangle in GrabCut thus becomes a grid of the rectangle's size. */
+typedef struct gcut_i_box {
+    int32_t x0, y0, w, h; /* w == 0: no unknown pixel */
+} gcut_i_box;
+
+GCUT_HIDDEN gcut_i_box gcut_i_seed_box(const uint8_t *seeds, int32_t width, int32_t height);
+
+/* The scale for e on the box (see GCUT_I_SEG_CAP_BUDGET): it covers the
+ * data costs of every pixel in the box, seeds included, so that erasing a
+ * seed later cannot push a t-link past the budget. */
+GCUT_HIDDEN double gcut_i_energy_scale(const gcut_i_energy *e, gcut_i_box box);
+
+/* Quantise e at `scale` into the grid g (box.w x box.h, the connectivity of
+ * e): every direction array, then both terminal arrays (see
+ * gcut_i_energy_tlinks). tmp: 2 * box.w * box.h int32 of scratch. */
+GCUT_HIDDEN gcut_status gcut_i_energy_fill_grid(const gcut_i_energy *e, double scale,
+                                                const uint8_t *seeds, gcut_i_box box,
+                                                gcut_grid *g, int32_t *tmp);
+
+/* Quantised terminal capacities of pixel (x, y) inside the box (source =
+ * foreground side): the data costs less their minimum, or for a seed the
+ * hard value 1 + the sum of the pixel's quantised pair weights (no cut
+ * through its other links can reach it), plus the folded pair terms of its
+ * neighbours outside the box. */
+GCUT_HIDDEN void gcut_i_energy_tlinks(const gcut_i_energy *e, double scale, const uint8_t *seeds,
+                                      gcut_i_box box, int32_t x, int32_t y, int32_t *src,
+                                      int32_t *snk);
+
+GCUT_HIDDEN void gcut_i_energy_free(gcut_i_energy *e);
+
+/* ---------------------------------------------------------------- pixels */
+
+/* The image as packed RGB floats in [0, 255] (gray replicated, alpha
+ * dropped, 16-bit scaled): 3 * width * height floats, caller frees. */
+GCUT_HIDDEN gcut_status gcut_i_seg_rgb(const char *func, const gcut_image *img, float **out);
+
+/* Validate params (NULL: defaults) into *p, copying the struct. */
+GCUT_HIDDEN gcut_status gcut_i_seg_params(const char *func, const gcut_seg_params *in,
+                                          gcut_seg_params *p);
+
+GCUT_HIDDEN double gcut_i_seg_now_ms(void);
+
+#endif /* GCUT_VISION_SEGMENT_INTERNAL_H */

@@ -1,0 +1,494 @@
+/*
+ * session.c - the segmentation session: image, colour models, energy and
+ * grid kept together, so that strokes re-solve warm and GrabCut iterates
+ * on the same grid.
+ *
+ * Y. Boykov, M.-P. Jolly, "Interactive graph cuts ...", ICCV 2001 (seeds as
+ * hard constraints, one cut per edit); C. Rother, V. Kolmogorov, A. Blake,
+ * "GrabCut", SIGGRAPH 2004 (iterated re-estimation, section 3.2);
+ * P. Kohli, P. Torr, "Dynamic graph cuts", PAMI 2007 (re-using the flow
+ * after small changes, done by the grid engine: grid.h).
+ *
+ * Invariants:
+ *  - models[] and e.dfg / e.dbg always belong together: every change of a
+ *    model recomputes every data cost and drops `grid_ready`;
+ *  - while `grid_ready`, the grid holds e on `box` (energy.c: the box
+ *    contains every unknown pixel, the rest is folded into t-links)
+ *    quantised at `scale` with the current seeds: a stroke inside the box
+ *    only rewrites the t-links of its pixels (gcut_grid_set_tweights,
+ *    which the engine records for a warm solve); a stroke that changes a
+ *    pixel outside the box sets `terms_dirty`, and the next solve rebuilds
+ *    box, data costs and grid (cold);
+ *  - data costs of both classes are known for every pixel of the box;
+ *    outside it only the cost of the pixel's seed class is computed (the
+ *    other is set equal), which is all the energy and the GMM need there;
+ *  - the scale covers the data costs of every pixel of the box, seeds
+ *    included, so a stroke that erases a seed cannot push a t-link past
+ *    the budget;
+ *  - label[] is the labelling of the last cut (1 foreground), or before any
+ *    cut the initial guess (the unknown pixels belong to the class that
+ *    learnt from them).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "segment_internal.h"
+
+struct gcut_seg_session {
+    gcut_seg_params params;
+    char backend[64];      /* a copy of params.backend ("" for auto) */
+    int32_t width, height;
+    int64_t n;
+    float *rgb;            /* 3n */
+    uint8_t *seeds;        /* n */
+    uint8_t *label;        /* n: 1 foreground, 0 background */
+    uint8_t *comp;         /* n: GMM component of each pixel in its class */
+    uint8_t *comp_fg;      /* n: most likely foreground component (last data pass) */
+    uint8_t *comp_bg;      /* n: the same for the background */
+    gcut_i_gmm gmm[2];     /* [1] foreground, [0] background */
+    gcut_i_hist hist[2];
+    gcut_i_energy e;
+    double scale;
+    gcut_i_box box;        /* the part of the image in the grid */
+    int32_t *tmp;          /* 2n: scratch for the grid arrays */
+    gcut_grid *grid;
+    gcut_result *res;
+    int grid_ready, terms_dirty, solved;
+    double model_ms;       /* model time not yet reported in stats */
+};
+
+static gcut_status check_seeds(const char *func, const uint8_t *seeds, int64_t n,
+                               int64_t *nfg, int64_t *nbg)
+{
+    int64_t f = 0, b = 0;
+    for (int64_t p = 0; p < n; p++) {
+        if (seeds[p] == GCUT_SEED_FG)
+            f++;
+        else if (seeds[p] == GCUT_SEED_BG)
+            b++;
+        else if (seeds[p] != GCUT_SEED_UNKNOWN)
+            return gcut_i_fail(GCUT_ERR_INVALID, func,
+                               "seed byte %u at pixel %lld (0 unknown, 1 foreground, 2 "
+                               "background)",
+                               (unsigned)seeds[p], (long long)p);
+    }
+    *nfg = f;
+    *nbg = b;
+    return GCUT_OK;
+}
+
+/* Data costs of every pixel from the current models; the GMM path also
+ * records each pixel's most likely component in both classes (the next
+ * GrabCut assignment step needs exactly these, with the same models). */
+static void data_terms(gcut_seg_session *s)
+{
+    const float *rgb = s->rgb;
+    const gcut_i_box b = gcut_i_seed_box(s->seeds, s->width, s->height);
+    const int gmm = s->params.model == GCUT_SEG_GMM;
+    for (int32_t y = 0; y < s->height; y++) {
+        const int row_in = y >= b.y0 && y < b.y0 + b.h;
+        for (int32_t x = 0; x < s->width; x++) {
+            const int64_t p = (int64_t)y * s->width + x;
+            const float *c = rgb + 3 * p;
+            const uint8_t sd = s->seeds[p];
+            const int both = row_in && x >= b.x0 && x < b.x0 + b.w;
+            float fg = 0.0f, bg = 0.0f;
+            if (both || sd == GCUT_SEED_FG)
+                fg = gmm ? gcut_i_gmm_nll(&s->gmm[1], c, &s->comp_fg[p])
+                         : gcut_i_hist_nll(&s->hist[1], c);
+            if (both || sd == GCUT_SEED_BG)
+                bg = gmm ? gcut_i_gmm_nll(&s->gmm[0], c, &s->comp_bg[p])
+                         : gcut_i_hist_nll(&s->hist[0], c);
+            if (!both) {
+                /* A fixed pixel outside the box: only its own class counts. */
+                if (sd == GCUT_SEED_FG)
+                    bg = fg;
+                else
+                    fg = bg;
+            }
+            s->e.dfg[p] = fg;
+            s->e.dbg[p] = bg;
+        }
+    }
+    s->box = b;
+    s->grid_ready = 0;
+    s->terms_dirty = 0;
+}
+
+/* First models: each class from its seeds, or from the unknown pixels when
+ * it has none. Sets the initial labelling to match. */
+static gcut_status initial_models(gcut_seg_session *s, int64_t nfg, int64_t nbg)
+{
+    const char *func = "gcut_seg_session_new";
+    uint8_t *sel = s->label; /* reused: it becomes the initial labelling below */
+    const uint8_t unknown_to = nfg == 0 ? 1 : (nbg == 0 ? 2 : 0);
+    for (int64_t p = 0; p < s->n; p++) {
+        const uint8_t sd = s->seeds[p];
+        sel[p] = sd == GCUT_SEED_FG ? 1 : sd == GCUT_SEED_BG ? 2 : unknown_to;
+    }
+    gcut_status st = GCUT_OK;
+    for (int c = 1; c >= 0; c--) {
+        const uint8_t want = c ? 1 : 2;
+        if (s->params.model == GCUT_SEG_GMM)
+            st = gcut_i_gmm_fit(&s->gmm[c], s->params.components, s->rgb, s->n, sel, want, 2,
+                                NULL);
+        else
+            st = gcut_i_hist_fit(&s->hist[c], s->params.bins, s->rgb, s->n, sel, want);
+        if (st != GCUT_OK) {
+            char why[256];
+            snprintf(why, sizeof why, "%s", gcut_last_error());
+            return gcut_i_fail(st, func, "%s %s model: %s", c ? "foreground" : "background",
+                               s->params.model == GCUT_SEG_GMM ? "GMM" : "histogram", why);
+        }
+    }
+    /* Initial labelling: seeds, and the unknown pixels as the class that
+     * learnt from them (foreground when both classes have seeds). */
+    for (int64_t p = 0; p < s->n; p++)
+        s->label[p] = sel[p] == 2 ? 0 : 1;
+    return GCUT_OK;
+}
+
+void gcut_seg_session_free(gcut_seg_session *s)
+{
+    if (!s)
+        return;
+    gcut_grid_free(s->grid);
+    gcut_result_free(s->res);
+    gcut_i_energy_free(&s->e);
+    gcut_i_hist_free(&s->hist[0]);
+    gcut_i_hist_free(&s->hist[1]);
+    gcut_i_free(s->rgb);
+    gcut_i_free(s->seeds);
+    gcut_i_free(s->label);
+    gcut_i_free(s->comp);
+    gcut_i_free(s->comp_fg);
+    gcut_i_free(s->comp_bg);
+    gcut_i_free(s->tmp);
+    gcut_i_free(s);
+}
+
+gcut_status gcut_seg_session_new(gcut_seg_session **out, const gcut_image *image,
+                                 const uint8_t *seeds, const gcut_seg_params *params)
+{
+    const char *func = "gcut_seg_session_new";
+    if (!out || !image || !seeds)
+        return GCUT_FAIL(GCUT_ERR_INVALID, "NULL argument");
+    gcut_seg_params p;
+    gcut_status st = gcut_i_seg_params(func, params, &p);
+    if (st != GCUT_OK)
+        return st;
+    if (p.backend && strlen(p.backend) >= 64)
+        return GCUT_FAIL(GCUT_ERR_INVALID, "back-end name too long");
+    const double t0 = gcut_i_seg_now_ms();
+    float *rgb = NULL;
+    if ((st = gcut_i_seg_rgb(func, image, &rgb)) != GCUT_OK)
+        return st;
+    const int64_t n = (int64_t)image->width * image->height;
+    int64_t nfg = 0, nbg = 0;
+    if ((st = check_seeds(func, seeds, n, &nfg, &nbg)) != GCUT_OK) {
+        gcut_i_free(rgb);
+        return st;
+    }
+    if (nfg == 0 && nbg == 0) {
+        gcut_i_free(rgb);
+        return GCUT_FAIL(GCUT_ERR_INVALID,
+                         "no seeds: mark some foreground or background pixels (or a rectangle)");
+    }
+    if (nfg + nbg == n) {
+        gcut_i_free(rgb);
+        return GCUT_FAIL(GCUT_ERR_INVALID, "every pixel is a seed: nothing left to segment");
+    }
+    gcut_seg_session *s = gcut_i_calloc(1, sizeof *s);
+    if (!s) {
+        gcut_i_free(rgb);
+        return GCUT_FAIL(GCUT_ERR_NOMEM, "out of memory");
+    }
+    s->params = p;
+    if (p.backend)
+        strcpy(s->backend, p.backend);
+    s->params.backend = NULL;
+    s->width = image->width;
+    s->height = image->height;
+    s->n = n;
+    s->rgb = rgb;
+    s->seeds = gcut_i_malloc_array(n, 1);
+    s->label = gcut_i_malloc_array(n, 1);
+    s->comp = gcut_i_calloc((size_t)n, 1);
+    s->comp_fg = gcut_i_calloc((size_t)n, 1);
+    s->comp_bg = gcut_i_calloc((size_t)n, 1);
+    s->tmp = gcut_i_malloc_array(2 * n, sizeof(int32_t));
+    s->e.dfg = gcut_i_malloc_array(n, sizeof(float));
+    s->e.dbg = gcut_i_malloc_array(n, sizeof(float));
+    if (!s->seeds || !s->label || !s->comp || !s->comp_fg || !s->comp_bg || !s->tmp ||
+        !s->e.dfg || !s->e.dbg) {
+        st = GCUT_FAIL(GCUT_ERR_NOMEM, "out of memory (%lld pixels)", (long long)n);
+        goto fail;
+    }
+    memcpy(s->seeds, seeds, (size_t)n);
+    s->e.width = s->width;
+    s->e.height = s->height;
+    s->e.n = n;
+    s->e.connectivity = p.connectivity;
+    s->e.lambda = p.lambda;
+    s->e.beta = gcut_i_seg_beta(rgb, s->width, s->height, p.connectivity);
+    if ((st = gcut_i_energy_smoothness(&s->e, rgb)) != GCUT_OK)
+        goto fail;
+    if ((st = initial_models(s, nfg, nbg)) != GCUT_OK)
+        goto fail;
+    data_terms(s);
+    s->model_ms = gcut_i_seg_now_ms() - t0;
+    *out = s;
+    return GCUT_OK;
+fail:
+    gcut_seg_session_free(s);
+    return st;
+}
+
+/* Quantise and fill the grid of the current box when the energy changed. */
+static gcut_status build_grid(gcut_seg_session *s)
+{
+    gcut_status st;
+    const gcut_i_box b = s->box;
+    if (b.w == 0) {
+        s->grid_ready = 1; /* nothing to cut: every pixel is a seed */
+        return GCUT_OK;
+    }
+    if (!s->res && (st = gcut_result_new(&s->res)) != GCUT_OK)
+        return st;
+    if (s->grid && (gcut_grid_width(s->grid) != b.w || gcut_grid_height(s->grid) != b.h)) {
+        gcut_grid_free(s->grid);
+        s->grid = NULL;
+    }
+    if (!s->grid &&
+        (st = gcut_grid_new(&s->grid, b.w, b.h, 1, s->params.connectivity)) != GCUT_OK)
+        return st;
+    s->scale = gcut_i_energy_scale(&s->e, b);
+    if ((st = gcut_i_energy_fill_grid(&s->e, s->scale, s->seeds, b, s->grid, s->tmp)) != GCUT_OK)
+        return st;
+    s->grid_ready = 1;
+    return GCUT_OK;
+}
+
+static void fill_stats(const gcut_seg_session *s, gcut_seg_stats *stats, double model_ms,
+                       double build_ms, double solve_ms, int32_t iterations)
+{
+    if (!stats)
+        return;
+    memset(stats, 0, sizeof *stats);
+    stats->model_ms = model_ms;
+    stats->build_ms = build_ms;
+    stats->solve_ms = solve_ms;
+    stats->total_ms = model_ms + build_ms + solve_ms;
+    stats->energy = gcut_i_energy_eval(&s->e, s->label);
+    stats->scale = s->scale;
+    stats->beta = s->e.beta;
+    stats->iterations = iterations;
+    if (s->res && s->solved && s->box.w > 0) {
+        stats->flow = gcut_result_flow(s->res);
+        stats->warm_start = gcut_result_stats(s->res)->warm_start;
+        stats->backend = gcut_result_backend(s->res);
+    }
+}
+
+/* Build if needed, solve, read the labelling; *changed counts label flips. */
+static gcut_status cut(gcut_seg_session *s, double *build_ms, double *solve_ms, int64_t *changed)
+{
+    gcut_status st;
+    double t0 = gcut_i_seg_now_ms();
+    if (s->terms_dirty)
+        data_terms(s);
+    if (!s->grid_ready && (st = build_grid(s)) != GCUT_OK)
+        return st;
+    double t1 = gcut_i_seg_now_ms();
+    const gcut_i_box b = s->box;
+    const uint8_t *c = NULL;
+    if (b.w > 0) {
+        gcut_solve_options opt;
+        gcut_solve_options_init(&opt);
+        opt.backend = s->backend[0] ? s->backend : NULL;
+        opt.threads = s->params.threads;
+        if ((st = gcut_grid_solve(s->grid, &opt, s->res)) != GCUT_OK)
+            return st;
+        c = gcut_result_cut(s->res);
+    }
+    int64_t ch = 0;
+    for (int32_t y = 0; y < s->height; y++)
+        for (int32_t x = 0; x < s->width; x++) {
+            const int64_t p = (int64_t)y * s->width + x;
+            uint8_t l;
+            if (x >= b.x0 && x < b.x0 + b.w && y >= b.y0 && y < b.y0 + b.h)
+                l = c[(int64_t)(y - b.y0) * b.w + (x - b.x0)] == GCUT_SOURCE ? 1 : 0;
+            else
+                l = s->seeds[p] == GCUT_SEED_FG ? 1 : 0;
+            ch += l != s->label[p];
+            s->label[p] = l;
+        }
+    s->solved = 1;
+    double t2 = gcut_i_seg_now_ms();
+    *build_ms += t1 - t0;
+    *solve_ms += t2 - t1;
+    if (changed)
+        *changed = ch;
+    return GCUT_OK;
+}
+
+static void write_mask(const gcut_seg_session *s, uint8_t *mask)
+{
+    if (!mask)
+        return;
+    for (int64_t p = 0; p < s->n; p++)
+        mask[p] = s->label[p] ? GCUT_MASK_FG : GCUT_MASK_BG;
+}
+
+gcut_status gcut_seg_session_solve(gcut_seg_session *s, uint8_t *mask, gcut_seg_stats *stats)
+{
+    if (!s)
+        return GCUT_FAIL(GCUT_ERR_INVALID, "NULL session");
+    double build_ms = 0.0, solve_ms = 0.0;
+    gcut_status st = cut(s, &build_ms, &solve_ms, NULL);
+    if (st != GCUT_OK)
+        return st;
+    write_mask(s, mask);
+    fill_stats(s, stats, s->model_ms, build_ms, solve_ms, 1);
+    s->model_ms = 0.0;
+    return GCUT_OK;
+}
+
+/* Re-learn both models from the current labelling (GrabCut steps 1 and 2)
+ * and recompute the data costs. A class left without pixels keeps its
+ * model; returns 0 then so that the caller can stop. */
+static int relearn(gcut_seg_session *s)
+{
+    int64_t nfg = 0;
+    for (int64_t p = 0; p < s->n; p++)
+        nfg += s->label[p];
+    if (nfg == 0 || nfg == s->n)
+        return 0;
+    if (s->params.model == GCUT_SEG_GMM) {
+        /* Step 1: each pixel's component is the most likely one of its
+         * class under the current models (recorded by the last data pass). */
+        for (int64_t p = 0; p < s->n; p++)
+            s->comp[p] = s->label[p] ? s->comp_fg[p] : s->comp_bg[p];
+        /* Step 2: maximum-likelihood components from those assignments. */
+        gcut_i_gmm_learn(&s->gmm[1], s->params.components, s->rgb, s->n, s->label, 1, s->comp);
+        gcut_i_gmm_learn(&s->gmm[0], s->params.components, s->rgb, s->n, s->label, 0, s->comp);
+    } else {
+        if (gcut_i_hist_fit(&s->hist[1], s->params.bins, s->rgb, s->n, s->label, 1) != GCUT_OK ||
+            gcut_i_hist_fit(&s->hist[0], s->params.bins, s->rgb, s->n, s->label, 0) != GCUT_OK)
+            return 0;
+    }
+    data_terms(s);
+    return 1;
+}
+
+gcut_status gcut_seg_session_grabcut(gcut_seg_session *s, int32_t iterations, uint8_t *mask,
+                                     gcut_seg_stats *stats)
+{
+    if (!s)
+        return GCUT_FAIL(GCUT_ERR_INVALID, "NULL session");
+    if (iterations < 1 || iterations > 1000)
+        return GCUT_FAIL(GCUT_ERR_INVALID, "iterations %d outside 1..1000", (int)iterations);
+    double model_ms = s->model_ms, build_ms = 0.0, solve_ms = 0.0;
+    s->model_ms = 0.0;
+    gcut_status st;
+    int32_t done = 0;
+    double prev = INFINITY;
+    if (!s->solved) {
+        /* Iteration 1 cuts with the models learnt from the seeds. */
+        if ((st = cut(s, &build_ms, &solve_ms, NULL)) != GCUT_OK)
+            return st;
+        done = 1;
+        prev = gcut_i_energy_eval(&s->e, s->label);
+    }
+    while (done < iterations) {
+        const double t0 = gcut_i_seg_now_ms();
+        const int ok = relearn(s);
+        model_ms += gcut_i_seg_now_ms() - t0;
+        if (!ok)
+            break;
+        if (!isfinite(prev))
+            prev = gcut_i_energy_eval(&s->e, s->label);
+        int64_t changed = 0;
+        if ((st = cut(s, &build_ms, &solve_ms, &changed)) != GCUT_OK)
+            return st;
+        done++;
+        const double energy = gcut_i_energy_eval(&s->e, s->label);
+        /* Each step lowers E; stop once a whole iteration no longer does. */
+        if (changed == 0 || energy > prev - 1e-4 * fabs(prev))
+            break;
+        prev = energy;
+    }
+    write_mask(s, mask);
+    fill_stats(s, stats, model_ms, build_ms, solve_ms, done);
+    return GCUT_OK;
+}
+
+/* After seeds[p] changed: rewrite its t-links when the grid holds p, or
+ * have the next solve rebuild when p lies outside the box (its fixed
+ * label is folded into its neighbours' t-links there). */
+static void set_tlink(gcut_seg_session *s, int64_t p)
+{
+    if (!s->grid_ready || s->terms_dirty)
+        return;
+    const int32_t x = (int32_t)(p % s->width), y = (int32_t)(p / s->width);
+    const gcut_i_box b = s->box;
+    if (x < b.x0 || x >= b.x0 + b.w || y < b.y0 || y >= b.y0 + b.h) {
+        s->terms_dirty = 1;
+        s->grid_ready = 0;
+        return;
+    }
+    int32_t src, snk;
+    gcut_i_energy_tlinks(&s->e, s->scale, s->seeds, b, x, y, &src, &snk);
+    const int32_t v = (y - b.y0) * b.w + (x - b.x0);
+    if (gcut_grid_set_tweights(s->grid, v, src, snk) != GCUT_OK)
+        s->grid_ready = 0; /* rebuilt from the seeds at the next solve */
+}
+
+gcut_status gcut_seg_session_add_stroke(gcut_seg_session *s, uint8_t label,
+                                        const int32_t *pixels, int32_t count)
+{
+    if (!s || (!pixels && count > 0))
+        return GCUT_FAIL(GCUT_ERR_INVALID, "NULL argument");
+    if (label != GCUT_SEED_UNKNOWN && label != GCUT_SEED_FG && label != GCUT_SEED_BG)
+        return GCUT_FAIL(GCUT_ERR_INVALID, "label %u (0 unknown, 1 foreground, 2 background)",
+                         (unsigned)label);
+    if (count < 0)
+        return GCUT_FAIL(GCUT_ERR_INVALID, "count %d < 0", (int)count);
+    for (int32_t i = 0; i < count; i++)
+        if (pixels[i] < 0 || pixels[i] >= s->n)
+            return GCUT_FAIL(GCUT_ERR_INVALID, "stroke pixel %d: index %d outside 0..%lld",
+                             (int)i, (int)pixels[i], (long long)(s->n - 1));
+    for (int32_t i = 0; i < count; i++) {
+        const int32_t p = pixels[i];
+        if (s->seeds[p] == label)
+            continue;
+        s->seeds[p] = label;
+        set_tlink(s, p);
+    }
+    return GCUT_OK;
+}
+
+gcut_status gcut_seg_session_set_seeds(gcut_seg_session *s, const uint8_t *seeds)
+{
+    if (!s || !seeds)
+        return GCUT_FAIL(GCUT_ERR_INVALID, "NULL argument");
+    int64_t nfg, nbg;
+    gcut_status st = check_seeds("gcut_seg_session_set_seeds", seeds, s->n, &nfg, &nbg);
+    if (st != GCUT_OK)
+        return st;
+    /* Pixel by pixel: each setter call is recorded for the warm solve, and
+     * a change outside the box turns the next solve into a rebuild. */
+    for (int64_t p = 0; p < s->n; p++) {
+        if (s->seeds[p] == seeds[p])
+            continue;
+        s->seeds[p] = seeds[p];
+        set_tlink(s, p);
+    }
+    return GCUT_OK;
+}
+
+const gcut_grid *gcut_seg_session_grid(const gcut_seg_session *s)
+{
+    return s ? s->grid : NULL;
+}
