@@ -1,0 +1,747 @@
+/*
+ * test_vision_segment.c - segmentation: colour models, the energy and its
+ * quantisation (brute force on tiny images), synthetic scenes with known
+ * masks, GrabCut, sessions (warm == cold), evaluation, seeds, bad input,
+ * and a quick run on the GrabCut dataset when ../shared/data has it.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <cmocka.h>
+
+#include "gcut/gcut.h"
+#include "gcut/vision/image.h"
+#include "gcut/vision/segment.h"
+#include "segment_internal.h"
+
+/* ------------------------------------------------------------- helpers */
+
+static uint64_t rng = 88172645463325252ull;
+static double uni(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (double)(rng >> 11) / 9007199254740992.0;
+}
+static double gauss(void)
+{
+    return (uni() + uni() + uni() + uni() - 2.0) * 1.7320508;
+}
+static uint8_t c8(double v)
+{
+    return (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v + 0.5);
+}
+
+/* A w x h scene: a disc and a bar in two foreground colours on a
+ * two-colour background, Gaussian noise sigma; truth 255 inside. */
+static gcut_image *scene(int32_t w, int32_t h, double sigma, uint8_t *truth)
+{
+    gcut_image *img = NULL;
+    assert_int_equal(gcut_image_new(&img, w, h, 3, 8), GCUT_OK);
+    for (int32_t y = 0; y < h; y++)
+        for (int32_t x = 0; x < w; x++) {
+            const double dx = x - w * 0.35, dy = y - h * 0.5;
+            const int disc = dx * dx + dy * dy < (h * 0.3) * (h * 0.3);
+            const int bar = x > w * 0.65 && x < w * 0.85 && y > h * 0.2 && y < h * 0.8;
+            const int fg = disc || bar;
+            double r, g, b;
+            if (disc) {
+                r = 210; g = 70; b = 60;
+            } else if (bar) {
+                r = 230; g = 200; b = 50;
+            } else if (y < h / 2) {
+                r = 60; g = 110; b = 170;
+            } else {
+                r = 70; g = 150; b = 90;
+            }
+            uint8_t *q = img->data + (size_t)y * img->stride + 3 * (size_t)x;
+            q[0] = c8(r + sigma * gauss());
+            q[1] = c8(g + sigma * gauss());
+            q[2] = c8(b + sigma * gauss());
+            truth[(size_t)y * w + x] = fg ? 255 : 0;
+        }
+    return img;
+}
+
+/* Seeds: a short horizontal stroke inside each shape, strokes along the
+ * top and bottom rows and a vertical one between the shapes. */
+static void strokes(int32_t w, int32_t h, uint8_t *seeds)
+{
+    memset(seeds, GCUT_SEED_UNKNOWN, (size_t)w * h);
+    for (int32_t x = (int32_t)(w * 0.3); x < (int32_t)(w * 0.4); x++)
+        seeds[(size_t)(h / 2) * w + x] = GCUT_SEED_FG;
+    for (int32_t y = (int32_t)(h * 0.4); y < (int32_t)(h * 0.6); y++)
+        seeds[(size_t)y * w + (int32_t)(w * 0.75)] = GCUT_SEED_FG;
+    for (int32_t x = 2; x < w - 2; x++) {
+        seeds[(size_t)2 * w + x] = GCUT_SEED_BG;
+        seeds[(size_t)(h - 3) * w + x] = GCUT_SEED_BG;
+    }
+    for (int32_t y = 5; y < h - 5; y++)
+        seeds[(size_t)y * w + (int32_t)(w * 0.58)] = GCUT_SEED_BG;
+}
+
+static double error_rate(const uint8_t *mask, const uint8_t *truth, int64_t n)
+{
+    gcut_seg_eval ev;
+    assert_int_equal(gcut_seg_evaluate(mask, truth, NULL, n, &ev), GCUT_OK);
+    return ev.error_rate;
+}
+
+/* ------------------------------------------------------------- models */
+
+static void test_gmm_two_clusters(void **state)
+{
+    (void)state;
+    const int64_t n = 4000;
+    float *rgb = malloc(3 * n * sizeof(float));
+    uint8_t *sel = malloc(n), *comp = malloc(n);
+    for (int64_t p = 0; p < n; p++) {
+        const int a = p < n / 4; /* a quarter in cluster A */
+        rgb[3 * p + 0] = (float)((a ? 40 : 200) + 5 * gauss());
+        rgb[3 * p + 1] = (float)((a ? 60 : 100) + 5 * gauss());
+        rgb[3 * p + 2] = (float)((a ? 220 : 30) + 5 * gauss());
+        sel[p] = 1;
+    }
+    gcut_i_gmm g, g2;
+    assert_int_equal(gcut_i_gmm_fit(&g, 2, rgb, n, sel, 1, 2, comp), GCUT_OK);
+    assert_int_equal(gcut_i_gmm_fit(&g2, 2, rgb, n, sel, 1, 2, NULL), GCUT_OK);
+    assert_memory_equal(&g, &g2, sizeof g); /* deterministic */
+    int ia = g.mean[0][0] < g.mean[1][0] ? 0 : 1, ib = 1 - ia;
+    assert_true(fabs(g.mean[ia][0] - 40) < 1.5 && fabs(g.mean[ia][2] - 220) < 1.5);
+    assert_true(fabs(g.mean[ib][0] - 200) < 1.5 && fabs(g.mean[ib][1] - 100) < 1.5);
+    assert_true(fabs(g.weight[ia] - 0.25) < 0.01);
+    /* Variance about 25 + the floor of 1 on the diagonal. */
+    assert_true(fabs(g.cov[ib][0] - 26.0) < 4.0);
+    /* The NLL of a cluster centre is low, far away high; best component right. */
+    const float at_a[3] = {40, 60, 220}, far[3] = {120, 250, 120};
+    uint8_t best = 9;
+    const float la = gcut_i_gmm_nll(&g, at_a, &best);
+    assert_int_equal(best, ia);
+    assert_true(la < gcut_i_gmm_nll(&g, far, NULL) - 50.0f);
+    /* Against the formula: -log(0.25 N(x|mu_a, Sigma_a) + 0.75 N(x|...)) at the
+     * mean of A, where the B term is negligible: log 0.25 - 0.5 log det - 1.5 log 2pi. */
+    const double *c = g.cov[ia];
+    const double det = c[0] * (c[4] * c[8] - c[5] * c[7]) - c[1] * (c[3] * c[8] - c[5] * c[6]) +
+                       c[2] * (c[3] * c[7] - c[4] * c[6]);
+    const float mu[3] = {(float)g.mean[ia][0], (float)g.mean[ia][1], (float)g.mean[ia][2]};
+    const double expect = -(log(g.weight[ia]) - 0.5 * log(det) - 1.5 * log(2 * 3.14159265358979));
+    assert_true(fabs(gcut_i_gmm_nll(&g, mu, NULL) - expect) < 1e-3);
+    /* Every component assigned: both clusters used. */
+    int64_t na = 0;
+    for (int64_t p = 0; p < n; p++)
+        na += comp[p] == ia;
+    assert_true(na > n / 4 - 20 && na < n / 4 + 20);
+    /* Nothing selected: an error, g unchanged. */
+    memset(sel, 0, n);
+    gcut_i_gmm keep = g;
+    assert_int_equal(gcut_i_gmm_fit(&g, 2, rgb, n, sel, 1, 2, NULL), GCUT_ERR_INVALID);
+    assert_memory_equal(&g, &keep, sizeof g);
+    free(rgb);
+    free(sel);
+    free(comp);
+}
+
+static void test_gmm_flat_and_gray(void **state)
+{
+    (void)state;
+    /* One colour only (a flat region), and gray pixels (R = G = B): the
+     * covariance floor keeps everything finite. */
+    const int64_t n = 100;
+    float rgb[300];
+    uint8_t sel[100];
+    for (int64_t p = 0; p < n; p++) {
+        rgb[3 * p] = rgb[3 * p + 1] = rgb[3 * p + 2] = p < 50 ? 100.0f : (float)(p % 7 * 20);
+        sel[p] = p < 50 ? 1 : 2;
+    }
+    gcut_i_gmm g;
+    assert_int_equal(gcut_i_gmm_fit(&g, 5, rgb, n, sel, 1, 2, NULL), GCUT_OK);
+    const float x[3] = {100, 100, 100};
+    assert_true(isfinite(gcut_i_gmm_nll(&g, x, NULL)));
+    assert_int_equal(gcut_i_gmm_fit(&g, 5, rgb, n, sel, 2, 2, NULL), GCUT_OK);
+    const float y[3] = {40, 40, 40};
+    assert_true(isfinite(gcut_i_gmm_nll(&g, y, NULL)));
+}
+
+static void test_histogram(void **state)
+{
+    (void)state;
+    const int64_t n = 1000;
+    float *rgb = malloc(3 * n * sizeof(float));
+    uint8_t *sel = malloc(n);
+    for (int64_t p = 0; p < n; p++) {
+        rgb[3 * p] = (float)(p % 2 ? 10 : 250);
+        rgb[3 * p + 1] = 128;
+        rgb[3 * p + 2] = 30;
+        sel[p] = 1;
+    }
+    gcut_i_hist h = {0, 0, NULL};
+    assert_int_equal(gcut_i_hist_fit(&h, 16, rgb, n, sel, 1), GCUT_OK);
+    assert_int_equal(h.cells, 4096);
+    const float seen[3] = {12, 130, 25}, unseen[3] = {128, 0, 255};
+    /* 500 of 1000 samples in the cell: -log((501) / (1000 + 4096)) + 3 log 16. */
+    const double expect = -log(501.0 / 5096.0) + 3 * log(16.0);
+    assert_true(fabs(gcut_i_hist_nll(&h, seen) - expect) < 1e-4);
+    assert_true(gcut_i_hist_nll(&h, unseen) > gcut_i_hist_nll(&h, seen) + 5.0f);
+    assert_int_equal(gcut_i_hist_fit(&h, 1, rgb, n, sel, 1), GCUT_ERR_INVALID);
+    gcut_i_hist_free(&h);
+    free(rgb);
+    free(sel);
+}
+
+/* ------------------------------------------------------------- energy */
+
+static void test_beta(void **state)
+{
+    (void)state;
+    /* A 2x1 image with colours 0 and (3,4,0): one pair, |d|^2 = 25. */
+    const float rgb[6] = {0, 0, 0, 3, 4, 0};
+    assert_true(fabs(gcut_i_seg_beta(rgb, 2, 1, 4) - 1.0 / 50.0) < 1e-12);
+    /* Flat: 0 (every weight is then lambda / dist). */
+    const float flat[6] = {5, 5, 5, 5, 5, 5};
+    assert_true(gcut_i_seg_beta(flat, 2, 1, 8) == 0.0);
+}
+
+/* Brute force: the cut of the quantised energy is within T / scale of the
+ * float optimum, T = number of terms (pixels + pairs). */
+static void brute_force_case(int32_t w, int32_t h, int32_t conn, double lambda, double scale_cap,
+                             const uint8_t *seeds_in)
+{
+    const int64_t n = (int64_t)w * h;
+    gcut_image *img = NULL;
+    assert_int_equal(gcut_image_new(&img, w, h, 3, 8), GCUT_OK);
+    for (int64_t p = 0; p < 3 * n; p++)
+        img->data[p] = (uint8_t)(uni() * 256);
+    float *rgb = NULL;
+    assert_int_equal(gcut_i_seg_rgb("test", img, &rgb), GCUT_OK);
+    uint8_t seeds[16], sel[16], label[16], best_l[16];
+    memcpy(seeds, seeds_in, (size_t)n);
+    for (int64_t p = 0; p < n; p++)
+        sel[p] = seeds[p] == GCUT_SEED_FG ? 1 : seeds[p] == GCUT_SEED_BG ? 2 : (p % 2 ? 1 : 2);
+    gcut_i_gmm fg, bg;
+    assert_int_equal(gcut_i_gmm_fit(&fg, 2, rgb, n, sel, 1, 1, NULL), GCUT_OK);
+    assert_int_equal(gcut_i_gmm_fit(&bg, 2, rgb, n, sel, 2, 1, NULL), GCUT_OK);
+    gcut_i_energy e;
+    memset(&e, 0, sizeof e);
+    e.width = w;
+    e.height = h;
+    e.n = n;
+    e.connectivity = conn;
+    e.lambda = lambda;
+    e.beta = gcut_i_seg_beta(rgb, w, h, conn);
+    e.dfg = malloc(n * sizeof(float));
+    e.dbg = malloc(n * sizeof(float));
+    for (int64_t p = 0; p < n; p++) {
+        e.dfg[p] = gcut_i_gmm_nll(&fg, rgb + 3 * p, NULL);
+        e.dbg[p] = gcut_i_gmm_nll(&bg, rgb + 3 * p, NULL);
+    }
+    assert_int_equal(gcut_i_energy_smoothness(&e, rgb), GCUT_OK);
+    const gcut_i_box box = gcut_i_seed_box(seeds, w, h);
+    double scale = gcut_i_energy_scale(&e, box);
+    if (scale > scale_cap)
+        scale = scale_cap;
+    gcut_grid *g = NULL;
+    assert_int_equal(gcut_grid_new(&g, box.w, box.h, 1, conn), GCUT_OK);
+    int32_t tmp[32];
+    assert_int_equal(gcut_i_energy_fill_grid(&e, scale, seeds, box, g, tmp), GCUT_OK);
+    gcut_result *r = NULL;
+    gcut_result_new(&r);
+    assert_int_equal(gcut_grid_solve(g, NULL, r), GCUT_OK);
+    const uint8_t *cut = gcut_result_cut(r);
+    for (int32_t y = 0; y < h; y++)
+        for (int32_t x = 0; x < w; x++) {
+            const int64_t p = (int64_t)y * w + x;
+            const int in = x >= box.x0 && x < box.x0 + box.w && y >= box.y0 && y < box.y0 + box.h;
+            label[p] = in ? cut[(y - box.y0) * box.w + (x - box.x0)] == GCUT_SOURCE
+                          : seeds[p] == GCUT_SEED_FG;
+        }
+    const double e_cut = gcut_i_energy_eval(&e, label);
+    /* Every labelling that keeps the seeds. */
+    double e_best = INFINITY;
+    for (uint32_t m = 0; m < (1u << n); m++) {
+        int ok = 1;
+        for (int64_t p = 0; p < n && ok; p++) {
+            label[p] = (m >> p) & 1;
+            ok = seeds[p] == GCUT_SEED_UNKNOWN || label[p] == (seeds[p] == GCUT_SEED_FG);
+        }
+        if (!ok)
+            continue;
+        const double en = gcut_i_energy_eval(&e, label);
+        if (en < e_best) {
+            e_best = en;
+            memcpy(best_l, label, (size_t)n);
+        }
+    }
+    const int64_t terms = n + (int64_t)(conn / 2) * n; /* an upper bound on pixels + pairs */
+    assert_true(e_cut >= e_best - 1e-6);
+    assert_true(e_cut <= e_best + (double)terms / scale + 1e-6);
+    gcut_result_free(r);
+    gcut_grid_free(g);
+    gcut_i_energy_free(&e);
+    free(rgb);
+    gcut_image_free(img);
+}
+
+static void test_quantisation_brute_force(void **state)
+{
+    (void)state;
+    uint8_t none[16] = {0}, some[16] = {0}, border[16];
+    some[0] = GCUT_SEED_FG;
+    some[11] = GCUT_SEED_BG;
+    /* A 4x4 image whose outer ring is fixed: the box is the 2x2 centre and
+     * the ring's pair terms are folded into its t-links. */
+    for (int p = 0; p < 16; p++) {
+        const int x = p % 4, y = p / 4;
+        border[p] = (x == 0 || x == 3 || y == 0 || y == 3) ? (x < 2 ? GCUT_SEED_FG : GCUT_SEED_BG)
+                                                           : GCUT_SEED_UNKNOWN;
+    }
+    for (int rep = 0; rep < 20; rep++) {
+        const double lambda = rep % 4 == 0 ? 5.0 : 50.0 * (1 + rep % 3);
+        brute_force_case(4, 3, rep % 2 ? 8 : 4, lambda, 1e30, rep % 3 ? some : none);
+        brute_force_case(4, 4, rep % 2 ? 8 : 4, lambda, 1e30, border);
+        /* A coarse scale (2 units per nat): the bound T / scale still holds. */
+        brute_force_case(4, 3, 8, lambda, 2.0, some);
+        brute_force_case(4, 4, 4, lambda, 2.0, border);
+    }
+}
+
+static void test_scale_budget(void **state)
+{
+    (void)state;
+    /* Extreme costs: the capacities of every node stay within 2^28. */
+    const int32_t w = 6, h = 5;
+    const int64_t n = w * h;
+    float rgb[90];
+    for (int i = 0; i < 90; i++)
+        rgb[i] = (float)(i * 37 % 256);
+    gcut_i_energy e;
+    memset(&e, 0, sizeof e);
+    e.width = w;
+    e.height = h;
+    e.n = n;
+    e.connectivity = 8;
+    e.lambda = 1e5;
+    e.beta = 0.0;
+    e.dfg = malloc(n * sizeof(float));
+    e.dbg = malloc(n * sizeof(float));
+    for (int64_t p = 0; p < n; p++) {
+        e.dfg[p] = p % 3 ? 1e7f : 0.0f;
+        e.dbg[p] = p % 3 ? 0.0f : 3e6f;
+    }
+    assert_int_equal(gcut_i_energy_smoothness(&e, rgb), GCUT_OK);
+    uint8_t seeds[30] = {0};
+    seeds[7] = GCUT_SEED_FG;
+    seeds[20] = GCUT_SEED_BG;
+    const gcut_i_box box = {0, 0, w, h};
+    const double scale = gcut_i_energy_scale(&e, box);
+    gcut_grid *g = NULL;
+    assert_int_equal(gcut_grid_new(&g, w, h, 1, 8), GCUT_OK);
+    int32_t tmp[60];
+    assert_int_equal(gcut_i_energy_fill_grid(&e, scale, seeds, box, g, tmp), GCUT_OK);
+    for (int32_t v = 0; v < n; v++) {
+        int64_t total = (int64_t)gcut_grid_caps(g, GCUT_GRID_SOURCE_LINK)[v] +
+                        gcut_grid_caps(g, GCUT_GRID_SINK_LINK)[v];
+        for (int32_t d = 0; d < 8; d++)
+            total += 2 * (int64_t)gcut_grid_caps(g, d)[v]; /* out, and in (symmetric) */
+        assert_true(total <= ((int64_t)1 << 28) + 16);
+    }
+    gcut_grid_free(g);
+    gcut_i_energy_free(&e);
+}
+
+/* ------------------------------------------------------------- scenes */
+
+static void test_segment_scene(void **state)
+{
+    (void)state;
+    const int32_t w = 120, h = 90;
+    const int64_t n = (int64_t)w * h;
+    uint8_t *truth = malloc(n), *seeds = malloc(n), *mask = malloc(n);
+    gcut_image *img = scene(w, h, 18.0, truth);
+    strokes(w, h, seeds);
+    gcut_seg_params p;
+    gcut_seg_params_init(&p);
+    gcut_seg_stats st;
+    for (int conn = 4; conn <= 8; conn += 4) {
+        p.connectivity = conn;
+        p.model = GCUT_SEG_GMM;
+        assert_int_equal(gcut_segment(img, seeds, &p, mask, &st), GCUT_OK);
+        assert_true(error_rate(mask, truth, n) < 0.01);
+        assert_int_equal(st.iterations, 1);
+        assert_non_null(st.backend);
+        assert_true(st.scale > 1.0 && st.beta > 0.0 && isfinite(st.energy));
+        /* Seeds are hard constraints. */
+        for (int64_t q = 0; q < n; q++)
+            if (seeds[q])
+                assert_int_equal(mask[q], seeds[q] == GCUT_SEED_FG ? 255 : 0);
+        p.model = GCUT_SEG_HISTOGRAM;
+        assert_int_equal(gcut_segment(img, seeds, &p, mask, NULL), GCUT_OK);
+        assert_true(error_rate(mask, truth, n) < 0.02);
+    }
+    /* Each back end that can run gives the same mask (the canonical cut). */
+    uint8_t *ref = malloc(n);
+    gcut_seg_params_init(&p);
+    p.backend = "cpu-ref";
+    assert_int_equal(gcut_segment(img, seeds, &p, ref, NULL), GCUT_OK);
+    p.backend = "cpu-bk";
+    assert_int_equal(gcut_segment(img, seeds, &p, mask, NULL), GCUT_OK);
+    assert_memory_equal(ref, mask, n);
+    free(ref);
+    gcut_image_free(img);
+    free(truth);
+    free(seeds);
+    free(mask);
+}
+
+static void test_grabcut_scene(void **state)
+{
+    (void)state;
+    const int32_t w = 120, h = 90;
+    const int64_t n = (int64_t)w * h;
+    uint8_t *truth = malloc(n), *seeds = malloc(n), *mask = malloc(n);
+    gcut_image *img = scene(w, h, 15.0, truth);
+    assert_int_equal(gcut_seeds_from_rect(w, h, 8, 8, w - 16, h - 16, seeds), GCUT_OK);
+    gcut_seg_stats one, five;
+    assert_int_equal(gcut_grabcut(img, seeds, 1, NULL, mask, &one), GCUT_OK);
+    const double e1 = error_rate(mask, truth, n);
+    assert_int_equal(gcut_grabcut(img, seeds, 5, NULL, mask, &five), GCUT_OK);
+    const double e5 = error_rate(mask, truth, n);
+    assert_true(e5 < 0.02);
+    assert_true(e5 <= e1 + 1e-9);
+    assert_true(five.iterations >= 2 && five.iterations <= 5);
+    assert_true(five.energy <= one.energy);
+    /* The histogram model iterates too. */
+    gcut_seg_params p;
+    gcut_seg_params_init(&p);
+    p.model = GCUT_SEG_HISTOGRAM;
+    assert_int_equal(gcut_grabcut(img, seeds, 5, &p, mask, NULL), GCUT_OK);
+    assert_true(error_rate(mask, truth, n) < 0.05);
+    /* A gray 16-bit copy of the scene works too (one channel used thrice). */
+    gcut_image *gray = NULL, *g16 = NULL;
+    assert_int_equal(gcut_image_to_gray(img, &gray), GCUT_OK);
+    assert_int_equal(gcut_image_new(&g16, w, h, 1, 16), GCUT_OK);
+    for (int32_t y = 0; y < h; y++)
+        for (int32_t x = 0; x < w; x++)
+            ((uint16_t *)(void *)(g16->data + (size_t)y * g16->stride))[x] =
+                (uint16_t)(gray->data[(size_t)y * gray->stride + x] * 257);
+    uint8_t *m8 = malloc(n);
+    assert_int_equal(gcut_grabcut(gray, seeds, 3, NULL, m8, NULL), GCUT_OK);
+    assert_int_equal(gcut_grabcut(g16, seeds, 3, NULL, mask, NULL), GCUT_OK);
+    assert_memory_equal(m8, mask, n);
+    free(m8);
+    gcut_image_free(gray);
+    gcut_image_free(g16);
+    gcut_image_free(img);
+    free(truth);
+    free(seeds);
+    free(mask);
+}
+
+/* ------------------------------------------------------------- sessions */
+
+static void test_session_warm_equals_cold(void **state)
+{
+    (void)state;
+    const int32_t w = 100, h = 80;
+    const int64_t n = (int64_t)w * h;
+    uint8_t *truth = malloc(n), *seeds = malloc(n), *warm = malloc(n), *cold = malloc(n);
+    gcut_image *img = scene(w, h, 30.0, truth);
+    strokes(w, h, seeds);
+    gcut_seg_session *s = NULL, *c = NULL;
+    assert_int_equal(gcut_seg_session_new(&s, img, seeds, NULL), GCUT_OK);
+    assert_null(gcut_seg_session_grid(s));
+    gcut_seg_stats st;
+    assert_int_equal(gcut_seg_session_solve(s, warm, &st), GCUT_OK);
+    assert_int_equal(st.warm_start, 0);
+    assert_non_null(gcut_seg_session_grid(s));
+    /* Strokes inside the box of unknown pixels: a background stroke across
+     * the disc, a foreground dot in the background, then erase one. */
+    int32_t px[200];
+    int32_t k = 0;
+    for (int32_t x = 20; x < 50; x++)
+        px[k++] = 30 * w + x;
+    assert_int_equal(gcut_seg_session_add_stroke(s, GCUT_SEED_BG, px, k), GCUT_OK);
+    assert_int_equal(gcut_seg_session_solve(s, warm, &st), GCUT_OK);
+    if (st.backend && strcmp(st.backend, "cpu-bk") == 0)
+        assert_int_equal(st.warm_start, 1);
+    int32_t dot[3] = {60 * w + 55, 60 * w + 56, 61 * w + 55};
+    assert_int_equal(gcut_seg_session_add_stroke(s, GCUT_SEED_FG, dot, 3), GCUT_OK);
+    assert_int_equal(gcut_seg_session_add_stroke(s, GCUT_SEED_UNKNOWN, px, 5), GCUT_OK);
+    assert_int_equal(gcut_seg_session_solve(s, warm, &st), GCUT_OK);
+    /* Cold: a new session with the same models (learnt from the first
+     * seeds), given the final seeds before its first solve. */
+    uint8_t *final = malloc(n);
+    memcpy(final, seeds, n);
+    for (int32_t i = 5; i < k; i++)
+        final[px[i]] = GCUT_SEED_BG;
+    for (int i = 0; i < 3; i++)
+        final[dot[i]] = GCUT_SEED_FG;
+    assert_int_equal(gcut_seg_session_new(&c, img, seeds, NULL), GCUT_OK);
+    assert_int_equal(gcut_seg_session_set_seeds(c, final), GCUT_OK);
+    assert_int_equal(gcut_seg_session_solve(c, cold, NULL), GCUT_OK);
+    assert_memory_equal(warm, cold, n);
+    /* A stroke outside the box (on the fixed border of a rectangle) makes
+     * the next solve rebuild; still the same answer as a cold solve. */
+    gcut_seg_session_free(c);
+    gcut_seg_session_free(s);
+    assert_int_equal(gcut_seeds_from_rect(w, h, 10, 10, 80, 60, seeds), GCUT_OK);
+    assert_int_equal(gcut_seg_session_new(&s, img, seeds, NULL), GCUT_OK);
+    assert_int_equal(gcut_seg_session_grabcut(s, 2, warm, NULL), GCUT_OK);
+    int32_t out[4] = {5 * w + 5, 5 * w + 6, 75 * w + 90, 9 * w + 50};
+    assert_int_equal(gcut_seg_session_add_stroke(s, GCUT_SEED_UNKNOWN, out, 4), GCUT_OK);
+    assert_int_equal(gcut_seg_session_solve(s, warm, NULL), GCUT_OK);
+    assert_int_equal(gcut_seg_session_new(&c, img, seeds, NULL), GCUT_OK);
+    assert_int_equal(gcut_seg_session_grabcut(c, 2, cold, NULL), GCUT_OK);
+    for (int i = 0; i < 4; i++)
+        seeds[out[i]] = GCUT_SEED_UNKNOWN;
+    assert_int_equal(gcut_seg_session_set_seeds(c, seeds), GCUT_OK);
+    assert_int_equal(gcut_seg_session_solve(c, cold, NULL), GCUT_OK);
+    assert_memory_equal(warm, cold, n);
+    /* Every pixel a seed: nothing to cut, the mask is the seeds. */
+    memset(final, GCUT_SEED_BG, n);
+    final[0] = GCUT_SEED_FG;
+    assert_int_equal(gcut_seg_session_set_seeds(c, final), GCUT_OK);
+    assert_int_equal(gcut_seg_session_solve(c, cold, NULL), GCUT_OK);
+    assert_int_equal(cold[0], 255);
+    assert_int_equal(cold[1], 0);
+    gcut_seg_session_free(c);
+    gcut_seg_session_free(s);
+    gcut_seg_session_free(NULL);
+    free(final);
+    gcut_image_free(img);
+    free(truth);
+    free(seeds);
+    free(warm);
+    free(cold);
+}
+
+/* ------------------------------------------------------------- eval, seeds */
+
+static void test_evaluate(void **state)
+{
+    (void)state;
+    const uint8_t mask[6] = {255, 255, 0, 0, 255, 0};
+    const uint8_t truth[6] = {255, 0, 0, 128, 255, 255};
+    const uint8_t seeds[6] = {1, 0, 0, 0, 0, 0};
+    gcut_seg_eval ev;
+    assert_int_equal(gcut_seg_evaluate(mask, truth, NULL, 6, &ev), GCUT_OK);
+    assert_int_equal(ev.counted, 5);
+    assert_int_equal(ev.errors, 2);
+    assert_int_equal(ev.intersection, 2);
+    assert_int_equal(ev.union_, 4);
+    assert_true(fabs(ev.error_rate - 0.4) < 1e-12 && fabs(ev.iou - 0.5) < 1e-12);
+    assert_int_equal(gcut_seg_evaluate(mask, truth, seeds, 6, &ev), GCUT_OK);
+    assert_int_equal(ev.counted, 4);
+    assert_int_equal(ev.errors, 2);
+    assert_int_equal(gcut_seg_evaluate(mask, truth, NULL, 0, &ev), GCUT_OK);
+    assert_true(ev.error_rate == 0.0 && ev.iou == 1.0);
+    assert_int_equal(gcut_seg_evaluate(NULL, truth, NULL, 6, &ev), GCUT_ERR_INVALID);
+}
+
+static void test_seeds(void **state)
+{
+    (void)state;
+    uint8_t s[8];
+    /* Gray: 255 fg, 0 and 64 bg, others unknown. */
+    gcut_image *g = NULL;
+    assert_int_equal(gcut_image_new(&g, 4, 1, 1, 8), GCUT_OK);
+    const uint8_t gv[4] = {255, 0, 64, 128};
+    memcpy(g->data, gv, 4);
+    assert_int_equal(gcut_seeds_from_image(g, s), GCUT_OK);
+    assert_int_equal(s[0], GCUT_SEED_FG);
+    assert_int_equal(s[1], GCUT_SEED_BG);
+    assert_int_equal(s[2], GCUT_SEED_BG);
+    assert_int_equal(s[3], GCUT_SEED_UNKNOWN);
+    gcut_image_free(g);
+    /* Colour scribbles: yellow, red, black, green, blue, white, gray-ish. */
+    assert_int_equal(gcut_image_new(&g, 7, 1, 3, 8), GCUT_OK);
+    const uint8_t cv[21] = {255, 255, 207, 219, 0, 0, 0, 0, 0, 0, 200, 0,
+                            0, 0, 230, 255, 255, 255, 90, 90, 91};
+    memcpy(g->data, cv, 21);
+    assert_int_equal(gcut_seeds_from_image(g, s), GCUT_OK);
+    const uint8_t expect[7] = {1, 2, 0, 1, 2, 1, 0};
+    assert_memory_equal(s, expect, 7);
+    gcut_image_free(g);
+    /* RGB whose pixels are all gray: gray rules (0 is background there). */
+    assert_int_equal(gcut_image_new(&g, 3, 1, 3, 8), GCUT_OK);
+    const uint8_t gg[9] = {0, 0, 0, 255, 255, 255, 128, 128, 128};
+    memcpy(g->data, gg, 9);
+    assert_int_equal(gcut_seeds_from_image(g, s), GCUT_OK);
+    assert_int_equal(s[0], GCUT_SEED_BG);
+    assert_int_equal(s[1], GCUT_SEED_FG);
+    assert_int_equal(s[2], GCUT_SEED_UNKNOWN);
+    gcut_image_free(g);
+    /* RGBA: alpha 0 is unknown whatever the colour. */
+    assert_int_equal(gcut_image_new(&g, 2, 1, 4, 8), GCUT_OK);
+    const uint8_t ga[8] = {219, 0, 0, 0, 219, 0, 0, 255};
+    memcpy(g->data, ga, 8);
+    assert_int_equal(gcut_seeds_from_image(g, s), GCUT_OK);
+    assert_int_equal(s[0], GCUT_SEED_UNKNOWN);
+    assert_int_equal(s[1], GCUT_SEED_BG);
+    gcut_image_free(g);
+    /* Rectangles. */
+    uint8_t r[12];
+    assert_int_equal(gcut_seeds_from_rect(4, 3, 1, 1, 2, 1, r), GCUT_OK);
+    for (int p = 0; p < 12; p++)
+        assert_int_equal(r[p], (p == 5 || p == 6) ? GCUT_SEED_UNKNOWN : GCUT_SEED_BG);
+    assert_int_equal(gcut_seeds_from_rect(4, 3, 0, 0, 4, 3, r), GCUT_ERR_INVALID);
+    assert_int_equal(gcut_seeds_from_rect(4, 3, 3, 0, 2, 1, r), GCUT_ERR_INVALID);
+    assert_int_equal(gcut_seeds_from_rect(4, 3, 0, 0, 0, 1, r), GCUT_ERR_INVALID);
+    assert_int_equal(gcut_seeds_from_rect(4, 3, -1, 0, 1, 1, r), GCUT_ERR_INVALID);
+}
+
+static void test_bad_input(void **state)
+{
+    (void)state;
+    const int32_t w = 20, h = 10;
+    uint8_t truth[200], seeds[200], mask[200];
+    gcut_image *img = scene(w, h, 5.0, truth);
+    strokes(w, h, seeds);
+    memset(mask, 77, sizeof mask);
+    gcut_seg_params p;
+    gcut_seg_params_init(&p);
+    assert_int_equal(gcut_segment(NULL, seeds, &p, mask, NULL), GCUT_ERR_INVALID);
+    assert_int_equal(gcut_segment(img, NULL, &p, mask, NULL), GCUT_ERR_INVALID);
+    assert_int_equal(gcut_segment(img, seeds, &p, NULL, NULL), GCUT_ERR_INVALID);
+    p.connectivity = 6;
+    assert_int_equal(gcut_segment(img, seeds, &p, mask, NULL), GCUT_ERR_INVALID);
+    assert_non_null(strstr(gcut_last_error(), "connectivity"));
+    gcut_seg_params_init(&p);
+    p.lambda = -1;
+    assert_int_equal(gcut_segment(img, seeds, &p, mask, NULL), GCUT_ERR_INVALID);
+    gcut_seg_params_init(&p);
+    p.components = 0;
+    assert_int_equal(gcut_segment(img, seeds, &p, mask, NULL), GCUT_ERR_INVALID);
+    gcut_seg_params_init(&p);
+    p.struct_size = 0;
+    assert_int_equal(gcut_segment(img, seeds, &p, mask, NULL), GCUT_ERR_INVALID);
+    gcut_seg_params_init(&p);
+    p.backend = "no-such-backend";
+    assert_int_equal(gcut_segment(img, seeds, &p, mask, NULL), GCUT_ERR_NOT_FOUND);
+    uint8_t bad[200];
+    memcpy(bad, seeds, 200);
+    bad[17] = 3;
+    assert_int_equal(gcut_segment(img, bad, NULL, mask, NULL), GCUT_ERR_INVALID);
+    assert_non_null(strstr(gcut_last_error(), "pixel 17"));
+    memset(bad, GCUT_SEED_UNKNOWN, 200);
+    assert_int_equal(gcut_segment(img, bad, NULL, mask, NULL), GCUT_ERR_INVALID);
+    assert_non_null(strstr(gcut_last_error(), "no seeds"));
+    memset(bad, GCUT_SEED_BG, 200);
+    assert_int_equal(gcut_segment(img, bad, NULL, mask, NULL), GCUT_ERR_INVALID);
+    assert_int_equal(gcut_grabcut(img, seeds, 0, NULL, mask, NULL), GCUT_ERR_INVALID);
+    /* Nothing written on failure. */
+    for (int i = 0; i < 200; i++)
+        assert_int_equal(mask[i], 77);
+    gcut_image broken = *img;
+    broken.channels = 2;
+    assert_int_equal(gcut_segment(&broken, seeds, NULL, mask, NULL), GCUT_ERR_INVALID);
+    gcut_seg_session *s = NULL;
+    assert_int_equal(gcut_seg_session_new(&s, img, seeds, NULL), GCUT_OK);
+    int32_t px[2] = {0, 200};
+    assert_int_equal(gcut_seg_session_add_stroke(s, GCUT_SEED_FG, px, 2), GCUT_ERR_INVALID);
+    assert_int_equal(gcut_seg_session_add_stroke(s, 7, px, 1), GCUT_ERR_INVALID);
+    assert_int_equal(gcut_seg_session_grabcut(s, 0, mask, NULL), GCUT_ERR_INVALID);
+    gcut_seg_session_free(s);
+    gcut_image_free(img);
+}
+
+/* ------------------------------------------------------------- dataset */
+
+static int file_exists(const char *path)
+{
+    struct stat sb;
+    return stat(path, &sb) == 0;
+}
+
+static uint8_t *load_gray(const char *path, int32_t w, int32_t h)
+{
+    gcut_image *img = NULL, *gray = NULL;
+    assert_int_equal(gcut_image_load(path, &img), GCUT_OK);
+    assert_int_equal(gcut_image_to_gray(img, &gray), GCUT_OK);
+    assert_int_equal(gray->width, w);
+    assert_int_equal(gray->height, h);
+    uint8_t *b = malloc((size_t)w * h);
+    for (int32_t y = 0; y < h; y++)
+        memcpy(b + (size_t)y * w, gray->data + (size_t)y * gray->stride, (size_t)w);
+    gcut_image_free(gray);
+    gcut_image_free(img);
+    return b;
+}
+
+/* Three PNG images of the GrabCut set with their index.csv boxes and 5
+ * iterations: each error below 10% (the full benchmark is bench/). Then
+ * one cut from the set-1 scribbles of one image. */
+static void test_grabcut_dataset(void **state)
+{
+    (void)state;
+    const char *dir = GCUT_SHARED_DATA "/grabcut";
+    char path[1024];
+    snprintf(path, sizeof path, "%s/index.csv", dir);
+    if (!file_exists(path) || !gcut_image_format_available("png")) {
+        print_message("skipped: no GrabCut dataset at %s (or no PNG support)\n", dir);
+        skip();
+    }
+    static const struct {
+        const char *name;
+        int32_t x0, y0, x1, y1;
+    } cases[] = {{"banana2", 20, 53, 600, 448}, {"book", 58, 23, 617, 458},
+                 {"person8", 212, 62, 465, 464}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        gcut_image *img = NULL;
+        snprintf(path, sizeof path, "%s/images/%s.png", dir, cases[i].name);
+        assert_int_equal(gcut_image_load(path, &img), GCUT_OK);
+        const int32_t w = img->width, h = img->height;
+        const int64_t n = (int64_t)w * h;
+        snprintf(path, sizeof path, "%s/gt/%s.png", dir, cases[i].name);
+        uint8_t *truth = load_gray(path, w, h), *seeds = malloc(n), *mask = malloc(n);
+        assert_int_equal(gcut_seeds_from_rect(w, h, cases[i].x0, cases[i].y0,
+                                              cases[i].x1 - cases[i].x0 + 1,
+                                              cases[i].y1 - cases[i].y0 + 1, seeds),
+                         GCUT_OK);
+        assert_int_equal(gcut_grabcut(img, seeds, 5, NULL, mask, NULL), GCUT_OK);
+        const double err = error_rate(mask, truth, n);
+        print_message("%s: GrabCut error %.2f%%\n", cases[i].name, 100.0 * err);
+        assert_true(err < 0.10);
+        if (i == 0) {
+            gcut_image *pic = NULL;
+            snprintf(path, sizeof path, "%s/scribbles_andrade_set1/%s.png", dir, cases[i].name);
+            assert_int_equal(gcut_image_load(path, &pic), GCUT_OK);
+            assert_int_equal(gcut_seeds_from_image(pic, seeds), GCUT_OK);
+            gcut_image_free(pic);
+            assert_int_equal(gcut_segment(img, seeds, NULL, mask, NULL), GCUT_OK);
+            const double es = error_rate(mask, truth, n);
+            print_message("%s: scribbles error %.2f%%\n", cases[i].name, 100.0 * es);
+            assert_true(es < 0.10);
+        }
+        free(truth);
+        free(seeds);
+        free(mask);
+        gcut_image_free(img);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_gmm_two_clusters),
+        cmocka_unit_test(test_gmm_flat_and_gray),
+        cmocka_unit_test(test_histogram),
+        cmocka_unit_test(test_beta),
+        cmocka_unit_test(test_quantisation_brute_force),
+        cmocka_unit_test(test_scale_budget),
+        cmocka_unit_test(test_segment_scene),
+        cmocka_unit_test(test_grabcut_scene),
+        cmocka_unit_test(test_session_warm_equals_cold),
+        cmocka_unit_test(test_evaluate),
+        cmocka_unit_test(test_seeds),
+        cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_grabcut_dataset),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
