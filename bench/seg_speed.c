@@ -1,0 +1,134 @@
+/*
+ * gcut-seg-speed - the whole segmentation pipeline (load, model, build,
+ * cut) on one photo scaled to given sizes, as `gcut-seg --rect` runs it.
+ *
+ *   gcut-seg-speed PHOTO [MEGAPIXELS...] [--backend NAME] [--iterations N]
+ *
+ * For each size (default 0.5 2 12) the photo is scaled bilinearly to about
+ * that many pixels (same aspect ratio) and saved as PNG in $TMPDIR; the
+ * timed part loads that file, learns the models from the central box
+ * (60% of each side; outside is background), builds the grid and cuts
+ * (N GrabCut iterations, default 1). Prints one line per size.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "gcut/gcut.h"
+#include "gcut/vision/image.h"
+#include "gcut/vision/segment.h"
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+static gcut_image *scaled(const gcut_image *rgb, double mp)
+{
+    const double f = sqrt(mp * 1e6 / ((double)rgb->width * rgb->height));
+    const int32_t w = (int32_t)(rgb->width * f), h = (int32_t)(rgb->height * f);
+    gcut_image *o = NULL;
+    if (gcut_image_new(&o, w, h, 3, 8) != GCUT_OK)
+        return NULL;
+    for (int32_t y = 0; y < h; y++) {
+        const double sy = (y + 0.5) / f - 0.5;
+        int32_t y0 = (int32_t)floor(sy);
+        const double ty = sy - y0;
+        y0 = y0 < 0 ? 0 : y0;
+        const int32_t y1 = y0 + 1 < rgb->height ? y0 + 1 : y0;
+        for (int32_t x = 0; x < w; x++) {
+            const double sx = (x + 0.5) / f - 0.5;
+            int32_t x0 = (int32_t)floor(sx);
+            const double tx = sx - x0;
+            x0 = x0 < 0 ? 0 : x0;
+            const int32_t x1 = x0 + 1 < rgb->width ? x0 + 1 : x0;
+            for (int c = 0; c < 3; c++) {
+                const uint8_t *r0 = rgb->data + (size_t)y0 * rgb->stride;
+                const uint8_t *r1 = rgb->data + (size_t)y1 * rgb->stride;
+                const double v = (1 - ty) * ((1 - tx) * r0[3 * x0 + c] + tx * r0[3 * x1 + c]) +
+                                 ty * ((1 - tx) * r1[3 * x0 + c] + tx * r1[3 * x1 + c]);
+                o->data[(size_t)y * o->stride + 3 * (size_t)x + c] = (uint8_t)(v + 0.5);
+            }
+        }
+    }
+    return o;
+}
+
+int main(int argc, char **argv)
+{
+    const char *photo = NULL, *backend = NULL;
+    double mps[16];
+    int nmp = 0, iters = 1;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--backend") && i + 1 < argc)
+            backend = argv[++i];
+        else if (!strcmp(argv[i], "--iterations") && i + 1 < argc)
+            iters = atoi(argv[++i]);
+        else if (!photo)
+            photo = argv[i];
+        else if (nmp < 16)
+            mps[nmp++] = atof(argv[i]);
+    }
+    if (!photo || iters < 1) {
+        fprintf(stderr, "usage: gcut-seg-speed PHOTO [MEGAPIXELS...] [--backend NAME] [--iterations N]\n");
+        return 2;
+    }
+    if (nmp == 0) {
+        mps[0] = 0.5;
+        mps[1] = 2;
+        mps[2] = 12;
+        nmp = 3;
+    }
+    gcut_image *img = NULL, *rgb = NULL;
+    if (gcut_image_load(photo, &img) != GCUT_OK || gcut_image_to_rgb(img, &rgb) != GCUT_OK) {
+        fprintf(stderr, "gcut-seg-speed: %s\n", gcut_last_error());
+        return 1;
+    }
+    const char *tmpdir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+    printf("%-8s %-11s %-9s %9s %9s %9s %9s %9s %s\n", "MP", "size", "backend", "load_ms",
+           "model_ms", "build_ms", "solve_ms", "total_ms", "iterations");
+    for (int i = 0; i < nmp; i++) {
+        gcut_image *big = scaled(rgb, mps[i]);
+        char path[1024];
+        snprintf(path, sizeof path, "%s/gcut-seg-speed-%d.png", tmpdir, (int)getpid());
+        if (!big || gcut_image_save_png(big, path) != GCUT_OK) {
+            fprintf(stderr, "gcut-seg-speed: %s\n", gcut_last_error());
+            return 1;
+        }
+        const int32_t w = big->width, h = big->height;
+        gcut_image_free(big);
+        const double t0 = now_ms();
+        gcut_image *in = NULL;
+        if (gcut_image_load(path, &in) != GCUT_OK) {
+            fprintf(stderr, "gcut-seg-speed: %s\n", gcut_last_error());
+            return 1;
+        }
+        const double load = now_ms() - t0;
+        uint8_t *seeds = malloc((size_t)w * h), *mask = malloc((size_t)w * h);
+        gcut_seeds_from_rect(w, h, w / 5, h / 5, w - 2 * (w / 5), h - 2 * (h / 5), seeds);
+        gcut_seg_params p;
+        gcut_seg_params_init(&p);
+        p.backend = backend;
+        gcut_seg_stats st;
+        if (gcut_grabcut(in, seeds, iters, &p, mask, &st) != GCUT_OK) {
+            fprintf(stderr, "gcut-seg-speed: %s\n", gcut_last_error());
+            return 1;
+        }
+        printf("%-8.2f %5dx%-5d %-9s %9.1f %9.1f %9.1f %9.1f %9.1f %d\n", (double)w * h / 1e6,
+               (int)w, (int)h, st.backend ? st.backend : "-", load, st.model_ms, st.build_ms,
+               st.solve_ms, load + st.total_ms, (int)st.iterations);
+        fflush(stdout);
+        free(seeds);
+        free(mask);
+        gcut_image_free(in);
+        remove(path);
+    }
+    gcut_image_free(rgb);
+    gcut_image_free(img);
+    return 0;
+}
