@@ -80,3 +80,19 @@ done
               if (op > 0) printf "\ngcut lower error on %d of %d images; time per iteration: OpenCV / gcut = %.1fx (ratio of means).\n", w, n, op / gp }'
 } > "$md"
 cat "$md"
+
+# One cut from the set-1 scribbles (gcut only: OpenCV's grabCut has no
+# scribble-only mode): bench/results/grabcut-scribbles-<date>.csv.
+sdir=$data/scribbles_andrade_set1
+if [ -d "$sdir" ]; then
+    scsv=$here/results/grabcut-scribbles-$date.csv
+    echo "image,gcut_error_pct,gcut_iou,gcut_ms" > "$scsv"
+    tail -n +2 "$data/index.csv" | while IFS=, read -r name img _; do
+        if [ $# -gt 0 ] && ! printf '%s\n' "$@" | grep -qx "$name"; then continue; fi
+        [ -f "$sdir/$name.png" ] || continue
+        g=$($pin "$seg" "$data/$img" --seeds "$sdir/$name.png" --gt "$data/gt/$name.png")
+        gm=$(echo "$g" | awk '/^(model|build|solve):/ {s += $2} END {printf "%.2f", s}')
+        echo "$name,$(echo "$g" | val error),$(echo "$g" | val iou),$gm" >> "$scsv"
+    done
+    tail -n +2 "$scsv" | awk -F, '{n++; e += $2; i += $3} END {if (n) printf "\nSet-1 scribbles, one cut (gcut_segment): mean error %.2f %%, mean IoU %.4f over %d images (%s).\n", e / n, i / n, n, FILENAME}' FILENAME="$(basename "$scsv")" | tee -a "$md"
+fi
