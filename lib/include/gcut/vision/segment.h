@@ -34,7 +34,9 @@
  * are quantised to int32 capacities with a scale chosen so that no node's
  * total capacity passes 2^28 (see gcut_seg_stats::scale): the labelling
  * returned is optimal for the float energy up to the rounding, at most
- * (number of terms) / (2 * scale) above the optimum.
+ * (number of terms) / scale above the optimum. Only the bounding box of
+ * the unknown pixels becomes the grid (the fixed pixels around it are
+ * folded into its t-links, which changes nothing in the result).
  *
  * Masks are one byte per pixel, row-major (index x + width * y): 0 for
  * background, 255 for foreground (so a mask wrapped in a 1-channel
