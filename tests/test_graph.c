@@ -296,6 +296,50 @@ static void test_status_strings(void **state)
     assert_false(GCUT_VERSION_ATLEAST(99, 0, 0));
 }
 
+/* Back-end settings: one syntax, clear errors, unknown keys refused. */
+static void test_params(void **state)
+{
+    (void)state;
+    gcut_graph *g;
+    assert_int_equal(gcut_graph_new(&g, 2, 1), GCUT_OK);
+    assert_int_equal(gcut_graph_add_tweights(g, 0, 3, 0), GCUT_OK);
+    assert_int_equal(gcut_graph_add_tweights(g, 1, 0, 3), GCUT_OK);
+    assert_int_equal(gcut_graph_add_edge(g, 0, 1, 2, 0), GCUT_OK);
+    gcut_solve_options opt;
+    gcut_solve_options_init(&opt);
+    gcut_result *res;
+    assert_int_equal(gcut_result_new(&res), GCUT_OK);
+    static const struct {
+        const char *backend, *params, *message;
+    } bad[] = {
+        {"cpu-ref", "x=1", "cpu-ref: unknown parameter 'x' (it takes none)"},
+        {"cpu-hipr", "variant=tc", "cpu-hipr: unknown parameter 'variant'"},
+        {"cpu-bk", "ts_limit", "cpu-bk: malformed parameter 'ts_limit' (want key=value)"},
+        {"cpu-bk", "ts_limit=0", "ts_limit=0 is not an integer in [1, "},
+        {"cpu-bk", "foo=2", "unknown parameter 'foo' (known: ts_limit)"},
+        {"cpu-prsn", "hl=2", "cpu-prsn: hl=2 is not an integer in [0, 1]"},
+        {"cpu-prsn", "gr_freq=-1", "gr_freq=-1 is not a number >= 0"},
+        {"cpu-prsn", "seq_below=5,=3", "malformed parameter '=3'"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        if (!tu_backend_available(bad[i].backend))
+            continue;
+        opt.backend = bad[i].backend;
+        opt.params = bad[i].params;
+        assert_int_equal(gcut_solve(g, &opt, res), GCUT_ERR_INVALID);
+        if (!strstr(gcut_last_error(), bad[i].message))
+            fail_msg("%s %s: got '%s'", bad[i].backend, bad[i].params, gcut_last_error());
+    }
+    opt.backend = "cpu-prsn";
+    opt.params = "seq_below=0,hl=1,gr_freq=0.5";
+    if (tu_backend_available("cpu-prsn")) {
+        assert_int_equal(gcut_solve(g, &opt, res), GCUT_OK);
+        assert_int_equal(gcut_result_flow(res), 2);
+    }
+    gcut_result_free(res);
+    gcut_graph_free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -304,6 +348,7 @@ int main(void)
         cmocka_unit_test(test_basic_interface),   cmocka_unit_test(test_check_flow_rejects),
         cmocka_unit_test(test_check_flow_direct), cmocka_unit_test(test_registry),
         cmocka_unit_test(test_log_callback),      cmocka_unit_test(test_status_strings),
+        cmocka_unit_test(test_params),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

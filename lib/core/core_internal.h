@@ -62,6 +62,24 @@ GCUT_HIDDEN double gcut_i_deadline(const gcut_solve_options *opt);
 /* Number of online processors (>= 1). */
 GCUT_HIDDEN int32_t gcut_i_num_cpus(void);
 
+/* Back-end settings, "key=value,key=value" (params.c). `who` names the
+ * back end in messages. gcut_i_param_next returns 1 with *out filled, 0 at
+ * the end, -1 after recording GCUT_ERR_INVALID for malformed text. */
+typedef struct gcut_i_param {
+    char key[32];
+    char value[64];
+} gcut_i_param;
+GCUT_HIDDEN int gcut_i_param_next(const char **cursor, const char *who, gcut_i_param *out);
+GCUT_HIDDEN gcut_status gcut_i_param_int(const gcut_i_param *p, const char *who, int64_t lo,
+                                         int64_t hi, int64_t *out);
+GCUT_HIDDEN gcut_status gcut_i_param_double(const gcut_i_param *p, const char *who, double lo,
+                                            double *out);
+/* Fail for a key the back end does not know; `known` lists those it does. */
+GCUT_HIDDEN gcut_status gcut_i_param_unknown(const gcut_i_param *p, const char *who,
+                                             const char *known);
+/* For back ends without settings: any key is an error. */
+GCUT_HIDDEN gcut_status gcut_i_params_none(const char *params, const char *who);
+
 /* The host services table handed to plugins. */
 GCUT_HIDDEN const gcut_host_api *gcut_i_host_api(void);
 

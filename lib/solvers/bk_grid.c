@@ -815,30 +815,18 @@ static const bkg_ops *ops_for(int32_t nd)
 static gcut_status parse_params(const char *str, uint32_t *limit)
 {
     *limit = TS_MAX;
-    while (str && *str) {
-        const char *end = strchr(str, ',');
-        if (!end)
-            end = str + strlen(str);
-        const char *eq = memchr(str, '=', (size_t)(end - str));
-        if (!eq || eq == str || end == eq + 1 || end - eq > 32)
-            return GCUT_FAIL(GCUT_ERR_INVALID, "cpu-bk: malformed parameter '%.*s' (want key=value)",
-                             (int)(end - str), str);
-        const size_t klen = (size_t)(eq - str);
-        if (klen != 8 || strncmp(str, "ts_limit", klen) != 0)
-            return GCUT_FAIL(GCUT_ERR_INVALID, "cpu-bk: unknown parameter '%.*s' (known: ts_limit)",
-                             (int)klen, str);
-        char val[32], *stop;
-        memcpy(val, eq + 1, (size_t)(end - eq - 1));
-        val[end - eq - 1] = '\0';
-        errno = 0;
-        const long long x = strtoll(val, &stop, 10);
-        if (*stop || errno || x < 1 || x > (long long)TS_MAX)
-            return GCUT_FAIL(GCUT_ERR_INVALID,
-                             "cpu-bk: ts_limit=%s is not in [1, 2^25 - 1] on grids", val);
+    gcut_i_param p;
+    int r;
+    while ((r = gcut_i_param_next(&str, "cpu-bk", &p)) > 0) {
+        if (strcmp(p.key, "ts_limit") != 0)
+            return gcut_i_param_unknown(&p, "cpu-bk", "ts_limit");
+        int64_t x;
+        gcut_status st = gcut_i_param_int(&p, "cpu-bk (grid)", 1, TS_MAX, &x);
+        if (st != GCUT_OK)
+            return st;
         *limit = (uint32_t)x;
-        str = *end ? end + 1 : end;
     }
-    return GCUT_OK;
+    return r < 0 ? GCUT_ERR_INVALID : GCUT_OK;
 }
 
 gcut_status gcut_i_bk_grid_create(void **state)

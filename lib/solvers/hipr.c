@@ -473,6 +473,8 @@ static gcut_status hipr_solve(void *state, const gcut_problem *p, const gcut_sol
     gcut_stats *stats = sol->stats;
     if (!p->bcsr)
         return GCUT_FAIL(GCUT_ERR_INTERNAL, "cpu-hipr: no BCSR layout was given");
+    if (gcut_i_params_none(opt->params, "cpu-hipr") != GCUT_OK)
+        return GCUT_ERR_INVALID;
     double t0 = gcut_i_now_ms();
     hp_engine e;
     int64_t cancelled = 0;

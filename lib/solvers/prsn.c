@@ -1176,43 +1176,27 @@ static gcut_status prsn_new(prsn *P, const gcut_problem *p, int32_t nthreads)
  * relabelling). */
 static gcut_status parse_params(const char *s, prsn *P)
 {
-    while (s && *s) {
-        const char *end = strchr(s, ',');
-        if (!end)
-            end = s + strlen(s);
-        const char *eq = memchr(s, '=', (size_t)(end - s));
-        char val[64];
-        if (!eq || (size_t)(end - eq - 1) >= sizeof val || end == eq + 1)
-            return GCUT_FAIL(GCUT_ERR_INVALID, "cpu-prsn: malformed parameter '%.*s' (want key=value)",
-                             (int)(end - s), s);
-        memcpy(val, eq + 1, (size_t)(end - eq - 1));
-        val[end - eq - 1] = '\0';
-        const size_t klen = (size_t)(eq - s);
-        char *stop;
-        errno = 0;
-        if (klen == 9 && strncmp(s, "seq_below", klen) == 0) {
-            const long long x = strtoll(val, &stop, 10);
-            if (*stop || errno || x < 0)
-                return GCUT_FAIL(GCUT_ERR_INVALID, "cpu-prsn: seq_below=%s is not a count", val);
+    static const char who[] = "cpu-prsn";
+    gcut_i_param p;
+    int r;
+    while ((r = gcut_i_param_next(&s, who, &p)) > 0) {
+        gcut_status st;
+        int64_t x;
+        if (strcmp(p.key, "seq_below") == 0) {
+            st = gcut_i_param_int(&p, who, 0, INT64_MAX, &x);
             P->seq_below = x;
-        } else if (klen == 2 && strncmp(s, "hl", klen) == 0) {
-            if (strcmp(val, "0") != 0 && strcmp(val, "1") != 0)
-                return GCUT_FAIL(GCUT_ERR_INVALID, "cpu-prsn: hl=%s: want 0 or 1", val);
-            P->hl = val[0] == '1';
-        } else if (klen == 7 && strncmp(s, "gr_freq", klen) == 0) {
-            const double x = strtod(val, &stop);
-            if (*stop || errno || !(x >= 0.0))
-                return GCUT_FAIL(GCUT_ERR_INVALID, "cpu-prsn: gr_freq=%s is not a number >= 0",
-                                 val);
-            P->freq = x;
+        } else if (strcmp(p.key, "hl") == 0) {
+            st = gcut_i_param_int(&p, who, 0, 1, &x);
+            P->hl = x == 1;
+        } else if (strcmp(p.key, "gr_freq") == 0) {
+            st = gcut_i_param_double(&p, who, 0.0, &P->freq);
         } else {
-            return GCUT_FAIL(GCUT_ERR_INVALID,
-                             "cpu-prsn: unknown parameter '%.*s' (known: seq_below, hl, gr_freq)",
-                             (int)klen, s);
+            st = gcut_i_param_unknown(&p, who, "seq_below, hl, gr_freq");
         }
-        s = *end ? end + 1 : end;
+        if (st != GCUT_OK)
+            return st;
     }
-    return GCUT_OK;
+    return r < 0 ? GCUT_ERR_INVALID : GCUT_OK;
 }
 
 /* Phase I: rounds until the work set is empty. */

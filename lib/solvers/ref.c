@@ -171,6 +171,8 @@ static int64_t blocking_flow(ref_net *r, int32_t s, int32_t t, const int32_t *le
 static gcut_status ref_solve(void *state, const gcut_problem *p, const gcut_solve_options *opt,
                              gcut_solution *sol)
 {
+    if (gcut_i_params_none(opt->params, "cpu-ref") != GCUT_OK)
+        return GCUT_ERR_INVALID;
     double t0 = gcut_i_now_ms();
     const double deadline = gcut_i_deadline(opt);
     ref_net r;
