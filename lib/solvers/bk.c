@@ -47,7 +47,6 @@
  * Cost: O(m n^2 |C|) in the worst case (|C| the cut capacity); close to
  * linear on vision grids. Memory: 16 bytes per arc, 32 per node.
  */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 

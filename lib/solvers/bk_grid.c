@@ -62,7 +62,6 @@
  * list, which grows on demand. The state lives in the grid between solves
  * (grid.c) for warm starts.
  */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 

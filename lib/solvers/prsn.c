@@ -95,7 +95,6 @@
  * Everything else has one writer per phase, and phases are ordered by the
  * pool's counters.
  */
-#include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
