@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# gcut-stereo: help text (golden), errors, and a run on a tiny synthetic
+# pair (a random texture; left half at disparity 2, right half at 5) whose
+# ground truth the run must recover.
+set -euo pipefail
+exe=$1; src=$2
+work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+"$exe" --help > "$work/help.out"
+diff -u "$src/golden/gcut-stereo-help.out" "$work/help.out" || fail "--help differs from golden"
+
+# Right image: random texture R(x, y). Left: L(x, y) = R(x - d, y), d = 2 on
+# the left half and 5 on the right half. Ground truth: d * 16.
+awk -v W=64 -v H=48 -v dir="$work" 'BEGIN {
+  s = 12345
+  for (y = 0; y < H; y++) for (x = 0; x < W + 8; x++) { s = (s * 1103515245 + 12345) % 2147483648; r[y, x] = int(s / 65536) % 256 }
+  print "P2\n" W " " H "\n255" > dir "/right.pgm"
+  print "P2\n" W " " H "\n255" > dir "/left.pgm"
+  print "P2\n" W " " H "\n255" > dir "/gt.pgm"
+  for (y = 0; y < H; y++) {
+    lr = ""; ll = ""; lg = ""
+    for (x = 0; x < W; x++) {
+      d = (x < W / 2) ? 2 : 5; xr = x - d; if (xr < 0) xr = 0
+      lr = lr " " r[y, x]; ll = ll " " r[y, xr]; lg = lg " " (x >= 8 ? d * 16 : 0)
+    }
+    print lr > dir "/right.pgm"; print ll > dir "/left.pgm"; print lg > dir "/gt.pgm"
+  }
+}'
+out=$("$exe" "$work/left.pgm" "$work/right.pgm" --ndisp 8 --gt "$work/gt.pgm" --gt-scale 16 \
+      --out "$work/disp.png" --quiet)
+echo "$out" | grep -qx 'size: 64x48' || fail "size line: $out"
+echo "$out" | grep -q '^energy: [0-9]*$' || fail "energy line: $out"
+bad=$(echo "$out" | sed -n 's/^bad1-all: \([0-9.]*\) %$/\1/p')
+[ -n "$bad" ] && awk -v e="$bad" 'BEGIN {exit !(e < 2.0)}' || fail "bad pixels: $out"
+[ -s "$work/disp.png" ] && [ -s "$work/disp-16.png" ] || fail "disparity files missing"
+
+set +e
+"$exe" "$work/left.pgm" "$work/right.pgm" 2> "$work/err"; [ $? = 2 ] || fail "no ndisp: exit"
+grep -q 'ndisp is required' "$work/err" || fail "no ndisp: $(cat "$work/err")"
+"$exe" "$work/left.pgm" "$work/right.pgm" --ndisp 8 --cost bogus 2> /dev/null; [ $? = 2 ] || fail "bad cost: exit"
+"$exe" "$work/missing.pgm" "$work/right.pgm" --ndisp 8 2> "$work/err"; [ $? = 1 ] || fail "missing: exit"
+"$exe" --bogus 2> /dev/null; [ $? = 2 ] || fail "unknown option exit"
+echo ok

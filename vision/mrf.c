@@ -1,0 +1,605 @@
+/*
+ * mrf.c - multi-label energies on grids: alpha-expansion and alpha-beta swap.
+ *
+ * Y. Boykov, O. Veksler, R. Zabih, "Fast approximate energy minimization
+ * via graph cuts", IEEE PAMI 23(11), 2001: the two moves and their
+ * guarantees (expansion: within 2c of the optimum for a metric V,
+ * c = max V / min_{a != b} V; swap: any semi-metric).
+ * V. Kolmogorov, R. Zabih, "What energy functions can be minimized via
+ * graph cuts?", IEEE PAMI 26(2), 2004: the construction used here, with no
+ * auxiliary nodes.
+ *
+ * A move gives every active node v two candidate labels l0(v) and l1(v)
+ * and a binary variable x_v (0: l0, 1: l1); inactive nodes keep their
+ * label. Expansion on alpha: all nodes active, l0 = current label,
+ * l1 = alpha. Swap of alpha, beta: nodes labelled alpha or beta are active,
+ * l0 = alpha, l1 = beta. Both contain the current labelling, so the best
+ * move never raises E.
+ *
+ * The move energy E(x) = K + sum_v t_v x_v + sum_{v~u} c_vu (1 - x_v) x_u.
+ * A pair of active nodes with A = E(0,0), B = E(0,1), C = E(1,0),
+ * D = E(1,1) is rewritten exactly as
+ *     A + (C - A) x_v + (D - C) x_u + (B + C - A - D) (1 - x_v) x_u,
+ * which is a cut when c_vu = B + C - A - D >= 0 (regularity). For expansion
+ * D = V(alpha, alpha) = 0 and this is V(f_v, alpha) + V(alpha, f_u) -
+ * V(f_v, f_u) >= 0: the triangle inequality. For swap A = D = 0. A pair
+ * with one fixed node adds to the active node's t; a pair of fixed nodes
+ * to K.
+ *
+ * Graph (x_v = 1 on the sink side): source capacity max(t_v, 0), sink
+ * capacity max(-t_v, 0), and the arc v -> u of capacity c_vu in v's even
+ * direction to u (the arc back is 0). A cut of x costs
+ * sum_v t_v x_v + sum_v max(-t_v, 0) + pair part, so
+ *     E(x*) = K - sum_v max(-t_v, 0) + maxflow
+ * exactly, in int64; the test suite recomputes E from scratch after every
+ * move and compares.
+ *
+ * Invariants: labels always hold a labelling whose energy is `energy`;
+ * a move is applied only when it lowers it strictly, so E never rises and
+ * the loop ends. One gcut_grid is refilled by whole-array setters for every
+ * move; the setters record only entries that differ, so a move that
+ * changes little (swaps of rare labels) is solved warm by cpu-bk.
+ */
+#include <limits.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/core_internal.h"
+#include "gcut/vision/mrf.h"
+
+enum { MRF_MAX_LABELS = 4096, MRF_MAX_UNARY = 1 << 28, MRF_MAX_V = 1 << 20,
+       MRF_MAX_W = 1 << 16 };
+
+/* What V is, so that the metric check of the built-in families is O(1). */
+typedef enum { V_POTTS, V_TL, V_TQ, V_TABLE } v_kind;
+
+struct gcut_mrf {
+    int32_t w, h, d, conn, L, n;
+    int32_t *unary;               /* n * L, or NULL with fn */
+    gcut_mrf_unary_fn fn;
+    void *fn_user;
+    int32_t *V;                   /* L * L, always materialised */
+    v_kind kind;
+    int32_t v_lambda, v_trunc;
+    int32_t *weight[GCUT_GRID_MAX_DIRS / 2]; /* NULL: all 1 */
+    int32_t off[GCUT_GRID_MAX_DIRS / 2][3];  /* offsets of the even directions */
+    gcut_grid *grid;              /* the move grid, kept between moves */
+    gcut_result *res;
+    int64_t *t;                   /* scratch, n */
+    int32_t *src, *snk;           /* scratch, n each */
+    int32_t *cap[GCUT_GRID_MAX_DIRS / 2];     /* scratch, n each */
+};
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+void gcut_mrf_options_init(gcut_mrf_options *o)
+{
+    if (!o)
+        return;
+    memset(o, 0, sizeof(*o));
+    o->struct_size = sizeof(*o);
+    o->max_cycles = 20;
+    o->seed = 1;
+}
+
+void gcut_mrf_free(gcut_mrf *m)
+{
+    if (!m)
+        return;
+    for (int32_t k = 0; k < GCUT_GRID_MAX_DIRS / 2; k++) {
+        gcut_i_free(m->weight[k]);
+        gcut_i_free(m->cap[k]);
+    }
+    gcut_i_free(m->unary);
+    gcut_i_free(m->V);
+    gcut_i_free(m->t);
+    gcut_i_free(m->src);
+    gcut_i_free(m->snk);
+    gcut_result_free(m->res);
+    gcut_grid_free(m->grid);
+    gcut_i_free(m);
+}
+
+int32_t gcut_mrf_num_nodes(const gcut_mrf *m) { return m ? m->n : 0; }
+int32_t gcut_mrf_num_labels(const gcut_mrf *m) { return m ? m->L : 0; }
+
+static void fill_v(gcut_mrf *m, v_kind kind, int32_t lambda, int32_t trunc)
+{
+    for (int32_t a = 0; a < m->L; a++)
+        for (int32_t b = 0; b < m->L; b++) {
+            int64_t diff = a > b ? a - b : b - a, v;
+            if (kind == V_POTTS)
+                v = a != b;
+            else if (kind == V_TL)
+                v = diff < trunc ? diff : trunc;
+            else
+                v = diff * diff < trunc ? diff * diff : trunc;
+            m->V[(size_t)a * m->L + b] = (int32_t)(v * lambda);
+        }
+    m->kind = kind;
+    m->v_lambda = lambda;
+    m->v_trunc = trunc;
+}
+
+gcut_status gcut_mrf_new(gcut_mrf **out, int32_t width, int32_t height, int32_t depth,
+                         int32_t connectivity, int32_t num_labels)
+{
+    if (!out)
+        return GCUT_FAIL(GCUT_ERR_INVALID, "out is NULL");
+    if (num_labels < 2 || num_labels > MRF_MAX_LABELS)
+        return GCUT_FAIL(GCUT_ERR_INVALID, "num_labels %d not in 2 .. %d", (int)num_labels,
+                         (int)MRF_MAX_LABELS);
+    gcut_mrf *m = gcut_i_calloc(1, sizeof(*m));
+    if (!m)
+        return GCUT_FAIL(GCUT_ERR_NOMEM, "out of memory");
+    gcut_status st = gcut_grid_new(&m->grid, width, height, depth, connectivity);
+    if (st != GCUT_OK)
+        goto fail;
+    m->w = width;
+    m->h = height;
+    m->d = depth;
+    m->conn = connectivity;
+    m->L = num_labels;
+    m->n = gcut_grid_num_nodes(m->grid);
+    st = gcut_result_new(&m->res);
+    if (st != GCUT_OK)
+        goto fail;
+    m->unary = gcut_i_calloc((size_t)m->n * (size_t)m->L, sizeof(int32_t));
+    m->V = gcut_i_malloc_array((int64_t)m->L * m->L, sizeof(int32_t));
+    m->t = gcut_i_malloc_array(m->n, sizeof(int64_t));
+    m->src = gcut_i_malloc_array(m->n, sizeof(int32_t));
+    m->snk = gcut_i_malloc_array(m->n, sizeof(int32_t));
+    int ok = m->unary && m->V && m->t && m->src && m->snk;
+    for (int32_t k = 0; k < connectivity / 2; k++) {
+        gcut_grid_direction(connectivity, 2 * k, &m->off[k][0], &m->off[k][1], &m->off[k][2]);
+        m->cap[k] = gcut_i_calloc((size_t)m->n, sizeof(int32_t));
+        ok = ok && m->cap[k];
+    }
+    if (!ok) {
+        st = GCUT_FAIL(GCUT_ERR_NOMEM, "out of memory (%d nodes, %d labels)", (int)m->n,
+                       (int)m->L);
+        goto fail;
+    }
+    fill_v(m, V_POTTS, 1, 1);
+    *out = m;
+    return GCUT_OK;
+fail:
+    gcut_mrf_free(m);
+    return st;
+}
+
+gcut_status gcut_mrf_set_unary(gcut_mrf *m, const int32_t *cost)
+{
+    if (!m || !cost)
+        return GCUT_FAIL(GCUT_ERR_INVALID, "NULL argument");
+    size_t total = (size_t)m->n * (size_t)m->L;
+    for (size_t i = 0; i < total; i++)
+        if (cost[i] < 0 || cost[i] > MRF_MAX_UNARY)
+            return GCUT_FAIL(GCUT_ERR_INVALID, "cost %d of node %lld label %d not in [0, 2^28]",
+                             (int)cost[i], (long long)(i / (size_t)m->L), (int)(i % (size_t)m->L));
+    if (!m->unary) {
+        m->unary = gcut_i_malloc_array((int64_t)total, sizeof(int32_t));
+        if (!m->unary)
+            return GCUT_FAIL(GCUT_ERR_NOMEM, "out of memory (unary table)");
+    }
+    memcpy(m->unary, cost, total * sizeof(int32_t));
+    m->fn = NULL;
+    return GCUT_OK;
+}
+
+gcut_status gcut_mrf_set_unary_fn(gcut_mrf *m, gcut_mrf_unary_fn fn, void *user)
+{
+    if (!m || !fn)
+        return GCUT_FAIL(GCUT_ERR_INVALID, "NULL argument");
+    gcut_i_free(m->unary);
+    m->unary = NULL;
+    m->fn = fn;
+    m->fn_user = user;
+    return GCUT_OK;
+}
+
+static gcut_status check_param(int32_t lambda, int32_t trunc, int64_t vmax)
+{
+    if (lambda < 0 || trunc < 0 || vmax > MRF_MAX_V)
+        return GCUT_FAIL(GCUT_ERR_INVALID,
+                         "lambda %d, trunc %d: need both >= 0 and lambda * trunc <= 2^20",
+                         (int)lambda, (int)trunc);
+    return GCUT_OK;
+}
+
+gcut_status gcut_mrf_set_potts(gcut_mrf *m, int32_t lambda)
+{
+    if (!m)
+        return GCUT_FAIL(GCUT_ERR_INVALID, "m is NULL");
+    gcut_status st = check_param(lambda, 1, lambda);
+    if (st == GCUT_OK)
+        fill_v(m, V_POTTS, lambda, 1);
+    return st;
+}
+
+gcut_status gcut_mrf_set_trunc_linear(gcut_mrf *m, int32_t lambda, int32_t trunc)
+{
+    if (!m)
+        return GCUT_FAIL(GCUT_ERR_INVALID, "m is NULL");
+    gcut_status st = check_param(lambda, trunc, (int64_t)lambda * trunc);
+    if (st == GCUT_OK)
+        fill_v(m, V_TL, lambda, trunc);
+    return st;
+}
+
+gcut_status gcut_mrf_set_trunc_quadratic(gcut_mrf *m, int32_t lambda, int32_t trunc)
+{
+    if (!m)
+        return GCUT_FAIL(GCUT_ERR_INVALID, "m is NULL");
+    gcut_status st = check_param(lambda, trunc, (int64_t)lambda * trunc);
+    if (st == GCUT_OK)
+        fill_v(m, V_TQ, lambda, trunc);
+    return st;
+}
+
+gcut_status gcut_mrf_set_table(gcut_mrf *m, const int32_t *table)
+{
+    if (!m || !table)
+        return GCUT_FAIL(GCUT_ERR_INVALID, "NULL argument");
+    size_t total = (size_t)m->L * (size_t)m->L;
+    for (size_t i = 0; i < total; i++)
+        if (table[i] < 0 || table[i] > MRF_MAX_V)
+            return GCUT_FAIL(GCUT_ERR_INVALID, "V(%d,%d) = %d not in [0, 2^20]",
+                             (int)(i / (size_t)m->L), (int)(i % (size_t)m->L), (int)table[i]);
+    memcpy(m->V, table, total * sizeof(int32_t));
+    m->kind = V_TABLE;
+    return GCUT_OK;
+}
+
+gcut_status gcut_mrf_set_weights(gcut_mrf *m, int32_t dir, const int32_t *w)
+{
+    if (!m || !w)
+        return GCUT_FAIL(GCUT_ERR_INVALID, "NULL argument");
+    if (dir < 0 || dir >= m->conn || (dir & 1))
+        return GCUT_FAIL(GCUT_ERR_INVALID, "direction %d is not an even direction of a %d-connected grid",
+                         (int)dir, (int)m->conn);
+    for (int32_t v = 0; v < m->n; v++)
+        if (w[v] < 0 || w[v] > MRF_MAX_W)
+            return GCUT_FAIL(GCUT_ERR_INVALID, "weight %d of node %d not in [0, 2^16]", (int)w[v],
+                             (int)v);
+    int32_t k = dir / 2;
+    if (!m->weight[k]) {
+        m->weight[k] = gcut_i_malloc_array(m->n, sizeof(int32_t));
+        if (!m->weight[k])
+            return GCUT_FAIL(GCUT_ERR_NOMEM, "out of memory (weights)");
+    }
+    memcpy(m->weight[k], w, (size_t)m->n * sizeof(int32_t));
+    return GCUT_OK;
+}
+
+gcut_status gcut_mrf_check_metric(const gcut_mrf *m, int32_t level)
+{
+    if (!m || level < 1 || level > 2)
+        return GCUT_FAIL(GCUT_ERR_INVALID, "bad argument");
+    const char *what = level == 2 ? "a metric" : "a semi-metric";
+    /* The built-in families are known: Potts and truncated linear are
+     * metrics, truncated quadratic is one only while trunc <= 1 (then it
+     * is Potts); its triangle breaks at V(0,2) against V(0,1) + V(1,2). */
+    if (m->kind == V_POTTS || m->kind == V_TL)
+        return GCUT_OK;
+    if (m->kind == V_TQ) {
+        if (level == 1 || m->v_trunc <= 2 || m->v_lambda == 0 || m->L < 3)
+            return GCUT_OK;
+        int64_t v02 = (int64_t)m->V[2], v01 = m->V[1], v12 = m->V[(size_t)m->L + 2];
+        return GCUT_FAIL(GCUT_ERR_INVALID,
+                         "V(0,2) = %lld > V(0,1) + V(1,2) = %lld: truncated quadratic with "
+                         "trunc %d is not a metric (use swap)",
+                         (long long)v02, (long long)(v01 + v12), (int)m->v_trunc);
+    }
+    const int32_t L = m->L, *V = m->V;
+    for (int32_t a = 0; a < L; a++) {
+        if (V[(size_t)a * L + a] != 0)
+            return GCUT_FAIL(GCUT_ERR_INVALID, "V(%d,%d) = %d != 0: not %s", (int)a, (int)a,
+                             (int)V[(size_t)a * L + a], what);
+        for (int32_t b = 0; b < a; b++)
+            if (V[(size_t)a * L + b] != V[(size_t)b * L + a])
+                return GCUT_FAIL(GCUT_ERR_INVALID, "V(%d,%d) = %d != V(%d,%d) = %d: not %s",
+                                 (int)a, (int)b, (int)V[(size_t)a * L + b], (int)b, (int)a,
+                                 (int)V[(size_t)b * L + a], what);
+    }
+    if (level == 1)
+        return GCUT_OK;
+    for (int32_t a = 0; a < L; a++)
+        for (int32_t b = 0; b < L; b++)
+            for (int32_t c = 0; c < L; c++) {
+                int64_t ac = V[(size_t)a * L + c];
+                int64_t abc = (int64_t)V[(size_t)a * L + b] + V[(size_t)b * L + c];
+                if (ac > abc)
+                    return GCUT_FAIL(GCUT_ERR_INVALID,
+                                     "V(%d,%d) = %lld > V(%d,%d) + V(%d,%d) = %lld: not a metric "
+                                     "(alpha-expansion needs one; use swap)",
+                                     (int)a, (int)c, (long long)ac, (int)a, (int)b, (int)b, (int)c,
+                                     (long long)abc);
+            }
+    return GCUT_OK;
+}
+
+static inline int64_t unary(const gcut_mrf *m, int32_t v, int32_t l)
+{
+    return m->unary ? m->unary[(size_t)v * m->L + l] : m->fn(m->fn_user, v, l);
+}
+
+/* Visit every pair (v, u = v + offset of even direction 2k) inside the grid:
+ * the box of v's coordinates whose neighbour is inside. */
+#define FOR_PAIRS(m, k, v, u, ...)                                                       \
+    do {                                                                                 \
+        const int32_t dx_ = (m)->off[k][0], dy_ = (m)->off[k][1], dz_ = (m)->off[k][2];   \
+        const int32_t x0_ = dx_ < 0 ? -dx_ : 0, x1_ = (m)->w - (dx_ > 0 ? dx_ : 0);      \
+        const int32_t y0_ = dy_ < 0 ? -dy_ : 0, y1_ = (m)->h - (dy_ > 0 ? dy_ : 0);      \
+        const int32_t z0_ = dz_ < 0 ? -dz_ : 0, z1_ = (m)->d - (dz_ > 0 ? dz_ : 0);      \
+        const int32_t step_ = dx_ + (m)->w * (dy_ + (m)->h * dz_);                        \
+        for (int32_t z_ = z0_; z_ < z1_; z_++)                                           \
+            for (int32_t y_ = y0_; y_ < y1_; y_++)                                       \
+                for (int32_t x_ = x0_; x_ < x1_; x_++) {                                 \
+                    const int32_t v = x_ + (m)->w * (y_ + (m)->h * z_), u = v + step_;   \
+                    __VA_ARGS__                                                          \
+                }                                                                        \
+    } while (0)
+
+gcut_status gcut_mrf_energy(const gcut_mrf *m, const int32_t *labels, int64_t *energy)
+{
+    if (!m || !labels || !energy)
+        return GCUT_FAIL(GCUT_ERR_INVALID, "NULL argument");
+    int64_t e = 0;
+    for (int32_t v = 0; v < m->n; v++) {
+        if (labels[v] < 0 || labels[v] >= m->L)
+            return GCUT_FAIL(GCUT_ERR_INVALID, "label %d of node %d not in 0 .. %d",
+                             (int)labels[v], (int)v, (int)m->L - 1);
+        e += unary(m, v, labels[v]);
+    }
+    for (int32_t k = 0; k < m->conn / 2; k++) {
+        const int32_t *wt = m->weight[k];
+        FOR_PAIRS(m, k, v, u, {
+            int64_t w = wt ? wt[v] : 1;
+            e += w * m->V[(size_t)labels[v] * m->L + labels[u]];
+        });
+    }
+    *energy = e;
+    return GCUT_OK;
+}
+
+/* The move: expansion (beta < 0) on alpha, or the swap of alpha and beta. */
+typedef struct move {
+    int32_t alpha, beta;
+} move;
+
+static inline int move_active(const move *mv, int32_t f)
+{
+    return mv->beta < 0 || f == mv->alpha || f == mv->beta;
+}
+static inline int32_t move_l0(const move *mv, int32_t f) { return mv->beta < 0 ? f : mv->alpha; }
+static inline int32_t move_l1(const move *mv) { return mv->beta < 0 ? mv->alpha : mv->beta; }
+
+/* Fill the scratch arrays for a move from labelling f; *K and *neg as in
+ * the header comment (E(x) = K - neg + cut(x)). */
+static gcut_status build_move(gcut_mrf *m, const move *mv, const int32_t *f, int64_t *K_out,
+                              int64_t *neg_out)
+{
+    const int32_t L = m->L, *V = m->V, l1 = move_l1(mv);
+    int64_t K = 0, neg = 0;
+    for (int32_t v = 0; v < m->n; v++) {
+        if (move_active(mv, f[v])) {
+            int64_t d0 = unary(m, v, move_l0(mv, f[v]));
+            K += d0;
+            m->t[v] = unary(m, v, l1) - d0;
+        } else {
+            K += unary(m, v, f[v]);
+            m->t[v] = 0;
+        }
+    }
+    for (int32_t k = 0; k < m->conn / 2; k++) {
+        const int32_t *wt = m->weight[k];
+        int32_t *cap = m->cap[k];
+        gcut_status bad = GCUT_OK;
+        FOR_PAIRS(m, k, v, u, {
+            const int64_t w = wt ? wt[v] : 1;
+            const int32_t fv = f[v], fu = f[u];
+            const int av = move_active(mv, fv), au = move_active(mv, fu);
+            int64_t c = 0;
+            if (av && au) {
+                const int32_t v0 = move_l0(mv, fv), u0 = move_l0(mv, fu);
+                const int64_t A = w * V[(size_t)v0 * L + u0], B = w * V[(size_t)v0 * L + l1];
+                const int64_t C = w * V[(size_t)l1 * L + u0], D = w * V[(size_t)l1 * L + l1];
+                K += A;
+                m->t[v] += C - A;
+                m->t[u] += D - C;
+                c = B + C - A - D;
+                if (c < 0 || c > INT32_MAX)
+                    bad = c < 0 ? GCUT_ERR_INVALID : GCUT_ERR_OVERFLOW;
+            } else if (av) {
+                const int64_t a0 = w * V[(size_t)move_l0(mv, fv) * L + fu];
+                K += a0;
+                m->t[v] += w * V[(size_t)l1 * L + fu] - a0;
+            } else if (au) {
+                const int64_t a0 = w * V[(size_t)fv * L + move_l0(mv, fu)];
+                K += a0;
+                m->t[u] += w * V[(size_t)fv * L + l1] - a0;
+            } else {
+                K += w * V[(size_t)fv * L + fu];
+            }
+            cap[v] = (int32_t)(c > 0 && c <= INT32_MAX ? c : 0);
+        });
+        if (bad == GCUT_ERR_INVALID)
+            return GCUT_FAIL(GCUT_ERR_INVALID,
+                             "move not representable: V breaks the triangle inequality");
+        if (bad != GCUT_OK)
+            return GCUT_FAIL(GCUT_ERR_OVERFLOW, "a pair capacity of the move passes INT32_MAX");
+    }
+    for (int32_t v = 0; v < m->n; v++) {
+        const int64_t t = m->t[v];
+        if (t > INT32_MAX || -t > INT32_MAX)
+            return GCUT_FAIL(GCUT_ERR_OVERFLOW,
+                             "terminal capacity %lld of node %d passes INT32_MAX (smaller costs)",
+                             (long long)t, (int)v);
+        m->src[v] = t > 0 ? (int32_t)t : 0;
+        m->snk[v] = t < 0 ? (int32_t)-t : 0;
+        neg += t < 0 ? -t : 0;
+    }
+    *K_out = K;
+    *neg_out = neg;
+    return GCUT_OK;
+}
+
+/* splitmix64: the random label order. */
+static uint64_t next_rand(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static gcut_status run(gcut_mrf *m, const gcut_mrf_options *opt_in, int32_t *labels,
+                       gcut_mrf_stats *stats_out, int swap)
+{
+    const double t_start = now_ms();
+    if (!m || !labels)
+        return GCUT_FAIL(GCUT_ERR_INVALID, "NULL argument");
+    gcut_mrf_options opt;
+    gcut_mrf_options_init(&opt);
+    if (opt_in) {
+        if (opt_in->struct_size != sizeof(opt))
+            return GCUT_FAIL(GCUT_ERR_INVALID, "options not set up by gcut_mrf_options_init");
+        opt = *opt_in;
+    }
+    if (opt.max_cycles < 1 || opt.max_cycles > GCUT_MRF_MAX_CYCLES)
+        return GCUT_FAIL(GCUT_ERR_INVALID, "max_cycles %d not in 1 .. %d", (int)opt.max_cycles,
+                         GCUT_MRF_MAX_CYCLES);
+    gcut_status st = gcut_mrf_check_metric(m, swap ? 1 : 2);
+    if (st != GCUT_OK)
+        return st;
+    gcut_mrf_stats s;
+    memset(&s, 0, sizeof(s));
+    st = gcut_mrf_energy(m, labels, &s.initial_energy);
+    if (st != GCUT_OK)
+        return st;
+    const int32_t L = m->L, n = m->n;
+    int32_t *f = gcut_i_malloc_array(n, sizeof(int32_t));
+    /* The move list of a cycle: labels (expansion) or pairs (swap). */
+    const int64_t nmoves = swap ? (int64_t)L * (L - 1) / 2 : L;
+    move *order = gcut_i_malloc_array(nmoves, sizeof(move));
+    if (!f || !order) {
+        gcut_i_free(f);
+        gcut_i_free(order);
+        return GCUT_FAIL(GCUT_ERR_NOMEM, "out of memory");
+    }
+    memcpy(f, labels, (size_t)n * sizeof(int32_t));
+    int64_t k = 0;
+    for (int32_t a = 0; a < L; a++) {
+        if (!swap)
+            order[k++] = (move){a, -1};
+        else
+            for (int32_t b = a + 1; b < L; b++)
+                order[k++] = (move){a, b};
+    }
+    gcut_solve_options so;
+    gcut_solve_options_init(&so);
+    so.backend = opt.backend;
+    so.threads = opt.threads;
+    uint64_t rng = opt.seed;
+    int64_t energy = s.initial_energy;
+    /* Swap skips pairs with no active node; count labels in use. */
+    int64_t *count = swap ? gcut_i_calloc((size_t)L, sizeof(int64_t)) : NULL;
+    if (swap && !count) {
+        st = GCUT_FAIL(GCUT_ERR_NOMEM, "out of memory");
+        goto done;
+    }
+    if (count)
+        for (int32_t v = 0; v < n; v++)
+            count[f[v]]++;
+    for (int32_t cycle = 1; cycle <= opt.max_cycles; cycle++) {
+        const double t_cycle = now_ms();
+        int accepted = 0;
+        if (opt.random_order)
+            for (int64_t i = nmoves - 1; i > 0; i--) {
+                int64_t j = (int64_t)(next_rand(&rng) % (uint64_t)(i + 1));
+                move tmp = order[i];
+                order[i] = order[j];
+                order[j] = tmp;
+            }
+        for (int64_t i = 0; i < nmoves; i++) {
+            const move mv = order[i];
+            if (swap && count[mv.alpha] + count[mv.beta] == 0)
+                continue;
+            const double t0 = now_ms();
+            int64_t K = 0, neg = 0;
+            st = build_move(m, &mv, f, &K, &neg);
+            if (st != GCUT_OK)
+                goto done;
+            st = gcut_grid_set_terminals(m->grid, m->src, m->snk);
+            for (int32_t d = 0; st == GCUT_OK && d < m->conn / 2; d++)
+                st = gcut_grid_set_caps(m->grid, 2 * d, m->cap[d]);
+            if (st != GCUT_OK)
+                goto done;
+            const double t1 = now_ms();
+            st = gcut_grid_solve(m->grid, &so, m->res);
+            if (st != GCUT_OK)
+                goto done;
+            const double t2 = now_ms();
+            s.moves++;
+            s.backend = gcut_result_backend(m->res);
+            const int64_t e_new = K - neg + gcut_result_flow(m->res);
+            if (e_new < energy) {
+                const uint8_t *cut = gcut_result_cut(m->res);
+                const int32_t l1 = move_l1(&mv);
+                for (int32_t v = 0; v < n; v++)
+                    if (move_active(&mv, f[v])) {
+                        const int32_t nl = cut[v] == GCUT_SINK ? l1 : move_l0(&mv, f[v]);
+                        if (count && nl != f[v]) {
+                            count[f[v]]--;
+                            count[nl]++;
+                        }
+                        f[v] = nl;
+                    }
+                energy = e_new;
+                accepted = 1;
+                s.moves_accepted++;
+            }
+            const double t3 = now_ms();
+            s.build_ms += (t1 - t0) + (t3 - t2);
+            s.solve_ms += t2 - t1;
+            if (t3 - t0 > s.max_move_ms)
+                s.max_move_ms = t3 - t0;
+            if (opt.progress)
+                opt.progress(opt.progress_user, cycle,
+                             swap ? mv.alpha * L + mv.beta : mv.alpha, energy, t3 - t0);
+        }
+        s.cycle_energy[cycle - 1] = energy;
+        s.cycle_ms[cycle - 1] = now_ms() - t_cycle;
+        s.cycles = cycle;
+        if (!accepted)
+            break;
+    }
+    memcpy(labels, f, (size_t)n * sizeof(int32_t));
+    s.energy = energy;
+    s.total_ms = now_ms() - t_start;
+    if (stats_out)
+        *stats_out = s;
+done:
+    gcut_i_free(count);
+    gcut_i_free(order);
+    gcut_i_free(f);
+    return st;
+}
+
+gcut_status gcut_mrf_expand(gcut_mrf *m, const gcut_mrf_options *opt, int32_t *labels,
+                            gcut_mrf_stats *stats)
+{
+    return run(m, opt, labels, stats, 0);
+}
+
+gcut_status gcut_mrf_swap(gcut_mrf *m, const gcut_mrf_options *opt, int32_t *labels,
+                          gcut_mrf_stats *stats)
+{
+    return run(m, opt, labels, stats, 1);
+}
