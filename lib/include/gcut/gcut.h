@@ -13,5 +13,6 @@
 #include "gcut/grid.h"
 #include "gcut/solve.h"
 #include "gcut/backend.h"
+#include "gcut/match.h"
 
 #endif /* GCUT_GCUT_H */
