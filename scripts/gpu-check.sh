@@ -13,7 +13,9 @@
 #               on mid-sized instances), small-gpu, small-tc, small-ops1, targets
 #               (the genrmf/RLG/grid sizes on the GPU), targets-tc, targets-host,
 #               targets-params (the targets once per parameter set in $TPARAMS),
-#               targets-cpu (cpu-hipr on them), variants (settings compared), or a
+#               targets-cpu (cpu-hipr on them), variants (settings compared),
+#               variants-bcsr (variant=vc, tc and bcsr on the targets and three
+#               mid-sized graphs, VREPEAT runs each, default 1), or a
 #               gcut-bench instance spec (family:key=value;...)
 #   REPEAT      GCUT_GPU_REPEAT for the test (default 100: a changing result is a race)
 #   BUILD       build folder (default build-gpu in the repository)
@@ -215,6 +217,12 @@ if has_step bench; then
         for p in "variant=tc" "ops=1" "ops=8" "group=4" "group=8" "group=32" "tail=off" \
                  "relabel_freq=2" "relabel_freq=0.5"; do
           bench_run "var-${p//[=,]/_}" cuda-csr "$p" 2 "${VARSPECS[@]}"
+        done
+        ;;
+      variants-bcsr) # vc, tc and WBPR's BCSR layout on the targets and three mid-sized graphs
+        for p in variant=vc variant=tc variant=bcsr; do
+          bench_run "lay-${p#variant=}" cuda-csr "$p" "${VREPEAT:-1}" "${TARGETS[@]}" \
+            rlg:r=512,c=512 grid2d:w=1024,h=1024,conn=4 powerlaw:n=500000,d=8,k=8
         done
         ;;
       *:*) bench_run custom cuda-csr,cpu-hipr,cpu-bk "" 3 "$mode" ;;

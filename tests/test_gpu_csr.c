@@ -15,6 +15,10 @@
  *   GCUT_GPU_QUICK   1: small shapes only, 2: no shapes (for compute-sanitizer)
  *   GCUT_DATA_DIR    folder holding the maxflow/ instances (default ../shared/data)
  *
+ * variant=bcsr (WBPR's bidirectional CSR) merges parallel edges and gives
+ * no per-edge flows: it is checked on flow value and cut only, and asked
+ * for flows it must fail with GCUT_ERR_UNSUPPORTED.
+ *
  * Exits 77 (skip) with a message when cuda-csr is unavailable: no device,
  * no driver, or the plugin was not found.
  */
@@ -40,6 +44,8 @@ static int gpu_agrees(gcut_graph *g, const answer *ref, const char *params, int 
                       const char *label)
 {
     const int32_t n = gcut_graph_num_nodes(g);
+    if (params && strstr(params, "bcsr"))
+        want_flows = 0; /* not supported by that layout */
     gcut_solve_options opt;
     gcut_solve_options_init(&opt);
     opt.backend = "cuda-csr";
@@ -77,9 +83,10 @@ static int gpu_agrees(gcut_graph *g, const answer *ref, const char *params, int 
     return bad;
 }
 
-/* Parameter sets every case is solved with. The first three (the default
- * worklist engine with its cooperative driver, the thread-centric one, and
- * the worklist engine driven by the host) are repeated g_repeat times;
+/* Parameter sets every case is solved with. The first four (the default
+ * worklist engine with its cooperative driver, the thread-centric one, the
+ * worklist engine driven by the host, and the worklist on the BCSR layout)
+ * are repeated g_repeat times;
  * the others, which exercise the group sizes, the tail kernel and extreme
  * relabel intervals, twice. Large graphs get the first k_large_variants
  * only: a global relabel after every round, or none at all, costs minutes
@@ -88,6 +95,7 @@ static const char *const k_variants[] = {
     "variant=vc",
     "variant=tc",
     "variant=vc,driver=host",
+    "variant=bcsr",
     "variant=vc,group=1",
     "variant=vc,group=32,tail=off",
     "variant=vc,group=4",
@@ -101,9 +109,13 @@ static const char *const k_variants[] = {
     "variant=vc,ops=1",
     "variant=tc,ops=16",
     "variant=vc,driver=host,ops=2,tail=off",
+    "variant=bcsr,driver=host",
+    "variant=bcsr,group=1,relabel_rounds=1",
+    "variant=bcsr,group=32,driver=host,tail=100000,ops=3",
 };
 #define NUM_VARIANTS (int)(sizeof k_variants / sizeof k_variants[0])
-static const int k_large_variants = 5;
+#define NUM_MAIN 4 /* repeated g_repeat times */
+static const int k_large_variants = 6;
 
 /* Solve g with the variants, `reps` times for the main two; returns the
  * number of disagreements. */
@@ -114,7 +126,7 @@ static int check_variants(gcut_graph *g, int nvariants, int reps, int flows_ever
     reference(g, &ref);
     int bad = 0;
     for (int k = 0; k < nvariants && bad < 3; k++) {
-        const int times = k < 3 ? reps : 2;
+        const int times = k < NUM_MAIN ? reps : 2;
         for (int r = 0; r < times && bad < 3; r++) {
             const int flows = flows_every > 0 && (r + k) % flows_every == 0;
             bad += gpu_agrees(g, &ref, k_variants[k], flows, label);
@@ -159,7 +171,8 @@ static void test_hand_small(void **state)
         gcut_solve_options_init(&opt);
         opt.backend = "cuda-csr";
         opt.params = k_variants[k];
-        opt.want_flows = 1;
+        const int flows = strstr(k_variants[k], "bcsr") == NULL;
+        opt.want_flows = flows;
         gcut_result *res;
         assert_int_equal(gcut_result_new(&res), GCUT_OK);
         assert_int_equal(gcut_solve(g, &opt, res), GCUT_OK);
@@ -170,7 +183,8 @@ static void test_hand_small(void **state)
         assert_int_equal(cut[0], GCUT_SOURCE);
         assert_int_equal(cut[1], GCUT_SINK);
         assert_int_equal(cut[2], GCUT_SINK);
-        assert_int_equal(gcut_check_flow(g, 3, gcut_result_edge_flows(res), cut), GCUT_OK);
+        assert_int_equal(
+            gcut_check_flow(g, 3, flows ? gcut_result_edge_flows(res) : NULL, cut), GCUT_OK);
         assert_string_equal(gcut_result_backend(res), "cuda-csr");
         gcut_result_free(res);
     }
@@ -211,6 +225,36 @@ static void test_hand_terminals(void **state)
     gcut_graph_free(g);
 }
 
+/*
+ * Parallel edges with capacities near INT32_MAX: BCSR merges the three
+ * edges 0 -> 1 into one arc pair whose residuals reach 6 (2^31 - 1), past
+ * 2^32. Three sources feed 0 through 2, 3, 4 and three sinks drain 1
+ * through 5, 6, 7: flow 3 (2^31 - 1). The bcsr variants must agree with
+ * cpu-ref (the others too).
+ */
+static void test_hand_parallel(void **state)
+{
+    (void)state;
+    const int32_t big = INT32_MAX;
+    gcut_graph *g;
+    assert_int_equal(gcut_graph_new(&g, 8, 12), GCUT_OK);
+    for (int32_t k = 0; k < 3; k++) {
+        assert_int_equal(gcut_graph_add_tweights(g, 2 + k, big, 0), GCUT_OK);
+        assert_int_equal(gcut_graph_add_tweights(g, 5 + k, 0, big), GCUT_OK);
+        assert_int_equal(gcut_graph_add_edge(g, 2 + k, 0, big, 0), GCUT_OK);
+        assert_int_equal(gcut_graph_add_edge(g, 1, 5 + k, big, 0), GCUT_OK);
+        assert_int_equal(gcut_graph_add_edge(g, 0, 1, big, big), GCUT_OK);
+    }
+    assert_int_equal(gcut_graph_add_edge(g, 1, 0, 5, 7), GCUT_OK);
+    answer ref;
+    reference(g, &ref);
+    assert_int_equal(ref.flow, 3 * (int64_t)big);
+    for (int k = 0; k < NUM_VARIANTS; k++)
+        assert_int_equal(gpu_agrees(g, &ref, k_variants[k], 1, "hand-parallel"), 0);
+    free(ref.cut);
+    gcut_graph_free(g);
+}
+
 /* ---------------------------------------------------------------- random */
 
 static void test_random_families(void **state)
@@ -228,7 +272,7 @@ static void test_random_families(void **state)
         snprintf(label, sizeof label, "%s-%s-seed%llu-size%d", tu_family_name(fam),
                  tu_caps_name(caps), (unsigned long long)seed, (int)size);
         const int reps = size <= 200 ? g_repeat : (g_repeat > 10 ? 10 : g_repeat);
-        const int f = g_quick >= 2 ? check_variants(g, 3, 1, 2, label)
+        const int f = g_quick >= 2 ? check_variants(g, NUM_MAIN, 1, 2, label)
                                    : check_all_variants(g, reps, 2, label);
         if (f)
             fprintf(stderr, "FAILED: %s (%d disagreements)\n", label, f);
@@ -406,6 +450,7 @@ static void test_instances(void **state)
         for (int r = 0; r < reps; r++) {
             failures += gpu_agrees(g, &ref, "variant=vc", r % 2, inst[i].file);
             failures += gpu_agrees(g, &ref, "variant=tc", (r + 1) % 2, inst[i].file);
+            failures += gpu_agrees(g, &ref, "variant=bcsr", 0, inst[i].file);
         }
         free(ref.cut);
         gcut_graph_free(g);
@@ -449,6 +494,20 @@ static void test_params(void **state)
     assert_int_equal(solve_with(g, "variant=tc,driver=coop", 0, NULL), GCUT_OK);
     assert_int_equal(solve_with(g, "variant=tc,relabel_freq=0.5,batch=4,", 0, NULL), GCUT_OK);
     assert_int_equal(solve_with(g, "", 0, NULL), GCUT_OK);
+    assert_int_equal(solve_with(g, "variant=bcs", 0, NULL), GCUT_ERR_INVALID);
+    assert_int_equal(solve_with(g, "variant=bcsr,group=3", 0, NULL), GCUT_ERR_INVALID);
+    assert_int_equal(solve_with(g, "variant=bcsr,driver=host,ops=2", 0, NULL), GCUT_OK);
+    /* No per-edge flows on the merged layout: a clear refusal. */
+    gcut_solve_options opt;
+    gcut_solve_options_init(&opt);
+    opt.backend = "cuda-csr";
+    opt.params = "variant=bcsr";
+    opt.want_flows = 1;
+    gcut_result *res;
+    assert_int_equal(gcut_result_new(&res), GCUT_OK);
+    assert_int_equal(gcut_solve(g, &opt, res), GCUT_ERR_UNSUPPORTED);
+    assert_non_null(strstr(gcut_last_error(), "bcsr"));
+    gcut_result_free(res);
     gcut_graph_free(g);
 }
 
@@ -488,6 +547,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hand_small),
         cmocka_unit_test(test_hand_terminals),
+        cmocka_unit_test(test_hand_parallel),
         cmocka_unit_test(test_params),
         cmocka_unit_test(test_stats_and_timeout),
         cmocka_unit_test(test_instances),

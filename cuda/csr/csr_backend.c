@@ -5,8 +5,11 @@
  *
  * Settings (opt->params, "key=value,key=value"; unknown keys fail with
  * GCUT_ERR_INVALID):
- *   variant=vc|tc        worklist of active vertices (default) or a thread
- *                        per vertex scanning all vertices every round
+ *   variant=vc|tc|bcsr   worklist of active vertices (default) or a thread
+ *                        per vertex scanning all vertices every round, or
+ *                        the worklist on WBPR's bidirectional CSR (merged
+ *                        parallel edges, reverse arcs by binary search; no
+ *                        per-edge flows: want_flows fails UNSUPPORTED)
  *   group=auto|1|4|8|32  lanes that scan one active vertex (vc only)
  *   relabel_rounds=N     rounds between global relabels (default
  *                        max(100, n^2 / (1000 m)))
@@ -123,6 +126,8 @@ static gcut_status parse_params(const char *params, gcut_cu_csr_params *prm)
                 prm->variant = GCUT_CU_CSR_VC;
             else if (value_is(v, vlen, "tc"))
                 prm->variant = GCUT_CU_CSR_TC;
+            else if (value_is(v, vlen, "bcsr"))
+                prm->variant = GCUT_CU_CSR_BCSR;
             else
                 bad = 1;
         } else if (klen == 5 && memcmp(p, "group", 5) == 0) {
@@ -193,6 +198,12 @@ static gcut_status csr_solve_graph(void *state, const gcut_problem *p,
     gcut_status st = parse_params(opt->params, &prm);
     if (st != GCUT_OK)
         return st;
+    /* BCSR merges parallel edges into one arc pair, so the flow of each
+     * user edge cannot be told apart any more; phase II is not run. */
+    if (prm.variant == GCUT_CU_CSR_BCSR && sol->edge_flows)
+        return GCUT_CU_FAIL(GCUT_ERR_UNSUPPORTED,
+                            "cuda-csr: variant=bcsr gives no per-edge flows (parallel edges are "
+                            "merged in its layout); use variant=vc or tc with want_flows");
     return gcut_cu_csr_solve(state, p, opt, &prm, sol);
 }
 

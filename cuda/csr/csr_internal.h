@@ -22,7 +22,11 @@ typedef enum gcut_cu_csr_variant {
     GCUT_CU_CSR_VC = 0,
     /* No worklist: one thread per vertex, every vertex looked at in every
      * round (He & Hong's scheme). */
-    GCUT_CU_CSR_TC = 1
+    GCUT_CU_CSR_TC = 1,
+    /* The worklist schedule of vc on WBPR's layout: one bidirectional CSR
+     * of residual arcs sorted by neighbour, reverse arcs found by binary
+     * search (no flows per edge: want_flows is refused). */
+    GCUT_CU_CSR_BCSR = 2
 } gcut_cu_csr_variant;
 
 /* Who drives the rounds (opt->params "driver="). */

@@ -14,6 +14,18 @@
  * with an active-vertex worklist deduplicated by per-vertex round stamps
  * and a level-synchronous global relabel (BFS from the sink) on the GPU.
  *
+ * variant=bcsr swaps the layout for the one of WBPR,
+ *   Hsieh, Lin and Kuo, "Engineering a workload-balanced push-relabel
+ *   algorithm for massive graphs on GPUs" (WBPR), 2024:
+ * every vertex lists all its residual arcs, both directions of every edge,
+ * sorted by neighbour id, with one residual capacity per arc (bres). A
+ * push on u -> v subtracts from bres[u -> v] and adds to bres[v -> u];
+ * the reverse arc is found by binary search in v's sorted list (no sister
+ * index). Parallel edges are merged into one arc pair on the host, so the
+ * neighbour is unique in each list and the search unambiguous. Same
+ * schedule, driver, global relabel and cut as vc; A.bcsr selects the
+ * layout at run time (a uniform branch, the same for every thread).
+ *
  * Terminals are not vertices. The source's capacity to v is v's initial
  * excess; the sink's capacity from v is term[v], the residual of an arc
  * to a virtual sink of height 0. (Phase II, which returns excess to the
@@ -89,6 +101,7 @@ template <typename Idx>
 struct Args {
     int32_t n;
     int32_t dead;        /* n + 1: the height of vertices that cannot reach the terminal */
+    int32_t bcsr;        /* 1: the BCSR arrays below hold the graph, the RCSR ones are unset */
     const Idx *row;      /* n + 1 */
     const int32_t *col;  /* m */
     const int32_t *cap;  /* m */
@@ -96,6 +109,9 @@ struct Args {
     const int32_t *rcol; /* m */
     const Idx *rmap;     /* m */
     int32_t *flow;       /* m */
+    const Idx *brow;     /* n + 1 (bcsr): arcs of u are brow[u] .. brow[u+1]-1 */
+    const int32_t *bcol; /* mb: neighbour of each arc, increasing within a vertex */
+    unsigned long long *bres; /* mb: residual capacity of each arc */
     unsigned long long *excess; /* n, two's complement updates */
     int32_t *height;     /* n */
     int32_t *term;       /* n: residual to the terminal of this phase */
@@ -129,6 +145,27 @@ __device__ __forceinline__ void activate(const Args<Idx> &A, int32_t v, uint32_t
 {
     if (atomicExch(&A.stamp[v], next) != next)
         append(list_of(A, next), &A.ctl->cnt[next % 3u], v);
+}
+
+/*
+ * BCSR: the arc v -> u, found by binary search in v's list, which holds u
+ * exactly once (the lists are symmetric: u lists v iff v lists u, and
+ * parallel edges were merged). Invariant of the loop: bcol[lo] <= u <
+ * bcol[hi] (hi = the end of the list counts as +infinity), which holds at
+ * the start because the list is sorted and contains u.
+ */
+template <typename Idx>
+__device__ __forceinline__ Idx bcsr_find(const Args<Idx> &A, int32_t v, int32_t u)
+{
+    Idx lo = __ldg(&A.brow[v]), hi = __ldg(&A.brow[v + 1]);
+    while (hi - lo > (Idx)1) {
+        const Idx mid = lo + (hi - lo) / (Idx)2;
+        if (__ldg(&A.bcol[mid]) <= u)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
 }
 
 /* Counters kept per thread, added to the control block once per block. */
@@ -188,7 +225,19 @@ __device__ __forceinline__ void process(const Args<Idx> &A, int32_t u, uint32_t 
          * with flow < cap, and entering arcs with flow > 0. */
         int32_t best_h = kNoHeight;
         unsigned long long best_pos = 0; /* 2 * position + (1 for an entering arc) */
-        if (active && tr == 0) {
+        if (active && tr == 0 && A.bcsr) {
+            /* BCSR: one list holds every residual arc of u. */
+            const Idx bb = A.brow[u], be = A.brow[u + 1];
+            for (Idx i = bb + (Idx)glane; i < be; i += (Idx)G) {
+                if (__ldcg(&A.bres[i]) > 0) {
+                    const int32_t hv = __ldcg(&A.height[__ldg(&A.bcol[i])]);
+                    if (hv < best_h) {
+                        best_h = hv;
+                        best_pos = 2ull * (unsigned long long)i;
+                    }
+                }
+            }
+        } else if (active && tr == 0) {
             const Idx fb = A.row[u], fe = A.row[u + 1];
             for (Idx i = fb + (Idx)glane; i < fe; i += (Idx)G) {
                 if (__ldcg(&A.flow[i]) < __ldg(&A.cap[i])) {
@@ -232,6 +281,24 @@ __device__ __forceinline__ void process(const Args<Idx> &A, int32_t u, uint32_t 
                 atomicAdd(&A.excess[u], (unsigned long long)(-d));
                 e -= d;
                 t.pushes++;
+            } else if (hmin < h && A.bcsr) {
+                /* BCSR push. Only u subtracts from bres[u -> v] (others only
+                 * add, v pushing back), so the re-read residual is at least
+                 * what the scan saw and the subtraction never goes below 0.
+                 * Subtracting before adding keeps bres[u->v] + bres[v->u] at
+                 * most the pair's capacity at every instant. */
+                const Idx a = (Idx)(best_pos >> 1);
+                const int32_t v = __ldg(&A.bcol[a]);
+                const long long res = (long long)__ldcg(&A.bres[a]);
+                const long long d = e < res ? e : res;
+                atomicAdd(&A.bres[a], (unsigned long long)(-d));
+                atomicAdd(&A.bres[bcsr_find(A, v, u)], (unsigned long long)d);
+                atomicAdd(&A.excess[v], (unsigned long long)d);
+                atomicAdd(&A.excess[u], (unsigned long long)(-d));
+                e -= d;
+                t.pushes++;
+                if (WL)
+                    activate(A, v, next);
             } else if (hmin < h) {
                 /* Push to the lowest neighbour. The residual is re-read:
                  * since the scan it can only have grown (only u moves
@@ -448,6 +515,18 @@ __device__ __forceinline__ void bfs_level_body(const Args<Idx> &A, int32_t level
     const int32_t h = level + 1;
     for (uint32_t k = tid / G; k < count; k += ngroups) {
         const int32_t y = __ldcg(&cur[k]);
+        if (A.bcsr) {
+            /* BCSR: x -> y is residual when bres of the arc x -> y (in x's
+             * list, found by binary search) is positive; the search is
+             * skipped for x already visited. */
+            const Idx bb = A.brow[y], be = A.brow[y + 1];
+            for (Idx i = bb + (Idx)glane; i < be; i += (Idx)G) {
+                const int32_t x = __ldg(&A.bcol[i]);
+                if (__ldcg(&A.height[x]) == A.dead && __ldcg(&A.bres[bcsr_find(A, x, y)]) > 0)
+                    bfs_visit(A, x, h, next, next_cnt);
+            }
+            continue;
+        }
         const Idx rb = A.rrow[y], re = A.rrow[y + 1];
         for (Idx i = rb + (Idx)glane; i < re; i += (Idx)G) {
             const Idx a = __ldg(&A.rmap[i]);

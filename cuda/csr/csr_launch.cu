@@ -22,6 +22,8 @@
  *      or when the worklist runs dry;
  *   4. cut: the last BFS reached exactly the vertices that can reach the
  *      sink: that is the canonical cut;
+ *   (variant=bcsr: the host first builds WBPR's sorted bidirectional CSR
+ *   from the RCSR arrays, see build_bcsr, and uploads it instead of them;)
  *   5. phase II (only when flows are asked for): the same driver with the
  *      roles of the terminals swapped returns the excess to the source;
  *      then the flows are copied back and summed per user edge.
@@ -99,6 +101,95 @@ extern "C" gcut_status gcut_cu_csr_probe_image(const char **reason)
 }
 
 namespace {
+
+/* WBPR's bidirectional CSR, built on the host (variant=bcsr). */
+struct HostBcsr {
+    int64_t *row;            /* n + 1 */
+    int32_t *col;            /* m: neighbour, increasing within a vertex */
+    unsigned long long *res; /* m: initial residual capacity */
+    int64_t m;               /* arcs after merging */
+    double build_ms;
+};
+
+void bcsr_free(HostBcsr *b)
+{
+    void *parts[3] = {b->row, b->col, b->res};
+    for (int k = 0; k < 3; k++)
+        if (parts[k])
+            gcut_cu_host->free_fn(parts[k]);
+    memset(b, 0, sizeof *b);
+}
+
+/*
+ * Build the BCSR from the RCSR in O(n + m), without sorting: the vertices
+ * x are visited in increasing order and each appends itself to the list
+ * of every neighbour u, so each list comes out sorted by neighbour. A
+ * forward arc x -> u gives u the entry (x, 0): u's arc u -> x starts with
+ * no residual. An arc u -> x entering x (rrow/rcol of x) gives u the entry
+ * (x, cap): u's arc u -> x starts full. Every RCSR arc thus lands once in
+ * each endpoint's list, and u's list has out(u) + in(u) entries before
+ * merging. Equal neighbours are then adjacent and are merged into one arc
+ * with the summed residual (parallel edges, and the two arcs of an edge
+ * with both capacities positive). Residuals are 64 bits: a merged pair of
+ * several parallel edges can exceed 2^32.
+ */
+gcut_status build_bcsr(const gcut_rcsr *g, HostBcsr *b)
+{
+    const double t0 = gcut_cu_now();
+    const int32_t n = g->n;
+    const int64_t m2 = 2 * g->m;
+    memset(b, 0, sizeof *b);
+    b->row = (int64_t *)gcut_cu_host->malloc_fn(((size_t)n + 1) * sizeof(int64_t));
+    b->col = (int32_t *)gcut_cu_host->malloc_fn((size_t)(m2 > 0 ? m2 : 1) * sizeof(int32_t));
+    b->res = (unsigned long long *)gcut_cu_host->malloc_fn((size_t)(m2 > 0 ? m2 : 1) *
+                                                           sizeof(unsigned long long));
+    int64_t *cur = (int64_t *)gcut_cu_host->malloc_fn(((size_t)n + 1) * sizeof(int64_t));
+    if (!b->row || !b->col || !b->res || !cur) {
+        if (cur)
+            gcut_cu_host->free_fn(cur);
+        bcsr_free(b);
+        return GCUT_CU_FAIL(GCUT_ERR_NOMEM, "cuda-csr: cannot allocate the BCSR (%lld arcs)",
+                            (long long)m2);
+    }
+    b->row[0] = 0;
+    for (int32_t u = 0; u < n; u++)
+        b->row[u + 1] = b->row[u] + (g->row[u + 1] - g->row[u]) + (g->rrow[u + 1] - g->rrow[u]);
+    memcpy(cur, b->row, ((size_t)n + 1) * sizeof(int64_t));
+    for (int32_t x = 0; x < n; x++) {
+        for (int64_t a = g->row[x]; a < g->row[x + 1]; a++) {
+            const int32_t u = g->col[a]; /* x -> u: u's reverse arc u -> x */
+            b->col[cur[u]] = x;
+            b->res[cur[u]++] = 0;
+        }
+        for (int64_t i = g->rrow[x]; i < g->rrow[x + 1]; i++) {
+            const int32_t u = g->rcol[i]; /* u -> x: u's arc, full capacity */
+            b->col[cur[u]] = x;
+            b->res[cur[u]++] = (unsigned long long)g->cap[g->rmap[i]];
+        }
+    }
+    gcut_cu_host->free_fn(cur);
+    /* Merge equal neighbours in place (the write index never passes the
+     * read index); row[u] is rewritten once its old value was read. */
+    int64_t w = 0, begin = 0;
+    for (int32_t u = 0; u < n; u++) {
+        const int64_t end = b->row[u + 1];
+        const int64_t first = w;
+        b->row[u] = w;
+        for (int64_t i = begin; i < end; i++) {
+            if (w > first && b->col[w - 1] == b->col[i]) {
+                b->res[w - 1] += b->res[i];
+            } else {
+                b->col[w] = b->col[i];
+                b->res[w++] = b->res[i];
+            }
+        }
+        begin = end;
+    }
+    b->row[n] = w;
+    b->m = w;
+    b->build_ms = gcut_cu_now() - t0;
+    return GCUT_OK;
+}
 
 /* Carve aligned pieces out of one allocation; first only counts. */
 struct Carver {
@@ -531,7 +622,7 @@ int auto_group(const gcut_rcsr *g)
 
 template <typename Idx>
 gcut_status solve(gcut_cu_csr_state *s, const gcut_problem *p, const gcut_solve_options *opt,
-                  const gcut_cu_csr_params *prm, gcut_solution *sol)
+                  const gcut_cu_csr_params *prm, const HostBcsr *hb, gcut_solution *sol)
 {
     const double t_start = gcut_cu_now();
     const gcut_rcsr *g = p->rcsr;
@@ -543,7 +634,9 @@ gcut_status solve(gcut_cu_csr_state *s, const gcut_problem *p, const gcut_solve_
     memset(&E, 0, sizeof E);
     E.s = s;
     E.opt = opt;
-    E.wl = prm->variant == GCUT_CU_CSR_VC;
+    E.wl = prm->variant != GCUT_CU_CSR_TC;
+    const bool bcsr = hb != nullptr;
+    const int64_t mb = bcsr ? hb->m : 0;
     E.group = !E.wl ? 1 : prm->group ? prm->group : auto_group(g);
     E.batch = prm->batch > 0 ? prm->batch : GCUT_CSR_BATCH;
     E.ops = prm->ops > 0 ? prm->ops : GCUT_CSR_OPS;
@@ -596,7 +689,9 @@ gcut_status solve(gcut_cu_csr_state *s, const gcut_problem *p, const gcut_solve_
      * staging buffer of at most GCUT_CSR_STAGE_ENTRIES entries. */
     const bool narrow = sizeof(Idx) < sizeof(int64_t);
     if (narrow) {
-        const int64_t biggest = m > (int64_t)n + 1 ? m : (int64_t)n + 1;
+        /* The BCSR has only its row offsets to narrow. */
+        const int64_t arcs = bcsr ? 0 : m;
+        const int64_t biggest = arcs > (int64_t)n + 1 ? arcs : (int64_t)n + 1;
         E.stage_entries = biggest < (int64_t)GCUT_CSR_STAGE_ENTRIES ? (size_t)biggest
                                                                       : GCUT_CSR_STAGE_ENTRIES;
     }
@@ -610,13 +705,19 @@ gcut_status solve(gcut_cu_csr_state *s, const gcut_problem *p, const gcut_solve_
     for (int pass = 0; pass < 2; pass++) {
         Carver c;
         c.base = pass ? (char *)s->ws : nullptr;
-        E.A.row = c.take<Idx>((size_t)n + 1);
-        E.A.rrow = c.take<Idx>((size_t)n + 1);
-        E.A.rmap = c.take<Idx>((size_t)m);
-        E.A.col = c.take<int32_t>((size_t)m);
-        E.A.cap = c.take<int32_t>((size_t)m);
-        E.A.rcol = c.take<int32_t>((size_t)m);
-        E.A.flow = c.take<int32_t>((size_t)m);
+        /* One layout or the other: the arrays of the unused one get no
+         * room (and are never read: A.bcsr steers every kernel). */
+        const size_t rn = bcsr ? 0 : (size_t)n + 1, rm = bcsr ? 0 : (size_t)m;
+        E.A.row = c.take<Idx>(rn);
+        E.A.rrow = c.take<Idx>(rn);
+        E.A.rmap = c.take<Idx>(rm);
+        E.A.col = c.take<int32_t>(rm);
+        E.A.cap = c.take<int32_t>(rm);
+        E.A.rcol = c.take<int32_t>(rm);
+        E.A.flow = c.take<int32_t>(rm);
+        E.A.brow = c.take<Idx>(bcsr ? (size_t)n + 1 : 0);
+        E.A.bcol = c.take<int32_t>((size_t)mb);
+        E.A.bres = c.take<unsigned long long>((size_t)mb);
         E.A.excess = c.take<unsigned long long>((size_t)n);
         E.A.height = c.take<int32_t>((size_t)n);
         E.A.stamp = c.take<uint32_t>((size_t)n);
@@ -651,16 +752,29 @@ gcut_status solve(gcut_cu_csr_state *s, const gcut_problem *p, const gcut_solve_
     }
     E.A.n = n;
     E.A.dead = n + 1;
+    E.A.bcsr = bcsr ? 1 : 0;
     E.A.term = E.sinkres;
 
     /* ---- upload and initial preflow */
     const double t_up = gcut_cu_now();
     gcut_status rc;
-    if ((rc = upload_index(E, (Idx *)E.A.row, g->row, (int64_t)n + 1)) != GCUT_OK ||
-        (rc = upload_index(E, (Idx *)E.A.rrow, g->rrow, (int64_t)n + 1)) != GCUT_OK ||
-        (rc = upload_index(E, (Idx *)E.A.rmap, g->rmap, m)) != GCUT_OK)
+    if (bcsr) {
+        if ((rc = upload_index(E, (Idx *)E.A.brow, hb->row, (int64_t)n + 1)) != GCUT_OK)
+            return rc;
+        if (mb > 0) {
+            GCUT_CUDA_CHECK(cudaMemcpyAsync((void *)E.A.bcol, hb->col,
+                                            (size_t)mb * sizeof(int32_t),
+                                            cudaMemcpyHostToDevice, st));
+            GCUT_CUDA_CHECK(cudaMemcpyAsync(E.A.bres, hb->res,
+                                            (size_t)mb * sizeof(unsigned long long),
+                                            cudaMemcpyHostToDevice, st));
+        }
+    } else if ((rc = upload_index(E, (Idx *)E.A.row, g->row, (int64_t)n + 1)) != GCUT_OK ||
+               (rc = upload_index(E, (Idx *)E.A.rrow, g->rrow, (int64_t)n + 1)) != GCUT_OK ||
+               (rc = upload_index(E, (Idx *)E.A.rmap, g->rmap, m)) != GCUT_OK) {
         return rc;
-    if (m > 0) {
+    }
+    if (m > 0 && !bcsr) {
         GCUT_CUDA_CHECK(cudaMemcpyAsync((void *)E.A.col, g->col, (size_t)m * sizeof(int32_t),
                                         cudaMemcpyHostToDevice, st));
         GCUT_CUDA_CHECK(cudaMemcpyAsync((void *)E.A.cap, g->cap, (size_t)m * sizeof(int32_t),
@@ -687,7 +801,8 @@ gcut_status solve(gcut_cu_csr_state *s, const gcut_problem *p, const gcut_solve_
     for (int32_t v = 0; v < n; v++)
         sink_total += p->cap_sink[v];
     const double t_solve = gcut_cu_now();
-    sol->stats->init_ms = t_solve - t_start;
+    /* The BCSR build on the host (before this function) counts as init. */
+    sol->stats->init_ms = t_solve - t_start + (bcsr ? hb->build_ms : 0.0);
 
     /* ---- phase I: maximum preflow */
     if ((rc = run_phase_any(E, E.sinkres, 1)) != GCUT_OK)
@@ -710,7 +825,7 @@ gcut_status solve(gcut_cu_csr_state *s, const gcut_problem *p, const gcut_solve_
     sol->stats->cut_ms = t_flow - t_cut;
 
     /* ---- phase II: a flow, when asked for */
-    if (sol->edge_flows) {
+    if (sol->edge_flows && !bcsr) { /* bcsr: refused by csr_backend.c */
         if ((rc = run_phase_any(E, E.src, 2)) != GCUT_OK)
             return rc;
         if (s->h_ctl->excess_nodes != 0)
@@ -758,7 +873,8 @@ gcut_status solve(gcut_cu_csr_state *s, const gcut_problem *p, const gcut_solve_
                       "cuda-csr: flow %lld, %d nodes, %lld arcs, variant %s, group %d, ops %d: "
                       "%s driver, %lld rounds (%lld in the tail kernel), %lld global relabels (%.2f ms, "
                       "last BFS %d levels); init %.2f ms, phase I %.2f ms, phase II %.2f ms",
-                      (long long)flow, (int)n, (long long)m, E.wl ? "vc" : "tc", E.group, E.ops,
+                      (long long)flow, (int)n, (long long)(bcsr ? mb : m),
+                      bcsr ? "bcsr" : E.wl ? "vc" : "tc", E.group, E.ops,
                       E.coop ? "cooperative" : "host",
                       (long long)E.rounds, (long long)E.tail_rounds,
                       (long long)E.global_relabels, E.relabel_ms, (int)E.bfs_depth,
@@ -811,7 +927,23 @@ extern "C" gcut_status gcut_cu_csr_solve(gcut_cu_csr_state *s, const gcut_proble
     /* 32-bit arc offsets while they fit (strided loops add up to 32 to an
      * offset, hence INT32_MAX rather than UINT32_MAX): half the index
      * traffic of rmap and the offsets. */
-    if (g->m <= (int64_t)INT32_MAX)
-        return solve<uint32_t>(s, p, opt, prm, sol);
-    return solve<long long>(s, p, opt, prm, sol);
+    if (prm->variant != GCUT_CU_CSR_BCSR) {
+        if (g->m <= (int64_t)INT32_MAX)
+            return solve<uint32_t>(s, p, opt, prm, nullptr, sol);
+        return solve<long long>(s, p, opt, prm, nullptr, sol);
+    }
+    /* variant=bcsr: the layout is built here, its arc count (up to 2 m)
+     * picks the offset type, and it is freed after the solve (the uploads
+     * are synchronised inside). */
+    HostBcsr hb;
+    if ((st = build_bcsr(g, &hb)) != GCUT_OK)
+        return st;
+    gcut_cu_host->log(opt, GCUT_LOG_DEBUG, "cuda-csr: BCSR of %lld arcs built in %.2f ms",
+                      (long long)hb.m, hb.build_ms);
+    if (hb.m <= (int64_t)INT32_MAX)
+        st = solve<uint32_t>(s, p, opt, prm, &hb, sol);
+    else
+        st = solve<long long>(s, p, opt, prm, &hb, sol);
+    bcsr_free(&hb);
+    return st;
 }
