@@ -23,7 +23,7 @@ static const char usage[] =
     "  -n, --ndisp N        number of disparities 0 .. N-1 (required)\n"
     "  -c, --cost NAME      data cost: bt (Birchfield-Tomasi, default), ad, census\n"
     "  -s, --smooth NAME    smoothness: potts (default) or tl (truncated linear)\n"
-    "  -l, --lambda L       smoothness weight in intensity units (default 20)\n"
+    "  -l, --lambda L       smoothness weight in intensity units (default 10)\n"
     "      --trunc T        data cost truncation (default 20)\n"
     "      --tl-trunc T     truncation of the linear term (default 2)\n"
     "      --swap           alpha-beta swap instead of alpha-expansion\n"

@@ -33,7 +33,7 @@ void gcut_stereo_params_init(gcut_stereo_params *p)
     p->ndisp = 16;
     p->cost = GCUT_STEREO_BT;
     p->smooth = GCUT_STEREO_POTTS;
-    p->lambda = 20;
+    p->lambda = 10;
     p->trunc = 20;
     p->tl_trunc = 2;
     p->contrast_threshold = 8;

@@ -1,0 +1,259 @@
+/*
+ * test_vision_mrf.c - gcut_mrf (alpha-expansion, alpha-beta swap) and the
+ * stereo layer: tiny problems against brute force, exact energies after
+ * every cycle, monotone energies, the metric check, a synthetic stereo pair
+ * and, where ../shared/data/middlebury exists, tsukuba.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <cmocka.h>
+
+#include "gcut/vision/mrf.h"
+#include "gcut/vision/stereo.h"
+
+static uint64_t rng_state = 7;
+static int32_t rnd(int32_t k)
+{
+    rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
+    return (int32_t)((rng_state >> 33) % (uint64_t)k);
+}
+
+/* Minimum energy over all labellings (n small). */
+static int64_t brute_force(gcut_mrf *m, int32_t n, int32_t L)
+{
+    int32_t f[16] = {0};
+    int64_t best = INT64_MAX;
+    for (;;) {
+        int64_t e;
+        assert_int_equal(gcut_mrf_energy(m, f, &e), GCUT_OK);
+        if (e < best)
+            best = e;
+        int32_t i = 0;
+        while (i < n && ++f[i] == L)
+            f[i++] = 0;
+        if (i == n)
+            return best;
+    }
+}
+
+typedef struct mono {
+    int64_t last;
+    int bad;
+} mono;
+
+static void on_move(void *user, int32_t cycle, int32_t label, int64_t energy, double ms)
+{
+    mono *mo = user;
+    (void)cycle;
+    (void)label;
+    (void)ms;
+    if (energy > mo->last)
+        mo->bad = 1;
+    mo->last = energy;
+}
+
+/* A random problem on a w x h grid; kind 0 Potts, 1 truncated linear,
+ * 2 truncated quadratic, with random weights. */
+static gcut_mrf *random_mrf(int32_t w, int32_t h, int32_t conn, int32_t L, int kind)
+{
+    gcut_mrf *m;
+    assert_int_equal(gcut_mrf_new(&m, w, h, 1, conn, L), GCUT_OK);
+    int32_t n = w * h, *c = malloc(sizeof(int32_t) * (size_t)(n * L)), *wt = malloc(sizeof(int32_t) * (size_t)n);
+    for (int32_t i = 0; i < n * L; i++)
+        c[i] = rnd(50);
+    assert_int_equal(gcut_mrf_set_unary(m, c), GCUT_OK);
+    for (int32_t d = 0; d < conn; d += 2) {
+        for (int32_t i = 0; i < n; i++)
+            wt[i] = 1 + rnd(3);
+        assert_int_equal(gcut_mrf_set_weights(m, d, wt), GCUT_OK);
+    }
+    int32_t lam = 1 + rnd(15);
+    if (kind == 0)
+        assert_int_equal(gcut_mrf_set_potts(m, lam), GCUT_OK);
+    else if (kind == 1)
+        assert_int_equal(gcut_mrf_set_trunc_linear(m, lam, 1 + rnd(3)), GCUT_OK);
+    else
+        assert_int_equal(gcut_mrf_set_trunc_quadratic(m, lam, 1 + rnd(9)), GCUT_OK);
+    free(c);
+    free(wt);
+    return m;
+}
+
+static void test_brute_force(void **state)
+{
+    (void)state;
+    for (int trial = 0; trial < 200; trial++) {
+        const int32_t w = 2 + rnd(2), h = 2 + rnd(2), L = 2 + rnd(2), n = w * h;
+        const int kind = rnd(2), conn = rnd(2) ? 4 : 8;
+        gcut_mrf *m = random_mrf(w, h, conn, L, kind);
+        int32_t f[16];
+        for (int32_t i = 0; i < n; i++)
+            f[i] = rnd(L);
+        gcut_mrf_options o;
+        gcut_mrf_options_init(&o);
+        o.random_order = trial & 1;
+        o.seed = (uint64_t)trial;
+        mono mo = {INT64_MAX, 0};
+        o.progress = on_move;
+        o.progress_user = &mo;
+        gcut_mrf_stats st;
+        assert_int_equal(gcut_mrf_expand(m, &o, f, &st), GCUT_OK);
+        assert_false(mo.bad);
+        int64_t e, opt = brute_force(m, n, L);
+        assert_int_equal(gcut_mrf_energy(m, f, &e), GCUT_OK);
+        assert_int_equal(e, st.energy);
+        assert_true(e >= opt);
+        /* 2c bound, c = max V / min_{a != b} V: 1 for Potts, at most L-1
+         * for truncated linear. */
+        const int64_t c = kind == 0 ? 1 : L - 1;
+        assert_true(e <= 2 * c * opt);
+        if (L == 2 && kind == 0)
+            assert_int_equal(e, opt); /* one expansion is an exact cut */
+        gcut_mrf_free(m);
+    }
+}
+
+/* Energy after every cycle equals the energy recomputed from scratch, for
+ * expansion and swap, on larger grids (one cycle per call). */
+static void test_exact_energy(void **state)
+{
+    (void)state;
+    for (int trial = 0; trial < 12; trial++) {
+        const int32_t w = 12 + rnd(10), h = 9 + rnd(10), L = 3 + rnd(6), n = w * h;
+        const int kind = rnd(3), swap = kind == 2 || rnd(2);
+        gcut_mrf *m = random_mrf(w, h, rnd(2) ? 4 : 8, L, kind);
+        int32_t *f = malloc(sizeof(int32_t) * (size_t)n);
+        for (int32_t i = 0; i < n; i++)
+            f[i] = rnd(L);
+        gcut_mrf_options o;
+        gcut_mrf_options_init(&o);
+        o.max_cycles = 1;
+        int64_t prev = INT64_MAX;
+        for (int it = 0; it < 6; it++) {
+            gcut_mrf_stats st;
+            gcut_status s = swap ? gcut_mrf_swap(m, &o, f, &st) : gcut_mrf_expand(m, &o, f, &st);
+            assert_int_equal(s, GCUT_OK);
+            int64_t e;
+            assert_int_equal(gcut_mrf_energy(m, f, &e), GCUT_OK);
+            assert_int_equal(e, st.energy);
+            assert_true(st.energy <= st.initial_energy);
+            assert_true(e <= prev);
+            prev = e;
+        }
+        free(f);
+        gcut_mrf_free(m);
+    }
+}
+
+static void test_metric_check(void **state)
+{
+    (void)state;
+    gcut_mrf *m;
+    assert_int_equal(gcut_mrf_new(&m, 4, 4, 1, 4, 5), GCUT_OK);
+    int32_t f[16] = {0};
+    assert_int_equal(gcut_mrf_set_trunc_quadratic(m, 3, 9), GCUT_OK);
+    assert_int_equal(gcut_mrf_expand(m, NULL, f, NULL), GCUT_ERR_INVALID);
+    assert_non_null(strstr(gcut_last_error(), "not a metric"));
+    assert_int_equal(gcut_mrf_swap(m, NULL, f, NULL), GCUT_OK);
+    int32_t table[25];
+    for (int32_t a = 0; a < 5; a++)
+        for (int32_t b = 0; b < 5; b++)
+            table[a * 5 + b] = (a - b) * (a - b);
+    assert_int_equal(gcut_mrf_set_table(m, table), GCUT_OK);
+    assert_int_equal(gcut_mrf_check_metric(m, 2), GCUT_ERR_INVALID);
+    assert_int_equal(gcut_mrf_check_metric(m, 1), GCUT_OK);
+    table[1] = 7; /* asymmetric */
+    assert_int_equal(gcut_mrf_set_table(m, table), GCUT_OK);
+    assert_int_equal(gcut_mrf_check_metric(m, 1), GCUT_ERR_INVALID);
+    assert_int_equal(gcut_mrf_set_trunc_linear(m, 2, 2), GCUT_OK);
+    assert_int_equal(gcut_mrf_expand(m, NULL, f, NULL), GCUT_OK);
+    gcut_mrf_free(m);
+}
+
+/* Left = right shifted by 2 (left half) and 5 (right half). */
+static void test_synthetic_stereo(void **state)
+{
+    (void)state;
+    const int32_t W = 80, H = 60;
+    gcut_image *l, *r;
+    assert_int_equal(gcut_image_new(&l, W, H, 1, 8), GCUT_OK);
+    assert_int_equal(gcut_image_new(&r, W, H, 1, 8), GCUT_OK);
+    for (int32_t y = 0; y < H; y++)
+        for (int32_t x = 0; x < W; x++)
+            r->data[y * (int32_t)r->stride + x] = (uint8_t)rnd(256);
+    int32_t *truth = malloc(sizeof(int32_t) * (size_t)(W * H));
+    for (int32_t y = 0; y < H; y++)
+        for (int32_t x = 0; x < W; x++) {
+            int32_t d = x < W / 2 ? 2 : 5, xr = x - d < 0 ? 0 : x - d;
+            truth[y * W + x] = d;
+            l->data[y * (int32_t)l->stride + x] = r->data[y * (int32_t)r->stride + xr];
+        }
+    for (int cost = 0; cost < 3; cost++) {
+        gcut_stereo_params p;
+        gcut_stereo_params_init(&p);
+        p.ndisp = 8;
+        p.cost = (gcut_stereo_cost)cost;
+        int32_t *disp = malloc(sizeof(int32_t) * (size_t)(W * H));
+        gcut_mrf_stats st;
+        assert_int_equal(gcut_stereo_match(l, r, &p, disp, &st), GCUT_OK);
+        int32_t bad = 0;
+        for (int32_t y = 0; y < H; y++)
+            for (int32_t x = 8; x < W; x++)
+                bad += disp[y * W + x] != truth[y * W + x];
+        assert_true(bad < W * H / 100);
+        free(disp);
+    }
+    free(truth);
+    gcut_image_free(l);
+    gcut_image_free(r);
+}
+
+static void test_middlebury_tsukuba(void **state)
+{
+    (void)state;
+    const char *dir = GCUT_SHARED_DATA "/middlebury/tsukuba";
+    struct stat sb;
+    if (stat(dir, &sb) != 0)
+        skip();
+    char pl[512], pr[512], pg[512];
+    snprintf(pl, sizeof pl, "%s/imL.png", dir);
+    snprintf(pr, sizeof pr, "%s/imR.png", dir);
+    snprintf(pg, sizeof pg, "%s/groundtruth.png", dir);
+    gcut_image *l, *r, *g;
+    if (gcut_image_load(pl, &l) != GCUT_OK)
+        skip(); /* no PNG support in this build */
+    assert_int_equal(gcut_image_load(pr, &r), GCUT_OK);
+    assert_int_equal(gcut_image_load(pg, &g), GCUT_OK);
+    gcut_stereo_params p;
+    gcut_stereo_params_init(&p);
+    p.ndisp = 16;
+    p.mrf.max_cycles = 3;
+    int32_t *disp = malloc(sizeof(int32_t) * (size_t)(l->width * l->height));
+    assert_int_equal(gcut_stereo_match(l, r, &p, disp, NULL), GCUT_OK);
+    double bad;
+    assert_int_equal(gcut_stereo_bad_pixels(disp, g, 16, NULL, 1, &bad, NULL), GCUT_OK);
+    assert_true(bad < 4.12);
+    free(disp);
+    gcut_image_free(l);
+    gcut_image_free(r);
+    gcut_image_free(g);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_brute_force),
+        cmocka_unit_test(test_exact_energy),
+        cmocka_unit_test(test_metric_check),
+        cmocka_unit_test(test_synthetic_stereo),
+        cmocka_unit_test(test_middlebury_tsukuba),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
