@@ -56,6 +56,7 @@ static const char usage[] =
     "interactive and scripted:\n"
     "      --record FILE      write the strokes painted to a stroke file\n"
     "      --view NAME        overlay (default), mask or cutout\n"
+    "      --help-overlay     start with the help box shown (key h)\n"
     "      --keep-models      keep the colour models when a stroke is released\n"
     "                         (warm cut; default: re-learn them from all seeds)\n"
     "      --zoom Z           initial zoom (default: fit the screen)\n"
@@ -90,7 +91,7 @@ typedef struct args {
     const char *image, *replay, *record, *out, *cutout, *shot, *seeds_out, *backend, *inspect;
     double lambda, zoom, bench_mp;
     int32_t conn;
-    int keep_models;
+    int keep_models, show_help;
     int view;
 } args;
 
@@ -533,7 +534,7 @@ static const char *const help_lines[] = {
     "S              SAVE MASK + CUT-OUT PNG",
     "B              BACK END CPU / GPU",
     "+ - 0          ZOOM IN / OUT / FIT",
-    "ARROWS, MIDDLE PAN",
+    "ARROWS         PAN (OR MIDDLE DRAG)",
     "H              THIS HELP",
     "Q  ESC         QUIT",
 };
@@ -600,7 +601,7 @@ static void render_frame(viewer *v, int32_t mx, int32_t my, const int32_t *drag_
     }
     if (v->help) {
         const int32_t nl = (int32_t)(sizeof help_lines / sizeof help_lines[0]);
-        const int32_t bw = 42 * (VIEW_FONT_W + 1) * sc, bh = (nl + 2) * lh;
+        const int32_t bw = 44 * (VIEW_FONT_W + 1) * sc, bh = (nl + 2) * lh;
         const int32_t bx = (v->fw - bw) / 2, by = (v->fh - bh) / 2;
         fill_rect(v, bx, by, bw, bh, 0, 200);
         for (int32_t i = 0; i < nl; i++)
@@ -701,6 +702,8 @@ static int parse_args(int argc, char **argv, args *a)
             str = &a->inspect;
         } else if (!strcmp(s, "-b") || !strcmp(s, "--backend")) {
             str = &a->backend;
+        } else if (!strcmp(s, "--help-overlay")) {
+            a->show_help = 1;
         } else if (!strcmp(s, "--keep-models")) {
             a->keep_models = 1;
         } else if (!strcmp(s, "--view")) {
@@ -812,6 +815,7 @@ static int viewer_init(viewer *v, gcut_image *img, const args *a)
     v->view = a->view;
     v->brush = 4;
     v->relearn = !a->keep_models;
+    v->help = a->show_help;
     v->disp_dirty = 1;
     return 0;
 }
@@ -1301,7 +1305,7 @@ static int bench(viewer *v, double mp, const stroke *in, int32_t nin, double k)
         return 1;
     }
     enum { N = 20 };
-    double live[N], rel[N];
+    double live[N], solve[N], rel[N];
     const double t_first = v->last_ms;
     for (int32_t i = 0; i < N; i++) {
         const int kind = i % 2 ? STROKE_BG : STROKE_FG;
@@ -1318,6 +1322,7 @@ static int bench(viewer *v, double mp, const stroke *in, int32_t nin, double k)
         stroke_extend(v, st, x + v->w / 10, y);
         render_frame(v, -1, -1, NULL);
         live[i] = now_ms() - t0;
+        solve[i] = v->last_ms;
         const double t1 = now_ms();
         stroke_end(v);
         render_frame(v, -1, -1, NULL);
@@ -1325,10 +1330,13 @@ static int bench(viewer *v, double mp, const stroke *in, int32_t nin, double k)
     }
     qsort(live, N, sizeof live[0], cmp_double);
     qsort(rel, N, sizeof rel[0], cmp_double);
+    qsort(solve, N, sizeof solve[0], cmp_double);
     printf("size: %dx%d (%.2f MP)\nbackend: %s\nfirst cut: %.1f ms\n", v->w, v->h,
            v->n / 1e6, v->last_backend ? v->last_backend : v->backend, t_first);
     printf("stroke -> overlay, warm (%d strokes): median %.1f ms, p90 %.1f ms, max %.1f ms\n", N,
            live[N / 2], live[N * 9 / 10], live[N - 1]);
+    printf("  of which add_stroke + warm solve of the last segment: median %.1f ms\n",
+           solve[N / 2]);
     printf("release -> overlay, models re-learnt: median %.1f ms, p90 %.1f ms, max %.1f ms\n",
            rel[N / 2], rel[N * 9 / 10], rel[N - 1]);
     (void)mp;
