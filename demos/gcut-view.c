@@ -1079,11 +1079,21 @@ static void handle_key(viewer *v, SDL_Keycode k, SDL_Keymod mod, int *quit)
     }
 }
 
+/* Shift from SDL's modifier or key state. The loop also tracks the shift
+ * key's own events: without a window manager (Xvfb), focusing the window on
+ * the click resets SDL's keyboard state although shift is still down. */
+static int shift_held(void)
+{
+    const Uint8 *keys = SDL_GetKeyboardState(NULL);
+    return (SDL_GetModState() & KMOD_SHIFT) || keys[SDL_SCANCODE_LSHIFT] ||
+           keys[SDL_SCANCODE_RSHIFT];
+}
+
 /* The interactive loop. Mouse positions come in window points and are
  * scaled to frame pixels (HiDPI). */
 static int run_window(viewer *v, window *wd)
 {
-    int quit = 0, mx = -1, my = -1, painting = 0, panning = 0, rdrag = 0;
+    int quit = 0, mx = -1, my = -1, painting = 0, panning = 0, rdrag = 0, shift_key = 0;
     int32_t rect[4] = {0, 0, 0, 0}, rx0 = 0, ry0 = 0;
     stroke *cur = NULL;
     while (!quit) {
@@ -1115,6 +1125,8 @@ static int run_window(viewer *v, window *wd)
                 quit = 1;
                 break;
             case SDL_KEYDOWN:
+                if (e.key.keysym.sym == SDLK_LSHIFT || e.key.keysym.sym == SDLK_RSHIFT)
+                    shift_key = 1;
                 handle_key(v, e.key.keysym.sym, (SDL_Keymod)e.key.keysym.mod, &quit);
                 break;
             case SDL_MOUSEWHEEL:
@@ -1125,12 +1137,16 @@ static int run_window(viewer *v, window *wd)
                                : v->brush + e.wheel.y > 200 ? 200
                                                             : v->brush + e.wheel.y;
                 break;
+            case SDL_KEYUP:
+                if (e.key.keysym.sym == SDLK_LSHIFT || e.key.keysym.sym == SDLK_RSHIFT)
+                    shift_key = 0;
+                break;
             case SDL_MOUSEBUTTONDOWN:
                 mx = (int)(e.button.x * sx);
                 my = (int)(e.button.y * sy);
                 if (e.button.button == SDL_BUTTON_MIDDLE) {
                     panning = 1;
-                } else if (SDL_GetModState() & KMOD_SHIFT) {
+                } else if (shift_key || shift_held()) {
                     rdrag = 1;
                     rx0 = (int32_t)floor((mx - v->ox) / v->zoom);
                     ry0 = (int32_t)floor((my - v->oy) / v->zoom);
