@@ -529,22 +529,21 @@ static gcut_status bk_run(bk_solver *s, double deadline)
     }
 }
 
-/* Parse "key=value,..." of opt->params. The one key, ts_limit, lowers the
- * phase number at which timestamps are renumbered (default 2^31 - 1) so
- * that tests can exercise the renumbering on small graphs. */
-static gcut_status bk_parse_params(const char *str, int32_t *time_limit)
+/* Parse opt->params for both cpu-bk engines (graph and grid). The one key,
+ * ts_limit, lowers the phase number at which timestamps are renumbered
+ * (default `max`) so that tests can exercise the renumbering on small
+ * inputs. */
+gcut_status gcut_i_bk_parse_params(const char *str, int64_t max, int64_t *ts_limit)
 {
-    *time_limit = INT32_MAX;
+    *ts_limit = max;
     gcut_i_param p;
     int r;
     while ((r = gcut_i_param_next(&str, "cpu-bk", &p)) > 0) {
         if (strcmp(p.key, "ts_limit") != 0)
             return gcut_i_param_unknown(&p, "cpu-bk", "ts_limit");
-        int64_t x;
-        gcut_status st = gcut_i_param_int(&p, "cpu-bk", 1, INT32_MAX, &x);
+        gcut_status st = gcut_i_param_int(&p, "cpu-bk", 1, max, ts_limit);
         if (st != GCUT_OK)
             return st;
-        *time_limit = (int32_t)x;
     }
     return r < 0 ? GCUT_ERR_INVALID : GCUT_OK;
 }
@@ -559,7 +558,9 @@ static gcut_status bk_solve(void *state, const gcut_problem *p, const gcut_solve
     double t0 = gcut_i_now_ms();
     bk_solver s;
     memset(&s, 0, sizeof s);
-    gcut_status st = bk_parse_params(opt->params, &s.time_limit);
+    int64_t ts_limit;
+    gcut_status st = gcut_i_bk_parse_params(opt->params, INT32_MAX, &ts_limit);
+    s.time_limit = (int32_t)ts_limit;
     if (st != GCUT_OK)
         return st;
     s.n = n;

@@ -809,24 +809,6 @@ static const bkg_ops *ops_for(int32_t nd)
 
 /* ------------------------------------------------------------ the back end */
 
-/* "ts_limit=N" lowers the phase number at which timestamps are renumbered
- * (default 2^25 - 1), so that tests reach the renumbering on small grids. */
-static gcut_status parse_params(const char *str, uint32_t *limit)
-{
-    *limit = TS_MAX;
-    gcut_i_param p;
-    int r;
-    while ((r = gcut_i_param_next(&str, "cpu-bk", &p)) > 0) {
-        if (strcmp(p.key, "ts_limit") != 0)
-            return gcut_i_param_unknown(&p, "cpu-bk", "ts_limit");
-        int64_t x;
-        gcut_status st = gcut_i_param_int(&p, "cpu-bk (grid)", 1, TS_MAX, &x);
-        if (st != GCUT_OK)
-            return st;
-        *limit = (uint32_t)x;
-    }
-    return r < 0 ? GCUT_ERR_INVALID : GCUT_OK;
-}
 
 gcut_status gcut_i_bk_grid_create(void **state)
 {
@@ -907,7 +889,9 @@ gcut_status gcut_i_bk_grid_solve(void *state, const gcut_grid_problem *p,
         s = &local; /* no kept state: a one-off cold solve */
     }
     uint32_t limit;
-    gcut_status st = parse_params(opt->params, &limit);
+    int64_t ts_limit;
+    gcut_status st = gcut_i_bk_parse_params(opt->params, TS_MAX, &ts_limit);
+    limit = (uint32_t)ts_limit;
     if (st != GCUT_OK)
         return st;
     const double deadline = gcut_i_deadline(opt);

@@ -16,6 +16,8 @@ GCUT_HIDDEN extern const gcut_backend gcut_i_backend_prsn;  /* prsn.c  "cpu-prsn
 
 /* cpu-bk on grids (bk_grid.c): its kept state and its solve_grid. The state
  * is also what cpu-bk's graph solves get (and ignore). */
+/* cpu-bk's settings (bk.c), shared by its graph and grid engines. */
+GCUT_HIDDEN gcut_status gcut_i_bk_parse_params(const char *params, int64_t max, int64_t *ts_limit);
 GCUT_HIDDEN gcut_status gcut_i_bk_grid_create(void **state);
 GCUT_HIDDEN void gcut_i_bk_grid_destroy(void *state);
 GCUT_HIDDEN gcut_status gcut_i_bk_grid_solve(void *state, const gcut_grid_problem *p,
