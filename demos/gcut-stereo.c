@@ -22,10 +22,16 @@ static const char usage[] =
     "energy:\n"
     "  -n, --ndisp N        number of disparities 0 .. N-1 (required)\n"
     "  -c, --cost NAME      data cost: bt (Birchfield-Tomasi, default), ad, census\n"
-    "  -s, --smooth NAME    smoothness: potts (default) or tl (truncated linear)\n"
-    "  -l, --lambda L       smoothness weight in intensity units (default 10)\n"
+    "  -s, --smooth NAME    smoothness: tl (truncated linear, default) or potts\n"
+    "  -l, --lambda L       smoothness weight in intensity units (default 5)\n"
     "      --trunc T        data cost truncation (default 20)\n"
     "      --tl-trunc T     truncation of the linear term (default 2)\n"
+    "      --contrast-threshold T\n"
+    "                       neighbours differing by less than T (any channel) are\n"
+    "                       a smooth pair (default 8)\n"
+    "      --contrast-boost B\n"
+    "                       smoothness weight factor of smooth pairs (default 2;\n"
+    "                       1: none)\n"
     "      --swap           alpha-beta swap instead of alpha-expansion\n"
     "      --cycles N       at most N cycles (default 20)\n"
     "      --random         random label order (seed 1)\n"
@@ -193,6 +199,14 @@ int main(int argc, char **argv)
             NEED_ARG();
             if (!parse_int(v, 1, 1000, &p.tl_trunc))
                 return die_usage("--tl-trunc must be in 1 .. 1000", v);
+        } else if (!strcmp(a, "--contrast-threshold")) {
+            NEED_ARG();
+            if (!parse_int(v, 0, 256, &p.contrast_threshold))
+                return die_usage("--contrast-threshold must be in 0 .. 256", v);
+        } else if (!strcmp(a, "--contrast-boost")) {
+            NEED_ARG();
+            if (!parse_int(v, 1, 100, &p.contrast_boost))
+                return die_usage("--contrast-boost must be in 1 .. 100", v);
         } else if (!strcmp(a, "--cycles")) {
             NEED_ARG();
             if (!parse_int(v, 1, GCUT_MRF_MAX_CYCLES, &p.mrf.max_cycles))

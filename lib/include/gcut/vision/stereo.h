@@ -7,7 +7,7 @@
  *     gcut_image_load("imL.png", &l);
  *     gcut_image_load("imR.png", &r);
  *     gcut_stereo_params p;
- *     gcut_stereo_params_init(&p);            // BT costs, Potts, lambda 10
+ *     gcut_stereo_params_init(&p);            // BT costs, truncated linear, lambda 5
  *     p.ndisp = 16;
  *     int32_t *disp = malloc(sizeof(int32_t) * l->width * l->height);
  *     gcut_mrf_stats st;
@@ -55,9 +55,9 @@ typedef struct gcut_stereo_params {
     size_t struct_size;          /**< set by gcut_stereo_params_init */
     int32_t ndisp;               /**< number of disparities (labels 0 .. ndisp-1), 2 .. 1024 */
     gcut_stereo_cost cost;       /**< default GCUT_STEREO_BT */
-    gcut_stereo_smooth smooth;   /**< default GCUT_STEREO_POTTS */
-    int32_t lambda;              /**< smoothness weight in intensity units (default 10) */
-    int32_t trunc;               /**< data cost truncation, intensity units (default 10) */
+    gcut_stereo_smooth smooth;   /**< default GCUT_STEREO_TL */
+    int32_t lambda;              /**< smoothness weight in intensity units (default 5) */
+    int32_t trunc;               /**< data cost truncation, intensity units (default 20) */
     int32_t tl_trunc;            /**< truncation of the linear term (default 2) */
     int32_t contrast_threshold;  /**< below it a pair is "smooth" (default 8) */
     int32_t contrast_boost;      /**< weight of smooth pairs (default 2; 1: none) */
