@@ -23,7 +23,8 @@
 #define REASON_MAX 384
 
 static const gcut_backend *const cpu_backends[] = {
-    &gcut_i_backend_bk, &gcut_i_backend_hipr, &gcut_i_backend_prsn, &gcut_i_backend_ref, NULL,
+    &gcut_i_backend_bk, &gcut_i_backend_hipr, &gcut_i_backend_prsn, &gcut_i_backend_grid_pr,
+    &gcut_i_backend_ref, NULL,
 };
 
 /* Back ends we know a plugin should provide, listed when it is missing. */
