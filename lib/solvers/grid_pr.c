@@ -98,7 +98,10 @@
 #define GPR_ALPHA 6
 #define GPR_BETA 12
 #define GPR_FREQ 0.5
+/* Spin iterations before a waiting thread sleeps (few when the pool has
+ * more threads than the machine has cores). */
 #define GPR_SPIN 2000
+#define GPR_SPIN_OVERSUBSCRIBED 20
 #define GPR_LIST_MIN 1024
 
 enum { JOB_INIT, JOB_SEED, JOB_BFS, JOB_ACTIVE, JOB_PUSH, JOB_RELABEL, JOB_COMMIT, JOB_CUT, JOB_STOP };
@@ -152,6 +155,7 @@ typedef struct gpr {
     _Atomic int job;
     int32_t phase_threads;   /* how many threads share the current phase */
     int events;              /* start and done are initialised */
+    int spin;                /* spin iterations before sleeping */
     gpr_event start, done;
 } gpr;
 
@@ -189,9 +193,9 @@ static void event_bump(gpr_event *e)
 
 /* Wait until the counter is `need` past `base`. Sleeper count and counter
  * are seq_cst: a bump either is seen by the re-check or sees the sleeper. */
-static void event_wait(gpr_event *e, uint32_t base, uint32_t need)
+static void event_wait(gpr_event *e, uint32_t base, uint32_t need, int spin)
 {
-    for (int i = 0; i < GPR_SPIN; i++) {
+    for (int i = 0; i < spin; i++) {
         if (atomic_load_explicit(&e->val, memory_order_acquire) - base >= need)
             return;
         cpu_relax();
@@ -455,7 +459,7 @@ static void *worker_main(void *arg_)
     gpr *P = a->P;
     uint32_t seen = 0;
     for (;;) {
-        event_wait(&P->start, seen, 1);
+        event_wait(&P->start, seen, 1, P->spin);
         seen++;
         const int job = atomic_load_explicit(&P->job, memory_order_relaxed);
         if (job == JOB_STOP)
@@ -481,7 +485,7 @@ static void phase(gpr *P, int job, int par)
     atomic_store(&P->job, job);
     event_bump(&P->start);
     run_job(P, job, 0, P->nthreads);
-    event_wait(&P->done, base, (uint32_t)(P->nthreads - 1));
+    event_wait(&P->done, base, (uint32_t)(P->nthreads - 1), P->spin);
 }
 
 /* Make the outputs of the last phase the inputs of the next. */
@@ -595,6 +599,7 @@ static gcut_status gpr_new(gpr *P, const gcut_grid_problem *p, int32_t nthreads,
     if (!P->tl || !P->res || !P->sink_res || !P->excess || !P->added || !P->lab || !P->newlab ||
         !P->mark)
         return GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-grid-pr: cannot allocate %d nodes", (int)P->n);
+    P->spin = nthreads > gcut_i_num_cpus() ? GPR_SPIN_OVERSUBSCRIBED : GPR_SPIN;
     if (nthreads > 1) {
         P->th = gcut_i_calloc((size_t)nthreads, sizeof *P->th);
         if (!P->th)
