@@ -17,6 +17,7 @@
 
 #include "cuda_internal.h"
 #include "csr/csr_internal.h"
+#include "matching/gpr_internal.h"
 
 const gcut_host_api *gcut_cu_host;
 
@@ -99,5 +100,25 @@ gcut_status gcut_plugin_entry(const gcut_host_api *host, const gcut_backend *con
     gcut_cu_host = host;
     *backends = g_backends;
     *count = (int32_t)(sizeof g_backends / sizeof g_backends[0]);
+    return GCUT_OK;
+}
+
+/* The optional second symbol (gcut_plugin_matchers_fn): the bipartite
+ * matchers, which join gcut_match's table rather than the registry. The
+ * core calls it after gcut_plugin_entry, with the same host table. */
+GCUT_CU_ENTRY gcut_status gcut_plugin_matchers(const gcut_host_api *host,
+                                               const gcut_plugin_matcher *const **matchers,
+                                               int32_t *count);
+
+static const gcut_plugin_matcher *const g_matchers[] = {&gcut_cu_matcher_gpr};
+
+gcut_status gcut_plugin_matchers(const gcut_host_api *host,
+                                 const gcut_plugin_matcher *const **matchers, int32_t *count)
+{
+    if (!host || !matchers || !count || host->abi_version != GCUT_BACKEND_ABI_VERSION)
+        return GCUT_ERR_INVALID;
+    gcut_cu_host = host;
+    *matchers = g_matchers;
+    *count = (int32_t)(sizeof g_matchers / sizeof g_matchers[0]);
     return GCUT_OK;
 }

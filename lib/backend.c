@@ -43,6 +43,8 @@ static int32_t g_count;
 static pthread_once_t g_once = PTHREAD_ONCE_INIT;
 static pthread_mutex_t g_probe_lock = PTHREAD_MUTEX_INITIALIZER;
 static char g_plugin_note[REASON_MAX] = "plugin libgcut_cuda.so not found";
+static const gcut_plugin_matcher *const *g_matchers; /* of the first plugin that has some */
+static int32_t g_num_matchers;
 
 static void add_entry(const gcut_backend *be, const char *name)
 {
@@ -91,7 +93,18 @@ static int load_plugin(const char *path)
                  "plugin %s: ABI version mismatch (core has %d)", path, GCUT_BACKEND_ABI_VERSION);
         dlclose(h);
     }
-    /* A plugin that registered back ends stays loaded for the process. */
+    /* A plugin that registered back ends stays loaded for the process; its
+     * optional matchers (gcut/match.h) are collected from the same handle. */
+    if (added && g_num_matchers == 0) {
+        gcut_plugin_matchers_fn match_fn;
+        *(void **)&match_fn = dlsym(h, GCUT_PLUGIN_MATCHERS_SYMBOL);
+        const gcut_plugin_matcher *const *ml = NULL;
+        int32_t mc = 0;
+        if (match_fn && match_fn(gcut_i_host_api(), &ml, &mc) == GCUT_OK && ml && mc > 0) {
+            g_matchers = ml;
+            g_num_matchers = mc;
+        }
+    }
     return added;
 }
 
@@ -176,6 +189,13 @@ static void registry_init(void)
 }
 
 static void ensure_init(void) { pthread_once(&g_once, registry_init); }
+
+void gcut_i_plugin_matchers(const gcut_plugin_matcher *const **list, int32_t *count)
+{
+    ensure_init();
+    *list = g_matchers;
+    *count = g_num_matchers;
+}
 
 static void probe_entry(entry *e)
 {

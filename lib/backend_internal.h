@@ -13,6 +13,10 @@ GCUT_HIDDEN gcut_status gcut_i_run_backend(gcut_graph *g, int32_t idx,
                                            const gcut_solve_options *opt, gcut_result *res,
                                            const char *reason, double t0);
 
+/* The matchers of the loaded plugins (their optional gcut_plugin_matchers
+ * symbol), collected once with the registry; *count is 0 when none. */
+GCUT_HIDDEN void gcut_i_plugin_matchers(const gcut_plugin_matcher *const **list, int32_t *count);
+
 /* Copy caller options over the defaults, checking struct_size and threads. */
 GCUT_HIDDEN gcut_status gcut_i_options_copy(const gcut_solve_options *in,
                                             gcut_solve_options *out);

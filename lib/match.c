@@ -3,12 +3,15 @@
  *
  * Matchers have a table of their own rather than entries in the max-flow
  * registry (backend.c): they solve a different problem on a different
- * object, and their interface is one function. The GPU matcher will join
- * this table through the plugin when it lands; "auto" takes the first
- * entry that can run, so the order below is the order of preference.
+ * object, and their interface is one function. The GPU matcher joins this
+ * table through the plugin: libgcut_cuda.so may export the optional symbol
+ * gcut_plugin_matchers (gcut/backend.h), and its matchers are listed after
+ * the CPU ones. "auto" takes the first entry, so the order below is the
+ * order of preference (a plugin matcher is only run when named).
  */
 #include <string.h>
 
+#include "backend_internal.h"
 #include "solvers/match_internal.h"
 
 typedef struct match_backend {
@@ -25,16 +28,40 @@ static const match_backend g_matchers[] = {
 };
 #define NUM_MATCHERS ((int32_t)(sizeof g_matchers / sizeof g_matchers[0]))
 
-int32_t gcut_match_backend_count(void) { return NUM_MATCHERS; }
+/* Matcher i of the plugins (i counted after the CPU ones), or NULL. */
+static const gcut_plugin_matcher *plugin_matcher(int32_t i)
+{
+    const gcut_plugin_matcher *const *list;
+    int32_t count;
+    gcut_i_plugin_matchers(&list, &count);
+    i -= NUM_MATCHERS;
+    if (i < 0 || i >= count || !list[i] || list[i]->abi_version != GCUT_BACKEND_ABI_VERSION)
+        return NULL;
+    return list[i];
+}
+
+int32_t gcut_match_backend_count(void)
+{
+    const gcut_plugin_matcher *const *list;
+    int32_t count;
+    gcut_i_plugin_matchers(&list, &count);
+    return NUM_MATCHERS + count;
+}
 
 const char *gcut_match_backend_name(int32_t i)
 {
-    return i >= 0 && i < NUM_MATCHERS ? g_matchers[i].name : NULL;
+    if (i >= 0 && i < NUM_MATCHERS)
+        return g_matchers[i].name;
+    const gcut_plugin_matcher *pm = plugin_matcher(i);
+    return pm ? pm->name : NULL;
 }
 
 const char *gcut_match_backend_description(int32_t i)
 {
-    return i >= 0 && i < NUM_MATCHERS ? g_matchers[i].description : NULL;
+    if (i >= 0 && i < NUM_MATCHERS)
+        return g_matchers[i].description;
+    const gcut_plugin_matcher *pm = plugin_matcher(i);
+    return pm ? pm->description : NULL;
 }
 
 void gcut_match_options_init(gcut_match_options *opt)
@@ -129,6 +156,7 @@ gcut_status gcut_match(const gcut_bipartite *b, const gcut_match_options *opt,
     const double t0 = gcut_i_now_ms();
 
     const match_backend *mb = NULL;
+    const gcut_plugin_matcher *pm = NULL;
     const char *name = opt->backend;
     if (!name || !*name || strcmp(name, "auto") == 0) {
         mb = &g_matchers[0];
@@ -136,9 +164,18 @@ gcut_status gcut_match(const gcut_bipartite *b, const gcut_match_options *opt,
         for (int32_t i = 0; i < NUM_MATCHERS; i++)
             if (strcmp(g_matchers[i].name, name) == 0)
                 mb = &g_matchers[i];
-        if (!mb)
+        for (int32_t i = NUM_MATCHERS; !mb && !pm && i < gcut_match_backend_count(); i++) {
+            const gcut_plugin_matcher *cand = plugin_matcher(i);
+            if (cand && cand->name && strcmp(cand->name, name) == 0)
+                pm = cand;
+        }
+        if (!mb && !pm)
             return GCUT_FAIL(GCUT_ERR_NOT_FOUND, "no matcher named '%s' (cpu-match-pr, "
-                                                 "cpu-match-hk, auto)", name);
+                                                 "cpu-match-hk, auto, or a plugin's)", name);
+        const char *why = "unavailable";
+        if (pm && (!pm->probe || !pm->run || pm->probe(&why) != GCUT_OK))
+            return GCUT_FAIL(GCUT_ERR_UNAVAILABLE, "matcher %s is unavailable: %s", pm->name,
+                             why ? why : "no reason given");
     }
 
     /* The log services take solve options: copy what they read. */
@@ -184,7 +221,16 @@ gcut_status gcut_match(const gcut_bipartite *b, const gcut_match_options *opt,
                             .deadline = gcut_i_deadline(&lopt),
                             .relabel_freq = opt->relabel_freq, .log = &lopt, .stats = &stats};
     t = gcut_i_now_ms();
-    if ((st = mb->run(&ctx)) != GCUT_OK)
+    if (pm) {
+        gcut_match_problem mp = {.rows = nr, .cols = nc, .edges = b->m, .row_ptr = b->rptr,
+                                 .row_adj = b->radj, .col_ptr = b->cptr, .col_adj = b->cadj,
+                                 .row_mates = rmate, .col_mates = cmate,
+                                 .deadline_ms = ctx.deadline, .log = &lopt, .stats = &stats};
+        st = pm->run(&mp);
+    } else {
+        st = mb->run(&ctx);
+    }
+    if (st != GCUT_OK)
         goto fail;
     stats.solve_ms = gcut_i_now_ms() - t;
     card = 0;
@@ -200,14 +246,14 @@ gcut_status gcut_match(const gcut_bipartite *b, const gcut_match_options *opt,
             goto nomem;
         if (fc >= 0) {
             st = GCUT_FAIL(GCUT_ERR_INTERNAL, "%s left an augmenting path (row %d to column %d)",
-                           mb->name, (int)fr, (int)fc);
+                           (pm ? pm->name : mb->name), (int)fr, (int)fc);
             goto fail;
         }
         stats.cover_ms = gcut_i_now_ms() - t;
     }
     stats.total_ms = gcut_i_now_ms() - t0;
     gcut_i_log(&lopt, GCUT_LOG_INFO, "%s: %d x %d, %lld edges: cardinality %lld (init %lld) in %.3f ms",
-               mb->name, (int)nr, (int)nc, (long long)b->m, (long long)card,
+               (pm ? pm->name : mb->name), (int)nr, (int)nc, (long long)b->m, (long long)card,
                (long long)stats.init_cardinality, stats.total_ms);
 
     /* Success: only now does the result change. */
@@ -223,7 +269,7 @@ gcut_status gcut_match(const gcut_bipartite *b, const gcut_match_options *opt,
     res->cover_r = cr;
     res->cover_c = cc;
     res->stats = stats;
-    res->backend = mb->name;
+    res->backend = (pm ? pm->name : mb->name);
     return GCUT_OK;
 nomem:
     st = GCUT_FAIL(GCUT_ERR_NOMEM, "out of memory matching %d x %d", (int)nr, (int)nc);

@@ -316,9 +316,10 @@ static void test_errors(void **state)
     assert_ptr_equal(gcut_match_result_row_mates(res), mates);
     assert_string_equal(gcut_match_result_backend(res), "cpu-match-pr");
 
-    assert_int_equal(gcut_match_backend_count(), 2);
+    /* The CPU matchers first; a loaded GPU plugin may add its own after them. */
+    assert_true(gcut_match_backend_count() >= 2);
     assert_string_equal(gcut_match_backend_name(0), "cpu-match-pr");
-    assert_null(gcut_match_backend_name(2));
+    assert_null(gcut_match_backend_name(gcut_match_backend_count()));
     gcut_match_result_free(res);
     gcut_bipartite_free(b);
     gcut_bipartite_free(NULL);

@@ -20,6 +20,9 @@
  * in a plugin, export gcut_plugin_entry. The problem arrives as plain arrays
  * (gcut_problem); the back end writes the flow value, the canonical cut and,
  * when asked, per-edge flows into a gcut_solution. The ABI is pure C.
+ *
+ * A plugin may also export gcut_plugin_matchers (optional): bipartite
+ * matchers that join gcut_match's own table (gcut/match.h), not this registry.
  */
 #ifndef GCUT_BACKEND_H
 #define GCUT_BACKEND_H
@@ -29,6 +32,7 @@
 #include "gcut/common.h"
 #include "gcut/graph.h"
 #include "gcut/grid.h"
+#include "gcut/match.h"
 #include "gcut/solve.h"
 
 GCUT_BEGIN_C_DECLS
@@ -199,6 +203,44 @@ typedef gcut_status (*gcut_plugin_entry_fn)(const gcut_host_api *host,
                                             const gcut_backend *const **backends,
                                             int32_t *count);
 #define GCUT_PLUGIN_ENTRY_SYMBOL "gcut_plugin_entry"
+
+/* -------------------------------------------------- plugin matchers (optional) */
+
+/** \brief What a plugin matcher is given (gcut/match.h). The graph arrays are
+ *  read-only and owned by the core; the mates arrive holding a valid matching
+ *  (mates of rows and columns, -1 when free) and must leave holding a maximum
+ *  one, consistent both ways. */
+typedef struct gcut_match_problem {
+    int32_t rows, cols;
+    int64_t edges;
+    const int64_t *row_ptr;  /**< rows + 1: the columns of row r are row_adj[row_ptr[r] ..] */
+    const int32_t *row_adj;  /**< edges */
+    const int64_t *col_ptr;  /**< cols + 1: the rows of column c are col_adj[col_ptr[c] ..] */
+    const int32_t *col_adj;  /**< edges */
+    int32_t *row_mates;      /**< rows, in and out */
+    int32_t *col_mates;      /**< cols, in and out */
+    double deadline_ms;      /**< host now_ms() limit (GCUT_ERR_TIMEOUT past it); 1e300: none */
+    const gcut_solve_options *log; /**< for host->log */
+    gcut_match_stats *stats; /**< counters to fill (times are the core's) */
+} gcut_match_problem;
+
+/** \brief A matcher provided by a plugin; joins gcut_match's table after the
+ *  CPU matchers, under its own name. Strings are static. */
+typedef struct gcut_plugin_matcher {
+    int32_t abi_version;     /**< GCUT_BACKEND_ABI_VERSION */
+    const char *name;        /**< "cuda-match-gpr" */
+    const char *description;
+    /** GCUT_OK, or GCUT_ERR_UNAVAILABLE with a static reason. */
+    gcut_status (*probe)(const char **reason);
+    gcut_status (*run)(const gcut_match_problem *p);
+} gcut_plugin_matcher;
+
+/** The optional second symbol of a plugin, looked up in the same dlopen handle
+ *  after gcut_plugin_entry succeeded: hand back its matchers. */
+typedef gcut_status (*gcut_plugin_matchers_fn)(const gcut_host_api *host,
+                                               const gcut_plugin_matcher *const **matchers,
+                                               int32_t *count);
+#define GCUT_PLUGIN_MATCHERS_SYMBOL "gcut_plugin_matchers"
 
 GCUT_END_C_DECLS
 

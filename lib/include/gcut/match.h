@@ -26,6 +26,9 @@
  * Back ends (a table of their own, separate from the max-flow back ends):
  * "cpu-match-pr" (push-relabel, FIFO, global relabelling; Kaya, Langguth,
  * Manne & Uçar 2013) and "cpu-match-hk" (Hopcroft-Karp 1973, the reference).
+ * The GPU plugin adds "cuda-match-gpr" (G-PR, Deveci et al. 2013) through its
+ * optional gcut_plugin_matchers symbol (gcut/backend.h); it runs only when
+ * named, and fails with GCUT_ERR_UNAVAILABLE without a device.
  * "auto" picks cpu-match-pr. See docs/matching.md.
  */
 #ifndef GCUT_MATCH_H
@@ -92,7 +95,7 @@ typedef enum gcut_match_init {
 /** \brief Per-call options. Always fill with gcut_match_options_init() first. */
 typedef struct gcut_match_options {
     size_t struct_size;        /**< set by gcut_match_options_init */
-    const char *backend;       /**< "auto"/NULL, "cpu-match-pr" or "cpu-match-hk" */
+    const char *backend;       /**< "auto"/NULL, "cpu-match-pr", "cpu-match-hk", "cuda-match-gpr" */
     gcut_match_init init;      /**< initial heuristic (default GCUT_MATCH_INIT_GREEDY) */
     /** Optional initial matching: for each row its column or -1 (rows entries).
      *  It must be a valid matching; the heuristic then extends it. */
@@ -142,7 +145,8 @@ GCUT_EXPORT const gcut_match_stats *gcut_match_result_stats(const gcut_match_res
 GCUT_EXPORT const char *gcut_match_result_backend(const gcut_match_result *r);
 
 /** \brief Find a maximum-cardinality matching of \p b.
- *  \returns GCUT_OK; GCUT_ERR_NOT_FOUND for an unknown back end;
+ *  \returns GCUT_OK; GCUT_ERR_NOT_FOUND for an unknown back end; GCUT_ERR_UNAVAILABLE
+ *  for a plugin matcher that cannot run here (no device);
  *  GCUT_ERR_INVALID for a bad initial matching; GCUT_ERR_TIMEOUT; GCUT_ERR_NOMEM.
  *  On failure \p res is unchanged.
  *  \threadsafety Distinct results may be filled concurrently (the graph is only read).
