@@ -6,6 +6,9 @@
  * 5): G-PR's threads race for rows, and a cardinality that changes between
  * repeats, or a certificate that fails once, is a race.
  *
+ * flow-cuda-csr (matching as max-flow, solved by cuda-csr) is checked the
+ * same way, once per graph and repeat, when cuda-csr is available.
+ *
  * GCUT_GPU_QUICK=1 runs the small shapes alone (for compute-sanitizer).
  *
  * Exits 77 (skip) with a message when cuda-match-gpr is unavailable: no
@@ -18,6 +21,7 @@
 #include "testutil.h"
 
 static int g_repeat = 5;
+static int g_flow_csr; /* flow-cuda-csr available */
 
 static const gcut_match_init INITS[] = {GCUT_MATCH_INIT_NONE, GCUT_MATCH_INIT_GREEDY,
                                         GCUT_MATCH_INIT_KS};
@@ -53,6 +57,13 @@ static void gpr_all(const gcut_bipartite *b, int64_t expect)
                 fail_msg("cuda-match-gpr init %d repeat %d: cardinality %lld, expected %lld",
                          (int)INITS[i], rep, (long long)card, (long long)expect);
         }
+    /* The flow matcher ignores the init: one init is enough. */
+    for (int rep = 0; g_flow_csr && rep < g_repeat; rep++) {
+        const int64_t card = match_checked(b, "flow-cuda-csr", GCUT_MATCH_INIT_NONE);
+        if (card != expect)
+            fail_msg("flow-cuda-csr repeat %d: cardinality %lld, expected %lld", rep,
+                     (long long)card, (long long)expect);
+    }
 }
 
 /* Random graphs of shape: 0 sparse, 1 hidden perfect matching plus noise,
@@ -166,6 +177,17 @@ int main(void)
     if (st != GCUT_OK) {
         printf("skip: cuda-match-gpr is unavailable: %s\n", gcut_last_error());
         return 77;
+    }
+    {
+        const int32_t one = 0;
+        gcut_match_options_init(&opt);
+        opt.backend = "flow-cuda-csr";
+        g_flow_csr = gcut_bipartite_new(&probe, 1, 1, &one, &one, 1) == GCUT_OK &&
+                     gcut_match_result_new(&res) == GCUT_OK && gcut_match(probe, &opt, res) == GCUT_OK;
+        if (!g_flow_csr)
+            printf("flow-cuda-csr not tested: %s\n", gcut_last_error());
+        gcut_match_result_free(res);
+        gcut_bipartite_free(probe);
     }
     const char *rep = getenv("GCUT_GPU_REPEAT");
     if (rep && atoi(rep) > 0)

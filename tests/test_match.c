@@ -27,7 +27,8 @@
 
 #define DATA "data/mtx/"
 
-static const char *const BACKENDS[] = {"cpu-match-pr", "cpu-match-hk"};
+/* flow-cpu-hipr: matching as max-flow through gcut_solve (initial matching ignored). */
+static const char *const BACKENDS[] = {"cpu-match-pr", "cpu-match-hk", "flow-cpu-hipr"};
 static const gcut_match_init INITS[] = {GCUT_MATCH_INIT_NONE, GCUT_MATCH_INIT_GREEDY,
                                         GCUT_MATCH_INIT_KS};
 
