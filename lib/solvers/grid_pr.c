@@ -81,6 +81,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/event_internal.h"
 #include "solvers/solvers_internal.h"
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -105,15 +106,6 @@
 #define GPR_LIST_MIN 1024
 
 enum { JOB_INIT, JOB_SEED, JOB_BFS, JOB_ACTIVE, JOB_PUSH, JOB_RELABEL, JOB_COMMIT, JOB_CUT, JOB_STOP };
-
-/* A counter threads wait on: spin briefly, then sleep on a condition
- * variable (the machine may have fewer cores than threads). */
-typedef struct gpr_event {
-    _Alignas(64) _Atomic uint32_t val;
-    _Atomic uint32_t sleepers;
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
-} gpr_event;
 
 typedef struct gpr_list {
     int32_t *item;
@@ -156,57 +148,10 @@ typedef struct gpr {
     int32_t phase_threads;   /* how many threads share the current phase */
     int events;              /* start and done are initialised */
     int spin;                /* spin iterations before sleeping */
-    gpr_event start, done;
+    gcut_i_event start, done;
 } gpr;
 
 /* ------------------------------------------------------------ pool */
-
-static void cpu_relax(void)
-{
-#if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
-    __builtin_ia32_pause();
-#endif
-}
-
-static int event_init(gpr_event *e)
-{
-    atomic_init(&e->val, 0);
-    atomic_init(&e->sleepers, 0);
-    if (pthread_mutex_init(&e->mu, NULL) != 0)
-        return -1;
-    if (pthread_cond_init(&e->cv, NULL) != 0) {
-        pthread_mutex_destroy(&e->mu);
-        return -1;
-    }
-    return 0;
-}
-
-static void event_bump(gpr_event *e)
-{
-    atomic_fetch_add(&e->val, 1);
-    if (atomic_load(&e->sleepers) != 0) {
-        pthread_mutex_lock(&e->mu);
-        pthread_cond_broadcast(&e->cv);
-        pthread_mutex_unlock(&e->mu);
-    }
-}
-
-/* Wait until the counter is `need` past `base`. Sleeper count and counter
- * are seq_cst: a bump either is seen by the re-check or sees the sleeper. */
-static void event_wait(gpr_event *e, uint32_t base, uint32_t need, int spin)
-{
-    for (int i = 0; i < spin; i++) {
-        if (atomic_load_explicit(&e->val, memory_order_acquire) - base >= need)
-            return;
-        cpu_relax();
-    }
-    pthread_mutex_lock(&e->mu);
-    atomic_fetch_add(&e->sleepers, 1);
-    while (atomic_load(&e->val) - base < need)
-        pthread_cond_wait(&e->cv, &e->mu);
-    atomic_fetch_sub(&e->sleepers, 1);
-    pthread_mutex_unlock(&e->mu);
-}
 
 /* ------------------------------------------------------------ helpers */
 
@@ -459,14 +404,14 @@ static void *worker_main(void *arg_)
     gpr *P = a->P;
     uint32_t seen = 0;
     for (;;) {
-        event_wait(&P->start, seen, 1, P->spin);
+        gcut_i_event_wait(&P->start, seen, 1, P->spin);
         seen++;
         const int job = atomic_load_explicit(&P->job, memory_order_relaxed);
         if (job == JOB_STOP)
             return NULL;
         if (a->id < P->phase_threads)
             run_job(P, job, a->id, P->phase_threads);
-        event_bump(&P->done);
+        gcut_i_event_bump(&P->done);
     }
 }
 
@@ -483,9 +428,9 @@ static void phase(gpr *P, int job, int par)
     const uint32_t base = atomic_load(&P->done.val);
     P->phase_threads = P->nthreads;
     atomic_store(&P->job, job);
-    event_bump(&P->start);
+    gcut_i_event_bump(&P->start);
     run_job(P, job, 0, P->nthreads);
-    event_wait(&P->done, base, (uint32_t)(P->nthreads - 1), P->spin);
+    gcut_i_event_wait(&P->done, base, (uint32_t)(P->nthreads - 1), P->spin);
 }
 
 /* Make the outputs of the last phase the inputs of the next. */
@@ -536,7 +481,7 @@ static void gpr_free(gpr *P)
 {
     if (P->th) {
         atomic_store(&P->job, JOB_STOP);
-        event_bump(&P->start);
+        gcut_i_event_bump(&P->start);
         for (int32_t i = 1; i < P->nthreads; i++)
             pthread_join(P->th[i], NULL);
         gcut_i_free(P->th);
@@ -556,10 +501,8 @@ static void gpr_free(gpr *P)
     gcut_i_free(P->newlab);
     gcut_i_free((void *)P->mark);
     if (P->events) {
-        pthread_cond_destroy(&P->start.cv);
-        pthread_mutex_destroy(&P->start.mu);
-        pthread_cond_destroy(&P->done.cv);
-        pthread_mutex_destroy(&P->done.mu);
+        gcut_i_event_destroy(&P->start);
+        gcut_i_event_destroy(&P->done);
     }
 }
 
@@ -568,11 +511,10 @@ static void gpr_free(gpr *P)
 static gcut_status gpr_new(gpr *P, const gcut_grid_problem *p, int32_t nthreads, gpr_arg *args)
 {
     memset(P, 0, sizeof *P);
-    if (event_init(&P->start) != 0)
+    if (gcut_i_event_init(&P->start) != 0)
         return GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-grid-pr: cannot create a condition variable");
-    if (event_init(&P->done) != 0) {
-        pthread_cond_destroy(&P->start.cv);
-        pthread_mutex_destroy(&P->start.mu);
+    if (gcut_i_event_init(&P->done) != 0) {
+        gcut_i_event_destroy(&P->start);
         return GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-grid-pr: cannot create a condition variable");
     }
     P->events = 1;

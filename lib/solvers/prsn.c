@@ -100,6 +100,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/event_internal.h"
 #include "solvers/solvers_internal.h"
 
 /* hi_pr's global-update accounting: a relabel costs BETA plus the node's
@@ -136,72 +137,9 @@
 #define PRSN_INLINE static inline
 #endif
 
-static inline void cpu_relax(void)
-{
-#if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
-    __builtin_ia32_pause();
-#elif (defined(__GNUC__) || defined(__clang__)) && defined(__aarch64__)
-    __asm__ __volatile__("yield");
-#endif
-}
-
 /* ------------------------------------------------------------ thread pool */
 
-/* A monotone counter that threads wait on: spin a while, then sleep. The
- * sleeper count and the counter are both seq_cst, so a bump either is seen
- * by the waiter's re-check or sees the sleeper and broadcasts. */
-typedef struct prsn_event {
-    _Alignas(64) _Atomic uint32_t val;
-    /* Apart from val: every bump reads it, almost nobody writes it. */
-    _Alignas(64) _Atomic uint32_t sleepers;
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
-} prsn_event;
-
-static int event_init(prsn_event *e)
-{
-    atomic_init(&e->val, 0);
-    atomic_init(&e->sleepers, 0);
-    if (pthread_mutex_init(&e->mu, NULL) != 0)
-        return -1;
-    if (pthread_cond_init(&e->cv, NULL) != 0) {
-        pthread_mutex_destroy(&e->mu);
-        return -1;
-    }
-    return 0;
-}
-
-static void event_destroy(prsn_event *e)
-{
-    pthread_cond_destroy(&e->cv);
-    pthread_mutex_destroy(&e->mu);
-}
-
-static void event_bump(prsn_event *e)
-{
-    atomic_fetch_add(&e->val, 1);
-    if (atomic_load(&e->sleepers) != 0) {
-        pthread_mutex_lock(&e->mu);
-        pthread_cond_broadcast(&e->cv);
-        pthread_mutex_unlock(&e->mu);
-    }
-}
-
-/* Wait until the counter has moved `need` past `base`. */
-static void event_wait(prsn_event *e, uint32_t base, uint32_t need, uint32_t spin)
-{
-    for (uint32_t i = 0; i < spin; i++) {
-        if (atomic_load_explicit(&e->val, memory_order_acquire) - base >= need)
-            return;
-        cpu_relax();
-    }
-    pthread_mutex_lock(&e->mu);
-    atomic_fetch_add(&e->sleepers, 1);
-    while (atomic_load(&e->val) - base < need)
-        pthread_cond_wait(&e->cv, &e->mu);
-    atomic_fetch_sub(&e->sleepers, 1);
-    pthread_mutex_unlock(&e->mu);
-}
+/* The pool's threads wait on gcut_i_event counters (lib/core/event.c). */
 
 /* ------------------------------------------------------------ engine state */
 
@@ -288,7 +226,7 @@ typedef struct prsn {
     int32_t running;  /* threads taking part in parallel phases (1 + started) */
     int quit;
     uint32_t spin;
-    prsn_event go, done;
+    gcut_i_event go, done;
     int events_ok;
 
     /* highest-label bursts (driver only): bucket lists by label */
@@ -735,12 +673,12 @@ static void *worker_main(void *arg_)
     prsn *P = arg->P;
     uint32_t seen = 0;
     for (;;) {
-        event_wait(&P->go, seen, 1, P->spin);
+        gcut_i_event_wait(&P->go, seen, 1, P->spin);
         seen++;
         if (P->quit)
             break;
         run_job(P, arg->id, P->running);
-        event_bump(&P->done);
+        gcut_i_event_bump(&P->done);
     }
     return NULL;
 }
@@ -767,7 +705,7 @@ static void pool_stop(prsn *P)
     if (!P->started)
         return;
     P->quit = 1;
-    event_bump(&P->go);
+    gcut_i_event_bump(&P->go);
     for (int32_t t = 0; t < P->started; t++)
         pthread_join(P->threads[t], NULL);
     P->started = 0;
@@ -795,9 +733,9 @@ static void phase(prsn *P, prsn_worker_arg *args, int job, int par)
     P->chunk = chunk < 8 ? 8 : (chunk > 512 ? 512 : chunk);
     if (par) {
         const uint32_t base = atomic_load(&P->done.val);
-        event_bump(&P->go);
+        gcut_i_event_bump(&P->go);
         run_job(P, 0, nt);
-        event_wait(&P->done, base, (uint32_t)(nt - 1), P->spin);
+        gcut_i_event_wait(&P->done, base, (uint32_t)(nt - 1), P->spin);
     } else {
         run_job(P, 0, 1);
     }
@@ -1106,8 +1044,8 @@ static void prsn_free(prsn *P)
 {
     pool_stop(P);
     if (P->events_ok) {
-        event_destroy(&P->go);
-        event_destroy(&P->done);
+        gcut_i_event_destroy(&P->go);
+        gcut_i_event_destroy(&P->done);
     }
     if (P->tl)
         for (int32_t t = 0; t < P->nthreads; t++) {
@@ -1156,11 +1094,11 @@ static gcut_status prsn_new(prsn *P, const gcut_problem *p, int32_t nthreads)
         return GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-prsn: cannot allocate %d nodes, %lld arcs", (int)n,
                          (long long)b->m);
     }
-    if (event_init(&P->go) == 0) {
-        if (event_init(&P->done) == 0)
+    if (gcut_i_event_init(&P->go) == 0) {
+        if (gcut_i_event_init(&P->done) == 0)
             P->events_ok = 1;
         else
-            event_destroy(&P->go);
+            gcut_i_event_destroy(&P->go);
     }
     /* Spinning only helps while every thread has a core: oversubscribed,
      * a spinner would steal the time of the thread it waits for. Without
