@@ -18,84 +18,6 @@ static const int32_t conns[] = {4, 8, 6, 18, 26};
 
 /* ------------------------------------------------------------ helpers */
 
-typedef enum caps_kind {
-    K_SMALL,      /* 0..10 */
-    K_MEDIUM,     /* 0..100, the usual random grid */
-    K_HUGE,       /* near INT32_MAX everywhere: totals far past 2^32 */
-    K_ZERO,       /* n-links all 0 */
-    K_MIXED,      /* zeros, ones, small and huge */
-    K_ALL_SOURCE, /* terminal links to the source only */
-    K_ALL_SINK,   /* terminal links to the sink only */
-    K_SEEDS,      /* a few hard seeds, smooth n-links (segmentation-like) */
-    K_COUNT
-} caps_kind;
-
-static const char *kind_name(caps_kind k)
-{
-    static const char *names[] = {"small", "medium", "huge", "zero", "mixed",
-                                  "all-source", "all-sink", "seeds"};
-    return names[k];
-}
-
-static int32_t value(tu_rng *r, caps_kind k)
-{
-    switch (k) {
-    case K_SMALL: return (int32_t)tu_range(r, 0, 10);
-    case K_MEDIUM: return (int32_t)tu_range(r, 0, 100);
-    case K_HUGE: return (int32_t)(INT32_MAX - tu_range(r, 0, 1000));
-    case K_ZERO: return 0;
-    default:
-        switch (tu_range(r, 0, 3)) {
-        case 0: return 0;
-        case 1: return 1;
-        case 2: return (int32_t)tu_range(r, 0, 100);
-        default: return (int32_t)(INT32_MAX - tu_range(r, 0, 10));
-        }
-    }
-}
-
-/* Fill every array of g (border entries too: they must be ignored). */
-static void randomise(gcut_grid *g, tu_rng *r, caps_kind k)
-{
-    const int32_t n = gcut_grid_num_nodes(g), c = gcut_grid_connectivity(g);
-    int32_t *a = malloc((size_t)n * sizeof *a), *b = malloc((size_t)n * sizeof *b);
-    assert_non_null(a);
-    assert_non_null(b);
-    for (int32_t d = 0; d < c; d++) {
-        for (int32_t v = 0; v < n; v++)
-            a[v] = k == K_ALL_SOURCE || k == K_ALL_SINK ? (int32_t)tu_range(r, 0, 50)
-                   : k == K_SEEDS                       ? (int32_t)tu_range(r, 20, 30)
-                                                        : value(r, k);
-        assert_int_equal(gcut_grid_set_caps(g, d, a), GCUT_OK);
-    }
-    for (int32_t v = 0; v < n; v++) {
-        switch (k) {
-        case K_ALL_SOURCE:
-            a[v] = (int32_t)tu_range(r, 0, 100);
-            b[v] = 0;
-            break;
-        case K_ALL_SINK:
-            a[v] = 0;
-            b[v] = (int32_t)tu_range(r, 0, 100);
-            break;
-        case K_SEEDS:
-            a[v] = tu_range(r, 0, 19) == 0 ? 1000 : 0;
-            b[v] = !a[v] && tu_range(r, 0, 19) == 0 ? 1000 : 0;
-            break;
-        case K_ZERO:
-            a[v] = (int32_t)tu_range(r, 0, 100);
-            b[v] = (int32_t)tu_range(r, 0, 100);
-            break;
-        default:
-            a[v] = value(r, k);
-            b[v] = value(r, k);
-        }
-    }
-    assert_int_equal(gcut_grid_set_terminals(g, a, b), GCUT_OK);
-    free(a);
-    free(b);
-}
-
 static int inside(const gcut_grid *g, int32_t v, int32_t dir, int32_t *u)
 {
     const int32_t w = gcut_grid_width(g), h = gcut_grid_height(g), dp = gcut_grid_depth(g);
@@ -526,20 +448,20 @@ static void test_crosscheck(void **unused)
             const size_t nshapes = two_d ? sizeof shapes2d / sizeof shapes2d[0]
                                          : sizeof shapes3d / sizeof shapes3d[0];
             for (size_t si = 0; si < nshapes; si++)
-                for (int k = 0; k < K_COUNT; k++) {
+                for (int k = 0; k < TU_GRID_COUNT; k++) {
                     const int32_t w = two_d ? shapes2d[si][0] : shapes3d[si][0];
                     const int32_t h = two_d ? shapes2d[si][1] : shapes3d[si][1];
                     const int32_t d = two_d ? 1 : shapes3d[si][2];
                     gcut_grid *g;
                     assert_int_equal(gcut_grid_new(&g, w, h, d, conn), GCUT_OK);
-                    randomise(g, &r, (caps_kind)k);
+                    tu_grid_randomise(g, &r, (tu_grid_kind)k);
                     reference ref = solve_reference(g);
                     for (int32_t i = 0; i < gcut_backend_count(); i++) {
                         if (!usable(i))
                             continue;
                         char label[128];
                         snprintf(label, sizeof label, "%dx%dx%d conn %d %s round %d", (int)w,
-                                 (int)h, (int)d, (int)conn, kind_name((caps_kind)k), round);
+                                 (int)h, (int)d, (int)conn, tu_grid_kind_name((tu_grid_kind)k), round);
                         check_against(g, &ref, gcut_backend_name(i), NULL, label);
                         cases++;
                     }
@@ -555,7 +477,7 @@ static void test_crosscheck(void **unused)
         assert_int_equal(two_d ? gcut_grid_new(&g, 61, 47, 1, conn)
                                : gcut_grid_new(&g, 13, 11, 9, conn),
                          GCUT_OK);
-        randomise(g, &r, K_MEDIUM);
+        tu_grid_randomise(g, &r, TU_GRID_MEDIUM);
         reference ref = solve_reference(g);
         check_against(g, &ref, "cpu-bk", NULL, "larger");
         check_against(g, &ref, "cpu-bk", "ts_limit=3", "larger, ts_limit=3");
@@ -671,7 +593,7 @@ static void test_warm(void **unused)
         const int32_t h = (int32_t)tu_range(&r, 1, two_d ? 30 : 9);
         const int32_t d = two_d ? 1 : (int32_t)tu_range(&r, 1, 7);
         assert_int_equal(gcut_grid_new(&g, w, h, d, conn), GCUT_OK);
-        randomise(g, &r, seq % 3 == 0 ? K_SEEDS : seq % 3 == 1 ? K_MEDIUM : K_SMALL);
+        tu_grid_randomise(g, &r, seq % 3 == 0 ? TU_GRID_SEEDS : seq % 3 == 1 ? TU_GRID_MEDIUM : TU_GRID_SMALL);
         const char *params = seq % 4 == 3 ? "ts_limit=5" : NULL;
         char label[160];
         snprintf(label, sizeof label, "warm %dx%dx%d conn %d seq %d, cold", (int)w, (int)h, (int)d,
@@ -712,7 +634,7 @@ static void test_warm_cold_cases(void **unused)
     tu_rng r = {99};
     gcut_grid *g;
     assert_int_equal(gcut_grid_new(&g, 61, 41, 1, 8), GCUT_OK);
-    randomise(g, &r, K_MEDIUM);
+    tu_grid_randomise(g, &r, TU_GRID_MEDIUM);
     assert_int_equal(check_grid(g, "cpu-bk", NULL, "first").warm_start, 0);
     /* Unchanged: warm, and nothing to do. */
     gcut_stats st = check_grid(g, "cpu-bk", NULL, "unchanged");
@@ -765,7 +687,7 @@ static void test_time_limit(void **unused)
     tu_rng r = {5};
     gcut_grid *g;
     assert_int_equal(gcut_grid_new(&g, 200, 150, 1, 4), GCUT_OK);
-    randomise(g, &r, K_MEDIUM);
+    tu_grid_randomise(g, &r, TU_GRID_MEDIUM);
     gcut_result *res;
     assert_int_equal(gcut_result_new(&res), GCUT_OK);
     gcut_solve_options opt;

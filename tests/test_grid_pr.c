@@ -12,51 +12,6 @@
 
 #include "testutil.h"
 
-typedef enum kind { K_MEDIUM, K_HUGE, K_ZERO, K_MIXED, K_ALL_SOURCE, K_ALL_SINK, K_SEEDS, K_COUNT } kind;
-
-static int32_t value(tu_rng *r, kind k)
-{
-    switch (k) {
-    case K_MEDIUM: return (int32_t)tu_range(r, 0, 100);
-    case K_HUGE: return (int32_t)(INT32_MAX - tu_range(r, 0, 1000));
-    case K_ZERO: return 0;
-    default:
-        switch (tu_range(r, 0, 3)) {
-        case 0: return 0;
-        case 1: return 1;
-        case 2: return (int32_t)tu_range(r, 0, 100);
-        default: return (int32_t)(INT32_MAX - tu_range(r, 0, 10));
-        }
-    }
-}
-
-/* Every array random, border entries included (they must be ignored). */
-static void randomise(gcut_grid *g, tu_rng *r, kind k)
-{
-    const int32_t n = gcut_grid_num_nodes(g), c = gcut_grid_connectivity(g);
-    int32_t *a = malloc((size_t)n * sizeof *a), *b = malloc((size_t)n * sizeof *b);
-    assert_non_null(a);
-    assert_non_null(b);
-    for (int32_t d = 0; d < c; d++) {
-        for (int32_t v = 0; v < n; v++)
-            a[v] = k == K_ALL_SOURCE || k == K_ALL_SINK ? (int32_t)tu_range(r, 0, 50)
-                   : k == K_SEEDS                       ? (int32_t)tu_range(r, 20, 30)
-                                                        : value(r, k);
-        assert_int_equal(gcut_grid_set_caps(g, d, a), GCUT_OK);
-    }
-    for (int32_t v = 0; v < n; v++) {
-        a[v] = k == K_ALL_SINK ? 0 : k == K_SEEDS ? (tu_range(r, 0, 19) == 0 ? 1000 : 0)
-                                   : k == K_ZERO  ? (int32_t)tu_range(r, 0, 100)
-                                                  : value(r, k);
-        b[v] = k == K_ALL_SOURCE ? 0 : k == K_SEEDS ? (tu_range(r, 0, 19) == 0 ? 1000 : 0)
-                                     : k == K_ZERO  ? (int32_t)tu_range(r, 0, 100)
-                                                    : value(r, k);
-    }
-    assert_int_equal(gcut_grid_set_terminals(g, a, b), GCUT_OK);
-    free(a);
-    free(b);
-}
-
 static gcut_result *solve(gcut_grid *g, const char *backend, int32_t threads, const char *params)
 {
     gcut_result *res;
@@ -115,11 +70,11 @@ static void test_random(void **unused)
     tu_rng r = {77};
     char label[128];
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
-        for (int k = 0; k < K_COUNT; k++) {
+        for (int k = 0; k < TU_GRID_COUNT; k++) {
             gcut_grid *g;
             assert_int_equal(
                 gcut_grid_new(&g, shapes[s].w, shapes[s].h, shapes[s].d, shapes[s].c), GCUT_OK);
-            randomise(g, &r, (kind)k);
+            tu_grid_randomise(g, &r, (tu_grid_kind)k);
             snprintf(label, sizeof label, "%dx%dx%d c%d kind %d", (int)shapes[s].w,
                      (int)shapes[s].h, (int)shapes[s].d, (int)shapes[s].c, k);
             check(g, label);
@@ -138,12 +93,12 @@ static void test_larger(void **unused)
     tu_rng r = {4242};
     char label[128];
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
-        const kind ks[] = {K_MEDIUM, K_SEEDS};
+        const tu_grid_kind ks[] = {TU_GRID_MEDIUM, TU_GRID_SEEDS};
         for (int k = 0; k < 2; k++) {
             gcut_grid *g;
             assert_int_equal(
                 gcut_grid_new(&g, shapes[s].w, shapes[s].h, shapes[s].d, shapes[s].c), GCUT_OK);
-            randomise(g, &r, ks[k]);
+            tu_grid_randomise(g, &r, ks[k]);
             snprintf(label, sizeof label, "large %dx%dx%d c%d", (int)shapes[s].w,
                      (int)shapes[s].h, (int)shapes[s].d, (int)shapes[s].c);
             check(g, label);
@@ -158,7 +113,7 @@ static void test_flows_and_limits(void **unused)
     tu_rng r = {9};
     gcut_grid *g;
     assert_int_equal(gcut_grid_new(&g, 300, 200, 1, 4), GCUT_OK);
-    randomise(g, &r, K_MEDIUM);
+    tu_grid_randomise(g, &r, TU_GRID_MEDIUM);
     gcut_result *res;
     assert_int_equal(gcut_result_new(&res), GCUT_OK);
     gcut_solve_options opt;

@@ -326,3 +326,69 @@ const char *tu_shared_data(const char *relative, char *buf, size_t size)
     fclose(f);
     return buf;
 }
+
+/* ------------------------------------------------------------ grids */
+
+
+const char *tu_grid_kind_name(tu_grid_kind k)
+{
+    static const char *names[] = {"small", "medium", "huge", "zero", "mixed",
+                                  "all-source", "all-sink", "seeds"};
+    return names[k];
+}
+
+/* Grid n-link values: the graph families' ranges, except that "medium"
+ * is the 0..100 of a random vision grid. */
+static int32_t grid_value(tu_rng *r, tu_grid_kind k)
+{
+    switch (k) {
+    case TU_GRID_SMALL: return cap_value(r, TU_CAPS_SMALL);
+    case TU_GRID_MEDIUM: return (int32_t)tu_range(r, 0, 100);
+    case TU_GRID_HUGE: return cap_value(r, TU_CAPS_HUGE);
+    case TU_GRID_ZERO: return 0;
+    default: return cap_value(r, TU_CAPS_MIXED);
+    }
+}
+
+/* Fill every array of g (border entries too: they must be ignored). */
+void tu_grid_randomise(gcut_grid *g, tu_rng *r, tu_grid_kind k)
+{
+    const int32_t n = gcut_grid_num_nodes(g), c = gcut_grid_connectivity(g);
+    int32_t *a = malloc((size_t)n * sizeof *a), *b = malloc((size_t)n * sizeof *b);
+    assert_non_null(a);
+    assert_non_null(b);
+    for (int32_t d = 0; d < c; d++) {
+        for (int32_t v = 0; v < n; v++)
+            a[v] = k == TU_GRID_ALL_SOURCE || k == TU_GRID_ALL_SINK ? (int32_t)tu_range(r, 0, 50)
+                   : k == TU_GRID_SEEDS                       ? (int32_t)tu_range(r, 20, 30)
+                                                        : grid_value(r, k);
+        assert_int_equal(gcut_grid_set_caps(g, d, a), GCUT_OK);
+    }
+    for (int32_t v = 0; v < n; v++) {
+        switch (k) {
+        case TU_GRID_ALL_SOURCE:
+            a[v] = (int32_t)tu_range(r, 0, 100);
+            b[v] = 0;
+            break;
+        case TU_GRID_ALL_SINK:
+            a[v] = 0;
+            b[v] = (int32_t)tu_range(r, 0, 100);
+            break;
+        case TU_GRID_SEEDS:
+            a[v] = tu_range(r, 0, 19) == 0 ? 1000 : 0;
+            b[v] = !a[v] && tu_range(r, 0, 19) == 0 ? 1000 : 0;
+            break;
+        case TU_GRID_ZERO:
+            a[v] = (int32_t)tu_range(r, 0, 100);
+            b[v] = (int32_t)tu_range(r, 0, 100);
+            break;
+        default:
+            a[v] = grid_value(r, k);
+            b[v] = grid_value(r, k);
+        }
+    }
+    assert_int_equal(gcut_grid_set_terminals(g, a, b), GCUT_OK);
+    free(a);
+    free(b);
+}
+

@@ -68,4 +68,21 @@ int tu_scaled(int base);
 /* Path of a file in ../shared/data, or NULL when the folder is absent. */
 const char *tu_shared_data(const char *relative, char *buf, size_t size);
 
+/* Capacity patterns of the grid suites. */
+typedef enum tu_grid_kind {
+    TU_GRID_SMALL,      /* 0..10 */
+    TU_GRID_MEDIUM,     /* 0..100, the usual random grid */
+    TU_GRID_HUGE,       /* near INT32_MAX everywhere: totals far past 2^32 */
+    TU_GRID_ZERO,       /* n-links all 0 */
+    TU_GRID_MIXED,      /* zeros, ones, small and huge */
+    TU_GRID_ALL_SOURCE, /* terminal links to the source only */
+    TU_GRID_ALL_SINK,   /* terminal links to the sink only */
+    TU_GRID_SEEDS,      /* a few hard seeds, smooth n-links (segmentation-like) */
+    TU_GRID_COUNT
+} tu_grid_kind;
+const char *tu_grid_kind_name(tu_grid_kind k);
+/* Fill every capacity and terminal array of g (border entries too: they
+ * must be ignored) with pattern k. */
+void tu_grid_randomise(gcut_grid *g, tu_rng *r, tu_grid_kind k);
+
 #endif
