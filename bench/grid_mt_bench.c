@@ -1,10 +1,26 @@
 /*
  * gcut-grid-mt-bench - grid back ends and thread counts on one grid from
  * bench/gen (grid2d / grid3d, kind=random or kind=vision), through
- * gcut_grid_solve, cold (warm start off).
+ * gcut_grid_solve: cold solves, and warm re-solves after strokes.
  *
  *     gcut-grid-mt-bench grid2d:w=1024,h=1024 --threads 1,2
  *     gcut-grid-mt-bench grid2d:w=1024,h=1024,kind=vision --backends cpu-bk,cpu-grid-pr
+ *     gcut-grid-mt-bench grid2d:w=2048,h=2048,kind=vision --backends cuda-grid,cpu-bk \
+ *         --strokes 10 --csv out.csv
+ *
+ * Cold solves: CPU back ends run with the grid's warm start off; a GPU
+ * back end keeps its device state (allocations are made once per grid
+ * shape, as in an application) and is given "warm=0" so that every solve
+ * starts from scratch. Besides the wall time of gcut_grid_solve the tool
+ * prints the back end's own times: engine = init + max-flow + cut, and of
+ * that the host <-> device copies (transfer).
+ *
+ * Strokes (--strokes N, for back ends with warm re-solves: cpu-bk,
+ * cuda-grid): N times, the terminal capacities of a disc of --radius
+ * pixels at a random place become a hard constraint (alternately
+ * foreground and background), then the grid is solved again, warm. The
+ * same seeded sequence is given to every back end, and every back end
+ * must find the same flow after each stroke.
  *
  * The generator builds a general graph (one edge per unordered neighbour
  * pair, v -> v + offset); it is turned into a gcut_grid by looking up the
@@ -117,11 +133,35 @@ static gcut_grid *grid_of_spec(const char *text)
     return g;
 }
 
+/* Set the t-links of a disc to a hard constraint (a user's stroke). */
+static void stroke(gcut_grid *g, uint64_t *rng, int32_t radius, int fg)
+{
+    const int32_t w = gcut_grid_width(g), h = gcut_grid_height(g);
+    *rng = *rng * 6364136223846793005ull + 1442695040888963407ull;
+    const int32_t cx = (int32_t)((*rng >> 33) % (uint64_t)w);
+    *rng = *rng * 6364136223846793005ull + 1442695040888963407ull;
+    const int32_t cy = (int32_t)((*rng >> 33) % (uint64_t)h);
+    for (int32_t y = cy - radius; y <= cy + radius; y++)
+        for (int32_t x = cx - radius; x <= cx + radius; x++)
+            if (x >= 0 && x < w && y >= 0 && y < h &&
+                (x - cx) * (x - cx) + (y - cy) * (y - cy) <= radius * radius &&
+                gcut_grid_set_tweights(g, x + w * y, fg ? 1000000 : 0, fg ? 0 : 1000000) !=
+                    GCUT_OK)
+                die("stroke");
+}
+
+static int is_gpu(const char *name)
+{
+    int32_t i;
+    return gcut_backend_find(name, &i) == GCUT_OK && (gcut_backend_caps(i) & GCUT_BACKEND_GPU);
+}
+
 int main(int argc, char **argv)
 {
     const char *spec = NULL, *backends = "cpu-bk,cpu-grid-pr", *threads = "1,2";
-    const char *params = NULL;
-    int repeat = 3;
+    const char *params = NULL, *csv_path = NULL;
+    int repeat = 3, strokes = 0;
+    int32_t radius = 8;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (v && !strcmp(a, "--backends"))
@@ -132,43 +172,83 @@ int main(int argc, char **argv)
             repeat = atoi(v), i++;
         else if (v && !strcmp(a, "--params"))
             params = v, i++;
+        else if (v && !strcmp(a, "--strokes"))
+            strokes = atoi(v), i++;
+        else if (v && !strcmp(a, "--radius"))
+            radius = atoi(v), i++;
+        else if (v && !strcmp(a, "--csv"))
+            csv_path = v, i++;
         else if (a[0] != '-' && !spec)
             spec = a;
         else {
             fprintf(stderr,
                     "usage: gcut-grid-mt-bench SPEC [--backends A,B] [--threads 1,2] "
-                    "[--repeat R] [--params P (for non-cpu-bk back ends)]\n");
+                    "[--repeat R] [--params P (for non-cpu-bk back ends)] [--strokes N] "
+                    "[--radius R] [--csv FILE (rows appended)]\n");
             return 2;
         }
     }
     if (!spec || repeat < 1)
         spec = "grid2d:w=1024,h=1024";
+    if (strokes < 0 || radius < 1) {
+        fprintf(stderr, "gcut-grid-mt-bench: bad --strokes or --radius\n");
+        return 2;
+    }
     gcut_grid *g = grid_of_spec(spec);
-    gcut_grid_set_warm_start(g, 0);
     const int32_t n = gcut_grid_num_nodes(g);
+    /* The untouched terminal arrays, to undo the strokes between back ends. */
+    int32_t *src0 = malloc((size_t)n * sizeof *src0), *snk0 = malloc((size_t)n * sizeof *snk0);
     uint8_t *cut0 = malloc((size_t)n);
     int64_t flow0 = -1;
-    double *t = malloc(sizeof(double) * (size_t)repeat);
+    int64_t *stroke_flow = calloc((size_t)strokes + 1, sizeof *stroke_flow);
+    int have_stroke_flows = 0;
+    const int nt = repeat > strokes ? repeat : strokes;
+    double *t = malloc(sizeof(double) * (size_t)nt), *te = malloc(sizeof(double) * (size_t)nt),
+           *tx = malloc(sizeof(double) * (size_t)nt);
     gcut_result *res;
-    if (!cut0 || !t || gcut_result_new(&res) != GCUT_OK)
+    if (!src0 || !snk0 || !cut0 || !t || !te || !tx || !stroke_flow ||
+        gcut_result_new(&res) != GCUT_OK)
         die("memory");
+    memcpy(src0, gcut_grid_caps(g, GCUT_GRID_SOURCE_LINK), (size_t)n * sizeof *src0);
+    memcpy(snk0, gcut_grid_caps(g, GCUT_GRID_SINK_LINK), (size_t)n * sizeof *snk0);
+    FILE *csv = NULL;
+    if (csv_path) {
+        csv = fopen(csv_path, "a");
+        if (!csv) {
+            perror(csv_path);
+            return 1;
+        }
+        if (ftell(csv) == 0)
+            fprintf(csv, "spec,backend,threads,mode,solves,median_ms,min_ms,engine_ms,"
+                         "transfer_ms,flow\n");
+    }
     char names[256];
     snprintf(names, sizeof names, "%s", backends);
     for (char *be = strtok(names, ","); be; be = strtok(NULL, ",")) {
-        const int is_bk = strcmp(be, "cpu-bk") == 0;
-        const char *tl = is_bk ? "1" : threads;
+        const int is_bk = strcmp(be, "cpu-bk") == 0, gpu = is_gpu(be);
+        const int native_warm = is_bk || strcmp(be, "cuda-grid") == 0;
+        const char *tl = is_bk || gpu ? "1" : threads;
+        char pbuf[512];
         for (const char *p = tl; *p;) {
-            const int32_t nt = (int32_t)strtol(p, NULL, 10);
+            const int32_t nthreads = (int32_t)strtol(p, NULL, 10);
             gcut_solve_options opt;
             gcut_solve_options_init(&opt);
             opt.backend = be;
-            opt.threads = nt;
+            opt.threads = nthreads;
             opt.params = is_bk ? NULL : params;
+            if (strcmp(be, "cuda-grid") == 0) {
+                snprintf(pbuf, sizeof pbuf, "%s%swarm=0", params ? params : "", params ? "," : "");
+                opt.params = pbuf;
+            }
+            gcut_grid_set_warm_start(g, gpu);
             for (int r = 0; r < repeat; r++) {
                 const double t0 = wall_ms();
                 if (gcut_grid_solve(g, &opt, res) != GCUT_OK)
                     die(be);
                 t[r] = wall_ms() - t0;
+                const gcut_stats *st = gcut_result_stats(res);
+                te[r] = st->init_ms + st->solve_ms + st->cut_ms;
+                tx[r] = st->transfer_ms;
             }
             if (flow0 < 0) {
                 flow0 = gcut_result_flow(res);
@@ -176,25 +256,87 @@ int main(int argc, char **argv)
             } else if (gcut_result_flow(res) != flow0 ||
                        memcmp(cut0, gcut_result_cut(res), (size_t)n) != 0) {
                 fprintf(stderr, "gcut-grid-mt-bench: %s with %d threads disagrees\n", be,
-                        (int)nt);
+                        (int)nthreads);
                 return 1;
             }
-            qsort(t, (size_t)repeat, sizeof *t, cmp_double);
             const gcut_stats *st = gcut_result_stats(res);
-            printf("%-12s threads %2d: %9.1f ms median of %d (min %.1f)  flow %lld  rounds %lld"
-                   "  global relabels %lld  pushes %lld  relabels %lld\n",
-                   be, (int)st->threads, t[repeat / 2], repeat, t[0], (long long)flow0,
-                   (long long)st->rounds, (long long)st->global_relabels,
-                   (long long)st->pushes, (long long)st->relabels);
+            const int64_t rounds = st->rounds, grs = st->global_relabels, pushes = st->pushes,
+                          relabels = st->relabels;
+            const int32_t used = st->threads;
+            qsort(t, (size_t)repeat, sizeof *t, cmp_double);
+            qsort(te, (size_t)repeat, sizeof *te, cmp_double);
+            qsort(tx, (size_t)repeat, sizeof *tx, cmp_double);
+            printf("%-12s threads %2d: %9.1f ms median of %d (min %.1f, engine %.1f, transfer "
+                   "%.1f)  flow %lld  rounds %lld  global relabels %lld  pushes %lld  relabels "
+                   "%lld\n",
+                   be, (int)used, t[repeat / 2], repeat, t[0], te[repeat / 2], tx[repeat / 2],
+                   (long long)flow0, (long long)rounds, (long long)grs, (long long)pushes,
+                   (long long)relabels);
+            if (csv)
+                fprintf(csv, "\"%s\",%s,%d,cold,%d,%.3f,%.3f,%.3f,%.3f,%lld\n", spec, be,
+                        (int)nthreads, repeat, t[repeat / 2], t[0], te[repeat / 2],
+                        tx[repeat / 2], (long long)flow0);
             while (*p && *p != ',')
                 p++;
             if (*p == ',')
                 p++;
         }
+        if (!strokes || !native_warm)
+            continue;
+        /* Warm re-solves after strokes: a first solve (cold) builds the
+         * state, then each stroke is solved warm. */
+        gcut_solve_options opt;
+        gcut_solve_options_init(&opt);
+        opt.backend = be;
+        opt.params = is_bk ? NULL : params;
+        gcut_grid_set_warm_start(g, 1);
+        if (gcut_grid_solve(g, &opt, res) != GCUT_OK)
+            die(be);
+        uint64_t rng = 12345;
+        int warm = 0;
+        for (int k = 0; k < strokes; k++) {
+            stroke(g, &rng, radius, k % 2 == 0);
+            const double t0 = wall_ms();
+            if (gcut_grid_solve(g, &opt, res) != GCUT_OK)
+                die(be);
+            t[k] = wall_ms() - t0;
+            const gcut_stats *st = gcut_result_stats(res);
+            te[k] = st->init_ms + st->solve_ms + st->cut_ms;
+            tx[k] = st->transfer_ms;
+            warm += st->warm_start;
+            if (!have_stroke_flows)
+                stroke_flow[k] = gcut_result_flow(res);
+            else if (stroke_flow[k] != gcut_result_flow(res)) {
+                fprintf(stderr, "gcut-grid-mt-bench: %s disagrees after stroke %d\n", be, k);
+                return 1;
+            }
+        }
+        have_stroke_flows = 1;
+        qsort(t, (size_t)strokes, sizeof *t, cmp_double);
+        qsort(te, (size_t)strokes, sizeof *te, cmp_double);
+        qsort(tx, (size_t)strokes, sizeof *tx, cmp_double);
+        printf("%-12s strokes r=%d: %9.2f ms median of %d warm re-solves (min %.2f, engine "
+               "%.2f, transfer %.2f; %d of %d warm)\n",
+               be, (int)radius, t[strokes / 2], strokes, t[0], te[strokes / 2], tx[strokes / 2],
+               warm, strokes);
+        if (csv)
+            fprintf(csv, "\"%s\",%s,1,stroke-r%d,%d,%.3f,%.3f,%.3f,%.3f,%lld\n", spec, be,
+                    (int)radius, strokes, t[strokes / 2], t[0], te[strokes / 2],
+                    tx[strokes / 2], (long long)stroke_flow[strokes - 1]);
+        /* Undo the strokes for the next back end. */
+        if (gcut_grid_set_terminals(g, src0, snk0) != GCUT_OK)
+            die("terminals");
     }
+    if (csv)
+        fclose(csv);
     gcut_result_free(res);
     gcut_grid_free(g);
     free(cut0);
+    free(src0);
+    free(snk0);
+    free(stroke_flow);
     free(t);
+    free(te);
+    free(tx);
     return 0;
 }

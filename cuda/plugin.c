@@ -17,6 +17,7 @@
 
 #include "cuda_internal.h"
 #include "csr/csr_internal.h"
+#include "grid/grid_internal.h"
 #include "matching/gpr_internal.h"
 
 const gcut_host_api *gcut_cu_host;
@@ -89,7 +90,7 @@ GCUT_CU_ENTRY gcut_status gcut_plugin_entry(const gcut_host_api *host,
                                             const gcut_backend *const **backends,
                                             int32_t *count);
 
-static const gcut_backend *const g_backends[] = {&gcut_cu_backend_csr};
+static const gcut_backend *const g_backends[] = {&gcut_cu_backend_csr, &gcut_cu_backend_grid};
 
 gcut_status gcut_plugin_entry(const gcut_host_api *host, const gcut_backend *const **backends,
                               int32_t *count)

@@ -15,13 +15,17 @@
 #               targets-params (the targets once per parameter set in $TPARAMS),
 #               targets-cpu (cpu-hipr on them), variants (settings compared),
 #               variants-bcsr (variant=vc, tc and bcsr on the targets and three
-#               mid-sized graphs, VREPEAT runs each, default 1), or a
+#               mid-sized graphs, VREPEAT runs each, default 1), grid (cuda-grid
+#               against cpu-bk, cpu-grid-pr with 16 threads and cuda-csr on segmentation
+#               grids of 0.3-16 MP, 3D volumes and random grids, with warm strokes;
+#               rows in grid.csv), grid-quick (two of those), or a
 #               gcut-bench instance spec (family:key=value;...)
 #   REPEAT      GCUT_GPU_REPEAT for the test (default 100: a changing result is a race)
 #   BUILD       build folder (default build-gpu in the repository)
 #   OUT         where logs, CSV and the summary go (default BUILD/gpu-check)
 #   CUDA_ARCH   CMAKE_CUDA_ARCHITECTURES (default 90: the H100/H200 only, to build fast)
 #   XSCALE      GCUT_TEST_SCALE of test_crosscheck (default 0.2)
+#   SANITIZE_TESTS  test programs run under compute-sanitizer (default test_gpu_csr test_gpu_grid)
 #   TEST_TIMEOUT  seconds allowed to each test program (default 900)
 #   TLIMIT      per-solve time limit of the benchmarks in seconds (default 120)
 #   BENCH_TIMEOUT  seconds allowed to each gcut-bench run (default 900)
@@ -143,19 +147,21 @@ fi
 if has_step sanitize; then
   t0=$(date +%s)
   : >"$OUT/sanitize.log"
-  for tool in memcheck racecheck synccheck; do
-    # racecheck runs about 100 times slower: the smallest run for it.
-    quick=1
-    scale=0.15
-    [ "$tool" = racecheck ] && quick=2 && scale=0.03
-    if GCUT_GPU_QUICK=$quick GCUT_GPU_REPEAT=1 GCUT_TEST_SCALE=$scale \
-         timeout "${TEST_TIMEOUT:-900}" compute-sanitizer --tool "$tool" --error-exitcode 99 \
-         "$BUILD/bin/test_gpu_csr" >>"$OUT/sanitize.log" 2>&1; then
-      note "compute-sanitizer $tool: ok"
-    else
-      note "compute-sanitizer $tool: FAILED (see sanitize.log)"
-      STATUS=1
-    fi
+  for prog in ${SANITIZE_TESTS:-test_gpu_csr test_gpu_grid}; do
+    for tool in memcheck racecheck synccheck; do
+      # racecheck runs about 100 times slower: the smallest run for it.
+      quick=1
+      scale=0.15
+      [ "$tool" = racecheck ] && quick=2 && scale=0.03
+      if GCUT_GPU_QUICK=$quick GCUT_GPU_REPEAT=1 GCUT_TEST_SCALE=$scale \
+           timeout "${TEST_TIMEOUT:-900}" compute-sanitizer --tool "$tool" --error-exitcode 99 \
+           "$BUILD/bin/$prog" >>"$OUT/sanitize.log" 2>&1; then
+        note "compute-sanitizer $tool $prog: ok"
+      else
+        note "compute-sanitizer $tool $prog: FAILED (see sanitize.log)"
+        STATUS=1
+      fi
+    done
   done
   grep -E 'ERROR SUMMARY|Invalid|Race|hazard' "$OUT/sanitize.log" | sort | uniq -c | head -10 |
     sed 's/^/    /' | tee -a "$SUMMARY"
@@ -224,6 +230,35 @@ if has_step bench; then
           bench_run "lay-${p#variant=}" cuda-csr "$p" "${VREPEAT:-1}" "${TARGETS[@]}" \
             rlg:r=512,c=512 grid2d:w=1024,h=1024,conn=4 powerlaw:n=500000,d=8,k=8
         done
+        ;;
+      grid|grid-quick) # cuda-grid against the CPU grid engines and cuda-csr (gcut-grid-mt-bench)
+        GB=(cuda-grid,cpu-bk,cpu-grid-pr,cuda-csr)
+        if [ "$mode" = grid ]; then
+          GSPECS=(grid2d:w=640,h=480,kind=vision grid2d:w=1024,h=1024,kind=vision
+                  grid2d:w=2048,h=2048,kind=vision grid2d:w=4096,h=4096,kind=vision
+                  grid2d:w=640,h=480,conn=8,kind=vision grid2d:w=1024,h=1024,conn=8,kind=vision
+                  grid2d:w=2048,h=2048,conn=8,kind=vision grid2d:w=4096,h=4096,conn=8,kind=vision
+                  grid3d:w=128,h=128,d=128,conn=6,kind=vision
+                  grid3d:w=128,h=128,d=128,conn=26,kind=vision
+                  grid2d:w=2048,h=2048 grid2d:w=1024,h=1024,conn=8 grid3d:w=64,h=64,d=64,conn=26)
+        else
+          GSPECS=(grid2d:w=2048,h=2048,kind=vision grid2d:w=2048,h=2048)
+        fi
+        for spec in "${GSPECS[@]}"; do
+          echo "### grid: gcut-grid-mt-bench $spec --backends $GB --threads 16 --repeat 3 --strokes 10" >>"$OUT/bench.txt"
+          timeout "${BENCH_TIMEOUT:-900}" "$BUILD/bin/gcut-grid-mt-bench" "$spec" --backends "$GB" \
+            --threads 16 --repeat 3 --strokes 10 --csv "$OUT/grid.csv" >>"$OUT/bench.txt" 2>&1 ||
+            { note "bench grid $spec: failed or disagreed"; STATUS=1; }
+        done
+        if [ "$mode" = grid ]; then # 256^3: the GPU and the 16-thread CPU engine, once
+          for spec in grid3d:w=256,h=256,d=256,conn=6,kind=vision grid3d:w=256,h=256,d=256,conn=26,kind=vision; do
+            echo "### grid: gcut-grid-mt-bench $spec --backends cuda-grid,cpu-bk,cpu-grid-pr --threads 16 --repeat 1 --strokes 5" >>"$OUT/bench.txt"
+            timeout "${BENCH_TIMEOUT:-900}" "$BUILD/bin/gcut-grid-mt-bench" "$spec" \
+              --backends cuda-grid,cpu-bk,cpu-grid-pr --threads 16 --repeat 1 --strokes 5 \
+              --csv "$OUT/grid.csv" >>"$OUT/bench.txt" 2>&1 ||
+              { note "bench grid $spec: failed or disagreed"; STATUS=1; }
+          done
+        fi
         ;;
       *:*) bench_run custom cuda-csr,cpu-hipr,cpu-bk "" 3 "$mode" ;;
       *) note "bench: unknown mode $mode"; STATUS=1 ;;

@@ -488,97 +488,6 @@ static void test_crosscheck(void **unused)
     assert_true(cases > 0);
 }
 
-/* Random changes of every kind, then a warm solve, checked against a cold
- * cpu-ref solve of the same grid. */
-typedef enum change_kind {
-    CH_STROKE,     /* a disc of hard t-links (an interactive stroke) */
-    CH_TLINKS,     /* scattered t-links, per node */
-    CH_NLINKS,     /* scattered n-links (border entries too), up and down */
-    CH_ARRAYS,     /* whole arrays handed again with a few entries changed */
-    CH_HUGE,       /* capacities near INT32_MAX: may overflow tr (cold fallback) */
-    CH_RANGE,      /* a row of terminals through the range setter */
-    CH_COUNT
-} change_kind;
-
-static void change(gcut_grid *g, tu_rng *r, change_kind kind)
-{
-    const int32_t w = gcut_grid_width(g), h = gcut_grid_height(g), n = gcut_grid_num_nodes(g),
-                  conn = gcut_grid_connectivity(g);
-    switch (kind) {
-    case CH_STROKE: {
-        const int32_t cx = (int32_t)tu_range(r, 0, w - 1), cy = (int32_t)tu_range(r, 0, h - 1);
-        const int32_t rad = (int32_t)tu_range(r, 1, 4), z = (int32_t)tu_range(r, 0, gcut_grid_depth(g) - 1);
-        const int fg = (int)tu_range(r, 0, 1);
-        for (int32_t y = cy - rad; y <= cy + rad; y++)
-            for (int32_t x = cx - rad; x <= cx + rad; x++)
-                if (x >= 0 && x < w && y >= 0 && y < h &&
-                    (x - cx) * (x - cx) + (y - cy) * (y - cy) <= rad * rad)
-                    assert_int_equal(gcut_grid_set_tweights(g, x + w * (y + h * z), fg ? 100000 : 0,
-                                                            fg ? 0 : 100000),
-                                     GCUT_OK);
-        break;
-    }
-    case CH_TLINKS:
-        for (int64_t k = tu_range(r, 1, 12); k > 0; k--) {
-            const int32_t v = (int32_t)tu_range(r, 0, n - 1);
-            if (tu_range(r, 0, 2) == 0)
-                assert_int_equal(gcut_grid_set_cap(g, v, tu_range(r, 0, 1) ? GCUT_GRID_SOURCE_LINK
-                                                                           : GCUT_GRID_SINK_LINK,
-                                                   (int32_t)tu_range(r, 0, 150)),
-                                 GCUT_OK);
-            else
-                assert_int_equal(gcut_grid_set_tweights(g, v, (int32_t)tu_range(r, 0, 150),
-                                                        (int32_t)tu_range(r, 0, 150)),
-                                 GCUT_OK);
-        }
-        break;
-    case CH_NLINKS:
-        for (int64_t k = tu_range(r, 1, 12); k > 0; k--) {
-            const int32_t v = (int32_t)tu_range(r, 0, n - 1), d = (int32_t)tu_range(r, 0, conn - 1);
-            int32_t old;
-            assert_int_equal(gcut_grid_get_cap(g, v, d, &old), GCUT_OK);
-            const int32_t now = tu_range(r, 0, 1) || old > INT32_MAX - 150
-                                    ? (int32_t)tu_range(r, 0, old / 2 + 1)
-                                    : (int32_t)tu_range(r, old, old + 150);
-            assert_int_equal(gcut_grid_set_cap(g, v, d, now), GCUT_OK);
-        }
-        break;
-    case CH_ARRAYS: {
-        const int32_t what = (int32_t)tu_range(r, -2, conn - 1);
-        int32_t *a = malloc((size_t)n * sizeof *a);
-        assert_non_null(a);
-        memcpy(a, gcut_grid_caps(g, what), (size_t)n * sizeof *a);
-        for (int64_t k = tu_range(r, 1, 8); k > 0; k--)
-            a[tu_range(r, 0, n - 1)] = (int32_t)tu_range(r, 0, 200);
-        assert_int_equal(gcut_grid_set_caps(g, what, a), GCUT_OK);
-        free(a);
-        break;
-    }
-    case CH_HUGE: {
-        const int32_t v = (int32_t)tu_range(r, 0, n - 1);
-        if (tu_range(r, 0, 1))
-            assert_int_equal(gcut_grid_set_tweights(g, v, (int32_t)(INT32_MAX - tu_range(r, 0, 5)),
-                                                    (int32_t)tu_range(r, 0, 5)),
-                             GCUT_OK);
-        else
-            assert_int_equal(gcut_grid_set_cap(g, v, (int32_t)tu_range(r, 0, conn - 1),
-                                               (int32_t)(INT32_MAX - tu_range(r, 0, 5))),
-                             GCUT_OK);
-        break;
-    }
-    default: {
-        const int32_t y = (int32_t)tu_range(r, 0, n / w - 1);
-        int32_t *a = malloc((size_t)w * sizeof *a);
-        assert_non_null(a);
-        for (int32_t x = 0; x < w; x++)
-            a[x] = (int32_t)tu_range(r, 0, 100);
-        assert_int_equal(gcut_grid_set_terminals_range(g, y * w, w, tu_range(r, 0, 1) ? a : NULL, a),
-                         GCUT_OK);
-        free(a);
-    }
-    }
-}
-
 static void test_warm(void **unused)
 {
     (void)unused;
@@ -602,10 +511,10 @@ static void test_warm(void **unused)
         for (int step = 0; step < 25; step++) {
             const int nch = (int)tu_range(&r, 1, 3);
             for (int c = 0; c < nch; c++) {
-                int k = (int)tu_range(&r, 0, CH_COUNT - 1);
-                if (k == CH_HUGE && tu_range(&r, 0, 3))
-                    k = CH_TLINKS; /* keep most sequences warm */
-                change(g, &r, (change_kind)k);
+                int k = (int)tu_range(&r, 0, TU_CH_COUNT - 1);
+                if (k == TU_CH_HUGE && tu_range(&r, 0, 3))
+                    k = TU_CH_TLINKS; /* keep most sequences warm */
+                tu_grid_change(g, &r, (tu_change_kind)k);
             }
             snprintf(label, sizeof label, "warm %dx%dx%d conn %d seq %d step %d", (int)w, (int)h,
                      (int)d, (int)conn, seq, step);
@@ -657,13 +566,13 @@ static void test_warm_cold_cases(void **unused)
     assert_int_equal(check_grid(g, "cpu-bk", NULL, "after ref").warm_start, 1);
     /* Warm start off: always cold. */
     assert_int_equal(gcut_grid_set_warm_start(g, 0), GCUT_OK);
-    change(g, &r, CH_STROKE);
+    tu_grid_change(g, &r, TU_CH_STROKE);
     assert_int_equal(check_grid(g, "cpu-bk", NULL, "warm off").warm_start, 0);
-    change(g, &r, CH_STROKE);
+    tu_grid_change(g, &r, TU_CH_STROKE);
     assert_int_equal(check_grid(g, "cpu-bk", NULL, "warm off 2").warm_start, 0);
     assert_int_equal(gcut_grid_set_warm_start(g, 1), GCUT_OK);
     assert_int_equal(check_grid(g, "cpu-bk", NULL, "warm on").warm_start, 0);
-    change(g, &r, CH_STROKE);
+    tu_grid_change(g, &r, TU_CH_STROKE);
     assert_int_equal(check_grid(g, "cpu-bk", NULL, "warm on 2").warm_start, 1);
     /* A failed solve (time limit) makes the next one cold, and right. */
     gcut_result *res;
@@ -673,7 +582,7 @@ static void test_warm_cold_cases(void **unused)
     opt.backend = "cpu-bk";
     opt.params = "bad";
     assert_int_equal(gcut_grid_solve(g, &opt, res), GCUT_ERR_INVALID);
-    change(g, &r, CH_STROKE);
+    tu_grid_change(g, &r, TU_CH_STROKE);
     assert_int_equal(check_grid(g, "cpu-bk", NULL, "after failure").warm_start, 0);
     gcut_result_free(res);
     free(a);

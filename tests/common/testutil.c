@@ -392,3 +392,82 @@ void tu_grid_randomise(gcut_grid *g, tu_rng *r, tu_grid_kind k)
     free(b);
 }
 
+/* Random changes for warm re-solve tests (testutil.h). */
+void tu_grid_change(gcut_grid *g, tu_rng *r, tu_change_kind kind)
+{
+    const int32_t w = gcut_grid_width(g), h = gcut_grid_height(g), n = gcut_grid_num_nodes(g),
+                  conn = gcut_grid_connectivity(g);
+    switch (kind) {
+    case TU_CH_STROKE: {
+        const int32_t cx = (int32_t)tu_range(r, 0, w - 1), cy = (int32_t)tu_range(r, 0, h - 1);
+        const int32_t rad = (int32_t)tu_range(r, 1, 4), z = (int32_t)tu_range(r, 0, gcut_grid_depth(g) - 1);
+        const int fg = (int)tu_range(r, 0, 1);
+        for (int32_t y = cy - rad; y <= cy + rad; y++)
+            for (int32_t x = cx - rad; x <= cx + rad; x++)
+                if (x >= 0 && x < w && y >= 0 && y < h &&
+                    (x - cx) * (x - cx) + (y - cy) * (y - cy) <= rad * rad)
+                    assert_int_equal(gcut_grid_set_tweights(g, x + w * (y + h * z), fg ? 100000 : 0,
+                                                            fg ? 0 : 100000),
+                                     GCUT_OK);
+        break;
+    }
+    case TU_CH_TLINKS:
+        for (int64_t k = tu_range(r, 1, 12); k > 0; k--) {
+            const int32_t v = (int32_t)tu_range(r, 0, n - 1);
+            if (tu_range(r, 0, 2) == 0)
+                assert_int_equal(gcut_grid_set_cap(g, v, tu_range(r, 0, 1) ? GCUT_GRID_SOURCE_LINK
+                                                                           : GCUT_GRID_SINK_LINK,
+                                                   (int32_t)tu_range(r, 0, 150)),
+                                 GCUT_OK);
+            else
+                assert_int_equal(gcut_grid_set_tweights(g, v, (int32_t)tu_range(r, 0, 150),
+                                                        (int32_t)tu_range(r, 0, 150)),
+                                 GCUT_OK);
+        }
+        break;
+    case TU_CH_NLINKS:
+        for (int64_t k = tu_range(r, 1, 12); k > 0; k--) {
+            const int32_t v = (int32_t)tu_range(r, 0, n - 1), d = (int32_t)tu_range(r, 0, conn - 1);
+            int32_t old;
+            assert_int_equal(gcut_grid_get_cap(g, v, d, &old), GCUT_OK);
+            const int32_t now = tu_range(r, 0, 1) || old > INT32_MAX - 150
+                                    ? (int32_t)tu_range(r, 0, old / 2 + 1)
+                                    : (int32_t)tu_range(r, old, old + 150);
+            assert_int_equal(gcut_grid_set_cap(g, v, d, now), GCUT_OK);
+        }
+        break;
+    case TU_CH_ARRAYS: {
+        const int32_t what = (int32_t)tu_range(r, -2, conn - 1);
+        int32_t *a = malloc((size_t)n * sizeof *a);
+        assert_non_null(a);
+        memcpy(a, gcut_grid_caps(g, what), (size_t)n * sizeof *a);
+        for (int64_t k = tu_range(r, 1, 8); k > 0; k--)
+            a[tu_range(r, 0, n - 1)] = (int32_t)tu_range(r, 0, 200);
+        assert_int_equal(gcut_grid_set_caps(g, what, a), GCUT_OK);
+        free(a);
+        break;
+    }
+    case TU_CH_HUGE: {
+        const int32_t v = (int32_t)tu_range(r, 0, n - 1);
+        if (tu_range(r, 0, 1))
+            assert_int_equal(gcut_grid_set_tweights(g, v, (int32_t)(INT32_MAX - tu_range(r, 0, 5)),
+                                                    (int32_t)tu_range(r, 0, 5)),
+                             GCUT_OK);
+        else
+            assert_int_equal(gcut_grid_set_cap(g, v, (int32_t)tu_range(r, 0, conn - 1),
+                                               (int32_t)(INT32_MAX - tu_range(r, 0, 5))),
+                             GCUT_OK);
+        break;
+    }
+    default: {
+        const int32_t y = (int32_t)tu_range(r, 0, n / w - 1);
+        int32_t *a = malloc((size_t)w * sizeof *a);
+        assert_non_null(a);
+        for (int32_t x = 0; x < w; x++)
+            a[x] = (int32_t)tu_range(r, 0, 100);
+        assert_int_equal(gcut_grid_set_terminals_range(g, y * w, w, tu_range(r, 0, 1) ? a : NULL, a),
+                         GCUT_OK);
+        free(a);
+    }
+    }
+}

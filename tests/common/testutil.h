@@ -85,4 +85,16 @@ const char *tu_grid_kind_name(tu_grid_kind k);
  * must be ignored) with pattern k. */
 void tu_grid_randomise(gcut_grid *g, tu_rng *r, tu_grid_kind k);
 
+/* Random capacity changes of one kind, for warm re-solve tests. */
+typedef enum tu_change_kind {
+    TU_CH_STROKE, /* a disc of hard t-links (an interactive stroke) */
+    TU_CH_TLINKS, /* scattered t-links, per node */
+    TU_CH_NLINKS, /* scattered n-links (border entries too), up and down */
+    TU_CH_ARRAYS, /* whole arrays handed again with a few entries changed */
+    TU_CH_HUGE,   /* capacities near INT32_MAX */
+    TU_CH_RANGE,  /* a row of terminals through the range setter */
+    TU_CH_COUNT
+} tu_change_kind;
+void tu_grid_change(gcut_grid *g, tu_rng *r, tu_change_kind kind);
+
 #endif

@@ -1,0 +1,46 @@
+/*
+ * grid_internal.h - the C interface between the cuda-grid back-end table
+ * (grid_backend.c) and its launcher (grid_launch.cu). Pure C: no CUDA or
+ * C++ types (STYLE.md rule 27).
+ */
+#ifndef GCUT_CU_GRID_INTERNAL_H
+#define GCUT_CU_GRID_INTERNAL_H
+
+#include "cuda_internal.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The back-end table (grid_backend.c), listed by gcut_plugin_entry. */
+GCUT_CU_HIDDEN extern const gcut_backend gcut_cu_backend_grid;
+
+/* Settings parsed from opt->params (grid_backend.c). */
+typedef struct gcut_cu_grid_params {
+    int32_t sweeps;   /* push-relabel sweeps inside a tile per launch (default 32) */
+    int32_t launches; /* push launches between two global relabels; 0 = adaptive */
+    int32_t warm;     /* 0: ignore the kept state, every solve cold (default 1) */
+    int32_t pin;      /* 1: register the grid's host arrays for fast uploads (default 1) */
+} gcut_cu_grid_params;
+
+/* Persistent engine state: the stream, the device arrays of the last
+ * solve (residuals, excesses, labels) kept for warm re-solves, a pinned
+ * control block. */
+typedef struct gcut_cu_grid_state gcut_cu_grid_state;
+
+GCUT_CU_HIDDEN gcut_status gcut_cu_grid_state_new(gcut_cu_grid_state **out);
+GCUT_CU_HIDDEN void gcut_cu_grid_state_free(gcut_cu_grid_state *s);
+
+/* Check that the kernels of this build run on the current device. */
+GCUT_CU_HIDDEN gcut_status gcut_cu_grid_probe_image(const char **reason);
+
+/* Solve the grid p into sol (warm when p->warm and the state allows). */
+GCUT_CU_HIDDEN gcut_status gcut_cu_grid_solve(gcut_cu_grid_state *s, const gcut_grid_problem *p,
+                                              const gcut_solve_options *opt,
+                                              const gcut_cu_grid_params *prm, gcut_solution *sol);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GCUT_CU_GRID_INTERNAL_H */
