@@ -5,11 +5,10 @@
  *
  *   A. V. Goldberg and R. E. Tarjan, "A new approach to the maximum-flow
  *   problem", J. ACM 35(4), 1988 (push-relabel);
- *   B. Hong, "A lock-free multi-threaded algorithm for the maximum flow
- *   problem", MTAAP 2008, and B. Hong and Z. He, IEEE TPDS 22(6), 2011
- *   (the asynchronous rule used inside a tile: an active node pushes to
- *   its lowest residual neighbour if that one is lower, else lifts itself
- *   above it; no locks, atomics on the shared quantities);
+ *   B. Hong and Z. He, "An asynchronous multithreaded algorithm for the
+ *   maximum network flow problem with nonblocking global relabeling
+ *   heuristic", IEEE TPDS 22(6), 2011 (tiles that run at the same time
+ *   exchange flow through atomics only, with labels read when they come);
  *   V. Vineet and P. J. Narayanan, "CUDA cuts: fast graph cuts on the
  *   GPU", CVPR workshops 2008 (tiles of the image in a thread block,
  *   several local sweeps per launch);
@@ -34,10 +33,16 @@
  *                   maximum preflow).
  *
  * The push kernel. A block owns a tile of TX x TY x TZ nodes, one thread
- * per node, and loads the tile's residuals and excesses and the labels of
- * the tile and a one-node halo into shared memory. It then runs up to
- * `sweeps` rounds of Hong's rule on the shared copy. A push inside the
- * tile is two shared-memory atomics; a push to a halo node (another tile)
+ * per node, and loads the tile's residuals and the labels of the tile and
+ * a one-node halo into shared memory. It then runs up to `sweeps`
+ * synchronous push-relabel rounds on the shared copy (Goldberg-Tarjan's
+ * parallel form, as cpu-grid-pr): (A) every active node pushes on its
+ * admissible arcs, labels fixed; (B) arrivals are added, and a node still
+ * active without an admissible arc computes its new label; (C) labels are
+ * published. In A an arc pair v-x is admissible for at most one of v and
+ * x, so residuals need no atomics; arriving excess goes to a separate
+ * accumulator (one shared atomic per push). Barriers separate the phases,
+ * so shared memory has no races. A push to a halo node (another tile)
  * goes straight to global memory with atomics (its excess and the residual
  * of the arc back). At the end the block adds to global memory the
  * *difference* between its final and its loaded residuals and excesses
@@ -209,8 +214,8 @@ __global__ void __launch_bounds__(kThreads) push_kernel(Dev g, int sweeps)
     constexpr int NT = T::X * T::Y * T::Z;
     constexpr int NH = T::HX * T::HY * T::HZ;
     extern __shared__ __align__(16) unsigned char smem[];
-    long long *s_ex = (long long *)smem;
-    int *s_lab = (int *)(s_ex + NT);
+    long long *s_in = (long long *)smem;   /* excess pushed in during the sweep */
+    int *s_lab = (int *)(s_in + NT);
     unsigned *s_res = (unsigned *)(s_lab + NH);
     __shared__ u64 s_sum;
 
@@ -227,7 +232,7 @@ __global__ void __launch_bounds__(kThreads) push_kernel(Dev g, int sweeps)
         return;
 
     load_halo<D3>(g, p, s_lab);
-    s_ex[t] = e0;
+    s_in[t] = 0;
     unsigned r0[ND];
 #pragma unroll
     for (int d = 0; d < ND; d++) {
@@ -235,59 +240,69 @@ __global__ void __launch_bounds__(kThreads) push_kernel(Dev g, int sweeps)
         s_res[d * NT + t] = r0[d];
     }
     u64 rs = p.valid ? g.rs[p.v] : 0;
+    long long e = e0;
     u64 to_sink = 0;
-    volatile long long *vex = s_ex;
-    volatile unsigned *vres = s_res;
     __syncthreads();
 
     for (int it = 0; it < sweeps; it++) {
-        const long long e = vex[t];
         const bool active = p.valid && e > 0 && l < g.dead;
         if (!__syncthreads_or(active))
             break;
+        /* A: push on every admissible arc (labels fixed for the phase). */
         if (active) {
-            /* The lowest residual neighbour (the sink has label 0). */
-            int best = rs > 0 ? 0 : g.dead;
-            int bd = -1;
+            if (rs > 0 && l == 1) {
+                const u64 delta = (u64)e < rs ? (u64)e : rs;
+                rs -= delta;
+                to_sink += delta;
+                e -= (long long)delta;
+            }
 #pragma unroll
             for (int d = 0; d < ND; d++) {
-                if (vres[d * NT + t] > 0) {
-                    const int nl = ((volatile int *)s_lab)[p.center + halo_off<D3>(d)];
-                    if (nl < best) {
-                        best = nl;
-                        bd = d;
-                    }
-                }
-            }
-            if (best < l) {
-                if (bd < 0) {
-                    const u64 delta = (u64)e < rs ? (u64)e : rs;
-                    rs -= delta;
-                    to_sink += delta;
-                    atomicAdd((u64 *)&s_ex[t], (u64)(-(long long)delta));
+                if (e == 0)
+                    break;
+                if (s_lab[p.center + halo_off<D3>(d)] != l - 1)
+                    continue;
+                const unsigned r = s_res[d * NT + t];
+                if (r == 0)
+                    continue;
+                const unsigned delta = (u64)e < (u64)r ? (unsigned)e : r;
+                s_res[d * NT + t] = r - delta;
+                e -= delta;
+                const int nx = p.tx + c_dx[d], ny = p.ty + c_dy[d], nz = p.tz + c_dz[d];
+                if (nx >= 0 && nx < T::X && ny >= 0 && ny < T::Y && nz >= 0 && nz < T::Z) {
+                    const int nt = nx + T::X * (ny + T::Y * nz);
+                    s_res[(d ^ 1) * NT + nt] += delta;
+                    atomicAdd((u64 *)&s_in[nt], (u64)delta);
                 } else {
-                    const unsigned r = vres[bd * NT + t];
-                    const unsigned delta = (u64)e < (u64)r ? (unsigned)e : r;
-                    atomicSub(&s_res[bd * NT + t], delta);
-                    atomicAdd((u64 *)&s_ex[t], (u64)(-(long long)delta));
-                    const int nx = p.tx + c_dx[bd], ny = p.ty + c_dy[bd], nz = p.tz + c_dz[bd];
-                    const int back = bd ^ 1;
-                    if (nx >= 0 && nx < T::X && ny >= 0 && ny < T::Y && nz >= 0 && nz < T::Z) {
-                        const int nt = nx + T::X * (ny + T::Y * nz);
-                        atomicAdd(&s_res[back * NT + nt], delta);
-                        atomicAdd((u64 *)&s_ex[nt], (u64)delta);
-                    } else {
-                        const int nv = p.v + c_dx[bd] + g.W * (c_dy[bd] + g.H * c_dz[bd]);
-                        atomicAdd(&g.res[(size_t)back * g.n + nv], delta);
-                        atomicAdd((u64 *)&g.ex[nv], (u64)delta);
-                    }
+                    const int nv = p.v + c_dx[d] + g.W * (c_dy[d] + g.H * c_dz[d]);
+                    atomicAdd(&g.res[(size_t)(d ^ 1) * g.n + nv], delta);
+                    atomicAdd((u64 *)&g.ex[nv], (u64)delta);
                 }
-            } else {
-                l = best < g.dead - 1 ? best + 1 : g.dead;
-                ((volatile int *)s_lab)[p.center] = l;
             }
         }
         __syncthreads();
+        /* B: take in what arrived; a node still active with no admissible
+         * arc left lifts itself to one above its lowest residual neighbour. */
+        e += s_in[t];
+        s_in[t] = 0;
+        int nl = l;
+        if (p.valid && e > 0 && l < g.dead) {
+            int best = rs > 0 ? 0 : g.dead;
+#pragma unroll
+            for (int d = 0; d < ND; d++)
+                if (s_res[d * NT + t] > 0) {
+                    const int x = s_lab[p.center + halo_off<D3>(d)];
+                    best = x < best ? x : best;
+                }
+            if (best != l - 1)
+                nl = best < g.dead - 1 ? best + 1 : g.dead;
+        }
+        __syncthreads();
+        /* C: publish the new labels. */
+        if (nl != l) {
+            l = nl;
+            s_lab[p.center] = l;
+        }
     }
     __syncthreads();
 
@@ -300,7 +315,6 @@ __global__ void __launch_bounds__(kThreads) push_kernel(Dev g, int sweeps)
             if (dr)
                 atomicAdd(&g.res[(size_t)d * g.n + p.v], dr);
         }
-        const long long e = s_ex[t];
         if (e != e0)
             atomicAdd((u64 *)&g.ex[p.v], (u64)(e - e0));
         g.rs[p.v] = rs;
@@ -359,22 +373,25 @@ __global__ void __launch_bounds__(kThreads) bfs_kernel(Dev g, int parity, int sl
     load_halo<D3>(g, p, s_lab);
     const unsigned m = p.valid ? g.mask[p.v] : 0u;
     __syncthreads();
-    volatile int *vl = s_lab;
-    int l = p.valid ? vl[p.center] : g.dead;
+    int l = p.valid ? s_lab[p.center] : g.dead;
     const int l0 = l;
+    /* Jacobi sweeps: read the neighbours' labels, then (after a barrier)
+     * publish. Each sweep moves the wave one step; the tile is done when a
+     * sweep changes nothing. */
     for (int it = 0; it < T::X * T::Y * T::Z; it++) {
         int best = l;
 #pragma unroll
         for (int d = 0; d < ND; d++)
             if (m & (1u << d)) {
-                const int nl = vl[p.center + halo_off<D3>(d)];
+                const int nl = s_lab[p.center + halo_off<D3>(d)];
                 if (nl < best - 1)
                     best = nl + 1;
             }
         const bool c = best < l;
+        __syncthreads();
         if (c) {
             l = best;
-            vl[p.center] = l;
+            s_lab[p.center] = l;
         }
         if (!__syncthreads_or(c))
             break;

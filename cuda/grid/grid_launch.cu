@@ -14,7 +14,8 @@
  *        hands the list of changes since): the changes are merged on the
  *        host per node and per arc pair, uploaded (a few kilobytes for a
  *        stroke), and change_kernel / fix_kernel repair the kept preflow;
- *   3. cycles: an exact global relabel (tiled Bellman-Ford, launched in
+ *   3. cycles (a warm start begins with push launches on the kept labels):
+ *      an exact global relabel (tiled Bellman-Ford, launched in
  *      batches until a launch changes no tile), then a count of the nodes
  *      with excess that can reach the sink. None: the preflow is maximum
  *      (early exit: the excess that is left can only go back to the
@@ -509,8 +510,22 @@ static gcut_status run(gcut_cu_grid_state *s, const gcut_grid_problem *p,
     sol->stats->init_ms = t_solve - t_start;
 
     int launches = prm->launches > 0 ? prm->launches : 2;
+    /* A warm start pushes first, with the labels of the last solve (a
+     * heuristic guess, like any label between relabels): most changes are
+     * local and settle in the first launches, and the relabel after them
+     * is then usually the only one. */
+    int push_first = warm;
     for (;;) {
-        u64 active = 0;
+        u64 active = 1;
+        if (push_first) {
+            push_first = 0;
+            GCUT_CUDA_CHECK(cudaEventRecord(s->ev[0], s->stream));
+            for (int k = 0; k < launches; k++) {
+                push_kernel<ND, D3><<<g.ntiles, kThreads, smem, s->stream>>>(g, prm->sweeps);
+                GCUT_CUDA_CHECK_LAUNCH(s->stream);
+            }
+            R.push_launches += launches;
+        }
         GCUT_CUDA_CHECK(cudaEventRecord(s->ev[1], s->stream));
         if ((st = relabel<ND, D3>(R, &active)) != GCUT_OK)
             return st;
