@@ -5,10 +5,11 @@
 // H. Hirschmuller, "Stereo processing by semiglobal matching and mutual
 // information", IEEE PAMI 30(2), 2008: a per-pixel matching cost summed
 // along 5 or 8 (OpenCV: also 3 or 4) 1-D paths with penalty P1 for a
-// disparity step of one and P2 for larger steps. OpenCV's version uses the
-// Birchfield-Tomasi cost on a pre-filtered image over a block, not mutual
-// information. Built only when OpenCV is found (it is not a dependency of
-// gcut).
+// disparity step of one and P2 for larger steps. OpenCV's version sums over
+// a block a Birchfield-Tomasi cost of the x-derivative (clipped at
+// preFilterCap) and, at a quarter weight, of the intensities, instead of
+// mutual information. Built only when OpenCV is found (it is not a
+// dependency of gcut).
 //
 // The score is the rule of gcut_stereo_bad_pixels (vision/stereo.c): a
 // pixel counts when its ground-truth value g is not 0; it is bad when
