@@ -69,8 +69,8 @@ static const char usage[] =
     "      --cycles N       at most N cycles (default 20)\n"
     "  -b, --backend NAME   max-flow back end (default auto)\n"
     "  -o, --out FILE       picture PNG (multi-baseline: disparity * scale, gray;\n"
-    "                       sweep: colour-mapped depth, red near, blue far, black\n"
-    "                       masked) and FILE with -16.png instead of .png: 16-bit\n"
+    "                       sweep: colour-mapped depth, red nearest, blue farthest\n"
+    "                       label used, black masked) and FILE with -16.png instead of .png: 16-bit\n"
     "                       (disparity; sweep: depth * depth16-scale, 0 masked)\n"
     "  -q, --quiet          no progress bar\n"
     "  -h, --help           show this help\n"
@@ -252,6 +252,15 @@ static gcut_status save_depth(const int32_t *labels, const double *depth, int32_
         st = gcut_image_new(&img16, w, h, 1, 16);
     if (st != GCUT_OK)
         goto done;
+    /* The colours span the labels used, so that the object's relief shows
+     * even when the box's depth range is much larger. */
+    int32_t lo = L, hi = -1;
+    for (int64_t i = 0; i < (int64_t)w * h; i++)
+        if (labels[i] >= 0) {
+            lo = labels[i] < lo ? labels[i] : lo;
+            hi = labels[i] > hi ? labels[i] : hi;
+        }
+    const double span = hi > lo ? hi - lo : 1;
     for (int32_t y = 0; y < h; y++)
         for (int32_t x = 0; x < w; x++) {
             const size_t i = (size_t)y * w + x;
@@ -262,7 +271,7 @@ static gcut_status save_depth(const int32_t *labels, const double *depth, int32_
                 *o16 = 0;
                 continue;
             }
-            colour((double)labels[i] / (L - 1), o);
+            colour((labels[i] - lo) / span, o);
             const double v = depth[i] * scale16 + 0.5;
             *o16 = (uint16_t)(v > 65535 ? 65535 : v);
         }
