@@ -57,7 +57,7 @@ done
 {
   echo "Machine: the shared 2-core development box (no GPU), one core (taskset -c 1),"
   echo "other engineers' jobs running beside it: times are indicative. $(date +%Y-%m-%d)."
-  echo "Command: bench/run-mvs.sh $build. bad 1 / bad 2: percent of pixels with known"
+  echo "Command: bench/run-mvs.sh ${1:-build}. bad 1 / bad 2: percent of pixels with known"
   echo "ground truth whose disparity is off by more than 1 / 2 (all pixels, occluded too)."
   echo
   echo "| scene | views | combine | labels | bad 1 | bad 2 | energy | cycles | time |"
