@@ -1,0 +1,780 @@
+/*
+ * gcut-mvs - multi-view stereo with graph cuts (gcut/vision/mvs.h), in two
+ * modes:
+ *  - multi-baseline: rectified views on a line, the reference being the
+ *    view of baseline 0; disparity map, bad-pixel rates against a ground
+ *    truth, as gcut-stereo;
+ *  - plane sweep: calibrated cameras (a Middlebury *_par.txt), a depth map
+ *    of one reference image from its nearest neighbours, as a colour-mapped
+ *    PNG, a 16-bit PNG and optionally a PLY point cloud.
+ *
+ * Output is one `key: value` item per line so that scripts can read it
+ * (bench/run-mvs.sh does); the progress bar goes to stderr.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "gcut/gcut.h"
+#include "gcut/vision/image.h"
+#include "gcut/vision/mvs.h"
+#include "gcut/vision/stereo.h"
+
+static const char usage[] =
+    "usage: gcut-mvs --views V1,V2,... --baselines B1,B2,... --ndisp N [options]\n"
+    "       gcut-mvs --cameras PAR.txt --ref NAME [options]\n"
+    "Multi-view stereo with graph cuts (alpha-expansion).\n"
+    "\n"
+    "multi-baseline (rectified views on a line):\n"
+    "  --views LIST         comma-separated images, all of one size\n"
+    "  --baselines LIST     one signed factor per view: the reference pixel (x, y) at\n"
+    "                       disparity d is seen in a view at (x - b * d, y); exactly\n"
+    "                       one view has b = 0: the reference\n"
+    "  -n, --ndisp N        number of disparities 0 .. N-1 (required)\n"
+    "  -c, --cost NAME      per-view cost: bt (default), ad, census\n"
+    "      --trunc T        per-view cost truncation (default 20)\n"
+    "      --gt FILE        ground truth of the reference: value / gt-scale is the\n"
+    "                       disparity, 0 unknown; print bad-pixel rates (1 and 2)\n"
+    "      --gt-scale S     scale of the ground truth (default 1)\n"
+    "      --scale S        scale of the 8-bit picture (default 255 / (N - 1))\n"
+    "plane sweep (calibrated cameras):\n"
+    "  --cameras FILE       Middlebury camera file (*_par.txt: name, K, R, t per image)\n"
+    "  --ref NAME           the reference image (a name in FILE)\n"
+    "  --images DIR         folder of the images (default: the camera file's)\n"
+    "  --neighbours N       views matched: the N nearest camera centres (default 4)\n"
+    "  --depths N           depth labels, uniform in inverse depth (default 96)\n"
+    "  --bbox X0,Y0,Z0,X1,Y1,Z1\n"
+    "                       world box of the object: sets the depth range\n"
+    "  --depth-range NEAR,FAR\n"
+    "                       depth range (default: the box, else 0.75 .. 1.25 x the\n"
+    "                       depth where the cameras' optical axes converge)\n"
+    "  --radius R           NCC window (2R+1)^2 (default 2)\n"
+    "  --ncc-trunc T        1 - NCC truncation in 1/100 (default 60)\n"
+    "  --mask-threshold T   mask reference pixels whose channels are all <= T\n"
+    "                       (black background; default: no mask)\n"
+    "  --ply FILE           write the depth map as a coloured point cloud (PLY)\n"
+    "both:\n"
+    "      --combine NAME   how per-view costs combine (means weighted by |baseline|):\n"
+    "                       side (all, left or right views, the least; multi-baseline\n"
+    "                       default), best (the best half; sweep default), mean (all)\n"
+    "      --keep K         views kept by best (default: half, rounded up)\n"
+    "  -s, --smooth NAME    smoothness: tl (truncated linear, default) or potts\n"
+    "  -l, --lambda L       smoothness weight (default 5 multi-baseline, 12 sweep)\n"
+    "      --tl-trunc T     truncation of the linear term (default 2 / 3)\n"
+    "      --contrast-threshold T, --contrast-boost B\n"
+    "                       smooth pairs and their weight factor (default 8, 2)\n"
+    "      --cycles N       at most N cycles (default 20)\n"
+    "  -b, --backend NAME   max-flow back end (default auto)\n"
+    "  -o, --out FILE       picture PNG (multi-baseline: disparity * scale, gray;\n"
+    "                       sweep: colour-mapped depth, red nearest, blue farthest\n"
+    "                       label used, black masked) and FILE with -16.png instead of .png: 16-bit\n"
+    "                       (disparity; sweep: depth * depth16-scale, 0 masked)\n"
+    "  -q, --quiet          no progress bar\n"
+    "  -h, --help           show this help\n"
+    "\n"
+    "printed (one item per line): `size: WxH`, `views: K`, `labels: N`, `backend:`,\n"
+    "`cycle K: energy E, MS ms`, `cycles:`, `moves:`, `initial-energy:`, `energy: E`,\n"
+    "`build:`, `solve:`, `total: MS ms` (the moves), `wall: MS ms` (costs and moves);\n"
+    "with --gt `bad1-all: PERCENT %`, `bad2-all: PERCENT %`; sweep: `neighbours:`,\n"
+    "`depth-range: NEAR FAR`, `masked: N`, `depth16-scale: S`. Exit status 0 on\n"
+    "success, 1 on bad input, 2 on bad usage.\n"
+    "\n"
+    "examples:\n"
+    "  gcut-mvs --views c1.ppm,c2.ppm,c3.ppm,c4.ppm,c5.ppm --baselines -2,-1,0,1,2 \\\n"
+    "           --ndisp 16 --gt truedisp.pgm --gt-scale 16 --out disp.png\n"
+    "  gcut-mvs --cameras templeSR_par.txt --ref templeSR0001.png --mask-threshold 20 \\\n"
+    "           --out depth.png --ply temple.ply\n";
+
+static int die_usage(const char *msg, const char *arg)
+{
+    fprintf(stderr, "gcut-mvs: %s%s%s\n", msg, arg ? ": " : "", arg ? arg : "");
+    fprintf(stderr, "Try 'gcut-mvs --help'.\n");
+    return 2;
+}
+
+static int fail(void)
+{
+    fprintf(stderr, "gcut-mvs: %s\n", gcut_last_error());
+    return 1;
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+typedef struct progress {
+    int enabled;
+    int32_t labels, done;
+} progress;
+
+/* A one-line bar per cycle on stderr: moves done, the energy, the move time. */
+static void on_move(void *user, int32_t cycle, int32_t label, int64_t energy, double ms)
+{
+    progress *p = user;
+    if (!p->enabled)
+        return;
+    p->done = p->done % p->labels + 1;
+    int32_t width = 30, fill = (int32_t)((int64_t)width * p->done / p->labels);
+    fprintf(stderr, "\rcycle %d [%.*s%*s] %d/%d label %d energy %lld (%.1f ms)   ", (int)cycle,
+            (int)fill, "##############################", (int)(width - fill), "", (int)p->done,
+            (int)p->labels, (int)label, (long long)energy, ms);
+    if (p->done == p->labels)
+        fputc('\n', stderr);
+}
+
+static int parse_int(const char *s, int32_t lo, int32_t hi, int32_t *out)
+{
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (*s == '\0' || *end != '\0' || v < lo || v > hi)
+        return 0;
+    *out = (int32_t)v;
+    return 1;
+}
+
+static int parse_pos(const char *s, double *out)
+{
+    char *end;
+    double v = strtod(s, &end);
+    if (*s == '\0' || *end != '\0' || !(v > 0) || !isfinite(v))
+        return 0;
+    *out = v;
+    return 1;
+}
+
+/* Comma-separated doubles: the count, or -1 on a bad number or more than max. */
+static int parse_doubles(const char *s, double *out, int max)
+{
+    int n = 0;
+    const char *p = s;
+    for (;;) {
+        char *end;
+        double v = strtod(p, &end);
+        if (end == p || !isfinite(v) || n == max)
+            return -1;
+        out[n++] = v;
+        if (*end == '\0')
+            return n;
+        if (*end != ',')
+            return -1;
+        p = end + 1;
+    }
+}
+
+/* Split a comma-separated list in place; the count, or -1 on an empty item. */
+static int split(char *s, char **out, int max)
+{
+    int n = 0;
+    for (char *p = s;;) {
+        char *c = strchr(p, ',');
+        if (c)
+            *c = '\0';
+        if (*p == '\0' || n == max)
+            return -1;
+        out[n++] = p;
+        if (!c)
+            return n;
+        p = c + 1;
+    }
+}
+
+/* FILE.png -> FILE-16.png (any other name: FILE-16.png appended). */
+static char *path16(const char *path)
+{
+    size_t len = strlen(path);
+    char *p16 = malloc(len + 8);
+    if (!p16)
+        return NULL;
+    memcpy(p16, path, len + 1);
+    if (len > 4 && strcmp(p16 + len - 4, ".png") == 0)
+        p16[len - 4] = '\0';
+    strcat(p16, "-16.png");
+    return p16;
+}
+
+static gcut_status save_disp(const int32_t *disp, int32_t w, int32_t h, double scale,
+                             const char *path)
+{
+    gcut_image *img8 = NULL, *img16 = NULL;
+    char *p16 = NULL;
+    gcut_status st = gcut_image_new(&img8, w, h, 1, 8);
+    if (st == GCUT_OK)
+        st = gcut_image_new(&img16, w, h, 1, 16);
+    if (st != GCUT_OK)
+        goto done;
+    for (int32_t y = 0; y < h; y++)
+        for (int32_t x = 0; x < w; x++) {
+            double v = disp[(size_t)y * w + x] * scale + 0.5;
+            img8->data[(size_t)y * img8->stride + x] = (uint8_t)(v > 255 ? 255 : v);
+            ((uint16_t *)(void *)(img16->data + (size_t)y * img16->stride))[x] =
+                (uint16_t)disp[(size_t)y * w + x];
+        }
+    st = gcut_image_save(img8, path);
+    if (st == GCUT_OK && !(p16 = path16(path)))
+        st = GCUT_ERR_NOMEM;
+    if (st == GCUT_OK)
+        st = gcut_image_save(img16, p16);
+done:
+    free(p16);
+    gcut_image_free(img8);
+    gcut_image_free(img16);
+    return st;
+}
+
+/* A colour map for t in [0, 1]: blue, cyan, green, yellow, red. */
+static void colour(double t, uint8_t rgb[3])
+{
+    static const double stop[5][3] = {
+        {0.10, 0.15, 0.85}, {0.05, 0.80, 0.90}, {0.20, 0.85, 0.20}, {0.95, 0.90, 0.10},
+        {0.90, 0.10, 0.05}};
+    t = t < 0 ? 0 : (t > 1 ? 1 : t);
+    const double s = t * 4;
+    int i = (int)s;
+    i = i > 3 ? 3 : i;
+    const double f = s - i;
+    for (int k = 0; k < 3; k++)
+        rgb[k] = (uint8_t)(255 * ((1 - f) * stop[i][k] + f * stop[i + 1][k]) + 0.5);
+}
+
+static gcut_status save_depth(const int32_t *labels, const double *depth, int32_t w, int32_t h,
+                              int32_t L, double scale16, const char *path)
+{
+    gcut_image *rgb = NULL, *img16 = NULL;
+    char *p16 = NULL;
+    gcut_status st = gcut_image_new(&rgb, w, h, 3, 8);
+    if (st == GCUT_OK)
+        st = gcut_image_new(&img16, w, h, 1, 16);
+    if (st != GCUT_OK)
+        goto done;
+    /* The colours span the labels used, so that the object's relief shows
+     * even when the box's depth range is much larger. */
+    int32_t lo = L, hi = -1;
+    for (int64_t i = 0; i < (int64_t)w * h; i++)
+        if (labels[i] >= 0) {
+            lo = labels[i] < lo ? labels[i] : lo;
+            hi = labels[i] > hi ? labels[i] : hi;
+        }
+    const double span = hi > lo ? hi - lo : 1;
+    for (int32_t y = 0; y < h; y++)
+        for (int32_t x = 0; x < w; x++) {
+            const size_t i = (size_t)y * w + x;
+            uint8_t *o = rgb->data + (size_t)y * rgb->stride + 3 * (size_t)x;
+            uint16_t *o16 = (uint16_t *)(void *)(img16->data + (size_t)y * img16->stride) + x;
+            if (labels[i] < 0) {
+                o[0] = o[1] = o[2] = 0;
+                *o16 = 0;
+                continue;
+            }
+            colour((labels[i] - lo) / span, o);
+            const double v = depth[i] * scale16 + 0.5;
+            *o16 = (uint16_t)(v > 65535 ? 65535 : v);
+        }
+    st = gcut_image_save(rgb, path);
+    if (st == GCUT_OK && !(p16 = path16(path)))
+        st = GCUT_ERR_NOMEM;
+    if (st == GCUT_OK)
+        st = gcut_image_save(img16, p16);
+done:
+    free(p16);
+    gcut_image_free(rgb);
+    gcut_image_free(img16);
+    return st;
+}
+
+static int save_ply(const char *path, const gcut_camera *cam, const gcut_image *img,
+                    const double *depth)
+{
+    const int32_t w = img->width, h = img->height;
+    int64_t n = 0;
+    for (int64_t i = 0; i < (int64_t)w * h; i++)
+        n += depth[i] > 0;
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "gcut-mvs: %s: cannot write\n", path);
+        return 0;
+    }
+    fprintf(f, "ply\nformat ascii 1.0\ncomment gcut-mvs depth map of %s\nelement vertex %lld\n"
+               "property float x\nproperty float y\nproperty float z\nproperty uchar red\n"
+               "property uchar green\nproperty uchar blue\nend_header\n",
+            cam->name, (long long)n);
+    for (int32_t y = 0; y < h; y++)
+        for (int32_t x = 0; x < w; x++) {
+            const double z = depth[(size_t)y * w + x];
+            if (!(z > 0))
+                continue;
+            double X[3];
+            gcut_camera_unproject(cam, x, y, z, X);
+            const uint8_t *p = img->data + (size_t)y * img->stride;
+            int r, g, b;
+            if (img->depth == 16) {
+                const uint16_t *q = (const uint16_t *)(const void *)p + (size_t)x * img->channels;
+                r = q[0] >> 8;
+                g = q[img->channels >= 3 ? 1 : 0] >> 8;
+                b = q[img->channels >= 3 ? 2 : 0] >> 8;
+            } else {
+                const uint8_t *q = p + (size_t)x * img->channels;
+                r = q[0];
+                g = q[img->channels >= 3 ? 1 : 0];
+                b = q[img->channels >= 3 ? 2 : 0];
+            }
+            fprintf(f, "%.6g %.6g %.6g %d %d %d\n", X[0], X[1], X[2], r, g, b);
+        }
+    if (fclose(f) != 0) {
+        fprintf(stderr, "gcut-mvs: %s: write error\n", path);
+        return 0;
+    }
+    return 1;
+}
+
+static void print_stats(const gcut_mrf_stats *st, double wall)
+{
+    printf("backend: %s\n", st->backend ? st->backend : "none");
+    for (int32_t c = 0; c < st->cycles; c++)
+        printf("cycle %d: energy %lld, %.1f ms\n", (int)c + 1, (long long)st->cycle_energy[c],
+               st->cycle_ms[c]);
+    printf("cycles: %d\n", (int)st->cycles);
+    printf("moves: %d\n", (int)st->moves);
+    printf("initial-energy: %lld\n", (long long)st->initial_energy);
+    printf("energy: %lld\n", (long long)st->energy);
+    printf("build: %.1f ms\n", st->build_ms);
+    printf("solve: %.1f ms\n", st->solve_ms);
+    printf("total: %.1f ms\n", st->total_ms);
+    printf("wall: %.1f ms\n", wall);
+}
+
+/* Options of both modes, as parsed. */
+typedef struct cli {
+    char *views_arg, *baselines_arg, *cameras, *ref, *images_dir, *bbox_arg, *range_arg;
+    const char *out, *gt_path, *ply, *backend;
+    int32_t ndisp, neighbours, depths, radius, ncc_trunc, mask_threshold, keep, cycles;
+    int32_t lambda, tl_trunc, contrast_threshold, contrast_boost, trunc;
+    int combine, smooth, cost, quiet, keep_set;
+    double gt_scale, scale;
+} cli;
+
+enum { MAX_VIEWS = 64 };
+
+static int run_mbs(cli *o)
+{
+    char *names[MAX_VIEWS];
+    double base[MAX_VIEWS];
+    const int nv = split(o->views_arg, names, MAX_VIEWS);
+    if (nv < 2)
+        return die_usage("--views needs 2 .. 64 comma-separated images", NULL);
+    const int nb = parse_doubles(o->baselines_arg, base, MAX_VIEWS);
+    if (nb < 0)
+        return die_usage("--baselines must be comma-separated numbers", o->baselines_arg);
+    if (nb != nv) {
+        fprintf(stderr, "gcut-mvs: %d views but %d baselines\n", nv, nb);
+        return 2;
+    }
+    int ref = -1;
+    for (int i = 0; i < nv; i++)
+        if (base[i] == 0) {
+            if (ref >= 0)
+                return die_usage("more than one view has baseline 0 (the reference)", NULL);
+            ref = i;
+        }
+    if (ref < 0)
+        return die_usage("no view has baseline 0: give the reference baseline 0", NULL);
+    if (o->ndisp == 0)
+        return die_usage("--ndisp is required", NULL);
+    if (o->keep > nv - 1)
+        return die_usage("--keep is more than the views other than the reference", NULL);
+
+    gcut_mbs_params p;
+    gcut_mbs_params_init(&p);
+    p.stereo.ndisp = o->ndisp;
+    if (o->cost >= 0)
+        p.stereo.cost = (gcut_stereo_cost)o->cost;
+    if (o->smooth >= 0)
+        p.stereo.smooth = (gcut_stereo_smooth)o->smooth;
+    if (o->lambda >= 0)
+        p.stereo.lambda = o->lambda;
+    if (o->trunc > 0)
+        p.stereo.trunc = o->trunc;
+    if (o->tl_trunc > 0)
+        p.stereo.tl_trunc = o->tl_trunc;
+    if (o->contrast_threshold >= 0)
+        p.stereo.contrast_threshold = o->contrast_threshold;
+    if (o->contrast_boost > 0)
+        p.stereo.contrast_boost = o->contrast_boost;
+    if (o->cycles > 0)
+        p.stereo.mrf.max_cycles = o->cycles;
+    p.stereo.mrf.backend = o->backend;
+    if (o->combine >= 0)
+        p.combine = (gcut_mvs_combine)o->combine;
+    p.keep = o->keep;
+    const double scale = o->scale > 0 ? o->scale : 255.0 / (o->ndisp - 1);
+
+    gcut_image *img[MAX_VIEWS] = {NULL}, *gt = NULL;
+    const gcut_image *others[MAX_VIEWS];
+    double obase[MAX_VIEWS];
+    int32_t *disp = NULL;
+    int rc = 1;
+    for (int i = 0; i < nv; i++)
+        if (gcut_image_load(names[i], &img[i]) != GCUT_OK)
+            goto fail;
+    if (o->gt_path && gcut_image_load(o->gt_path, &gt) != GCUT_OK)
+        goto fail;
+    const int32_t w = img[ref]->width, h = img[ref]->height;
+    if (gt && (gt->width != w || gt->height != h)) {
+        fprintf(stderr, "gcut-mvs: ground truth is %d x %d, the reference %d x %d\n",
+                (int)gt->width, (int)gt->height, (int)w, (int)h);
+        goto out;
+    }
+    int k = 0;
+    for (int i = 0; i < nv; i++)
+        if (i != ref) {
+            others[k] = img[i];
+            obase[k++] = base[i];
+        }
+    disp = malloc(sizeof(int32_t) * (size_t)w * (size_t)h);
+    if (!disp)
+        goto fail;
+    progress prog = {!o->quiet && isatty(2), o->ndisp, 0};
+    p.stereo.mrf.progress = on_move;
+    p.stereo.mrf.progress_user = &prog;
+    if (prog.enabled)
+        fprintf(stderr, "data costs: %d views x %d disparities ...\n", nv - 1, (int)o->ndisp);
+    gcut_mrf_stats st;
+    const double t0 = now_ms();
+    if (gcut_mbs_match(img[ref], others, obase, nv - 1, &p, disp, &st) != GCUT_OK)
+        goto fail;
+    const double wall = now_ms() - t0;
+    printf("size: %dx%d\n", (int)w, (int)h);
+    printf("views: %d\n", nv);
+    printf("reference: %s\n", names[ref]);
+    printf("labels: %d\n", (int)o->ndisp);
+    print_stats(&st, wall);
+    if (o->out && save_disp(disp, w, h, scale, o->out) != GCUT_OK)
+        goto fail;
+    for (int t = 1; gt && t <= 2; t++) {
+        double pct;
+        if (gcut_stereo_bad_pixels(disp, gt, o->gt_scale, NULL, t, &pct, NULL) != GCUT_OK)
+            goto fail;
+        printf("bad%d-all: %.2f %%\n", t, pct);
+    }
+    rc = 0;
+    goto out;
+fail:
+    rc = fail();
+out:
+    free(disp);
+    for (int i = 0; i < nv; i++)
+        gcut_image_free(img[i]);
+    gcut_image_free(gt);
+    return rc;
+}
+
+/* DIR/NAME into a new string. */
+static char *join(const char *dir, const char *name)
+{
+    const size_t a = strlen(dir), b = strlen(name);
+    char *s = malloc(a + b + 2);
+    if (!s)
+        return NULL;
+    memcpy(s, dir, a);
+    s[a] = '/';
+    memcpy(s + a + 1, name, b + 1);
+    return s;
+}
+
+static int run_sweep(cli *o)
+{
+    if (!o->ref)
+        return die_usage("--cameras needs --ref NAME", NULL);
+    if (o->gt_path)
+        return die_usage("--gt applies to multi-baseline only (no depth ground truth here)", NULL);
+    if (o->combine == GCUT_MVS_SIDE)
+        return die_usage("--combine side applies to multi-baseline only", NULL);
+    double box[6], range[2];
+    if (o->bbox_arg && parse_doubles(o->bbox_arg, box, 6) != 6)
+        return die_usage("--bbox needs 6 comma-separated numbers", o->bbox_arg);
+    if (o->range_arg && (parse_doubles(o->range_arg, range, 2) != 2 || !(range[0] > 0) ||
+                         !(range[1] > range[0])))
+        return die_usage("--depth-range needs NEAR,FAR with 0 < NEAR < FAR", o->range_arg);
+
+    gcut_camera *cams = NULL, sel[MAX_VIEWS];
+    int32_t ncam = 0, nb[MAX_VIEWS];
+    gcut_image *img[MAX_VIEWS] = {NULL};
+    int32_t *labels = NULL;
+    double *depth = NULL;
+    char *dir = NULL;
+    int rc = 1, nv = 0;
+    if (gcut_cameras_load(o->cameras, &cams, &ncam) != GCUT_OK)
+        goto fail;
+    int32_t ref = -1;
+    for (int32_t i = 0; i < ncam; i++)
+        if (!strcmp(cams[i].name, o->ref))
+            ref = i;
+    if (ref < 0) {
+        fprintf(stderr, "gcut-mvs: %s: no camera named %s\n", o->cameras, o->ref);
+        goto out;
+    }
+    if (o->neighbours > ncam - 1 || o->neighbours > MAX_VIEWS - 1) {
+        fprintf(stderr, "gcut-mvs: %d neighbours asked, %s has %d other cameras\n",
+                (int)o->neighbours, o->cameras, (int)ncam - 1);
+        goto out;
+    }
+    if (gcut_sweep_neighbours(cams, ncam, ref, o->neighbours, nb) != GCUT_OK)
+        goto fail;
+    gcut_sweep_params p;
+    gcut_sweep_params_init(&p);
+    if (o->range_arg) {
+        p.znear = range[0];
+        p.zfar = range[1];
+    } else if (o->bbox_arg) {
+        if (gcut_sweep_range_box(&cams[ref], box, box + 3, &p.znear, &p.zfar) != GCUT_OK)
+            goto fail;
+    } else if (gcut_sweep_range_auto(cams, ncam, ref, &p.znear, &p.zfar) != GCUT_OK) {
+        goto fail;
+    }
+    if (o->depths > 0)
+        p.ndepth = o->depths;
+    if (o->radius >= 0)
+        p.radius = o->radius;
+    if (o->ncc_trunc > 0)
+        p.ncc_trunc = o->ncc_trunc;
+    p.mask_threshold = o->mask_threshold;
+    p.keep = o->keep;
+    if (o->combine == GCUT_MVS_MEAN)
+        p.keep = o->neighbours;
+    if (o->smooth >= 0)
+        p.smooth = (gcut_stereo_smooth)o->smooth;
+    if (o->lambda >= 0)
+        p.lambda = o->lambda;
+    if (o->tl_trunc > 0)
+        p.tl_trunc = o->tl_trunc;
+    if (o->contrast_threshold >= 0)
+        p.contrast_threshold = o->contrast_threshold;
+    if (o->contrast_boost > 0)
+        p.contrast_boost = o->contrast_boost;
+    if (o->cycles > 0)
+        p.mrf.max_cycles = o->cycles;
+    p.mrf.backend = o->backend;
+
+    if (o->images_dir) {
+        dir = strdup(o->images_dir);
+    } else {
+        dir = strdup(o->cameras);
+        if (dir) {
+            char *slash = strrchr(dir, '/');
+            if (slash)
+                *slash = '\0';
+            else
+                strcpy(dir, ".");
+        }
+    }
+    if (!dir)
+        goto fail;
+    nv = 1 + o->neighbours;
+    for (int i = 0; i < nv; i++) {
+        sel[i] = cams[i == 0 ? ref : nb[i - 1]];
+        char *path = join(dir, sel[i].name);
+        if (!path)
+            goto fail;
+        const gcut_status s = gcut_image_load(path, &img[i]);
+        free(path);
+        if (s != GCUT_OK)
+            goto fail;
+    }
+    const int32_t w = img[0]->width, h = img[0]->height;
+    labels = malloc(sizeof(int32_t) * (size_t)w * h);
+    depth = malloc(sizeof(double) * (size_t)w * h);
+    if (!labels || !depth)
+        goto fail;
+    progress prog = {!o->quiet && isatty(2), p.ndepth, 0};
+    p.mrf.progress = on_move;
+    p.mrf.progress_user = &prog;
+    if (prog.enabled)
+        fprintf(stderr, "plane sweep: %d neighbours x %d depths ...\n", (int)o->neighbours,
+                (int)p.ndepth);
+    gcut_mrf_stats st;
+    const double t0 = now_ms();
+    if (gcut_sweep_depth((const gcut_image *const *)img, sel, nv, &p, labels, depth, &st) !=
+        GCUT_OK)
+        goto fail;
+    const double wall = now_ms() - t0;
+    int64_t masked = 0;
+    for (int64_t i = 0; i < (int64_t)w * h; i++)
+        masked += labels[i] < 0;
+    printf("size: %dx%d\n", (int)w, (int)h);
+    printf("views: %d\n", nv);
+    printf("reference: %s\n", sel[0].name);
+    printf("neighbours:");
+    for (int i = 1; i < nv; i++)
+        printf(" %s", sel[i].name);
+    printf("\n");
+    printf("depth-range: %.6g %.6g\n", p.znear, p.zfar);
+    printf("labels: %d\n", (int)p.ndepth);
+    printf("masked: %lld\n", (long long)masked);
+    print_stats(&st, wall);
+    const double scale16 = 65535.0 / p.zfar;
+    printf("depth16-scale: %.6g\n", scale16);
+    if (o->out && save_depth(labels, depth, w, h, p.ndepth, scale16, o->out) != GCUT_OK)
+        goto fail;
+    if (o->ply && !save_ply(o->ply, &sel[0], img[0], depth))
+        goto out;
+    rc = 0;
+    goto out;
+fail:
+    rc = fail();
+out:
+    free(labels);
+    free(depth);
+    free(dir);
+    for (int i = 0; i < nv; i++)
+        gcut_image_free(img[i]);
+    gcut_cameras_free(cams);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    cli o;
+    memset(&o, 0, sizeof(o));
+    o.neighbours = 4;
+    o.radius = -1;
+    o.mask_threshold = -1;
+    o.lambda = -1;
+    o.contrast_threshold = -1;
+    o.combine = -1;
+    o.smooth = -1;
+    o.cost = -1;
+    o.gt_scale = 1;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        char *v = i + 1 < argc ? argv[i + 1] : NULL;
+#define NEED_ARG()                                       \
+    do {                                                 \
+        if (!v)                                          \
+            return die_usage("option needs a value", a); \
+        i++;                                             \
+    } while (0)
+#define INT_OPT(name, lo, hi, field)                                         \
+    else if (!strcmp(a, name))                                               \
+    {                                                                        \
+        NEED_ARG();                                                          \
+        if (!parse_int(v, lo, hi, &o.field))                                 \
+            return die_usage(name " must be in " #lo " .. " #hi, v);         \
+    }
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            fputs(usage, stdout);
+            return 0;
+        } else if (!strcmp(a, "--views")) {
+            NEED_ARG();
+            o.views_arg = v;
+        } else if (!strcmp(a, "--baselines")) {
+            NEED_ARG();
+            o.baselines_arg = v;
+        } else if (!strcmp(a, "--cameras")) {
+            NEED_ARG();
+            o.cameras = v;
+        } else if (!strcmp(a, "--ref")) {
+            NEED_ARG();
+            o.ref = v;
+        } else if (!strcmp(a, "--images")) {
+            NEED_ARG();
+            o.images_dir = v;
+        } else if (!strcmp(a, "--bbox")) {
+            NEED_ARG();
+            o.bbox_arg = v;
+        } else if (!strcmp(a, "--depth-range")) {
+            NEED_ARG();
+            o.range_arg = v;
+        } else if (!strcmp(a, "-n") || !strcmp(a, "--ndisp")) {
+            NEED_ARG();
+            if (!parse_int(v, 2, 1024, &o.ndisp))
+                return die_usage("--ndisp must be in 2 .. 1024", v);
+        }
+        INT_OPT("--neighbours", 1, 63, neighbours)
+        INT_OPT("--depths", 2, 1024, depths)
+        INT_OPT("--radius", 0, 15, radius)
+        INT_OPT("--ncc-trunc", 1, 200, ncc_trunc)
+        INT_OPT("--mask-threshold", 0, 255, mask_threshold)
+        INT_OPT("--keep", 1, 63, keep)
+        INT_OPT("--cycles", 1, 64, cycles)
+        INT_OPT("--trunc", 1, 1000, trunc)
+        INT_OPT("--tl-trunc", 1, 1000, tl_trunc)
+        INT_OPT("--contrast-threshold", 0, 256, contrast_threshold)
+        INT_OPT("--contrast-boost", 1, 100, contrast_boost)
+        else if (!strcmp(a, "-l") || !strcmp(a, "--lambda")) {
+            NEED_ARG();
+            if (!parse_int(v, 0, 10000, &o.lambda))
+                return die_usage("--lambda must be in 0 .. 10000", v);
+        } else if (!strcmp(a, "-c") || !strcmp(a, "--cost")) {
+            NEED_ARG();
+            if (!strcmp(v, "bt"))
+                o.cost = GCUT_STEREO_BT;
+            else if (!strcmp(v, "ad"))
+                o.cost = GCUT_STEREO_AD;
+            else if (!strcmp(v, "census"))
+                o.cost = GCUT_STEREO_CENSUS;
+            else
+                return die_usage("--cost must be bt, ad or census", v);
+        } else if (!strcmp(a, "--combine")) {
+            NEED_ARG();
+            if (!strcmp(v, "mean"))
+                o.combine = GCUT_MVS_MEAN;
+            else if (!strcmp(v, "best"))
+                o.combine = GCUT_MVS_BEST;
+            else if (!strcmp(v, "side"))
+                o.combine = GCUT_MVS_SIDE;
+            else
+                return die_usage("--combine must be best, mean or side", v);
+        } else if (!strcmp(a, "-s") || !strcmp(a, "--smooth")) {
+            NEED_ARG();
+            if (!strcmp(v, "potts"))
+                o.smooth = GCUT_STEREO_POTTS;
+            else if (!strcmp(v, "tl"))
+                o.smooth = GCUT_STEREO_TL;
+            else
+                return die_usage("--smooth must be potts or tl", v);
+        } else if (!strcmp(a, "-b") || !strcmp(a, "--backend")) {
+            NEED_ARG();
+            o.backend = v;
+        } else if (!strcmp(a, "-o") || !strcmp(a, "--out")) {
+            NEED_ARG();
+            o.out = v;
+        } else if (!strcmp(a, "--ply")) {
+            NEED_ARG();
+            o.ply = v;
+        } else if (!strcmp(a, "--gt")) {
+            NEED_ARG();
+            o.gt_path = v;
+        } else if (!strcmp(a, "--gt-scale")) {
+            NEED_ARG();
+            if (!parse_pos(v, &o.gt_scale))
+                return die_usage("--gt-scale must be > 0", v);
+        } else if (!strcmp(a, "--scale")) {
+            NEED_ARG();
+            if (!parse_pos(v, &o.scale))
+                return die_usage("--scale must be > 0", v);
+        } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+            o.quiet = 1;
+        } else if (a[0] == '-') {
+            return die_usage("unknown option", a);
+        } else {
+            return die_usage("unexpected argument (images go in --views)", a);
+        }
+#undef INT_OPT
+#undef NEED_ARG
+    }
+    if (o.views_arg && o.cameras)
+        return die_usage("--views and --cameras are two modes: give one", NULL);
+    if (o.views_arg) {
+        if (!o.baselines_arg)
+            return die_usage("--views needs --baselines", NULL);
+        return run_mbs(&o);
+    }
+    if (o.cameras)
+        return run_sweep(&o);
+    return die_usage("give --views (multi-baseline) or --cameras (plane sweep)", NULL);
+}
