@@ -21,6 +21,12 @@ GCUT_HIDDEN void gcut_i_plugin_matchers(const gcut_plugin_matcher *const **list,
 GCUT_HIDDEN gcut_status gcut_i_options_copy(const gcut_solve_options *in,
                                             gcut_solve_options *out);
 
+/* A buffer of n bytes for the next cut stored into res: the result's spare
+ * (the cut of the solve before last) when it has that size, else a new
+ * one; NULL when out of memory. Freed with gcut_i_free or given back
+ * through gcut_i_result_store. */
+GCUT_HIDDEN uint8_t *gcut_i_result_cut_buffer(gcut_result *res, int32_t n);
+
 /* Move a finished solve into res: takes ownership of cut (n bytes); no flows. */
 GCUT_HIDDEN void gcut_i_result_store(gcut_result *res, int64_t flow, uint8_t *cut, int32_t n,
                                      const gcut_stats *stats, const char *backend,

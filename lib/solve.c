@@ -16,6 +16,12 @@ struct gcut_result {
     gcut_stats stats;
     const char *backend;
     char reason[384];
+    /* The cut buffer of the solve before last, kept for the next grid
+     * solve of the same size (gcut_i_result_cut_buffer): repeated solves
+     * (interactive strokes) then write into memory that is already mapped
+     * instead of faulting in fresh pages every time. */
+    uint8_t *spare;
+    int32_t spare_n;
 };
 
 void gcut_solve_options_init(gcut_solve_options *opt)
@@ -45,6 +51,7 @@ void gcut_result_free(gcut_result *r)
         return;
     gcut_i_free(r->cut);
     gcut_i_free(r->flows);
+    gcut_i_free(r->spare);
     gcut_i_free(r);
 }
 
@@ -130,10 +137,25 @@ gcut_status gcut_i_options_copy(const gcut_solve_options *in, gcut_solve_options
     return GCUT_OK;
 }
 
+uint8_t *gcut_i_result_cut_buffer(gcut_result *res, int32_t n)
+{
+    if (res->spare && res->spare_n == n) {
+        uint8_t *b = res->spare;
+        res->spare = NULL;
+        return b;
+    }
+    return gcut_i_malloc_array(n, 1);
+}
+
 void gcut_i_result_store(gcut_result *res, int64_t flow, uint8_t *cut, int32_t n,
                          const gcut_stats *stats, const char *backend, const char *reason)
 {
-    gcut_i_free(res->cut);
+    if (res->cut && !res->spare) {
+        res->spare = res->cut;
+        res->spare_n = res->n;
+    } else {
+        gcut_i_free(res->cut);
+    }
     gcut_i_free(res->flows);
     res->flow = flow;
     res->cut = cut;

@@ -530,7 +530,7 @@ static gcut_status solve_native(gcut_grid *g, const gcut_backend *be,
     }
     gcut_stats stats;
     memset(&stats, 0, sizeof stats);
-    uint8_t *cut = gcut_i_malloc_array(g->n, 1);
+    uint8_t *cut = gcut_i_result_cut_buffer(res, g->n);
     if (!cut)
         return GCUT_FAIL(GCUT_ERR_NOMEM, "cannot allocate the cut of %d nodes", (int)g->n);
     gcut_grid_problem p;
