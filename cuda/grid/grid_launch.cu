@@ -460,8 +460,12 @@ static gcut_status run(gcut_cu_grid_state *s, const gcut_grid_problem *p,
     R.opt = opt;
     R.deadline = opt->time_limit > 0 ? t_start + opt->time_limit * 1e3 : 1e300;
 
+    /* Past a sixteenth of the nodes' entries changed, merging and
+     * repairing costs about as much as the upload of a cold start (a
+     * multi-label move rewrites most t-links): start cold then. */
     const int warm = p->warm && s->valid && prm->warm && s->W == p->width &&
-                     s->H == p->height && s->D == p->depth && s->nd == p->num_dirs;
+                     s->H == p->height && s->D == p->depth && s->nd == p->num_dirs &&
+                     p->num_changes <= p->num_nodes / 16 + 64;
     gcut_status st = plan(s, p, T::X, T::Y, T::Z);
     if (st != GCUT_OK)
         return st;
