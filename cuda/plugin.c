@@ -123,3 +123,22 @@ gcut_status gcut_plugin_matchers(const gcut_host_api *host,
     *count = (int32_t)(sizeof g_matchers / sizeof g_matchers[0]);
     return GCUT_OK;
 }
+
+/* The optional third symbol (gcut_plugin_mrf_fn): alpha-expansion run on
+ * the device with cuda-grid's engine (gcut_mrf_expand uses it when asked
+ * for back end cuda-grid). */
+GCUT_CU_ENTRY gcut_status gcut_plugin_mrf(const gcut_host_api *host,
+                                          const gcut_mrf_plugin *const **list, int32_t *count);
+
+static const gcut_mrf_plugin *const g_mrf[] = {&gcut_cu_mrf_grid};
+
+gcut_status gcut_plugin_mrf(const gcut_host_api *host, const gcut_mrf_plugin *const **list,
+                            int32_t *count)
+{
+    if (!host || !list || !count || host->abi_version != GCUT_BACKEND_ABI_VERSION)
+        return GCUT_ERR_INVALID;
+    gcut_cu_host = host;
+    *list = g_mrf;
+    *count = (int32_t)(sizeof g_mrf / sizeof g_mrf[0]);
+    return GCUT_OK;
+}

@@ -45,6 +45,8 @@ static pthread_mutex_t g_probe_lock = PTHREAD_MUTEX_INITIALIZER;
 static char g_plugin_note[REASON_MAX] = "plugin libgcut_cuda.so not found";
 static const gcut_plugin_matcher *const *g_matchers; /* of the first plugin that has some */
 static int32_t g_num_matchers;
+static const gcut_mrf_plugin *const *g_mrf; /* device-side moves of the first plugin with some */
+static int32_t g_num_mrf;
 
 static void add_entry(const gcut_backend *be, const char *name)
 {
@@ -95,6 +97,16 @@ static int load_plugin(const char *path)
     }
     /* A plugin that registered back ends stays loaded for the process; its
      * optional matchers (gcut/match.h) are collected from the same handle. */
+    if (added && g_num_mrf == 0) {
+        gcut_plugin_mrf_fn mrf_fn;
+        *(void **)&mrf_fn = dlsym(h, GCUT_PLUGIN_MRF_SYMBOL);
+        const gcut_mrf_plugin *const *ml = NULL;
+        int32_t mc = 0;
+        if (mrf_fn && mrf_fn(gcut_i_host_api(), &ml, &mc) == GCUT_OK && ml && mc > 0) {
+            g_mrf = ml;
+            g_num_mrf = mc;
+        }
+    }
     if (added && g_num_matchers == 0) {
         gcut_plugin_matchers_fn match_fn;
         *(void **)&match_fn = dlsym(h, GCUT_PLUGIN_MATCHERS_SYMBOL);
@@ -189,6 +201,22 @@ static void registry_init(void)
 }
 
 static void ensure_init(void) { pthread_once(&g_once, registry_init); }
+
+const gcut_mrf_plugin *gcut_i_plugin_mrf(const char *backend)
+{
+    if (!backend)
+        return NULL;
+    ensure_init();
+    for (int32_t i = 0; i < g_num_mrf; i++)
+        if (g_mrf[i] && g_mrf[i]->abi_version == GCUT_BACKEND_ABI_VERSION && g_mrf[i]->expand &&
+            g_mrf[i]->backend && strcmp(g_mrf[i]->backend, backend) == 0) {
+            int32_t idx;
+            if (gcut_backend_find(backend, &idx) != GCUT_OK || !gcut_backend_available(idx, NULL))
+                return NULL;
+            return g_mrf[i];
+        }
+    return NULL;
+}
 
 void gcut_i_plugin_matchers(const gcut_plugin_matcher *const **list, int32_t *count)
 {

@@ -45,6 +45,7 @@
 #include <time.h>
 
 #include "core/core_internal.h"
+#include "gcut/backend.h"
 #include "gcut/vision/mrf.h"
 
 enum { MRF_MAX_LABELS = 4096, MRF_MAX_UNARY = 1 << 28, MRF_MAX_V = 1 << 20,
@@ -459,6 +460,86 @@ static uint64_t next_rand(uint64_t *s)
     return z ^ (z >> 31);
 }
 
+/* Alpha-expansion on a plugin's device (gcut_plugin_mrf, backend.h), when
+ * the back end asked for offers it and the unary costs are a table: the
+ * same moves in the same order (the random order drawn here, cycle by
+ * cycle, exactly as the host loop draws it), each decided by the canonical
+ * cut, so the labelling and the energies are the host loop's. Returns
+ * GCUT_ERR_UNSUPPORTED (and does nothing) when there is no such plugin. */
+static gcut_status run_device(gcut_mrf *m, const gcut_mrf_options *opt, int32_t *labels,
+                              gcut_mrf_stats *s, double t_start)
+{
+    const gcut_mrf_plugin *pm = gcut_i_plugin_mrf(opt->backend);
+    if (!pm || !m->unary)
+        return GCUT_ERR_UNSUPPORTED;
+    const int32_t L = m->L;
+    int32_t *order = gcut_i_malloc_array((int64_t)opt->max_cycles * L, sizeof(int32_t));
+    move *mv = gcut_i_malloc_array(L, sizeof(move));
+    if (!order || !mv) {
+        gcut_i_free(order);
+        gcut_i_free(mv);
+        return GCUT_FAIL(GCUT_ERR_NOMEM, "out of memory");
+    }
+    for (int32_t a = 0; a < L; a++)
+        mv[a] = (move){a, -1};
+    uint64_t rng = opt->seed;
+    for (int32_t c = 0; c < opt->max_cycles; c++) {
+        if (opt->random_order)
+            for (int64_t i = L - 1; i > 0; i--) {
+                int64_t j = (int64_t)(next_rand(&rng) % (uint64_t)(i + 1));
+                move tmp = mv[i];
+                mv[i] = mv[j];
+                mv[j] = tmp;
+            }
+        for (int32_t i = 0; i < L; i++)
+            order[(size_t)c * L + i] = mv[i].alpha;
+    }
+    gcut_i_free(mv);
+    int32_t off[3 * GCUT_GRID_MAX_DIRS];
+    for (int32_t d = 0; d < m->conn; d++)
+        gcut_grid_direction(m->conn, d, &off[3 * d], &off[3 * d + 1], &off[3 * d + 2]);
+    gcut_solve_options so;
+    gcut_solve_options_init(&so);
+    so.backend = opt->backend;
+    gcut_mrf_problem p;
+    memset(&p, 0, sizeof p);
+    p.width = m->w;
+    p.height = m->h;
+    p.depth = m->d;
+    p.connectivity = m->conn;
+    p.num_labels = L;
+    p.num_nodes = m->n;
+    p.dir_offset = off;
+    p.unary = m->unary;
+    p.V = m->V;
+    p.weight = (const int32_t *const *)m->weight;
+    p.max_cycles = opt->max_cycles;
+    p.order = order;
+    p.labels = labels;
+    p.energy = s->initial_energy;
+    p.opt = &so;
+    p.progress = opt->progress;
+    p.progress_user = opt->progress_user;
+    gcut_mrf_report r;
+    memset(&r, 0, sizeof r);
+    r.cycle_energy = s->cycle_energy;
+    r.cycle_ms = s->cycle_ms;
+    gcut_status st = pm->expand(&p, &r);
+    gcut_i_free(order);
+    if (st != GCUT_OK)
+        return st;
+    s->energy = r.energy;
+    s->cycles = r.cycles;
+    s->moves = r.moves;
+    s->moves_accepted = r.moves_accepted;
+    s->build_ms = r.build_ms;
+    s->solve_ms = r.solve_ms;
+    s->max_move_ms = r.max_move_ms;
+    s->backend = pm->backend;
+    s->total_ms = now_ms() - t_start;
+    return GCUT_OK;
+}
+
 static gcut_status run(gcut_mrf *m, const gcut_mrf_options *opt_in, int32_t *labels,
                        gcut_mrf_stats *stats_out, int swap)
 {
@@ -483,6 +564,14 @@ static gcut_status run(gcut_mrf *m, const gcut_mrf_options *opt_in, int32_t *lab
     st = gcut_mrf_energy(m, labels, &s.initial_energy);
     if (st != GCUT_OK)
         return st;
+    if (!swap && opt.backend) {
+        st = run_device(m, &opt, labels, &s, t_start);
+        if (st == GCUT_OK && stats_out)
+            *stats_out = s;
+        if (st != GCUT_ERR_UNSUPPORTED)
+            return st;
+        st = GCUT_OK;
+    }
     const int32_t L = m->L, n = m->n;
     int32_t *f = gcut_i_malloc_array(n, sizeof(int32_t));
     /* The move list of a cycle: labels (expansion) or pairs (swap). */

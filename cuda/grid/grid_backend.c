@@ -101,3 +101,6 @@ const gcut_backend gcut_cu_backend_grid = GCUT_BACKEND_ASSIGN(
     "GPU push-relabel on grids (shared-memory tiles, GPU global relabel, warm re-solve)",
     GCUT_BACKEND_GRID | GCUT_BACKEND_GPU, grid_probe, grid_create, NULL, grid_solve_grid,
     grid_destroy);
+
+const gcut_mrf_plugin gcut_cu_mrf_grid = {GCUT_BACKEND_ABI_VERSION, "cuda-grid",
+                                          gcut_cu_grid_mrf_expand};

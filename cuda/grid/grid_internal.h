@@ -23,6 +23,11 @@ typedef struct gcut_cu_grid_params {
     int32_t pin;      /* 1: register the grid's host arrays for fast uploads (default 1) */
 } gcut_cu_grid_params;
 
+/* Device-side alpha-expansion with this engine (grid_backend.c, listed by
+ * gcut_plugin_mrf). */
+GCUT_CU_HIDDEN extern const gcut_mrf_plugin gcut_cu_mrf_grid;
+GCUT_CU_HIDDEN gcut_status gcut_cu_grid_mrf_expand(const gcut_mrf_problem *p, gcut_mrf_report *r);
+
 /* Persistent engine state: the stream, the device arrays of the last
  * solve (residuals, excesses, labels) kept for warm re-solves, a pinned
  * control block. */

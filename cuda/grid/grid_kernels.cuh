@@ -503,6 +503,106 @@ __global__ void fix_kernel(Dev g)
     block_add(&g.acc[ACC_OFFSET], added, &s_sum);
 }
 
+/* ------------------------------------------------- multi-label moves */
+
+/* Device side of gcut_mrf_expand (vision/mrf.c has the construction): the
+ * unary table, V, the pair weights and the labelling live on the device;
+ * each expansion move's graph is written by move_kernel straight into the
+ * engine's arrays, cut by phase I, and applied by accept_kernel. */
+enum { MRF_K = 0, MRF_NEG = 1, MRF_ENERGY = 2, MRF_ACCEPTED = 3, MRF_ERROR = 4, MRF_SLOTS = 8 };
+
+struct Mrf {
+    const int *unary;      /* n * L */
+    const int *V;          /* L * L */
+    const int *w[13];      /* per even direction, NULL: all 1 */
+    int *labels;           /* n */
+    int L;
+    long long *acc;        /* MRF_SLOTS */
+};
+
+/* The graph of the expansion move on `alpha` from the current labelling
+ * (x_v = 1, sink side, takes alpha). Node v computes its own terminal
+ * capacity t_v (its unary difference, plus C - A of the pairs it starts
+ * and D - C of the pairs it ends), the capacities B + C - A - D of the pairs
+ * it starts (in its even directions; the odd ones 0), and its share of the
+ * constant K; nothing is shared between threads but the two sums. */
+template <int ND, bool D3>
+__global__ void __launch_bounds__(kThreads) move_kernel(Dev g, Mrf m, int alpha)
+{
+    __shared__ u64 s_sum;
+    const Pos<D3> p(g);
+    long long K = 0, neg = 0;
+    int err = 0;
+    if (p.valid) {
+        const int L = m.L, f = m.labels[p.v];
+        const long long uf = m.unary[(size_t)p.v * L + f];
+        K = uf;
+        long long t = (long long)m.unary[(size_t)p.v * L + alpha] - uf;
+#pragma unroll
+        for (int k = 0; k < ND / 2; k++) {
+            const int dx = c_dx[2 * k], dy = c_dy[2 * k], dz = c_dz[2 * k];
+            /* The pair this node starts: (v, v + off). */
+            int x = p.x + dx, y = p.y + dy, z = p.z + dz;
+            long long c = 0;
+            if (x >= 0 && x < g.W && y >= 0 && y < g.H && z >= 0 && z < g.D) {
+                const int u = x + g.W * (y + g.H * z), fu = m.labels[u];
+                const long long w = m.w[k] ? m.w[k][p.v] : 1;
+                const long long A = w * m.V[f * L + fu], B = w * m.V[f * L + alpha];
+                const long long C = w * m.V[alpha * L + fu], D = w * m.V[alpha * L + alpha];
+                K += A;
+                t += C - A;
+                c = B + C - A - D;
+                if (c < 0 || c > 0x7fffffffLL) {
+                    err = 1;
+                    c = 0;
+                }
+            }
+            g.res[(size_t)(2 * k) * g.n + p.v] = (unsigned)c;
+            g.res[(size_t)(2 * k + 1) * g.n + p.v] = 0;
+            /* The pair this node ends: (v - off, v). */
+            x = p.x - dx;
+            y = p.y - dy;
+            z = p.z - dz;
+            if (x >= 0 && x < g.W && y >= 0 && y < g.H && z >= 0 && z < g.D) {
+                const int q = x + g.W * (y + g.H * z);
+                const long long w = m.w[k] ? m.w[k][q] : 1;
+                t += w * m.V[alpha * L + alpha] - w * m.V[alpha * L + f];
+            }
+        }
+        if (t > 0x7fffffffLL || -t > 0x7fffffffLL) {
+            err = 1;
+            t = 0;
+        }
+        g.ex[p.v] = t > 0 ? t : 0;
+        g.rs[p.v] = (u64)(t < 0 ? -t : 0);
+        neg = t < 0 ? -t : 0;
+    }
+    if (err)
+        atomicOr((unsigned long long *)&m.acc[MRF_ERROR], 1ull);
+    block_add((u64 *)&m.acc[MRF_K], (u64)K, &s_sum);
+    block_add((u64 *)&m.acc[MRF_NEG], (u64)neg, &s_sum);
+}
+
+/* Apply the move if it lowers the energy strictly: E(x*) = K - neg + flow
+ * (every thread reads the same sums and decides the same way). */
+__global__ void accept_kernel(Dev g, Mrf m, int alpha)
+{
+    const int v = blockIdx.x * blockDim.x + threadIdx.x;
+    const long long e = m.acc[MRF_K] - m.acc[MRF_NEG] + (long long)g.acc[ACC_FLOW];
+    if (v < g.n && e < m.acc[MRF_ENERGY] && g.lab[v] < g.dead)
+        m.labels[v] = alpha;
+}
+
+/* After accept_kernel: record the new energy. */
+__global__ void accept_energy_kernel(Dev g, Mrf m)
+{
+    const long long e = m.acc[MRF_K] - m.acc[MRF_NEG] + (long long)g.acc[ACC_FLOW];
+    if (e < m.acc[MRF_ENERGY]) {
+        m.acc[MRF_ENERGY] = e;
+        m.acc[MRF_ACCEPTED] += 1;
+    }
+}
+
 __global__ void probe_kernel() {}
 
 } /* namespace gcut_grid_cu */

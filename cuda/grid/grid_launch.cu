@@ -446,6 +446,100 @@ template <int ND, bool D3> static gcut_status relabel(Run &R, u64 *active)
     return GCUT_OK;
 }
 
+/* The direction offsets into constant memory (on the state's stream). */
+static gcut_status set_offsets(gcut_cu_grid_state *s, const int32_t *dir_offset, int nd)
+{
+    int dx[26] = {0}, dy[26] = {0}, dz[26] = {0};
+    for (int d = 0; d < nd; d++) {
+        dx[d] = dir_offset[3 * d];
+        dy[d] = dir_offset[3 * d + 1];
+        dz[d] = dir_offset[3 * d + 2];
+    }
+    GCUT_CUDA_CHECK(cudaMemcpyToSymbolAsync(gcut_grid_cu::c_dx, dx, sizeof dx, 0,
+                                            cudaMemcpyHostToDevice, s->stream));
+    GCUT_CUDA_CHECK(cudaMemcpyToSymbolAsync(gcut_grid_cu::c_dy, dy, sizeof dy, 0,
+                                            cudaMemcpyHostToDevice, s->stream));
+    GCUT_CUDA_CHECK(cudaMemcpyToSymbolAsync(gcut_grid_cu::c_dz, dz, sizeof dz, 0,
+                                            cudaMemcpyHostToDevice, s->stream));
+    return GCUT_OK;
+}
+
+/* Bytes of dynamic shared memory of push_kernel<ND, D3>. */
+template <int ND, bool D3> static size_t push_smem()
+{
+    typedef gcut_grid_cu::Tile<D3> T;
+    return T::X * T::Y * T::Z * (sizeof(long long) + ND * sizeof(unsigned)) +
+           T::HX * T::HY * T::HZ * sizeof(int);
+}
+
+/* Raise push_kernel<ND, D3>'s shared memory limit, once per state. */
+template <int ND, bool D3> static gcut_status setup_kernels(gcut_cu_grid_state *s)
+{
+    if (!(s->smem_set & (1 << ND))) {
+        GCUT_CUDA_CHECK(cudaFuncSetAttribute(gcut_grid_cu::push_kernel<ND, D3>,
+                                             cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             (int)push_smem<ND, D3>()));
+        s->smem_set |= 1 << ND;
+    }
+    return GCUT_OK;
+}
+
+/* Phase I from the state on the device (a cold start, a repaired warm one
+ * or a multi-label move's graph) until an exact relabel finds no node with
+ * excess that can reach the sink. */
+template <int ND, bool D3>
+static gcut_status phase_one(Run &R, const gcut_cu_grid_params *prm, int warm)
+{
+    using namespace gcut_grid_cu;
+    gcut_cu_grid_state *s = R.s;
+    const Dev &g = s->dev;
+    gcut_status st;
+    int launches = prm->launches > 0 ? prm->launches : 2;
+    /* A warm start pushes first, with the labels of the last solve (a
+     * heuristic guess, like any label between relabels): most changes are
+     * local and settle in the first launches, and the relabel after them
+     * is then usually the only one. */
+    int push_first = warm;
+    for (;;) {
+        u64 active = 1;
+        if (push_first) {
+            push_first = 0;
+            GCUT_CUDA_CHECK(cudaEventRecord(s->ev[0], s->stream));
+            for (int k = 0; k < launches; k++) {
+                push_kernel<ND, D3><<<g.ntiles, kThreads, push_smem<ND, D3>(), s->stream>>>(g, prm->sweeps);
+                GCUT_CUDA_CHECK_LAUNCH(s->stream);
+            }
+            R.push_launches += launches;
+        }
+        GCUT_CUDA_CHECK(cudaEventRecord(s->ev[1], s->stream));
+        if ((st = relabel<ND, D3>(R, &active)) != GCUT_OK)
+            return st;
+        GCUT_CUDA_CHECK(cudaEventRecord(s->ev[2], s->stream));
+        if (R.push_launches > 0 && prm->launches == 0) {
+            /* Adapt the cycle to what a relabel costs (ev0..ev1: pushes). */
+            GCUT_CUDA_CHECK(cudaEventSynchronize(s->ev[2]));
+            float push_ms = 0, bfs_ms = 0;
+            GCUT_CUDA_CHECK(cudaEventElapsedTime(&push_ms, s->ev[0], s->ev[1]));
+            GCUT_CUDA_CHECK(cudaEventElapsedTime(&bfs_ms, s->ev[1], s->ev[2]));
+            if (bfs_ms > push_ms && launches < 1024)
+                launches *= 2;
+            else if (bfs_ms * 8 < push_ms && launches > 1)
+                launches /= 2;
+        }
+        if (active == 0)
+            break;
+        if ((st = check_time(R)) != GCUT_OK)
+            return st;
+        GCUT_CUDA_CHECK(cudaEventRecord(s->ev[0], s->stream));
+        for (int k = 0; k < launches; k++) {
+            push_kernel<ND, D3><<<g.ntiles, kThreads, push_smem<ND, D3>(), s->stream>>>(g, prm->sweeps);
+            GCUT_CUDA_CHECK_LAUNCH(s->stream);
+        }
+        R.push_launches += launches;
+    }
+    return GCUT_OK;
+}
+
 template <int ND, bool D3>
 static gcut_status run(gcut_cu_grid_state *s, const gcut_grid_problem *p,
                        const gcut_solve_options *opt, const gcut_cu_grid_params *prm,
@@ -471,23 +565,10 @@ static gcut_status run(gcut_cu_grid_state *s, const gcut_grid_problem *p,
         return st;
     s->valid = 0; /* until this solve succeeds */
     const Dev &g = s->dev;
-    const size_t smem = T::X * T::Y * T::Z * (sizeof(long long) + ND * sizeof(unsigned)) +
-                        T::HX * T::HY * T::HZ * sizeof(int);
-    if (!(s->smem_set & (1 << ND))) {
-        GCUT_CUDA_CHECK(cudaFuncSetAttribute(push_kernel<ND, D3>,
-                                             cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             (int)smem));
-        s->smem_set |= 1 << ND;
-    }
-    int dx[26] = {0}, dy[26] = {0}, dz[26] = {0};
-    for (int d = 0; d < ND; d++) {
-        dx[d] = p->dir_offset[3 * d];
-        dy[d] = p->dir_offset[3 * d + 1];
-        dz[d] = p->dir_offset[3 * d + 2];
-    }
-    GCUT_CUDA_CHECK(cudaMemcpyToSymbolAsync(c_dx, dx, sizeof dx, 0, cudaMemcpyHostToDevice, s->stream));
-    GCUT_CUDA_CHECK(cudaMemcpyToSymbolAsync(c_dy, dy, sizeof dy, 0, cudaMemcpyHostToDevice, s->stream));
-    GCUT_CUDA_CHECK(cudaMemcpyToSymbolAsync(c_dz, dz, sizeof dz, 0, cudaMemcpyHostToDevice, s->stream));
+    if ((st = setup_kernels<ND, D3>(s)) != GCUT_OK)
+        return st;
+    if ((st = set_offsets(s, p->dir_offset, ND)) != GCUT_OK)
+        return st;
 
     const size_t n = (size_t)p->num_nodes;
     if (warm) {
@@ -517,49 +598,8 @@ static gcut_status run(gcut_cu_grid_state *s, const gcut_grid_problem *p,
     const double t_solve = gcut_cu_now();
     sol->stats->init_ms = t_solve - t_start;
 
-    int launches = prm->launches > 0 ? prm->launches : 2;
-    /* A warm start pushes first, with the labels of the last solve (a
-     * heuristic guess, like any label between relabels): most changes are
-     * local and settle in the first launches, and the relabel after them
-     * is then usually the only one. */
-    int push_first = warm;
-    for (;;) {
-        u64 active = 1;
-        if (push_first) {
-            push_first = 0;
-            GCUT_CUDA_CHECK(cudaEventRecord(s->ev[0], s->stream));
-            for (int k = 0; k < launches; k++) {
-                push_kernel<ND, D3><<<g.ntiles, kThreads, smem, s->stream>>>(g, prm->sweeps);
-                GCUT_CUDA_CHECK_LAUNCH(s->stream);
-            }
-            R.push_launches += launches;
-        }
-        GCUT_CUDA_CHECK(cudaEventRecord(s->ev[1], s->stream));
-        if ((st = relabel<ND, D3>(R, &active)) != GCUT_OK)
-            return st;
-        GCUT_CUDA_CHECK(cudaEventRecord(s->ev[2], s->stream));
-        if (R.push_launches > 0 && prm->launches == 0) {
-            /* Adapt the cycle to what a relabel costs (ev0..ev1: pushes). */
-            GCUT_CUDA_CHECK(cudaEventSynchronize(s->ev[2]));
-            float push_ms = 0, bfs_ms = 0;
-            GCUT_CUDA_CHECK(cudaEventElapsedTime(&push_ms, s->ev[0], s->ev[1]));
-            GCUT_CUDA_CHECK(cudaEventElapsedTime(&bfs_ms, s->ev[1], s->ev[2]));
-            if (bfs_ms > push_ms && launches < 1024)
-                launches *= 2;
-            else if (bfs_ms * 8 < push_ms && launches > 1)
-                launches /= 2;
-        }
-        if (active == 0)
-            break;
-        if ((st = check_time(R)) != GCUT_OK)
-            return st;
-        GCUT_CUDA_CHECK(cudaEventRecord(s->ev[0], s->stream));
-        for (int k = 0; k < launches; k++) {
-            push_kernel<ND, D3><<<g.ntiles, kThreads, smem, s->stream>>>(g, prm->sweeps);
-            GCUT_CUDA_CHECK_LAUNCH(s->stream);
-        }
-        R.push_launches += launches;
-    }
+    if ((st = phase_one<ND, D3>(R, prm, warm)) != GCUT_OK)
+        return st;
     const double t_cut = gcut_cu_now();
     sol->stats->solve_ms = t_cut - t_solve;
 
@@ -629,5 +669,198 @@ extern "C" gcut_status gcut_cu_grid_solve(gcut_cu_grid_state *s, const gcut_grid
     }
     if (st != GCUT_OK)
         s->valid = 0;
+    return st;
+}
+
+/* ------------------------------------------------- multi-label moves */
+
+/* Alpha-expansion on the device (gcut_plugin_mrf, backend.h): the tables
+ * are uploaded once; each move is move_kernel, phase I and accept_kernel,
+ * and the host only reads the sums at the end of each cycle (and the
+ * energy after each move when a progress callback asks for it). The moves
+ * and their order are the core's (vision/mrf.c), and each move is decided
+ * by the canonical cut, so the labelling is exactly the CPU loop's. */
+template <int ND, bool D3>
+static gcut_status mrf_run(gcut_cu_grid_state *s, const gcut_mrf_problem *p, gcut_mrf_report *r,
+                           void **dbuf)
+{
+    using namespace gcut_grid_cu;
+    typedef Tile<D3> T;
+    const double t_start = gcut_cu_now();
+    gcut_grid_problem gp;
+    memset(&gp, 0, sizeof gp);
+    gp.width = p->width;
+    gp.height = p->height;
+    gp.depth = p->depth;
+    gp.connectivity = p->connectivity;
+    gp.num_dirs = p->connectivity;
+    gp.num_nodes = p->num_nodes;
+    gp.dir_offset = p->dir_offset;
+    gcut_status st = plan(s, &gp, T::X, T::Y, T::Z);
+    if (st != GCUT_OK)
+        return st;
+    if ((st = setup_kernels<ND, D3>(s)) != GCUT_OK || (st = set_offsets(s, p->dir_offset, ND)) != GCUT_OK)
+        return st;
+    const Dev &g = s->dev;
+    const size_t n = (size_t)p->num_nodes, L = (size_t)p->num_labels;
+    int nw = 0;
+    for (int k = 0; k < ND / 2; k++)
+        nw += p->weight && p->weight[k] ? 1 : 0;
+    const size_t b_unary = align_up(n * L * sizeof(int)), b_v = align_up(L * L * sizeof(int));
+    const size_t b_w = align_up(n * sizeof(int)), b_lab = align_up(n * sizeof(int));
+    const size_t bytes = b_unary + b_v + (size_t)nw * b_w + b_lab + MRF_SLOTS * sizeof(long long);
+    size_t free_b = 0, total_b = 0;
+    GCUT_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+    if (bytes > free_b)
+        return GCUT_CU_FAIL(GCUT_ERR_DEVICE_NOMEM,
+                            "cuda-grid: the unary table and labels need %.1f MiB of device "
+                            "memory, %.1f MiB free",
+                            bytes / 1048576.0, free_b / 1048576.0);
+    GCUT_CUDA_CHECK(cudaMalloc(dbuf, bytes));
+    unsigned char *base = (unsigned char *)*dbuf;
+    Mrf m;
+    memset(&m, 0, sizeof m);
+    m.L = p->num_labels;
+    m.unary = (const int *)base;
+    GCUT_CUDA_CHECK(cudaMemcpyAsync(base, p->unary, n * L * sizeof(int), cudaMemcpyHostToDevice,
+                                    s->stream));
+    base += b_unary;
+    m.V = (const int *)base;
+    GCUT_CUDA_CHECK(cudaMemcpyAsync(base, p->V, L * L * sizeof(int), cudaMemcpyHostToDevice,
+                                    s->stream));
+    base += b_v;
+    for (int k = 0; k < ND / 2; k++)
+        if (p->weight && p->weight[k]) {
+            m.w[k] = (const int *)base;
+            GCUT_CUDA_CHECK(cudaMemcpyAsync(base, p->weight[k], n * sizeof(int),
+                                            cudaMemcpyHostToDevice, s->stream));
+            base += b_w;
+        }
+    m.labels = (int *)base;
+    GCUT_CUDA_CHECK(cudaMemcpyAsync(base, p->labels, n * sizeof(int), cudaMemcpyHostToDevice,
+                                    s->stream));
+    base += b_lab;
+    m.acc = (long long *)base;
+    long long h_acc[MRF_SLOTS] = {0};
+    h_acc[MRF_ENERGY] = p->energy;
+    GCUT_CUDA_CHECK(cudaMemcpyAsync(m.acc, h_acc, sizeof h_acc, cudaMemcpyHostToDevice, s->stream));
+    GCUT_CUDA_CHECK(cudaStreamSynchronize(s->stream));
+    r->build_ms = gcut_cu_now() - t_start;
+
+    gcut_cu_grid_params prm;
+    prm.sweeps = 32;
+    prm.launches = 0;
+    prm.warm = 0;
+    prm.pin = 0;
+    Run R;
+    memset(&R, 0, sizeof R);
+    R.s = s;
+    R.opt = p->opt;
+    R.deadline = p->opt && p->opt->time_limit > 0 ? t_start + p->opt->time_limit * 1e3 : 1e300;
+    const double t_moves = gcut_cu_now();
+    long long accepted = 0;
+    for (int32_t cycle = 1; cycle <= p->max_cycles; cycle++) {
+        const double t_cycle = gcut_cu_now();
+        for (int32_t i = 0; i < p->num_labels; i++) {
+            const int alpha = p->order[(size_t)(cycle - 1) * L + i];
+            const double t0 = gcut_cu_now();
+            GCUT_CUDA_CHECK(cudaMemsetAsync(g.acc, 0, ACC_SLOTS * sizeof(u64), s->stream));
+            GCUT_CUDA_CHECK(cudaMemsetAsync(m.acc + MRF_K, 0, 2 * sizeof(long long), s->stream));
+            move_kernel<ND, D3><<<g.ntiles, kThreads, 0, s->stream>>>(g, m, alpha);
+            GCUT_CUDA_CHECK_LAUNCH(s->stream);
+            if ((st = phase_one<ND, D3>(R, &prm, 0)) != GCUT_OK)
+                return st;
+            accept_kernel<<<(g.n + 255) / 256, 256, 0, s->stream>>>(g, m, alpha);
+            GCUT_CUDA_CHECK_LAUNCH(s->stream);
+            accept_energy_kernel<<<1, 1, 0, s->stream>>>(g, m);
+            GCUT_CUDA_CHECK_LAUNCH(s->stream);
+            r->moves++;
+            if (p->progress) {
+                GCUT_CUDA_CHECK(cudaMemcpyAsync(h_acc, m.acc, sizeof h_acc,
+                                                cudaMemcpyDeviceToHost, s->stream));
+                GCUT_CUDA_CHECK(cudaStreamSynchronize(s->stream));
+                p->progress(p->progress_user, cycle, alpha, h_acc[MRF_ENERGY],
+                            gcut_cu_now() - t0);
+            }
+            const double ms = gcut_cu_now() - t0;
+            if (ms > r->max_move_ms)
+                r->max_move_ms = ms;
+        }
+        GCUT_CUDA_CHECK(
+            cudaMemcpyAsync(h_acc, m.acc, sizeof h_acc, cudaMemcpyDeviceToHost, s->stream));
+        GCUT_CUDA_CHECK(cudaStreamSynchronize(s->stream));
+        if (h_acc[MRF_ERROR])
+            return GCUT_CU_FAIL(GCUT_ERR_OVERFLOW,
+                                "cuda-grid: a capacity of a move passes INT32_MAX (use smaller "
+                                "costs)");
+        r->cycle_energy[cycle - 1] = h_acc[MRF_ENERGY];
+        r->cycle_ms[cycle - 1] = gcut_cu_now() - t_cycle;
+        r->cycles = cycle;
+        const int any = h_acc[MRF_ACCEPTED] > accepted;
+        accepted = h_acc[MRF_ACCEPTED];
+        if (!any)
+            break;
+    }
+    GCUT_CUDA_CHECK(cudaMemcpyAsync(p->labels, m.labels, n * sizeof(int), cudaMemcpyDeviceToHost,
+                                    s->stream));
+    GCUT_CUDA_CHECK(cudaStreamSynchronize(s->stream));
+    r->solve_ms = gcut_cu_now() - t_moves;
+    r->energy = h_acc[MRF_ENERGY];
+    r->moves_accepted = (int32_t)accepted;
+    return GCUT_OK;
+}
+
+extern "C" gcut_status gcut_cu_grid_mrf_expand(const gcut_mrf_problem *p, gcut_mrf_report *r)
+{
+    if (!p || !r || !p->unary || !p->V || !p->labels || !p->order || !p->dir_offset ||
+        !r->cycle_energy || !r->cycle_ms || p->num_labels < 2 || p->max_cycles < 1 ||
+        p->num_nodes <= 0 || p->num_nodes >= INT32_MAX)
+        return GCUT_CU_FAIL(GCUT_ERR_INVALID, "cuda-grid: bad multi-label problem");
+    const char *why;
+    gcut_status st = gcut_cu_probe_device(&why);
+    if (st == GCUT_OK)
+        st = gcut_cu_grid_probe_image(&why);
+    if (st != GCUT_OK)
+        return GCUT_CU_FAIL(GCUT_ERR_UNAVAILABLE, "cuda-grid: %s", why);
+    gcut_cu_grid_state *s;
+    if ((st = gcut_cu_grid_state_new(&s)) != GCUT_OK)
+        return st;
+    void *dbuf = NULL;
+    r->cycles = r->moves = r->moves_accepted = 0;
+    r->build_ms = r->solve_ms = r->max_move_ms = 0;
+    /* The labels are written back only on success: work on a copy. */
+    int32_t *labels = (int32_t *)gcut_cu_host->malloc_fn((size_t)p->num_nodes * sizeof(int32_t));
+    if (!labels) {
+        gcut_cu_grid_state_free(s);
+        return GCUT_CU_FAIL(GCUT_ERR_NOMEM, "cuda-grid: out of memory");
+    }
+    memcpy(labels, p->labels, (size_t)p->num_nodes * sizeof(int32_t));
+    gcut_mrf_problem q = *p;
+    q.labels = labels;
+    switch (p->connectivity) {
+    case 4:
+        st = mrf_run<4, false>(s, &q, r, &dbuf);
+        break;
+    case 8:
+        st = mrf_run<8, false>(s, &q, r, &dbuf);
+        break;
+    case 6:
+        st = mrf_run<6, true>(s, &q, r, &dbuf);
+        break;
+    case 18:
+        st = mrf_run<18, true>(s, &q, r, &dbuf);
+        break;
+    case 26:
+        st = mrf_run<26, true>(s, &q, r, &dbuf);
+        break;
+    default:
+        st = GCUT_CU_FAIL(GCUT_ERR_INVALID, "cuda-grid: connectivity %d", p->connectivity);
+    }
+    if (st == GCUT_OK)
+        memcpy(p->labels, labels, (size_t)p->num_nodes * sizeof(int32_t));
+    gcut_cu_host->free_fn(labels);
+    if (dbuf)
+        (void)cudaFree(dbuf);
+    gcut_cu_grid_state_free(s);
     return st;
 }

