@@ -36,7 +36,7 @@ static gcut_mrf *make(const shape *s, tu_rng *r, int kind, int weights, int32_t 
     assert_int_equal(gcut_mrf_set_unary(m, u), GCUT_OK);
     free(u);
     if (kind == 0)
-        assert_int_equal(gcut_mrf_set_potts(m, (int32_t)tu_range(r, 1, big / 4 + 1)), GCUT_OK);
+        assert_int_equal(gcut_mrf_set_potts(m, (int32_t)tu_range(r, 1, big < 4000 ? big / 4 + 1 : 1000)), GCUT_OK);
     else if (kind == 1)
         assert_int_equal(gcut_mrf_set_trunc_linear(m, (int32_t)tu_range(r, 1, big / 8 + 1),
                                                    (int32_t)tu_range(r, 1, 4)),

@@ -40,7 +40,7 @@ static gcut_status grid_create(void **state)
 
 static void grid_destroy(void *state) { gcut_cu_grid_state_free(state); }
 
-static gcut_status parse_params(const char *params, gcut_cu_grid_params *prm)
+gcut_status gcut_cu_grid_parse_params(const char *params, gcut_cu_grid_params *prm)
 {
     prm->sweeps = 32;
     prm->launches = 0;
@@ -90,7 +90,7 @@ static gcut_status grid_solve_grid(void *state, const gcut_grid_problem *p,
     if (!state || !p || !opt || !sol || !sol->cut || !sol->stats)
         return GCUT_CU_FAIL(GCUT_ERR_INVALID, "cuda-grid: missing state, problem or solution");
     gcut_cu_grid_params prm;
-    gcut_status st = parse_params(opt->params, &prm);
+    gcut_status st = gcut_cu_grid_parse_params(opt->params, &prm);
     if (st != GCUT_OK)
         return st;
     return gcut_cu_grid_solve(state, p, opt, &prm, sol);

@@ -28,6 +28,10 @@ typedef struct gcut_cu_grid_params {
 GCUT_CU_HIDDEN extern const gcut_mrf_plugin gcut_cu_mrf_grid;
 GCUT_CU_HIDDEN gcut_status gcut_cu_grid_mrf_expand(const gcut_mrf_problem *p, gcut_mrf_report *r);
 
+/* Parse "key=value,..." settings (defaults first); GCUT_ERR_INVALID with a
+ * message naming the bad item. */
+GCUT_CU_HIDDEN gcut_status gcut_cu_grid_parse_params(const char *params, gcut_cu_grid_params *prm);
+
 /* Persistent engine state: the stream, the device arrays of the last
  * solve (residuals, excesses, labels) kept for warm re-solves, a pinned
  * control block. */

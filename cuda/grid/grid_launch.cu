@@ -30,6 +30,7 @@
  * stream. On any failure the kept state is marked invalid (the next solve
  * is cold).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -747,9 +748,11 @@ static gcut_status mrf_run(gcut_cu_grid_state *s, const gcut_mrf_problem *p, gcu
     GCUT_CUDA_CHECK(cudaStreamSynchronize(s->stream));
     r->build_ms = gcut_cu_now() - t_start;
 
+    /* The move solves take the engine's settings from
+     * $GCUT_CUDA_GRID_PARAMS (gcut_mrf_options has no settings string). */
     gcut_cu_grid_params prm;
-    prm.sweeps = 32;
-    prm.launches = 0;
+    if ((st = gcut_cu_grid_parse_params(getenv("GCUT_CUDA_GRID_PARAMS"), &prm)) != GCUT_OK)
+        return st;
     prm.warm = 0;
     prm.pin = 0;
     Run R;
@@ -806,6 +809,18 @@ static gcut_status mrf_run(gcut_cu_grid_state *s, const gcut_mrf_problem *p, gcu
     GCUT_CUDA_CHECK(cudaStreamSynchronize(s->stream));
     r->solve_ms = gcut_cu_now() - t_moves;
     r->energy = h_acc[MRF_ENERGY];
+    gcut_cu_host->log(p->opt, GCUT_LOG_INFO,
+                      "cuda-grid expansion: %d moves, %lld push launches, %lld relabels (%lld "
+                      "BFS launches), %.1f ms",
+                      (int)r->moves, (long long)R.push_launches, (long long)R.relabels,
+                      (long long)R.bfs_launches, r->solve_ms);
+    /* A tuning aid: the same line on stderr when $GCUT_CUDA_GRID_TRACE is set. */
+    if (getenv("GCUT_CUDA_GRID_TRACE"))
+        fprintf(stderr,
+                "cuda-grid expansion: %d moves, %lld push launches, %lld relabels (%lld BFS "
+                "launches), %.1f ms\n",
+                (int)r->moves, (long long)R.push_launches, (long long)R.relabels,
+                (long long)R.bfs_launches, r->solve_ms);
     r->moves_accepted = (int32_t)accepted;
     return GCUT_OK;
 }
