@@ -75,7 +75,7 @@ static void check_cold(gcut_grid *g, const char *label, int repeat)
         assert_int_equal(agrees(g, ref, "warm=0", label), 0);
     if (g_quick < 2) {
         agrees(g, ref, "warm=0,sweeps=1,launches=1", label);
-        agrees(g, ref, "warm=0,sweeps=500,launches=7", label);
+        agrees(g, ref, "warm=0,sweeps=500,launches=7,coop=0", label);
     }
     gcut_result_free(ref);
 }
@@ -217,7 +217,7 @@ static void test_settings(void **unused)
     tu_rng r = {5};
     tu_grid_randomise(g, &r, TU_GRID_MEDIUM);
     static const char *bad[] = {"sweeps=0", "sweeps=x", "launches=0", "warm=2", "bogus=1",
-                                "sweeps"};
+                                "sweeps",   "coop=3"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         gcut_result_free(solve(g, "cuda-grid", bad[i], GCUT_ERR_INVALID));
         assert_non_null(strstr(gcut_last_error(), "cuda-grid"));

@@ -15,6 +15,9 @@
  *   warm=0|1    1 (default): reuse the kept state when the grid allows
  *   pin=0|1     1 (default): register (page-lock) the grid's host arrays
  *               once, for uploads about three times faster
+ *   coop=0|1    1 (default): a global relabel is one cooperative launch
+ *               with grid barriers (where the device allows), else
+ *               launches checked by the host in batches
  */
 #include <string.h>
 
@@ -46,6 +49,7 @@ gcut_status gcut_cu_grid_parse_params(const char *params, gcut_cu_grid_params *p
     prm->launches = 0;
     prm->warm = 1;
     prm->pin = 1;
+    prm->coop = 1;
     const char *cur = params;
     gcut_cu_param it;
     int r;
@@ -68,13 +72,16 @@ gcut_status gcut_cu_grid_parse_params(const char *params, gcut_cu_grid_params *p
         } else if (gcut_cu_param_is(&it, "warm")) {
             bad = gcut_cu_param_int(&it, 0, 1, &iv) != 0;
             prm->warm = (int32_t)iv;
+        } else if (gcut_cu_param_is(&it, "coop")) {
+            bad = gcut_cu_param_int(&it, 0, 1, &iv) != 0;
+            prm->coop = (int32_t)iv;
         } else if (gcut_cu_param_is(&it, "pin")) {
             bad = gcut_cu_param_int(&it, 0, 1, &iv) != 0;
             prm->pin = (int32_t)iv;
         } else {
             return GCUT_CU_FAIL(GCUT_ERR_INVALID,
                                 "cuda-grid: unknown parameter '%.*s' (known: sweeps, launches, "
-                                "warm, pin)",
+                                "warm, pin, coop)",
                                 (int)it.key_len, it.key);
         }
         if (bad)

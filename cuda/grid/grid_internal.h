@@ -21,6 +21,7 @@ typedef struct gcut_cu_grid_params {
     int32_t launches; /* push launches between two global relabels; 0 = adaptive */
     int32_t warm;     /* 0: ignore the kept state, every solve cold (default 1) */
     int32_t pin;      /* 1: register the grid's host arrays for fast uploads (default 1) */
+    int32_t coop;     /* 1: each global relabel is one cooperative launch (default 1) */
 } gcut_cu_grid_params;
 
 /* Device-side alpha-expansion with this engine (grid_backend.c, listed by

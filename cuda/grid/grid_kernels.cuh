@@ -71,7 +71,11 @@
 
 #include <stdint.h>
 
+#include <cooperative_groups.h>
+
 namespace gcut_grid_cu {
+
+namespace cg = cooperative_groups;
 
 typedef unsigned long long u64;
 
@@ -94,8 +98,10 @@ enum {
     ACC_OFFSET = 1, /* capacity added to both terminal arcs by warm repairs */
     ACC_ACTIVE = 2, /* active nodes counted by the last count_kernel */
     ACC_PUSH_ACTIVE = 3, /* active nodes left by push launches (heuristic) */
-    ACC_CHANGED = 8,     /* 8 + k: tiles changed by BFS launch k of a batch */
-    ACC_SLOTS = 8 + 64
+    ACC_STEPS = 4,       /* steps of the last cooperative relabel */
+    ACC_RING = 5,        /* 5..8: changed tiles per step of the cooperative relabel */
+    ACC_CHANGED = 9,     /* 9 + k: tiles changed by BFS launch k of a batch */
+    ACC_SLOTS = 9 + 64
 };
 
 /* Direction offsets of the problem (grid.h's table), per solve. */
@@ -123,14 +129,14 @@ template <bool D3> struct Pos {
     int valid;
     int v;             /* node index (0 when not valid) */
     int center;        /* index of the node in the halo'd label array */
-    __device__ Pos(const Dev &g)
+    __device__ Pos(const Dev &g) : Pos(g, blockIdx.x) {}
+    __device__ Pos(const Dev &g, int tile)
     {
         typedef Tile<D3> T;
         const int t = threadIdx.x;
         tx = t % T::X;
         ty = (t / T::X) % T::Y;
         tz = t / (T::X * T::Y);
-        const int tile = blockIdx.x;
         bx = tile % g.tiles_x;
         by = (tile / g.tiles_x) % g.tiles_y;
         bz = tile / (g.tiles_x * g.tiles_y);
@@ -329,13 +335,12 @@ __global__ void __launch_bounds__(kThreads) push_kernel(Dev g, int sweeps)
 
 /* ------------------------------------------------------ global relabel */
 
-/* Start of a global relabel: label 1 for nodes with a residual sink arc,
- * dead for the rest; the residual directions of every node in mask[];
- * every tile marked changed. */
-template <int ND, bool D3>
-__global__ void __launch_bounds__(kThreads) bfs_init_kernel(Dev g, int parity)
+/* Start of a global relabel, one tile: label 1 for nodes with a residual
+ * sink arc, dead for the rest; the residual directions of every node in
+ * mask[]; the tile marked changed. */
+template <int ND, bool D3> __device__ void bfs_init_tile(const Dev &g, int tile, int parity)
 {
-    const Pos<D3> p(g);
+    const Pos<D3> p(g, tile);
     if (p.valid) {
         unsigned m = 0;
 #pragma unroll
@@ -346,16 +351,23 @@ __global__ void __launch_bounds__(kThreads) bfs_init_kernel(Dev g, int parity)
         g.lab[p.v] = g.rs[p.v] > 0 ? 1 : g.dead;
     }
     if (threadIdx.x == 0)
-        g.tflag[parity * g.ntiles + blockIdx.x] = 1;
+        g.tflag[parity * g.ntiles + tile] = 1;
 }
 
-/* One launch of the tiled relaxation; `slot` counts the changed tiles. */
 template <int ND, bool D3>
-__global__ void __launch_bounds__(kThreads) bfs_kernel(Dev g, int parity, int slot)
+__global__ void __launch_bounds__(kThreads) bfs_init_kernel(Dev g, int parity)
+{
+    bfs_init_tile<ND, D3>(g, blockIdx.x, parity);
+}
+
+/* One step of the tiled relaxation on one tile (labels of the halo as they
+ * are in global memory now); returns whether the tile changed (the same
+ * value in every thread). */
+template <int ND, bool D3> __device__ int bfs_tile(const Dev &g, int tile, int parity)
 {
     typedef Tile<D3> T;
     __shared__ int s_lab[T::HX * T::HY * T::HZ];
-    const Pos<D3> p(g);
+    const Pos<D3> p(g, tile);
     const int t = threadIdx.x;
     /* Skip the tile unless it or a neighbouring tile changed last time. */
     int look = 0;
@@ -367,8 +379,8 @@ __global__ void __launch_bounds__(kThreads) bfs_kernel(Dev g, int parity, int sl
     }
     if (!__syncthreads_or(look)) {
         if (t == 0)
-            g.tflag[(parity ^ 1) * g.ntiles + blockIdx.x] = 0;
-        return;
+            g.tflag[(parity ^ 1) * g.ntiles + tile] = 0;
+        return 0;
     }
     load_halo<D3>(g, p, s_lab);
     const unsigned m = p.valid ? g.mask[p.v] : 0u;
@@ -400,11 +412,56 @@ __global__ void __launch_bounds__(kThreads) bfs_kernel(Dev g, int parity, int sl
     if (changed)
         g.lab[p.v] = l;
     const int any = __syncthreads_or(changed);
-    if (t == 0) {
-        g.tflag[(parity ^ 1) * g.ntiles + blockIdx.x] = (unsigned char)(any != 0);
-        if (any)
-            atomicAdd(&g.acc[ACC_CHANGED + slot], 1ull);
+    if (t == 0)
+        g.tflag[(parity ^ 1) * g.ntiles + tile] = (unsigned char)(any != 0);
+    /* s_lab is reused by the block's next tile: nobody may still read it. */
+    __syncthreads();
+    return any;
+}
+
+/* One launch of the tiled relaxation; `slot` counts the changed tiles. */
+template <int ND, bool D3>
+__global__ void __launch_bounds__(kThreads) bfs_kernel(Dev g, int parity, int slot)
+{
+    if (bfs_tile<ND, D3>(g, blockIdx.x, parity) && threadIdx.x == 0)
+        atomicAdd(&g.acc[ACC_CHANGED + slot], 1ull);
+}
+
+/* The whole global relabel in one cooperative launch (small grids, where
+ * launches and host round trips would dominate): blocks take tiles in turn,
+ * a grid barrier separates the steps, and the step's changed-tile count
+ * (a ring of four slots: slot k is cleared two steps after it was read, so
+ * no block can still be reading it) ends the loop when zero. Then the
+ * active nodes are counted (ACC_ACTIVE, cleared by the host) and the
+ * number of steps is left in ACC_STEPS. */
+template <int ND, bool D3>
+__global__ void __launch_bounds__(kThreads) bfs_coop_kernel(Dev g, int max_steps)
+{
+    cg::grid_group grid = cg::this_grid();
+    __shared__ u64 s_sum;
+    for (int tile = blockIdx.x; tile < g.ntiles; tile += gridDim.x)
+        bfs_init_tile<ND, D3>(g, tile, 0);
+    grid.sync();
+    int parity = 0, step = 0;
+    for (; step < max_steps; step++) {
+        if (blockIdx.x == 0 && threadIdx.x == 0)
+            g.acc[ACC_RING + (step + 2) % 4] = 0;
+        int any = 0;
+        for (int tile = blockIdx.x; tile < g.ntiles; tile += gridDim.x)
+            any |= bfs_tile<ND, D3>(g, tile, parity);
+        if (threadIdx.x == 0 && any)
+            atomicAdd(&g.acc[ACC_RING + step % 4], 1ull);
+        grid.sync();
+        parity ^= 1;
+        if (((volatile u64 *)g.acc)[ACC_RING + step % 4] == 0)
+            break;
     }
+    u64 c = 0;
+    for (int v = blockIdx.x * kThreads + threadIdx.x; v < g.n; v += gridDim.x * kThreads)
+        c += g.ex[v] > 0 && g.lab[v] < g.dead;
+    block_add(&g.acc[ACC_ACTIVE], c, &s_sum);
+    if (blockIdx.x == 0 && threadIdx.x == 0)
+        g.acc[ACC_STEPS] = (u64)step + 1;
 }
 
 /* Count the nodes with excess that can reach the sink (after a relabel). */

@@ -68,6 +68,7 @@ struct gcut_cu_grid_state {
     int npinned;
     const void *seen;       /* the arrays of the last cold upload (first one) */
     int smem_set;           /* dynamic shared memory limits raised */
+    int coop_blocks[27];    /* per connectivity: blocks of a cooperative relabel (-1: unknown) */
 };
 
 extern "C" gcut_status gcut_cu_grid_state_new(gcut_cu_grid_state **out)
@@ -76,6 +77,8 @@ extern "C" gcut_status gcut_cu_grid_state_new(gcut_cu_grid_state **out)
     if (!s)
         return GCUT_CU_FAIL(GCUT_ERR_NOMEM, "cuda-grid: cannot allocate the engine state");
     memset(s, 0, sizeof *s);
+    for (int i = 0; i < 27; i++)
+        s->coop_blocks[i] = -1;
     *out = s;
     return GCUT_OK;
 }
@@ -394,6 +397,7 @@ struct Run {
     const gcut_solve_options *opt;
     double deadline;
     int64_t push_launches, bfs_launches, relabels;
+    int coop;               /* global relabels as one cooperative launch */
     double transfer_ms;
 };
 
@@ -411,6 +415,39 @@ template <int ND, bool D3> static gcut_status relabel(Run &R, u64 *active)
     using namespace gcut_grid_cu;
     gcut_cu_grid_state *s = R.s;
     const Dev &g = s->dev;
+    if (R.coop) {
+        /* Everything in one cooperative launch, one round trip. */
+        if (s->coop_blocks[ND] < 0) {
+            int dev = 0, ok = 0, sms = 0, per_sm = 0;
+            GCUT_CUDA_CHECK(cudaGetDevice(&dev));
+            GCUT_CUDA_CHECK(cudaDeviceGetAttribute(&ok, cudaDevAttrCooperativeLaunch, dev));
+            GCUT_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+            GCUT_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                &per_sm, bfs_coop_kernel<ND, D3>, kThreads, 0));
+            s->coop_blocks[ND] = ok ? per_sm * sms : 0;
+        }
+        if (s->coop_blocks[ND] > 0) {
+            const int blocks = g.ntiles < s->coop_blocks[ND] ? g.ntiles : s->coop_blocks[ND];
+            /* A BFS step moves the wave by one tile at least. */
+            int max_steps = 4 * (g.tiles_x + g.tiles_y + g.tiles_z) + g.ntiles + 16;
+            Dev arg = g;
+            void *args[] = {&arg, &max_steps};
+            GCUT_CUDA_CHECK(cudaMemsetAsync(g.acc + ACC_ACTIVE, 0,
+                                            (ACC_RING + 4 - ACC_ACTIVE) * sizeof(u64), s->stream));
+            GCUT_CUDA_CHECK(cudaLaunchCooperativeKernel((const void *)bfs_coop_kernel<ND, D3>,
+                                                        dim3((unsigned)blocks), dim3(kThreads),
+                                                        args, 0, s->stream));
+            GCUT_CUDA_CHECK_LAUNCH(s->stream);
+            GCUT_CUDA_CHECK(cudaMemcpyAsync(s->h_acc + ACC_ACTIVE, g.acc + ACC_ACTIVE,
+                                            (ACC_STEPS + 1 - ACC_ACTIVE) * sizeof(u64),
+                                            cudaMemcpyDeviceToHost, s->stream));
+            GCUT_CUDA_CHECK(cudaStreamSynchronize(s->stream));
+            R.bfs_launches += (int64_t)s->h_acc[ACC_STEPS];
+            R.relabels++;
+            *active = s->h_acc[ACC_ACTIVE];
+            return check_time(R);
+        }
+    }
     int parity = 0;
     bfs_init_kernel<ND, D3><<<g.ntiles, kThreads, 0, s->stream>>>(g, parity);
     GCUT_CUDA_CHECK_LAUNCH(s->stream);
@@ -554,6 +591,7 @@ static gcut_status run(gcut_cu_grid_state *s, const gcut_grid_problem *p,
     R.s = s;
     R.opt = opt;
     R.deadline = opt->time_limit > 0 ? t_start + opt->time_limit * 1e3 : 1e300;
+    R.coop = prm->coop;
 
     /* Past a sixteenth of the nodes' entries changed, merging and
      * repairing costs about as much as the upload of a cold start (a
@@ -765,6 +803,7 @@ static gcut_status mrf_run(gcut_cu_grid_state *s, const gcut_mrf_problem *p, gcu
     R.s = s;
     R.opt = p->opt;
     R.deadline = p->opt && p->opt->time_limit > 0 ? t_start + p->opt->time_limit * 1e3 : 1e300;
+    R.coop = prm.coop;
     const double t_moves = gcut_cu_now();
     long long accepted = 0;
     for (int32_t cycle = 1; cycle <= p->max_cycles; cycle++) {
