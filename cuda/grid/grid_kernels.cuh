@@ -472,63 +472,6 @@ __global__ void __launch_bounds__(kThreads) bfs_coop_kernel(Dev g, int max_steps
         g.acc[ACC_STEPS] = (u64)step + 1;
 }
 
-/* Phase I in one cooperative launch (multi-label moves: small grids, many
- * solves): up to `cycles` cycles of an exact relabel (as bfs_coop_kernel)
- * and `launches` push steps over all tiles, grid barriers between steps.
- * ACC_ACTIVE is left with the active count of the last relabel (0: done;
- * else the host launches again, after checking its time limit). Active
- * counts go through a ring of four slots like the BFS steps. */
-template <int ND, bool D3>
-__global__ void __launch_bounds__(kThreads) phase_coop_kernel(Dev g, int sweeps, int launches,
-                                                              int cycles, int max_steps)
-{
-    cg::grid_group grid = cg::this_grid();
-    __shared__ u64 s_sum;
-    int ring = 0; /* ring slots used so far (BFS steps and active counts alike) */
-    for (int cycle = 0; cycle < cycles; cycle++) {
-        for (int tile = blockIdx.x; tile < g.ntiles; tile += gridDim.x)
-            bfs_init_tile<ND, D3>(g, tile, 0);
-        grid.sync();
-        int parity = 0;
-        for (int step = 0; step < max_steps; step++, ring++) {
-            if (blockIdx.x == 0 && threadIdx.x == 0)
-                g.acc[ACC_RING + (ring + 2) % 4] = 0;
-            int any = 0;
-            for (int tile = blockIdx.x; tile < g.ntiles; tile += gridDim.x)
-                any |= bfs_tile<ND, D3>(g, tile, parity);
-            if (threadIdx.x == 0 && any)
-                atomicAdd(&g.acc[ACC_RING + ring % 4], 1ull);
-            grid.sync();
-            parity ^= 1;
-            if (((volatile u64 *)g.acc)[ACC_RING + ring % 4] == 0) {
-                ring++;
-                break;
-            }
-        }
-        /* The active count, in the next ring slot. */
-        if (blockIdx.x == 0 && threadIdx.x == 0)
-            g.acc[ACC_RING + (ring + 2) % 4] = 0;
-        u64 c = 0;
-        for (int v = blockIdx.x * kThreads + threadIdx.x; v < g.n; v += gridDim.x * kThreads)
-            c += g.ex[v] > 0 && g.lab[v] < g.dead;
-        block_add(&g.acc[ACC_RING + ring % 4], c, &s_sum);
-        grid.sync();
-        const u64 active = ((volatile u64 *)g.acc)[ACC_RING + ring % 4];
-        ring++;
-        if (blockIdx.x == 0 && threadIdx.x == 0) {
-            g.acc[ACC_ACTIVE] = active;
-            g.acc[ACC_STEPS] += 1;
-        }
-        if (active == 0)
-            return;
-        for (int k = 0; k < launches; k++) {
-            for (int tile = blockIdx.x; tile < g.ntiles; tile += gridDim.x)
-                push_tile<ND, D3>(g, tile, sweeps);
-            grid.sync();
-        }
-    }
-}
-
 /* Count the nodes with excess that can reach the sink (after a relabel). */
 __global__ void count_kernel(Dev g)
 {

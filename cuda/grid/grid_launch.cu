@@ -69,7 +69,6 @@ struct gcut_cu_grid_state {
     const void *seen;       /* the arrays of the last cold upload (first one) */
     int smem_set;           /* dynamic shared memory limits raised */
     int coop_blocks[27];    /* per connectivity: blocks of a cooperative relabel (-1: unknown) */
-    int fused_blocks[27];   /* the same for phase_coop_kernel */
 };
 
 extern "C" gcut_status gcut_cu_grid_state_new(gcut_cu_grid_state **out)
@@ -79,7 +78,7 @@ extern "C" gcut_status gcut_cu_grid_state_new(gcut_cu_grid_state **out)
         return GCUT_CU_FAIL(GCUT_ERR_NOMEM, "cuda-grid: cannot allocate the engine state");
     memset(s, 0, sizeof *s);
     for (int i = 0; i < 27; i++)
-        s->coop_blocks[i] = s->fused_blocks[i] = -1;
+        s->coop_blocks[i] = -1;
     *out = s;
     return GCUT_OK;
 }
@@ -581,58 +580,6 @@ static gcut_status phase_one(Run &R, const gcut_cu_grid_params *prm, int warm)
     return GCUT_OK;
 }
 
-/* Phase I as cooperative launches of phase_coop_kernel (each up to 32
- * relabel-and-push cycles with grid barriers, no host round trip inside);
- * between launches the host checks its time limit. Falls back to
- * phase_one where the device cannot run it. */
-template <int ND, bool D3>
-static gcut_status phase_fused(Run &R, const gcut_cu_grid_params *prm)
-{
-    using namespace gcut_grid_cu;
-    gcut_cu_grid_state *s = R.s;
-    const Dev &g = s->dev;
-    const size_t smem = push_smem<ND, D3>();
-    if (s->fused_blocks[ND] < 0) {
-        int dev = 0, ok = 0, sms = 0, per_sm = 0;
-        GCUT_CUDA_CHECK(cudaGetDevice(&dev));
-        GCUT_CUDA_CHECK(cudaDeviceGetAttribute(&ok, cudaDevAttrCooperativeLaunch, dev));
-        GCUT_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-        GCUT_CUDA_CHECK(cudaFuncSetAttribute(phase_coop_kernel<ND, D3>,
-                                             cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             (int)smem));
-        GCUT_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-            &per_sm, phase_coop_kernel<ND, D3>, kThreads, smem));
-        s->fused_blocks[ND] = ok ? per_sm * sms : 0;
-    }
-    if (s->fused_blocks[ND] <= 0 || !R.coop)
-        return phase_one<ND, D3>(R, prm, 0);
-    const int blocks = g.ntiles < s->fused_blocks[ND] ? g.ntiles : s->fused_blocks[ND];
-    int sweeps = prm->sweeps, launches = prm->launches > 0 ? prm->launches : 16, cycles = 32;
-    int max_steps = g.n + 16;
-    Dev arg = g;
-    void *args[] = {&arg, &sweeps, &launches, &cycles, &max_steps};
-    for (;;) {
-        GCUT_CUDA_CHECK(cudaMemsetAsync(g.acc + ACC_ACTIVE, 0,
-                                        (ACC_RING + 4 - ACC_ACTIVE) * sizeof(u64), s->stream));
-        GCUT_CUDA_CHECK(cudaLaunchCooperativeKernel((const void *)phase_coop_kernel<ND, D3>,
-                                                    dim3((unsigned)blocks), dim3(kThreads), args,
-                                                    smem, s->stream));
-        GCUT_CUDA_CHECK_LAUNCH(s->stream);
-        GCUT_CUDA_CHECK(cudaMemcpyAsync(s->h_acc + ACC_ACTIVE, g.acc + ACC_ACTIVE,
-                                        (ACC_STEPS + 1 - ACC_ACTIVE) * sizeof(u64),
-                                        cudaMemcpyDeviceToHost, s->stream));
-        GCUT_CUDA_CHECK(cudaStreamSynchronize(s->stream));
-        const int64_t done = (int64_t)s->h_acc[ACC_STEPS];
-        R.relabels += done;
-        R.push_launches += (done - (s->h_acc[ACC_ACTIVE] == 0)) * launches;
-        if (s->h_acc[ACC_ACTIVE] == 0)
-            return GCUT_OK;
-        gcut_status st = check_time(R);
-        if (st != GCUT_OK)
-            return st;
-    }
-}
-
 template <int ND, bool D3>
 static gcut_status run(gcut_cu_grid_state *s, const gcut_grid_problem *p,
                        const gcut_solve_options *opt, const gcut_cu_grid_params *prm,
@@ -870,7 +817,7 @@ static gcut_status mrf_run(gcut_cu_grid_state *s, const gcut_mrf_problem *p, gcu
             GCUT_CUDA_CHECK(cudaMemsetAsync(m.acc + MRF_K, 0, 2 * sizeof(long long), s->stream));
             move_kernel<ND, D3><<<g.ntiles, kThreads, 0, s->stream>>>(g, m, alpha);
             GCUT_CUDA_CHECK_LAUNCH(s->stream);
-            if ((st = phase_fused<ND, D3>(R, &prm)) != GCUT_OK)
+            if ((st = phase_one<ND, D3>(R, &prm, 0)) != GCUT_OK)
                 return st;
             accept_kernel<<<(g.n + 255) / 256, 256, 0, s->stream>>>(g, m, alpha);
             GCUT_CUDA_CHECK_LAUNCH(s->stream);
