@@ -11,10 +11,13 @@
 # .csv and .md, and the disparity maps (8-bit, scaled 255 / (labels - 1))
 # under BUILD_DIR/stereo-png/.
 #
-# gcut runs twice per pair: with gcut-stereo's defaults (BT cost, truncated
-# linear, lambda 5, tl-trunc 2, contrast boost 2), and with the setting
-# tuned on these three pairs (census cost, lambda 10, tl-trunc 3, contrast
-# boost 3); extra options go to both runs, after the tuned ones.
+# gcut runs four times per pair: with gcut-stereo's defaults (BT cost,
+# truncated linear, lambda 5, tl-trunc 2, contrast boost 2); the defaults
+# with the left-right check and background fill (--lr-check); census cost,
+# lambda 10 with --lr-check (the setting docs/stereo.md recommends: one
+# setting for every pair); and the setting tuned on these three pairs
+# without the check (census cost, lambda 10, tl-trunc 3, contrast boost 3).
+# Extra options go to every run, last.
 #
 # Scores: bad pixels at thresholds 1 and 2 over all pixels with a known
 # ground truth (value / scale; 0 unknown), gcut_stereo_bad_pixels' rule.
@@ -49,12 +52,14 @@ png=$build/stereo-png
 mkdir -p "$png"
 declare -A gc=([tsukuba]=4.12 [venus]=3.44 [teddy]=25.0)
 tuned=(--cost census --lambda 10 --tl-trunc 3 --contrast-boost 3)
+lrdef=(--lr-check)
+occl=(--cost census --lambda 10 --lr-check)
 fixed=(--mode sgbm --block 3 --uniqueness 10 --speckle 100,2 --disp12 1 --prefilter-cap 63 --pad)
 
 split=$(mktemp); trap 'rm -f "$split"' EXIT
 val() { sed -n "s/^$1: \([-0-9.]*\).*/\1/p"; }
 
-echo "scene,labels,bad1_all,bad2_all,energy,cycles,cycle_energies,total_ms,gc_table_bad1,tuned_bad1,tuned_bad2,tuned_energy,tuned_cycles,tuned_ms,sgbm_numdisp,sgbm_fixed_bad1,sgbm_fixed_bad2,sgbm_fixed_bad1_invalid_bad,sgbm_fixed_bad2_invalid_bad,sgbm_fixed_invalid_pct,sgbm_fixed_ms,sgbm_best_bad1,sgbm_best_bad2,sgbm_best_bad1_invalid_bad,sgbm_best_bad2_invalid_bad,sgbm_best_invalid_pct,sgbm_best_ms,sgbm_best_setting,sgbm_best_invalid_bad_bad1,sgbm_best_invalid_bad_setting" > "$csv"
+echo "scene,labels,bad1_all,bad2_all,energy,cycles,cycle_energies,total_ms,gc_table_bad1,tuned_bad1,tuned_bad2,tuned_energy,tuned_cycles,tuned_ms,sgbm_numdisp,sgbm_fixed_bad1,sgbm_fixed_bad2,sgbm_fixed_bad1_invalid_bad,sgbm_fixed_bad2_invalid_bad,sgbm_fixed_invalid_pct,sgbm_fixed_ms,sgbm_best_bad1,sgbm_best_bad2,sgbm_best_bad1_invalid_bad,sgbm_best_bad2_invalid_bad,sgbm_best_invalid_pct,sgbm_best_ms,sgbm_best_setting,sgbm_best_invalid_bad_bad1,sgbm_best_invalid_bad_setting,lr_bad1,lr_bad2,lr_invalid_pct,lr_ms,census_lr_bad1,census_lr_bad2,census_lr_invalid_pct,census_lr_ms" > "$csv"
 tail -n +2 "$data/params.csv" | while IFS=, read -r scene w h gtf scale labels rest; do
   gt=(--gt "$data/$scene/$gtf" --gt-scale "$scale")
   # teddy has the right view's ground truth: split the bad pixels by where they are.
@@ -75,8 +80,19 @@ tail -n +2 "$data/params.csv" | while IFS=, read -r scene w h gtf scale labels r
   tout=$($pin "$stereo" "$data/$scene/imL.png" "$data/$scene/imR.png" --ndisp "$labels" "${gt[@]}" \
          --quiet --out "$png/$scene-gcut-tuned.png" "${tuned[@]}" "$@")
   for k in bad1-all bad2-all energy cycles total; do row="$row,$(echo "$tout" | val $k)"; done
+  echo "run-stereo: $scene: gcut-stereo ${lrdef[*]}" >&2
+  lout=$($pin "$stereo" "$data/$scene/imL.png" "$data/$scene/imR.png" --ndisp "$labels" "${gt[@]}" \
+         --quiet --out "$png/$scene-gcut-lr.png" "${lrdef[@]}" "$@")
+  echo "run-stereo: $scene: gcut-stereo ${occl[*]}" >&2
+  cout=$($pin "$stereo" "$data/$scene/imL.png" "$data/$scene/imR.png" --ndisp "$labels" "${gt[@]}" \
+         --quiet --out "$png/$scene-gcut-census-lr.png" "${occl[@]}" "$@")
+  # Their columns go at the end of the row (after SGBM's).
+  extra=""
+  for o in "$lout" "$cout"; do
+    for k in bad1-all bad2-all lr-invalid total; do extra="$extra,$(echo "$o" | val $k)"; done
+  done
   if [ $have_ocv = 1 ]; then
-    for run in gcut:"$out" gcut-tuned:"$tout"; do
+    for run in gcut:"$out" gcut-lr:"$lout" gcut-census-lr:"$cout" gcut-tuned:"$tout"; do
       chk=$("$ocv" --eval "$png/$scene-${run%%:*}-16.png" "${gt[@]}" "${gtr[@]}")
       splitrow "${run%%:*}" "$chk"
       for t in 1 2; do
@@ -107,7 +123,7 @@ tail -n +2 "$data/params.csv" | while IFS=, read -r scene w h gtf scale labels r
   else
     row="$row,,,,,,,,,,,,,,,,"
   fi
-  echo "$row" >> "$csv"
+  echo "$row$extra" >> "$csv"
 done
 
 {
@@ -118,26 +134,38 @@ done
   echo "core 1 of a 2-core machine shared with other work: times are indicative)."
   echo "Bad pixels (%) at thresholds 1 and 2 over all pixels with known ground truth."
   echo "gcut: \`gcut-stereo --ndisp LABELS\` (defaults: BT cost, truncated linear, lambda 5), integer disparities;"
-  echo "gcut tuned: the same with \`${tuned[*]}\` (tuned on these three pairs)."
+  echo "gcut LR: the defaults with \`${lrdef[*]}\` (left-right check, background fill, 3x3 median of the"
+  echo "filled pixels); gcut census LR: \`${occl[*]}\` (one setting for every pair);"
+  echo "gcut tuned: \`${tuned[*]}\` without the check (tuned on these three pairs)."
   echo "GC: the graph-cut entry of the Middlebury v2 table (bad 1, all)."
   echo "SGBM: OpenCV $(pkg-config --modversion opencv4 2>/dev/null || echo '?') \`cv::StereoSGBM\`, one thread, subpixel"
   echo "disparities (1/16), invalid pixels filled from the left neighbour; \"inv. bad\" counts them as bad."
   echo "fixed: \`opencv_sgbm ${fixed[*]}\`; best: the best of \`opencv_sgbm --sweep\` for the"
   echo "pair, chosen on the ground truth (an optimistic bound for SGBM)."
-  echo "Times: gcut's total (costs + expansion), SGBM's compute call."
+  echo "Times: gcut's total (costs + expansion; with the check both views' and the fill), SGBM's"
+  echo "compute call."
   echo
-  echo "| scene | labels | gcut | gcut tuned | GC | SGBM fixed | SGBM best | SGBM fixed / best, inv. bad |"
-  echo "|---|---:|---:|---:|---:|---:|---:|---:|"
-  tail -n +2 "$csv" | while IFS=, read -r sc lab g1 g2 en cy ce gms gct t1 t2 ten tcy tms nd f1 f2 fi1 fi2 finv fms b1 b2 bi1 bi2 binv bms rest; do
-    echo "| $sc | $lab | $g1 % | $t1 % | $gct % | ${f1:+$f1 %} | ${b1:+$b1 %} | ${fi1:+$fi1 / $bi1 %} |"
+  echo "| scene | labels | gcut | gcut LR | gcut census LR | gcut tuned | GC | SGBM fixed | SGBM best | SGBM fixed / best, inv. bad |"
+  echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+  tail -n +2 "$csv" | while IFS=, read -r sc lab g1 g2 en cy ce gms gct t1 t2 ten tcy tms nd f1 f2 fi1 fi2 finv fms b1 b2 bi1 bi2 binv bms bset biv bis l1 l2 linv lms c1 c2 cinv cms; do
+    echo "| $sc | $lab | $g1 % | $l1 % | $c1 % | $t1 % | $gct % | ${f1:+$f1 %} | ${b1:+$b1 %} | ${fi1:+$fi1 / $bi1 %} |"
   done
   echo
-  echo "Bad 2 and times:"
+  echo "Bad 2:"
   echo
-  echo "| scene | gcut bad 2 | gcut tuned bad 2 | SGBM fixed bad 2 | SGBM best bad 2 | SGBM fixed / best, inv. bad | gcut time | gcut tuned time | SGBM fixed / best time | SGBM invalid fixed / best |"
-  echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-  tail -n +2 "$csv" | while IFS=, read -r sc lab g1 g2 en cy ce gms gct t1 t2 ten tcy tms nd f1 f2 fi1 fi2 finv fms b1 b2 bi1 bi2 binv bms rest; do
-    echo "| $sc | $g2 % | $t2 % | ${f2:+$f2 %} | ${b2:+$b2 %} | ${fi2:+$fi2 / $bi2 %} | $gms ms | $tms ms | ${fms:+$fms / $bms ms} | ${finv:+$finv / $binv %} |"
+  echo "| scene | gcut | gcut LR | gcut census LR | gcut tuned | SGBM fixed | SGBM best | SGBM fixed / best, inv. bad |"
+  echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+  tail -n +2 "$csv" | while IFS=, read -r sc lab g1 g2 en cy ce gms gct t1 t2 ten tcy tms nd f1 f2 fi1 fi2 finv fms b1 b2 bi1 bi2 binv bms bset biv bis l1 l2 linv lms c1 c2 cinv cms; do
+    echo "| $sc | $g2 % | $l2 % | $c2 % | $t2 % | ${f2:+$f2 %} | ${b2:+$b2 %} | ${fi2:+$fi2 / $bi2 %} |"
+  done
+  echo
+  echo "Times (ms) and the pixels each method leaves to a fill (gcut: failed the left-right check;"
+  echo "SGBM: invalid):"
+  echo
+  echo "| scene | gcut | gcut LR | gcut census LR | gcut tuned | SGBM fixed / best | gcut LR / census LR filled | SGBM fixed / best invalid |"
+  echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+  tail -n +2 "$csv" | while IFS=, read -r sc lab g1 g2 en cy ce gms gct t1 t2 ten tcy tms nd f1 f2 fi1 fi2 finv fms b1 b2 bi1 bi2 binv bms bset biv bis l1 l2 linv lms c1 c2 cinv cms; do
+    echo "| $sc | $gms | $lms | $cms | $tms | ${fms:+$fms / $bms} | $linv / $cinv % | ${finv:+$finv / $binv %} |"
   done
   if [ -s "$split" ]; then
     echo

@@ -6,6 +6,7 @@
  * Output is one `key: value` item per line so that scripts can read it
  * (bench/run-stereo.sh does).
  */
+#define GCUT_ALLOW_EXPERIMENTAL /* gcut_stereo_match_lr, for the lr-invalid line */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +37,14 @@ static const char usage[] =
     "      --cycles N       at most N cycles (default 20)\n"
     "      --random         random label order (seed 1)\n"
     "  -b, --backend NAME   max-flow back end (default auto)\n"
+    "occlusions:\n"
+    "      --lr-check       also solve the right view; pixels whose left and right\n"
+    "                       disparities disagree, or whose match is outside the\n"
+    "                       right image, take the background's disparity (about\n"
+    "                       twice the time)\n"
+    "      --lr-max-diff D  the two disparities may differ by D (default 1)\n"
+    "      --lr-median R    median filter of radius R over the filled pixels\n"
+    "                       (0: none; default 1)\n"
     "output:\n"
     "  -o, --out FILE       8-bit PNG of disparity * scale; FILE with -16.png instead of\n"
     "                       .png gets the exact disparities as a 16-bit PNG\n"
@@ -49,9 +58,11 @@ static const char usage[] =
     "\n"
     "printed (one item per line): `size: WxH`, `labels: N`, `backend: NAME`,\n"
     "`cycle K: energy E, MS ms`, `cycles: N`, `moves: N`, `energy: E`, `build:`,\n"
-    "`solve:`, `total: MS ms`, with --gt `bad1-all: PERCENT %`, `bad2-all: PERCENT %`\n"
-    "and with --mask `bad1-nonocc:`, `bad2-nonocc:`. Exit status 0 on success, 1 on\n"
-    "bad input, 2 on bad usage.\n"
+    "`solve:`, `total: MS ms`, with --lr-check `lr-invalid: PERCENT %` (the pixels\n"
+    "filled; cycles and energies are then the left view's, moves and times both\n"
+    "views'), with --gt `bad1-all: PERCENT %`, `bad2-all: PERCENT %` and with\n"
+    "--mask `bad1-nonocc:`, `bad2-nonocc:`. Exit status 0 on success, 1 on bad\n"
+    "input, 2 on bad usage.\n"
     "\n"
     "example: gcut-stereo imL.png imR.png --ndisp 16 --out disp.png\n";
 
@@ -213,6 +224,16 @@ int main(int argc, char **argv)
                 return die_usage("--cycles must be in 1 .. 64", v);
         } else if (!strcmp(a, "--swap")) {
             p.use_swap = 1;
+        } else if (!strcmp(a, "--lr-check")) {
+            p.lr_check = 1;
+        } else if (!strcmp(a, "--lr-max-diff")) {
+            NEED_ARG();
+            if (!parse_int(v, 0, 1024, &p.lr_max_diff))
+                return die_usage("--lr-max-diff must be in 0 .. 1024", v);
+        } else if (!strcmp(a, "--lr-median")) {
+            NEED_ARG();
+            if (!parse_int(v, 0, 5, &p.lr_median))
+                return die_usage("--lr-median must be in 0 .. 5", v);
         } else if (!strcmp(a, "--random")) {
             p.mrf.random_order = 1;
         } else if (!strcmp(a, "-b") || !strcmp(a, "--backend")) {
@@ -255,6 +276,7 @@ int main(int argc, char **argv)
 
     gcut_image *left = NULL, *right = NULL, *gt = NULL, *mask = NULL;
     int32_t *disp = NULL;
+    uint8_t *invalid = NULL;
     int rc = 1;
     if (gcut_image_load(files[0], &left) != GCUT_OK || gcut_image_load(files[1], &right) != GCUT_OK)
         goto done;
@@ -277,8 +299,15 @@ int main(int argc, char **argv)
     p.mrf.progress = on_move;
     p.mrf.progress_user = &prog;
     gcut_mrf_stats st;
-    if (gcut_stereo_match(left, right, &p, disp, &st) != GCUT_OK)
+    if (p.lr_check) {
+        invalid = malloc((size_t)left->width * (size_t)left->height);
+        if (!invalid)
+            goto done;
+        if (gcut_stereo_match_lr(left, right, &p, disp, NULL, invalid, &st) != GCUT_OK)
+            goto done;
+    } else if (gcut_stereo_match(left, right, &p, disp, &st) != GCUT_OK) {
         goto done;
+    }
     printf("size: %dx%d\n", (int)left->width, (int)left->height);
     printf("labels: %d\n", (int)p.ndisp);
     printf("backend: %s\n", st.backend ? st.backend : "none");
@@ -292,6 +321,12 @@ int main(int argc, char **argv)
     printf("build: %.1f ms\n", st.build_ms);
     printf("solve: %.1f ms\n", st.solve_ms);
     printf("total: %.1f ms\n", st.total_ms);
+    if (invalid) {
+        int64_t k = 0, np = (int64_t)left->width * left->height;
+        for (int64_t i = 0; i < np; i++)
+            k += invalid[i];
+        printf("lr-invalid: %.2f %%\n", 100.0 * (double)k / (double)np);
+    }
     if (out && save_disp(disp, left->width, left->height, scale, out) != GCUT_OK)
         goto done;
     if (gt) {
@@ -314,6 +349,7 @@ done:
     rc = fail();
 out:
     free(disp);
+    free(invalid);
     gcut_image_free(left);
     gcut_image_free(right);
     gcut_image_free(gt);

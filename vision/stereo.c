@@ -14,12 +14,31 @@
  * with a larger weight where the left image is smooth, so that disparity
  * edges follow intensity edges.
  *
+ * P. Fua, "A parallel stereo algorithm that produces dense depth maps and
+ * preserves image features", Machine Vision and Applications 6(1), 1993:
+ * the left-right consistency check (a left pixel is kept only when the
+ * right view's disparity at its match points back to it).
+ * H. Hirschmuller, "Stereo processing by semiglobal matching and mutual
+ * information", IEEE PAMI 30(2), 2008: pixels that fail the check and lie
+ * next to a disparity edge are occlusions, seen only by the background, so
+ * they are filled from the lower (background) of the neighbouring
+ * disparities rather than interpolated across the edge.
+ *
+ * The right view is solved by the same code on the mirrored pair: mirroring
+ * both images and swapping them turns "right pixel x matches left x + d"
+ * into "left pixel x' matches right x' - d", and the energy is unchanged
+ * (BT is symmetric; census codes of mirrored images are the same bits in
+ * another order, so their Hamming distances are equal; the contrast
+ * weights become the right image's; the clamp at column 0 becomes the
+ * clamp at column W - 1).
+ *
  * Units: costs are 4 x intensity units (samples on 8 bits, mean over the
  * channels), so that the BT half-pixel bounds and the channel mean stay
  * integers to a quarter level; lambda is multiplied by 4 too.
  */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/core_internal.h"
 #include "gcut/vision/stereo.h"
@@ -45,6 +64,16 @@ void gcut_stereo_params_init(gcut_stereo_params *p)
     p->contrast_threshold = 8;
     p->contrast_boost = 2;
     gcut_mrf_options_init(&p->mrf);
+    p->lr_check = 0;
+    p->lr_max_diff = 1;
+    p->lr_median = 1;
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }
 
 /* Sample c of pixel (x, y) on 8 bits; gray images repeat their one channel. */
@@ -72,6 +101,10 @@ static gcut_status check_pair(const gcut_image *l, const gcut_image *r,
     if (p->lambda < 0 || p->lambda > 10000 || p->trunc < 1 || p->trunc > 1000 ||
         p->tl_trunc < 1 || p->contrast_boost < 1 || p->contrast_boost > 100)
         return GCUT_FAIL(GCUT_ERR_INVALID, "lambda, trunc, tl_trunc or contrast_boost out of range");
+    if (p->lr_check < 0 || p->lr_check > 1 || p->lr_max_diff < 0 || p->lr_max_diff > p->ndisp ||
+        p->lr_median < 0 || p->lr_median > 5)
+        return GCUT_FAIL(GCUT_ERR_INVALID, "lr_check (0, 1), lr_max_diff (0 .. ndisp) or "
+                                           "lr_median (0 .. 5) out of range");
     return GCUT_OK;
 }
 
@@ -271,11 +304,11 @@ done:
     return st;
 }
 
-gcut_status gcut_stereo_match(const gcut_image *left, const gcut_image *right,
+/* One view: the energy of gcut_stereo_mrf(), the winner-take-all start,
+ * then expansion or swap. The pair and disp are checked by the caller. */
+static gcut_status solve_view(const gcut_image *left, const gcut_image *right,
                               const gcut_stereo_params *p, int32_t *disp, gcut_mrf_stats *stats)
 {
-    if (!disp)
-        return GCUT_FAIL(GCUT_ERR_INVALID, "disp is NULL");
     gcut_mrf *m = NULL;
     gcut_status st = gcut_stereo_mrf(left, right, p, &m);
     if (st != GCUT_OK)
@@ -307,6 +340,213 @@ done:
     gcut_i_free(cost);
     gcut_mrf_free(m);
     return st;
+}
+
+gcut_status gcut_stereo_match(const gcut_image *left, const gcut_image *right,
+                              const gcut_stereo_params *p, int32_t *disp, gcut_mrf_stats *stats)
+{
+    if (!disp)
+        return GCUT_FAIL(GCUT_ERR_INVALID, "disp is NULL");
+    gcut_status st = check_pair(left, right, p);
+    if (st != GCUT_OK)
+        return st;
+    if (p->lr_check)
+        return gcut_stereo_match_lr(left, right, p, disp, NULL, NULL, stats);
+    return solve_view(left, right, p, disp, stats);
+}
+
+/* The image mirrored left to right (a new image, same format). */
+static gcut_status mirror(const gcut_image *src, gcut_image **out)
+{
+    gcut_image *m = NULL;
+    gcut_status st = gcut_image_new(&m, src->width, src->height, src->channels, src->depth);
+    if (st != GCUT_OK)
+        return st;
+    const size_t px = (size_t)src->channels * (size_t)(src->depth / 8);
+    const int32_t w = src->width;
+    for (int32_t y = 0; y < src->height; y++) {
+        const uint8_t *in = src->data + (size_t)y * src->stride;
+        uint8_t *to = m->data + (size_t)y * m->stride;
+        for (int32_t x = 0; x < w; x++)
+            memcpy(to + (size_t)(w - 1 - x) * px, in + (size_t)x * px, px);
+    }
+    *out = m;
+    return GCUT_OK;
+}
+
+gcut_status gcut_stereo_match_lr(const gcut_image *left, const gcut_image *right,
+                                 const gcut_stereo_params *p, int32_t *disp, int32_t *disp_right,
+                                 uint8_t *invalid, gcut_mrf_stats *stats)
+{
+    const double t_start = now_ms();
+    if (!disp)
+        return GCUT_FAIL(GCUT_ERR_INVALID, "disp is NULL");
+    gcut_status st = check_pair(left, right, p);
+    if (st != GCUT_OK)
+        return st;
+    const int32_t w = left->width, h = left->height;
+    const int64_t n = (int64_t)w * h;
+    gcut_image *ml = NULL, *mr = NULL;
+    int32_t *dl = gcut_i_malloc_array(n, sizeof(int32_t));
+    int32_t *dr = gcut_i_malloc_array(n, sizeof(int32_t));
+    int32_t *dm = gcut_i_malloc_array(n, sizeof(int32_t));
+    uint8_t *inv = gcut_i_malloc_array(n, 1);
+    gcut_mrf_stats sl, sr;
+    if (!dl || !dr || !dm || !inv) {
+        st = GCUT_FAIL(GCUT_ERR_NOMEM, "out of memory");
+        goto done;
+    }
+    st = solve_view(left, right, p, dl, &sl);
+    /* The right view as the left view of the mirrored, swapped pair. */
+    if (st == GCUT_OK)
+        st = mirror(right, &ml);
+    if (st == GCUT_OK)
+        st = mirror(left, &mr);
+    if (st == GCUT_OK)
+        st = solve_view(ml, mr, p, dm, &sr);
+    if (st != GCUT_OK)
+        goto done;
+    for (int32_t y = 0; y < h; y++)
+        for (int32_t x = 0; x < w; x++)
+            dr[(size_t)y * w + x] = dm[(size_t)y * w + (w - 1 - x)];
+    st = gcut_stereo_lr_check(dl, dr, w, h, p->lr_max_diff, inv, NULL);
+    if (st == GCUT_OK)
+        st = gcut_stereo_fill(dl, inv, w, h, p->lr_median);
+    if (st != GCUT_OK)
+        goto done;
+    memcpy(disp, dl, (size_t)n * sizeof(int32_t));
+    if (disp_right)
+        memcpy(disp_right, dr, (size_t)n * sizeof(int32_t));
+    if (invalid)
+        memcpy(invalid, inv, (size_t)n);
+    if (stats) {
+        sl.moves += sr.moves;
+        sl.moves_accepted += sr.moves_accepted;
+        sl.build_ms += sr.build_ms;
+        sl.solve_ms += sr.solve_ms;
+        sl.max_move_ms = sr.max_move_ms > sl.max_move_ms ? sr.max_move_ms : sl.max_move_ms;
+        sl.total_ms = now_ms() - t_start;
+        *stats = sl;
+    }
+done:
+    gcut_image_free(ml);
+    gcut_image_free(mr);
+    gcut_i_free(dl);
+    gcut_i_free(dr);
+    gcut_i_free(dm);
+    gcut_i_free(inv);
+    return st;
+}
+
+gcut_status gcut_stereo_lr_check(const int32_t *disp_left, const int32_t *disp_right,
+                                 int32_t width, int32_t height, int32_t max_diff,
+                                 uint8_t *invalid, int64_t *count)
+{
+    if (!disp_left || !disp_right || !invalid || width < 1 || height < 1 || max_diff < 0)
+        return GCUT_FAIL(GCUT_ERR_INVALID, "bad argument");
+    int64_t bad = 0;
+    for (int32_t y = 0; y < height; y++) {
+        const int32_t *l = disp_left + (size_t)y * width, *r = disp_right + (size_t)y * width;
+        uint8_t *o = invalid + (size_t)y * width;
+        for (int32_t x = 0; x < width; x++) {
+            /* 64-bit: a caller's disparity may be anything. */
+            const int64_t xr = (int64_t)x - l[x];
+            int b = xr < 0 || xr >= width;
+            if (!b) {
+                const int64_t diff = (int64_t)l[x] - r[xr];
+                b = diff > max_diff || diff < -max_diff;
+            }
+            o[x] = (uint8_t)b;
+            bad += b;
+        }
+    }
+    if (count)
+        *count = bad;
+    return GCUT_OK;
+}
+
+/* Lower median of v[0 .. k-1] (k <= 121), by insertion sort. */
+static int32_t lower_median(int32_t *v, int32_t k)
+{
+    for (int32_t i = 1; i < k; i++) {
+        const int32_t t = v[i];
+        int32_t j = i;
+        for (; j > 0 && v[j - 1] > t; j--)
+            v[j] = v[j - 1];
+        v[j] = t;
+    }
+    return v[(k - 1) / 2];
+}
+
+gcut_status gcut_stereo_fill(int32_t *disp, const uint8_t *invalid, int32_t width, int32_t height,
+                             int32_t median)
+{
+    if (!disp || !invalid || width < 1 || height < 1 || median < 0 || median > 5)
+        return GCUT_FAIL(GCUT_ERR_INVALID, "bad argument");
+    const int64_t n = (int64_t)width * height;
+    int32_t *f = gcut_i_malloc_array(n, sizeof(int32_t));
+    uint8_t *has_left = gcut_i_malloc_array(width, 1);
+    if (!f || !has_left) {
+        gcut_i_free(f);
+        gcut_i_free(has_left);
+        return GCUT_FAIL(GCUT_ERR_NOMEM, "out of memory");
+    }
+    memcpy(f, disp, (size_t)n * sizeof(int32_t));
+    for (int32_t y = 0; y < height; y++) {
+        const uint8_t *inv = invalid + (size_t)y * width;
+        const int32_t *d = disp + (size_t)y * width;
+        int32_t *row = f + (size_t)y * width;
+        /* Left to right: each invalid pixel takes its nearest valid pixel
+         * on the left, if any; right to left then compares it with the
+         * nearest valid on the right. Only valid pixels are ever read as
+         * neighbours, so a run of invalid pixels takes one value. */
+        int have = 0;
+        int32_t last = 0;
+        for (int32_t x = 0; x < width; x++) {
+            if (!inv[x]) {
+                have = 1;
+                last = d[x];
+            } else if (have) {
+                row[x] = last;
+            }
+            has_left[x] = (uint8_t)have;
+        }
+        have = 0;
+        for (int32_t x = width - 1; x >= 0; x--) {
+            if (!inv[x]) {
+                have = 1;
+                last = d[x];
+            } else if (have) {
+                row[x] = has_left[x] && row[x] < last ? row[x] : last;
+            }
+        }
+    }
+    /* The row fill leaves horizontal streaks where the nearest valid pixels
+     * of neighbouring rows differ; the median over a small window, applied
+     * to the filled pixels only, evens them out without touching the
+     * pixels the check confirmed. */
+    if (median > 0) {
+        int32_t win[121];
+        for (int32_t y = 0; y < height; y++)
+            for (int32_t x = 0; x < width; x++) {
+                const size_t i = (size_t)y * width + x;
+                if (!invalid[i])
+                    continue;
+                int32_t k = 0;
+                for (int32_t yy = y - median; yy <= y + median; yy++)
+                    for (int32_t xx = x - median; xx <= x + median; xx++)
+                        if (yy >= 0 && yy < height && xx >= 0 && xx < width)
+                            win[k++] = f[(size_t)yy * width + xx];
+                disp[i] = lower_median(win, k);
+            }
+    } else {
+        for (int64_t i = 0; i < n; i++)
+            if (invalid[i])
+                disp[i] = f[i];
+    }
+    gcut_i_free(f);
+    gcut_i_free(has_left);
+    return GCUT_OK;
 }
 
 gcut_status gcut_stereo_bad_pixels(const int32_t *disp, const gcut_image *gt, double gt_scale,
