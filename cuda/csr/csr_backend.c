@@ -23,11 +23,11 @@
  *                        (auto: where the device supports it), or one
  *                        launch per round checked in batches by the host
  */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "csr/csr_internal.h"
+#include "params.h"
 
 /* Available when a device answers and this build has code for it (the
  * reason strings are static, as the ABI asks). */
@@ -50,44 +50,6 @@ static gcut_status csr_create(void **state)
 
 static void csr_destroy(void *state) { gcut_cu_csr_state_free(state); }
 
-/* Parse a decimal integer in [lo, hi]; 0 on success. */
-static int parse_int(const char *s, size_t len, int64_t lo, int64_t hi, int64_t *out)
-{
-    char buf[32];
-    if (len == 0 || len >= sizeof buf)
-        return -1;
-    memcpy(buf, s, len);
-    buf[len] = '\0';
-    char *end;
-    errno = 0;
-    long long v = strtoll(buf, &end, 10);
-    if (errno || *end || v < lo || v > hi)
-        return -1;
-    *out = v;
-    return 0;
-}
-
-static int parse_double(const char *s, size_t len, double *out)
-{
-    char buf[64];
-    if (len == 0 || len >= sizeof buf)
-        return -1;
-    memcpy(buf, s, len);
-    buf[len] = '\0';
-    char *end;
-    errno = 0;
-    double v = strtod(buf, &end);
-    if (errno || *end || !(v > 0.0) || v > 1e9)
-        return -1;
-    *out = v;
-    return 0;
-}
-
-static int value_is(const char *v, size_t len, const char *word)
-{
-    return strlen(word) == len && memcmp(v, word, len) == 0;
-}
-
 /* Parse "key=value,key=value" into prm (defaults first). Items are taken
  * in order, a later one overriding an earlier one; empty items are
  * skipped. Every error names the item, so a typo never passes silently. */
@@ -101,75 +63,64 @@ static gcut_status parse_params(const char *params, gcut_cu_csr_params *prm)
     prm->batch = 0;
     prm->ops = 0;
     prm->driver = GCUT_CU_CSR_DRIVER_AUTO;
-    if (!params)
-        return GCUT_OK;
-    const char *p = params;
-    while (*p) {
-        const char *item_end = strchr(p, ',');
-        if (!item_end)
-            item_end = p + strlen(p);
-        const char *eq = memchr(p, '=', (size_t)(item_end - p));
-        if (item_end == p) { /* tolerate ",," and a trailing comma */
-            p = *item_end ? item_end + 1 : item_end;
-            continue;
-        }
-        if (!eq)
+    const char *cur = params;
+    gcut_cu_param it;
+    int r;
+    while ((r = gcut_cu_param_next(&cur, &it)) != 0) {
+        if (r < 0)
             return GCUT_CU_FAIL(GCUT_ERR_INVALID, "cuda-csr: parameter '%.*s' has no value",
-                                (int)(item_end - p), p);
-        const size_t klen = (size_t)(eq - p);
-        const char *v = eq + 1;
-        const size_t vlen = (size_t)(item_end - v);
+                                (int)it.key_len, it.key);
         int64_t iv = 0;
         int bad = 0;
-        if (klen == 7 && memcmp(p, "variant", 7) == 0) {
-            if (value_is(v, vlen, "vc"))
+        if (gcut_cu_param_is(&it, "variant")) {
+            if (gcut_cu_param_value_is(&it, "vc"))
                 prm->variant = GCUT_CU_CSR_VC;
-            else if (value_is(v, vlen, "tc"))
+            else if (gcut_cu_param_value_is(&it, "tc"))
                 prm->variant = GCUT_CU_CSR_TC;
-            else if (value_is(v, vlen, "bcsr"))
+            else if (gcut_cu_param_value_is(&it, "bcsr"))
                 prm->variant = GCUT_CU_CSR_BCSR;
             else
                 bad = 1;
-        } else if (klen == 5 && memcmp(p, "group", 5) == 0) {
-            if (value_is(v, vlen, "auto"))
+        } else if (gcut_cu_param_is(&it, "group")) {
+            if (gcut_cu_param_value_is(&it, "auto"))
                 prm->group = 0;
-            else if (parse_int(v, vlen, 1, 32, &iv) == 0 &&
+            else if (gcut_cu_param_int(&it, 1, 32, &iv) == 0 &&
                      (iv == 1 || iv == 4 || iv == 8 || iv == 32))
                 prm->group = (int32_t)iv;
             else
                 bad = 1;
-        } else if (klen == 14 && memcmp(p, "relabel_rounds", 14) == 0) {
-            if (parse_int(v, vlen, 1, INT32_MAX, &iv) == 0)
+        } else if (gcut_cu_param_is(&it, "relabel_rounds")) {
+            if (gcut_cu_param_int(&it, 1, INT32_MAX, &iv) == 0)
                 prm->relabel_rounds = iv;
             else
                 bad = 1;
-        } else if (klen == 12 && memcmp(p, "relabel_freq", 12) == 0) {
-            bad = parse_double(v, vlen, &prm->relabel_freq) != 0;
-        } else if (klen == 4 && memcmp(p, "tail", 4) == 0) {
-            if (value_is(v, vlen, "auto"))
+        } else if (gcut_cu_param_is(&it, "relabel_freq")) {
+            bad = gcut_cu_param_double(&it, &prm->relabel_freq) != 0;
+        } else if (gcut_cu_param_is(&it, "tail")) {
+            if (gcut_cu_param_value_is(&it, "auto"))
                 prm->tail = -1;
-            else if (value_is(v, vlen, "off"))
+            else if (gcut_cu_param_value_is(&it, "off"))
                 prm->tail = 0;
-            else if (parse_int(v, vlen, 0, 1 << 20, &iv) == 0)
+            else if (gcut_cu_param_int(&it, 0, 1 << 20, &iv) == 0)
                 prm->tail = (int32_t)iv;
             else
                 bad = 1;
-        } else if (klen == 5 && memcmp(p, "batch", 5) == 0) {
-            if (parse_int(v, vlen, 1, 4096, &iv) == 0)
+        } else if (gcut_cu_param_is(&it, "batch")) {
+            if (gcut_cu_param_int(&it, 1, 4096, &iv) == 0)
                 prm->batch = (int32_t)iv;
             else
                 bad = 1;
-        } else if (klen == 6 && memcmp(p, "driver", 6) == 0) {
-            if (value_is(v, vlen, "auto"))
+        } else if (gcut_cu_param_is(&it, "driver")) {
+            if (gcut_cu_param_value_is(&it, "auto"))
                 prm->driver = GCUT_CU_CSR_DRIVER_AUTO;
-            else if (value_is(v, vlen, "coop"))
+            else if (gcut_cu_param_value_is(&it, "coop"))
                 prm->driver = GCUT_CU_CSR_DRIVER_COOP;
-            else if (value_is(v, vlen, "host"))
+            else if (gcut_cu_param_value_is(&it, "host"))
                 prm->driver = GCUT_CU_CSR_DRIVER_HOST;
             else
                 bad = 1;
-        } else if (klen == 3 && memcmp(p, "ops", 3) == 0) {
-            if (parse_int(v, vlen, 1, 1024, &iv) == 0)
+        } else if (gcut_cu_param_is(&it, "ops")) {
+            if (gcut_cu_param_int(&it, 1, 1024, &iv) == 0)
                 prm->ops = (int32_t)iv;
             else
                 bad = 1;
@@ -177,12 +128,11 @@ static gcut_status parse_params(const char *params, gcut_cu_csr_params *prm)
             return GCUT_CU_FAIL(GCUT_ERR_INVALID,
                                 "cuda-csr: unknown parameter '%.*s' (known: variant, group, "
                                 "relabel_rounds, relabel_freq, tail, batch, ops, driver)",
-                                (int)klen, p);
+                                (int)it.key_len, it.key);
         }
         if (bad)
             return GCUT_CU_FAIL(GCUT_ERR_INVALID, "cuda-csr: bad value '%.*s' for '%.*s'",
-                                (int)vlen, v, (int)klen, p);
-        p = *item_end ? item_end + 1 : item_end;
+                                (int)it.value_len, it.value, (int)it.key_len, it.key);
     }
     return GCUT_OK;
 }
