@@ -28,13 +28,18 @@
  *
  * Quantisation. Engines take int32 capacities. A cost x becomes
  * round(s * x) with one scale s for the whole grid:
- *     s = min(2^28 / max_p (|D_p(fg) - D_p(bg)| + 4 W_p), 2^20)
- * over the pixels of the box, W_p the sum of p's pair weights. A t-link is
- * at most the data difference plus the folded terms (<= W_p), or for a
- * seed the hard value 1 + W_p (quantised) plus the folded terms; the
- * out-arcs and the in-arcs sum to W_p each. So the terminal capacity plus
- * every arc capacity in and out of any node stays below 2^28, a factor 8
- * under INT32_MAX, and flow totals are int64.
+ *     s = min(2^28 / max_p 4 W_p, 2^20)
+ * over the pixels of the box, W_p the sum of p's pair weights. The t-links
+ * of a node only matter through their difference, which is clamped to the
+ * node's hard value 1 + (its arcs in the grid): past that the node's side
+ * is fixed in every minimum cut anyway (gcut_i_energy_tlinks). So a
+ * t-link is at most 1 + W_p, the out-arcs and the in-arcs sum to W_p
+ * each, and the terminal capacity plus every arc capacity in and out of
+ * any node stays below 2^28, a factor 8 under INT32_MAX; flow totals are
+ * int64. The scale does not depend on the data costs: while only the
+ * colour models change (GrabCut iterations), every n-link keeps its value
+ * and a re-solve only sees new t-links, which the grid engine replays
+ * warm (Kohli & Torr).
  * Each rounded term is off by at most 1/(2s), so for every labelling L
  * |E_q(L) / s - E(L)| <= T / (2s), T the number of terms (pixels + pairs);
  * the cut minimising E_q is therefore within T / s of the float optimum.
@@ -198,12 +203,14 @@ gcut_i_box gcut_i_seed_box(const uint8_t *seeds, int32_t width, int32_t height)
 
 double gcut_i_energy_scale(const gcut_i_energy *e, gcut_i_box box)
 {
-    /* Worst node: terminal (data difference, or hard value plus folded
-     * terms, each at most W_p) plus out- and in-arcs (W_p each). */
+    /* Worst node: terminal (at most the hard value 1 + W_p after the
+     * clamp of gcut_i_energy_tlinks) plus out- and in-arcs (W_p each);
+     * 4 W_p leaves room for the unit. The data costs play no part, so the
+     * scale, and with it every n-link, stays the same while the colour
+     * models change (GrabCut iterations then only rewrite t-links). */
     double worst = 0.0;
     for (int32_t y = box.y0; y < box.y0 + box.h; y++)
         for (int32_t x = box.x0; x < box.x0 + box.w; x++) {
-            const int64_t p = (int64_t)y * e->width + x;
             double wsum = 0.0;
             for (int32_t d = 0; d < e->connectivity; d++) {
                 int32_t dx, dy;
@@ -212,9 +219,8 @@ double gcut_i_energy_scale(const gcut_i_energy *e, gcut_i_box box)
                 if (nx >= 0 && nx < e->width && ny >= 0 && ny < e->height)
                     wsum += dir_weight(e, d, x, y, nx, ny);
             }
-            const double t = fabs((double)e->dfg[p] - e->dbg[p]) + 4.0 * wsum;
-            if (t > worst)
-                worst = t;
+            if (4.0 * wsum > worst)
+                worst = 4.0 * wsum;
         }
     if (worst <= 0.0)
         return GCUT_I_SEG_MAX_SCALE;
@@ -234,7 +240,7 @@ void gcut_i_energy_tlinks(const gcut_i_energy *e, double scale, const uint8_t *s
                           gcut_i_box box, int32_t x, int32_t y, int32_t *src, int32_t *snk)
 {
     const int64_t p = (int64_t)y * e->width + x;
-    int64_t hard = 1, fold_src = 0, fold_snk = 0;
+    int64_t hard = 1, hard_in = 1, net = 0;
     for (int32_t d = 0; d < e->connectivity; d++) {
         int32_t dx, dy;
         dir_offset(d, &dx, &dy);
@@ -243,35 +249,40 @@ void gcut_i_energy_tlinks(const gcut_i_energy *e, double scale, const uint8_t *s
             continue;
         const int32_t q = quant(scale, dir_weight(e, d, x, y, nx, ny));
         hard += q;
-        if (!in_box(box, nx, ny)) {
-            /* A fixed neighbour: disagreeing with it costs w_pq. */
-            if (seeds[(int64_t)ny * e->width + nx] == GCUT_SEED_FG)
-                fold_src += q;
-            else
-                fold_snk += q;
-        }
+        if (in_box(box, nx, ny))
+            hard_in += q;
+        else if (seeds[(int64_t)ny * e->width + nx] == GCUT_SEED_FG)
+            net += q; /* a fixed neighbour: disagreeing with it costs w_pq */
+        else
+            net -= q;
     }
-    int64_t s = fold_src, t = fold_snk;
     const uint8_t seed = seeds[p];
     if (seed == GCUT_SEED_FG) {
-        s += hard;
+        net += hard;
     } else if (seed == GCUT_SEED_BG) {
-        t += hard;
+        net -= hard;
     } else {
         /* Only the difference of the data costs matters: the smaller one
          * is a constant of every labelling. */
         const float d = e->dfg[p] - e->dbg[p];
-        if (d < 0.0f)
-            s += quant(scale, -d);
-        else
-            t += quant(scale, d);
+        net += d < 0.0f ? quant(scale, -d) : -(int64_t)quant(scale, d);
     }
-    *src = (int32_t)s;
-    *snk = (int32_t)t;
+    /* Only the difference net = source - sink matters, and once |net|
+     * reaches hard_in (1 + the node's arcs in the grid, out or in: they
+     * are symmetric) the node lies on net's side in every minimum cut:
+     * moving it there gains |net| and costs at most hard_in - 1. So the
+     * clamp keeps the minimum cuts, and bounds every t-link by the pair
+     * weights alone (see gcut_i_energy_scale). */
+    if (net > hard_in)
+        net = hard_in;
+    else if (net < -hard_in)
+        net = -hard_in;
+    *src = net > 0 ? (int32_t)net : 0;
+    *snk = net < 0 ? (int32_t)-net : 0;
 }
 
-gcut_status gcut_i_energy_fill_grid(const gcut_i_energy *e, double scale, const uint8_t *seeds,
-                                    gcut_i_box box, gcut_grid *g, int32_t *tmp)
+gcut_status gcut_i_energy_fill_links(const gcut_i_energy *e, double scale, gcut_i_box box,
+                                     gcut_grid *g, int32_t *tmp)
 {
     gcut_status st;
     for (int32_t d = 0; d < e->connectivity; d++) {
@@ -299,7 +310,13 @@ gcut_status gcut_i_energy_fill_grid(const gcut_i_energy *e, double scale, const 
         if ((st = gcut_grid_set_caps(g, d, tmp)) != GCUT_OK)
             return st;
     }
-    /* Terminals: both arrays at once, the sink half in tmp + nodes. */
+    return GCUT_OK;
+}
+
+gcut_status gcut_i_energy_fill_terminals(const gcut_i_energy *e, double scale,
+                                         const uint8_t *seeds, gcut_i_box box, gcut_grid *g,
+                                         int32_t *tmp)
+{
     const int64_t nb = (int64_t)box.w * box.h;
     for (int32_t by = 0; by < box.h; by++)
         for (int32_t bx = 0; bx < box.w; bx++) {
@@ -307,9 +324,16 @@ gcut_status gcut_i_energy_fill_grid(const gcut_i_energy *e, double scale, const 
             gcut_i_energy_tlinks(e, scale, seeds, box, box.x0 + bx, box.y0 + by, &tmp[v],
                                  &tmp[nb + v]);
         }
-    if ((st = gcut_grid_set_terminals(g, tmp, tmp + nb)) != GCUT_OK)
+    return gcut_grid_set_terminals(g, tmp, tmp + nb);
+}
+
+gcut_status gcut_i_energy_fill_grid(const gcut_i_energy *e, double scale, const uint8_t *seeds,
+                                    gcut_i_box box, gcut_grid *g, int32_t *tmp)
+{
+    gcut_status st = gcut_i_energy_fill_links(e, scale, box, g, tmp);
+    if (st != GCUT_OK)
         return st;
-    return GCUT_OK;
+    return gcut_i_energy_fill_terminals(e, scale, seeds, box, g, tmp);
 }
 
 void gcut_i_energy_free(gcut_i_energy *e)

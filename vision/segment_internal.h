@@ -60,6 +60,13 @@ GCUT_HIDDEN gcut_status gcut_i_gmm_learn(gcut_i_gmm *g, int32_t k, const float *
 /* -log sum_k pi_k N_k(x), and the most likely component in *best (may be NULL). */
 GCUT_HIDDEN float gcut_i_gmm_nll(const gcut_i_gmm *g, const float *x, uint8_t *best);
 
+/* gcut_i_gmm_nll of `count` consecutive pixels (rgb: 3 floats each) into
+ * nll[], their best components into best[] (may be NULL): the same values
+ * to within float rounding (exp and log by polynomials), several times
+ * faster, the loop the data costs of GrabCut run through. */
+GCUT_HIDDEN void gcut_i_gmm_nll_run(const gcut_i_gmm *g, const float *rgb, int64_t count,
+                                    float *nll, uint8_t *best);
+
 /* ---------------------------------------------------------------- histogram */
 
 typedef struct gcut_i_hist {
@@ -111,9 +118,9 @@ typedef struct gcut_i_box {
 
 GCUT_HIDDEN gcut_i_box gcut_i_seed_box(const uint8_t *seeds, int32_t width, int32_t height);
 
-/* The scale for e on the box (see GCUT_I_SEG_CAP_BUDGET): it covers the
- * data costs of every pixel in the box, seeds included, so that erasing a
- * seed later cannot push a t-link past the budget. */
+/* The scale for e on the box (see GCUT_I_SEG_CAP_BUDGET): from the pair
+ * weights alone (t-links are clamped to them), so it stays valid while the
+ * data costs or the seeds change. */
 GCUT_HIDDEN double gcut_i_energy_scale(const gcut_i_energy *e, gcut_i_box box);
 
 /* Quantise e at `scale` into the grid g (box.w x box.h, the connectivity of
@@ -123,11 +130,22 @@ GCUT_HIDDEN gcut_status gcut_i_energy_fill_grid(const gcut_i_energy *e, double s
                                                 const uint8_t *seeds, gcut_i_box box,
                                                 gcut_grid *g, int32_t *tmp);
 
+/* The two halves of gcut_i_energy_fill_grid: the direction arrays (they
+ * depend on the image, the box and the scale only), and the terminal
+ * arrays (data costs and seeds). tmp as above. */
+GCUT_HIDDEN gcut_status gcut_i_energy_fill_links(const gcut_i_energy *e, double scale,
+                                                 gcut_i_box box, gcut_grid *g, int32_t *tmp);
+GCUT_HIDDEN gcut_status gcut_i_energy_fill_terminals(const gcut_i_energy *e, double scale,
+                                                     const uint8_t *seeds, gcut_i_box box,
+                                                     gcut_grid *g, int32_t *tmp);
+
 /* Quantised terminal capacities of pixel (x, y) inside the box (source =
- * foreground side): the data costs less their minimum, or for a seed the
- * hard value 1 + the sum of the pixel's quantised pair weights (no cut
+ * foreground side): the difference net of the data costs, or for a seed
+ * the hard value 1 + the sum of the pixel's quantised pair weights (no cut
  * through its other links can reach it), plus the folded pair terms of its
- * neighbours outside the box. */
+ * neighbours outside the box; net clamped to +-(1 + the quantised weights
+ * of the pixel's arcs in the grid), which keeps every minimum cut, and put
+ * on the source (net > 0) or the sink (net < 0). */
 GCUT_HIDDEN void gcut_i_energy_tlinks(const gcut_i_energy *e, double scale, const uint8_t *seeds,
                                       gcut_i_box box, int32_t x, int32_t y, int32_t *src,
                                       int32_t *snk);
