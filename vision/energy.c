@@ -128,12 +128,18 @@ gcut_status gcut_i_energy_smoothness(gcut_i_energy *e, const float *rgb)
     return GCUT_OK;
 }
 
-double gcut_i_energy_eval(const gcut_i_energy *e, const uint8_t *label)
+double gcut_i_energy_data(const gcut_i_energy *e, const uint8_t *label)
 {
-    const int32_t w = e->width, h = e->height;
-    double data = 0.0, smooth = 0.0;
+    double data = 0.0;
     for (int64_t p = 0; p < e->n; p++)
         data += label[p] ? e->dfg[p] : e->dbg[p];
+    return data;
+}
+
+double gcut_i_energy_smooth(const gcut_i_energy *e, const uint8_t *label)
+{
+    const int32_t w = e->width, h = e->height;
+    double smooth = 0.0;
     for (int32_t j = 0; j < e->connectivity / 2; j++) {
         const int32_t dx = pair_dx[j], dy = pair_dy[j];
         for (int32_t y = 0; y < h; y++) {
@@ -149,7 +155,12 @@ double gcut_i_energy_eval(const gcut_i_energy *e, const uint8_t *label)
                     smooth += wt[x];
         }
     }
-    return data + smooth;
+    return smooth;
+}
+
+double gcut_i_energy_eval(const gcut_i_energy *e, const uint8_t *label)
+{
+    return gcut_i_energy_data(e, label) + gcut_i_energy_smooth(e, label);
 }
 
 /* Offsets of all 8 directions of grid.h: direction 2j is pair_dx/dy[j],
@@ -236,10 +247,13 @@ static inline int32_t quant(double scale, float x)
     return v < GCUT_I_SEG_CAP_BUDGET ? (int32_t)v : (int32_t)GCUT_I_SEG_CAP_BUDGET;
 }
 
-void gcut_i_energy_tlinks(const gcut_i_energy *e, double scale, const uint8_t *seeds,
-                          gcut_i_box box, int32_t x, int32_t y, int32_t *src, int32_t *snk)
+/* The parts of a t-link that do not depend on the pixel's own seed or
+ * data costs: base[0] = hard (1 + all its quantised pair weights),
+ * base[1] = hard_in (1 + those of its arcs in the box), base[2] = the
+ * folded terms of its fixed neighbours (source minus sink). */
+static void tlink_base(const gcut_i_energy *e, double scale, const uint8_t *seeds, gcut_i_box box,
+                       int32_t x, int32_t y, int64_t base[3])
 {
-    const int64_t p = (int64_t)y * e->width + x;
     int64_t hard = 1, hard_in = 1, net = 0;
     for (int32_t d = 0; d < e->connectivity; d++) {
         int32_t dx, dy;
@@ -256,11 +270,21 @@ void gcut_i_energy_tlinks(const gcut_i_energy *e, double scale, const uint8_t *s
         else
             net -= q;
     }
-    const uint8_t seed = seeds[p];
+    base[0] = hard;
+    base[1] = hard_in;
+    base[2] = net;
+}
+
+/* The t-links from the base, the pixel's seed and data costs. */
+static inline void tlink_from_base(const gcut_i_energy *e, double scale, uint8_t seed, int64_t p,
+                                   const int64_t base[3], int32_t *src, int32_t *snk)
+{
+    int64_t net = base[2];
+    const int64_t hard_in = base[1];
     if (seed == GCUT_SEED_FG) {
-        net += hard;
+        net += base[0];
     } else if (seed == GCUT_SEED_BG) {
-        net -= hard;
+        net -= base[0];
     } else {
         /* Only the difference of the data costs matters: the smaller one
          * is a constant of every labelling. */
@@ -279,6 +303,31 @@ void gcut_i_energy_tlinks(const gcut_i_energy *e, double scale, const uint8_t *s
         net = -hard_in;
     *src = net > 0 ? (int32_t)net : 0;
     *snk = net < 0 ? (int32_t)-net : 0;
+}
+
+void gcut_i_energy_tlinks(const gcut_i_energy *e, double scale, const uint8_t *seeds,
+                          gcut_i_box box, int32_t x, int32_t y, int32_t *src, int32_t *snk)
+{
+    int64_t base[3];
+    tlink_base(e, scale, seeds, box, x, y, base);
+    const int64_t p = (int64_t)y * e->width + x;
+    tlink_from_base(e, scale, seeds[p], p, base, src, snk);
+}
+
+gcut_status gcut_i_energy_tlink_base(const gcut_i_energy *e, double scale, const uint8_t *seeds,
+                                     gcut_i_box box, int32_t *base)
+{
+    for (int32_t by = 0; by < box.h; by++)
+        for (int32_t bx = 0; bx < box.w; bx++) {
+            int64_t b[3];
+            tlink_base(e, scale, seeds, box, box.x0 + bx, box.y0 + by, b);
+            /* Each part is at most the hard value, below the budget. */
+            int32_t *o = base + 3 * ((int64_t)by * box.w + bx);
+            o[0] = (int32_t)b[0];
+            o[1] = (int32_t)b[1];
+            o[2] = (int32_t)b[2];
+        }
+    return GCUT_OK;
 }
 
 gcut_status gcut_i_energy_fill_links(const gcut_i_energy *e, double scale, gcut_i_box box,
@@ -314,15 +363,21 @@ gcut_status gcut_i_energy_fill_links(const gcut_i_energy *e, double scale, gcut_
 }
 
 gcut_status gcut_i_energy_fill_terminals(const gcut_i_energy *e, double scale,
-                                         const uint8_t *seeds, gcut_i_box box, gcut_grid *g,
-                                         int32_t *tmp)
+                                         const uint8_t *seeds, gcut_i_box box,
+                                         const int32_t *base, gcut_grid *g, int32_t *tmp)
 {
     const int64_t nb = (int64_t)box.w * box.h;
     for (int32_t by = 0; by < box.h; by++)
         for (int32_t bx = 0; bx < box.w; bx++) {
             const int64_t v = (int64_t)by * box.w + bx;
-            gcut_i_energy_tlinks(e, scale, seeds, box, box.x0 + bx, box.y0 + by, &tmp[v],
-                                 &tmp[nb + v]);
+            const int32_t x = box.x0 + bx, y = box.y0 + by;
+            if (!base) {
+                gcut_i_energy_tlinks(e, scale, seeds, box, x, y, &tmp[v], &tmp[nb + v]);
+                continue;
+            }
+            const int64_t b[3] = {base[3 * v], base[3 * v + 1], base[3 * v + 2]};
+            const int64_t p = (int64_t)y * e->width + x;
+            tlink_from_base(e, scale, seeds[p], p, b, &tmp[v], &tmp[nb + v]);
         }
     return gcut_grid_set_terminals(g, tmp, tmp + nb);
 }
@@ -333,7 +388,7 @@ gcut_status gcut_i_energy_fill_grid(const gcut_i_energy *e, double scale, const 
     gcut_status st = gcut_i_energy_fill_links(e, scale, box, g, tmp);
     if (st != GCUT_OK)
         return st;
-    return gcut_i_energy_fill_terminals(e, scale, seeds, box, g, tmp);
+    return gcut_i_energy_fill_terminals(e, scale, seeds, box, NULL, g, tmp);
 }
 
 void gcut_i_energy_free(gcut_i_energy *e)

@@ -106,6 +106,11 @@ GCUT_HIDDEN gcut_status gcut_i_energy_smoothness(gcut_i_energy *e, const float *
 /* E(L) of a labelling (label[p] != 0: foreground), seeds ignored. */
 GCUT_HIDDEN double gcut_i_energy_eval(const gcut_i_energy *e, const uint8_t *label);
 
+/* Its two parts: the data costs, and the pair terms (the latter depends on
+ * the labelling only, so a session keeps it while the labels stay). */
+GCUT_HIDDEN double gcut_i_energy_data(const gcut_i_energy *e, const uint8_t *label);
+GCUT_HIDDEN double gcut_i_energy_smooth(const gcut_i_energy *e, const uint8_t *label);
+
 /* The part of the image that goes into the grid: the bounding box of the
  * unknown pixels. Everything outside is a seed, fixed already; its pair
  * terms with the box are folded into the t-links of the box's border
@@ -137,7 +142,18 @@ GCUT_HIDDEN gcut_status gcut_i_energy_fill_links(const gcut_i_energy *e, double 
                                                  gcut_i_box box, gcut_grid *g, int32_t *tmp);
 GCUT_HIDDEN gcut_status gcut_i_energy_fill_terminals(const gcut_i_energy *e, double scale,
                                                      const uint8_t *seeds, gcut_i_box box,
-                                                     gcut_grid *g, int32_t *tmp);
+                                                     const int32_t *base, gcut_grid *g,
+                                                     int32_t *tmp);
+
+/* What gcut_i_energy_tlinks computes from the pair weights and the seeds
+ * around each pixel of the box, 3 int32 per pixel, so that the terminals
+ * of the next fills (new data costs, strokes inside the box) cost a few
+ * operations per pixel: base for gcut_i_energy_fill_terminals (NULL there:
+ * computed pixel by pixel). Valid while the box, the scale and the seeds
+ * outside the box stay. */
+GCUT_HIDDEN gcut_status gcut_i_energy_tlink_base(const gcut_i_energy *e, double scale,
+                                                 const uint8_t *seeds, gcut_i_box box,
+                                                 int32_t *base);
 
 /* Quantised terminal capacities of pixel (x, y) inside the box (source =
  * foreground side): the difference net of the data costs, or for a seed

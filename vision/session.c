@@ -60,6 +60,11 @@ struct gcut_seg_session {
     gcut_result *res;
     int grid_ready, terms_dirty, solved;
     int links_ready;       /* the grid's n-links are those of `box` at `scale` */
+    int32_t *tbase;        /* gcut_i_energy_tlink_base of the box, 3 per pixel */
+    int64_t tbase_cap;     /* its size in pixels */
+    int base_ready;        /* tbase belongs to the box, the scale and the seeds */
+    double smooth;         /* gcut_i_energy_smooth of label, while smooth_ok */
+    int smooth_ok;
     double model_ms;       /* model time not yet reported in stats */
 };
 
@@ -178,6 +183,7 @@ void gcut_seg_session_free(gcut_seg_session *s)
     gcut_i_free(s->comp_fg);
     gcut_i_free(s->comp_bg);
     gcut_i_free(s->tmp);
+    gcut_i_free(s->tbase);
     gcut_i_free(s);
 }
 
@@ -285,15 +291,41 @@ static gcut_status build_grid(gcut_seg_session *s)
             return st;
         s->links_box = b;
         s->links_ready = 1;
+        s->base_ready = 0;
     }
-    if ((st = gcut_i_energy_fill_terminals(&s->e, s->scale, s->seeds, b, s->grid, s->tmp)) !=
-        GCUT_OK)
+    if (!s->base_ready) {
+        const int64_t nb = (int64_t)b.w * b.h;
+        if (nb > s->tbase_cap) {
+            int32_t *t = gcut_i_malloc_array(3 * nb, sizeof(int32_t));
+            if (!t)
+                return GCUT_FAIL(GCUT_ERR_NOMEM, "out of memory (%lld pixels)", (long long)nb);
+            gcut_i_free(s->tbase);
+            s->tbase = t;
+            s->tbase_cap = nb;
+        }
+        if ((st = gcut_i_energy_tlink_base(&s->e, s->scale, s->seeds, b, s->tbase)) != GCUT_OK)
+            return st;
+        s->base_ready = 1;
+    }
+    if ((st = gcut_i_energy_fill_terminals(&s->e, s->scale, s->seeds, b, s->tbase, s->grid,
+                                           s->tmp)) != GCUT_OK)
         return st;
     s->grid_ready = 1;
     return GCUT_OK;
 }
 
-static void fill_stats(const gcut_seg_session *s, gcut_seg_stats *stats, double model_ms,
+/* E of the current labelling under the current models; the pair part is
+ * kept while the labels stay (it does not depend on the models). */
+static double energy(gcut_seg_session *s)
+{
+    if (!s->smooth_ok) {
+        s->smooth = gcut_i_energy_smooth(&s->e, s->label);
+        s->smooth_ok = 1;
+    }
+    return gcut_i_energy_data(&s->e, s->label) + s->smooth;
+}
+
+static void fill_stats(gcut_seg_session *s, gcut_seg_stats *stats, double model_ms,
                        double build_ms, double solve_ms, int32_t iterations)
 {
     if (!stats)
@@ -303,7 +335,7 @@ static void fill_stats(const gcut_seg_session *s, gcut_seg_stats *stats, double 
     stats->build_ms = build_ms;
     stats->solve_ms = solve_ms;
     stats->total_ms = model_ms + build_ms + solve_ms;
-    stats->energy = gcut_i_energy_eval(&s->e, s->label);
+    stats->energy = energy(s);
     stats->scale = s->scale;
     stats->beta = s->e.beta;
     stats->iterations = iterations;
@@ -347,6 +379,8 @@ static gcut_status cut(gcut_seg_session *s, double *build_ms, double *solve_ms, 
             ch += l != s->label[p];
             s->label[p] = l;
         }
+    if (ch)
+        s->smooth_ok = 0;
     s->solved = 1;
     double t2 = gcut_i_seg_now_ms();
     *build_ms += t1 - t0;
@@ -422,7 +456,7 @@ gcut_status gcut_seg_session_grabcut(gcut_seg_session *s, int32_t iterations, ui
         if ((st = cut(s, &build_ms, &solve_ms, NULL)) != GCUT_OK)
             return st;
         done = 1;
-        prev = gcut_i_energy_eval(&s->e, s->label);
+        prev = energy(s);
     }
     while (done < iterations) {
         const double t0 = gcut_i_seg_now_ms();
@@ -431,16 +465,16 @@ gcut_status gcut_seg_session_grabcut(gcut_seg_session *s, int32_t iterations, ui
         if (!ok)
             break;
         if (!isfinite(prev))
-            prev = gcut_i_energy_eval(&s->e, s->label);
+            prev = energy(s);
         int64_t changed = 0;
         if ((st = cut(s, &build_ms, &solve_ms, &changed)) != GCUT_OK)
             return st;
         done++;
-        const double energy = gcut_i_energy_eval(&s->e, s->label);
+        const double now = energy(s);
         /* Each step lowers E; stop once a whole iteration no longer does. */
-        if (changed == 0 || energy > prev - 1e-4 * fabs(prev))
+        if (changed == 0 || now > prev - 1e-4 * fabs(prev))
             break;
-        prev = energy;
+        prev = now;
     }
     write_mask(s, mask);
     fill_stats(s, stats, model_ms, build_ms, solve_ms, done);
@@ -459,6 +493,7 @@ static void set_tlink(gcut_seg_session *s, int64_t p)
     if (x < b.x0 || x >= b.x0 + b.w || y < b.y0 || y >= b.y0 + b.h) {
         s->terms_dirty = 1;
         s->grid_ready = 0;
+        s->base_ready = 0; /* the folded terms of p's neighbours change */
         return;
     }
     int32_t src, snk;
