@@ -120,7 +120,7 @@ gcut_status gcut_i_energy_smoothness(gcut_i_energy *e, const float *rgb)
             const float *b = rgb + 3 * ((int64_t)yy * w + dx);
             const int32_t x1 = dx > 0 ? w - 1 : w;
             for (int32_t x = 0; x < x1; x++)
-                o[x] = lam * expf(nbeta * dist2(a + 3 * x, b + 3 * x));
+                o[x] = lam * gcut_i_exp_neg(nbeta * dist2(a + 3 * x, b + 3 * x));
             for (int32_t x = x1; x < w; x++)
                 o[x] = 0.0f;
         }

@@ -193,31 +193,6 @@ float gcut_i_gmm_nll(const gcut_i_gmm *g, const float *x, uint8_t *best)
     return -(top + logf(s));
 }
 
-/* exp(x) for x <= 0 in float, by 2^x = 2^n 2^f with n = round(x log2 e)
- * and a degree-6 Taylor polynomial of 2^f on [-1/2, 1/2] (relative error
- * below 2e-7, the precision of a float); 0 below 2^-126. Branch-free and
- * without calls, so the compiler vectorises the loops that use it; the
- * same result on every x86-64 and AArch64 build (no FMA contraction is
- * relied on for correctness, only for the last bit). */
-static inline float exp_neg(float x)
-{
-    const float t0 = x * 1.44269504088896341f;
-    const float t = t0 > -126.0f ? t0 : -126.0f;
-    /* Round to nearest through the float mantissa (|t| < 2^22). */
-    const float nf = (t + 12582912.0f) - 12582912.0f;
-    const float f = (t - nf) * 0.69314718055994531f;
-    const float p =
-        1.0f + f * (1.0f + f * (0.5f + f * (1.6666667e-1f + f * (4.1666668e-2f +
-                                                             f * (8.3333338e-3f +
-                                                                  f * 1.3888889e-3f)))));
-    union {
-        int32_t i;
-        float f;
-    } u;
-    u.i = ((int32_t)nf + 127) << 23;
-    return p * u.f;
-}
-
 /* log(x) for x >= 1 (a log-sum-exp whose largest term is 1): x = m 2^e
  * with m in [sqrt(1/2), sqrt(2)), log m = 2 atanh((m - 1) / (m + 1)) by its
  * series to z^9 (error below 1e-8 for |z| <= 0.172). */
@@ -238,6 +213,12 @@ static inline float log_ge1(float x)
     return at + (float)e * 0.69314718055994531f;
 }
 
+/* On x86-64 with GCC, a second copy for AVX2 machines (8 floats a vector
+ * instead of 4), picked at load time. -std=c11 keeps FMA contraction off,
+ * so both copies compute the same bits. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__ELF__)
+__attribute__((target_clones("avx2", "default")))
+#endif
 void gcut_i_gmm_nll_run(const gcut_i_gmm *g, const float *rgb, int64_t count, float *nll,
                         uint8_t *best)
 {
@@ -295,7 +276,7 @@ void gcut_i_gmm_nll_run(const gcut_i_gmm *g, const float *rgb, int64_t count, fl
             sum[i] = 0.0f;
         for (int32_t j = 0; j < nl; j++)
             for (int32_t i = 0; i < m; i++)
-                sum[i] += exp_neg(l[j][i] - top[i]);
+                sum[i] += gcut_i_exp_neg(l[j][i] - top[i]);
         for (int32_t i = 0; i < m; i++)
             nll[i0 + i] = -(top[i] + log_ge1(sum[i]));
         if (best)

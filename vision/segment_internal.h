@@ -25,6 +25,33 @@
  * nat is already far finer than any colour model is accurate. */
 #define GCUT_I_SEG_MAX_SCALE ((double)(1 << 20))
 
+/* ---------------------------------------------------------------- maths */
+
+/* exp(x) for x <= 0 in float, by 2^x = 2^n 2^f with n = round(x log2 e)
+ * and a degree-6 Taylor polynomial of 2^f on [-1/2, 1/2] (relative error
+ * below 2e-7, the precision of a float); 0 below 2^-126. Branch-free and
+ * without calls, so the compiler vectorises the loops that use it (the
+ * files whose loops use it are compiled with -fno-trapping-math
+ * (vision/CMakeLists.txt), without which GCC keeps them scalar). */
+static inline float gcut_i_exp_neg(float x)
+{
+    const float t0 = x * 1.44269504088896341f;
+    const float t = t0 > -126.0f ? t0 : -126.0f;
+    /* Round to nearest through the float mantissa (|t| < 2^22). */
+    const float nf = (t + 12582912.0f) - 12582912.0f;
+    const float f = (t - nf) * 0.69314718055994531f;
+    const float p =
+        1.0f + f * (1.0f + f * (0.5f + f * (1.6666667e-1f + f * (4.1666668e-2f +
+                                                             f * (8.3333338e-3f +
+                                                                  f * 1.3888889e-3f)))));
+    union {
+        int32_t i;
+        float f;
+    } u;
+    u.i = ((int32_t)nf + 127) << 23;
+    return p * u.f;
+}
+
 /* ---------------------------------------------------------------- GMM */
 
 /* One Gaussian mixture over RGB in [0, 255]^3. Components with no sample
