@@ -18,7 +18,7 @@
  *   phase down to 1, which is plain BK and gives the exact answer. On the
  *   8-connected GrabCut grids, where BK's paths run 130-300 arcs long,
  *   this halves the augmentations and saves about 20% of the first cut,
- *   up to 35% on the hardest; docs/segmentation.md).
+ *   up to 35% on some; docs/segmentation.md).
  *
  * The algorithm is that of bk.c (see there for the three stages growth,
  * augmentation, adoption); what differs is the data. There is no arc list:
@@ -111,10 +111,13 @@ enum { T_FREE = 0, T_S = 1, T_T = 2 };
 #define BKG_CLOCK_EVERY 4096
 /* Capacity scaling of cold solves: the first threshold is the largest
  * power of two <= max capacity / 2^BKG_SCALE_FIRST, and each phase divides
- * it by 2^BKG_SCALE_SHIFT. Each phase costs a pass over the grid; on ten
- * GrabCut grids (capacities up to 2^26) factors 2, 8 and 32 were measured,
- * 32 was best by a few percent over 8 (2026-11-21, shared machine). */
-#define BKG_SCALE_SHIFT 5
+ * it by 2^BKG_SCALE_SHIFT. Each phase costs a pass over the grid. On
+ * eleven GrabCut images (5 iterations, the first cut cold, the others warm
+ * and unscaled; capacities up to 2^26; CPU time, 2026-11-21) factors 8,
+ * 16 and 32 took 10.4, 10.2 and 10.6 s in all, against 12.8 s without
+ * scaling; 16 was never much slower than no scaling on any one image, 32
+ * was (banana1's first cut: 1.4x slower). */
+#define BKG_SCALE_SHIFT 4
 #define BKG_SCALE_FIRST 1
 #define BKG_INF INT64_MAX
 
