@@ -73,11 +73,13 @@ done
         echo "| $n | ${w}x$h | $ge | $gi | $gn | $gp | $oe | $oi | $op |"
     done
     tail -n +2 "$csv" | awk -F, '{ n++; ge += $4; gi += $5; gp += $8; oe += $9; oi += $10; op += $12;
-        if ($9 != "" && $4 < $9) w++ }
+        if ($9 != "" && $4 < $9) w++;
+        if ($12 > 0 && $8 > 0) { r = $12 / $8; lr += log(r); nr++;
+            if (nr == 1 || r < rmin) rmin = r; if (nr == 1 || r > rmax) rmax = r } }
         END { if (n == 0) exit;
               printf "| **mean** (%d images) | | **%.2f** | %.4f | | %.1f | **%.2f** | %.4f | %.1f |\n",
                      n, ge / n, gi / n, gp / n, oe / n, oi / n, op / n;
-              if (op > 0) printf "\ngcut lower error on %d of %d images; time per iteration: OpenCV / gcut = %.1fx (ratio of means).\n", w, n, op / gp }'
+              if (op > 0) printf "\ngcut lower error on %d of %d images; time per iteration: OpenCV / gcut = %.1fx (ratio of means), %.1fx (geometric mean of the per-image ratios, %.1fx to %.1fx).\n", w, n, op / gp, exp(lr / nr), rmin, rmax }'
 } > "$md"
 cat "$md"
 

@@ -521,6 +521,118 @@ static void test_session_warm_equals_cold(void **state)
     free(cold);
 }
 
+/* GrabCut iterations re-solve warm on the same grid (only t-links move:
+ * the scale does not depend on the models), and each warm cut is the
+ * minimum cut: cpu-ref on the session's grid gives the same labels. */
+static void test_grabcut_warm_iterations(void **state)
+{
+    (void)state;
+    const int32_t w = 110, h = 84;
+    const int64_t n = (int64_t)w * h;
+    uint8_t *truth = malloc(n), *seeds = malloc(n), *mask = malloc(n);
+    gcut_image *img = scene(w, h, 40.0, truth);
+    assert_int_equal(gcut_seeds_from_rect(w, h, 6, 5, w - 12, h - 10, seeds), GCUT_OK);
+    gcut_seg_params p;
+    gcut_seg_params_init(&p);
+    p.backend = "cpu-bk";
+    gcut_seg_session *s = NULL;
+    assert_int_equal(gcut_seg_session_new(&s, img, seeds, &p), GCUT_OK);
+    gcut_result *ref = NULL;
+    assert_int_equal(gcut_result_new(&ref), GCUT_OK);
+    gcut_solve_options opt;
+    gcut_solve_options_init(&opt);
+    opt.backend = "cpu-ref";
+    double scale = 0.0;
+    int warm = 0;
+    for (int it = 0; it < 4; it++) {
+        gcut_seg_stats st;
+        assert_int_equal(gcut_seg_session_grabcut(s, 1, mask, &st), GCUT_OK);
+        if (it == 0)
+            scale = st.scale;
+        assert_true(st.scale == scale);
+        warm += st.warm_start;
+        const gcut_grid *g = gcut_seg_session_grid(s);
+        assert_non_null(g);
+        /* The grid is the rectangle; every box pixel's t-links are one-sided
+         * and at most 1 + the node's arcs (the clamp of energy.c). */
+        assert_int_equal(gcut_grid_width(g), w - 12);
+        const int32_t nb = gcut_grid_num_nodes(g);
+        for (int32_t v = 0; v < nb; v++) {
+            const int32_t src = gcut_grid_caps(g, GCUT_GRID_SOURCE_LINK)[v];
+            const int32_t snk = gcut_grid_caps(g, GCUT_GRID_SINK_LINK)[v];
+            int64_t arcs = 1;
+            for (int32_t d = 0; d < 8; d++)
+                arcs += gcut_grid_caps(g, d)[v];
+            assert_true(src == 0 || snk == 0);
+            assert_true(src <= arcs && snk <= arcs);
+        }
+        /* A copy of the grid (so that the session's kept state stays) cut
+         * by the reference engine. */
+        gcut_grid *copy = NULL;
+        assert_int_equal(gcut_grid_new(&copy, gcut_grid_width(g), gcut_grid_height(g), 1, 8),
+                         GCUT_OK);
+        for (int32_t d = 0; d < 8; d++)
+            assert_int_equal(gcut_grid_set_caps(copy, d, gcut_grid_caps(g, d)), GCUT_OK);
+        assert_int_equal(gcut_grid_set_terminals(copy, gcut_grid_caps(g, GCUT_GRID_SOURCE_LINK),
+                                                 gcut_grid_caps(g, GCUT_GRID_SINK_LINK)),
+                         GCUT_OK);
+        assert_int_equal(gcut_grid_solve(copy, &opt, ref), GCUT_OK);
+        assert_true(gcut_result_flow(ref) == st.flow);
+        const uint8_t *cut = gcut_result_cut(ref);
+        for (int32_t y = 5; y < h - 5; y++)
+            for (int32_t x = 6; x < w - 6; x++) {
+                const uint8_t want = cut[(y - 5) * (w - 12) + (x - 6)] == GCUT_SOURCE ? 255 : 0;
+                assert_int_equal(mask[(int64_t)y * w + x], want);
+            }
+        gcut_grid_free(copy);
+    }
+    assert_true(warm >= 2); /* iterations 2.. re-solve warm */
+    assert_true(error_rate(mask, truth, n) < 0.05);
+    gcut_result_free(ref);
+    gcut_seg_session_free(s);
+    gcut_image_free(img);
+    free(truth);
+    free(seeds);
+    free(mask);
+}
+
+/* The batched GMM evaluation (polynomial exp and log) agrees with the
+ * per-pixel one (libm's expf and logf), over typical colours and extreme
+ * ones, to float precision. */
+static void test_gmm_nll_run(void **state)
+{
+    (void)state;
+    const int64_t n = 3000;
+    float *rgb = malloc(3 * n * sizeof(float)), *nll = malloc(n * sizeof(float));
+    uint8_t *sel = malloc(n), *best = malloc(n);
+    for (int64_t p = 0; p < n; p++) {
+        const int cl = (int)(p % 3);
+        for (int c = 0; c < 3; c++)
+            rgb[3 * p + c] = (float)c8(60.0 * cl + 40.0 * c + 25.0 * gauss());
+        if (p % 97 == 0)
+            for (int c = 0; c < 3; c++)
+                rgb[3 * p + c] = (p / 97) % 2 ? 255.0f : 0.0f; /* far from every mean */
+        sel[p] = 1;
+    }
+    for (int32_t k = 1; k <= 6; k += 5) {
+        gcut_i_gmm g;
+        assert_int_equal(gcut_i_gmm_fit(&g, k, rgb, n, sel, 1, 2, NULL), GCUT_OK);
+        gcut_i_gmm_nll_run(&g, rgb, n, nll, best);
+        for (int64_t p = 0; p < n; p++) {
+            uint8_t b1;
+            const float want = gcut_i_gmm_nll(&g, rgb + 3 * p, &b1);
+            assert_true(fabsf(nll[p] - want) <= 1e-5f * (1.0f + fabsf(want)));
+            /* The component terms are the same float expressions, so the
+             * most likely component is the same one. */
+            assert_int_equal(best[p], b1);
+        }
+    }
+    free(rgb);
+    free(nll);
+    free(sel);
+    free(best);
+}
+
 /* ------------------------------------------------------------- eval, seeds */
 
 static void test_evaluate(void **state)
@@ -738,6 +850,8 @@ int main(void)
         cmocka_unit_test(test_segment_scene),
         cmocka_unit_test(test_grabcut_scene),
         cmocka_unit_test(test_session_warm_equals_cold),
+        cmocka_unit_test(test_grabcut_warm_iterations),
+        cmocka_unit_test(test_gmm_nll_run),
         cmocka_unit_test(test_evaluate),
         cmocka_unit_test(test_seeds),
         cmocka_unit_test(test_bad_input),

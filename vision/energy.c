@@ -28,13 +28,18 @@
  *
  * Quantisation. Engines take int32 capacities. A cost x becomes
  * round(s * x) with one scale s for the whole grid:
- *     s = min(2^28 / max_p (|D_p(fg) - D_p(bg)| + 4 W_p), 2^20)
- * over the pixels of the box, W_p the sum of p's pair weights. A t-link is
- * at most the data difference plus the folded terms (<= W_p), or for a
- * seed the hard value 1 + W_p (quantised) plus the folded terms; the
- * out-arcs and the in-arcs sum to W_p each. So the terminal capacity plus
- * every arc capacity in and out of any node stays below 2^28, a factor 8
- * under INT32_MAX, and flow totals are int64.
+ *     s = min(2^28 / max_p 4 W_p, 2^20)
+ * over the pixels of the box, W_p the sum of p's pair weights. The t-links
+ * of a node only matter through their difference, which is clamped to the
+ * node's hard value 1 + (its arcs in the grid): past that the node's side
+ * is fixed in every minimum cut anyway (gcut_i_energy_tlinks). So a
+ * t-link is at most 1 + W_p, the out-arcs and the in-arcs sum to W_p
+ * each, and the terminal capacity plus every arc capacity in and out of
+ * any node stays below 2^28, a factor 8 under INT32_MAX; flow totals are
+ * int64. The scale does not depend on the data costs: while only the
+ * colour models change (GrabCut iterations), every n-link keeps its value
+ * and a re-solve only sees new t-links, which the grid engine replays
+ * warm (Kohli & Torr).
  * Each rounded term is off by at most 1/(2s), so for every labelling L
  * |E_q(L) / s - E(L)| <= T / (2s), T the number of terms (pixels + pairs);
  * the cut minimising E_q is therefore within T / s of the float optimum.
@@ -115,7 +120,7 @@ gcut_status gcut_i_energy_smoothness(gcut_i_energy *e, const float *rgb)
             const float *b = rgb + 3 * ((int64_t)yy * w + dx);
             const int32_t x1 = dx > 0 ? w - 1 : w;
             for (int32_t x = 0; x < x1; x++)
-                o[x] = lam * expf(nbeta * dist2(a + 3 * x, b + 3 * x));
+                o[x] = lam * gcut_i_exp_neg(nbeta * dist2(a + 3 * x, b + 3 * x));
             for (int32_t x = x1; x < w; x++)
                 o[x] = 0.0f;
         }
@@ -123,12 +128,18 @@ gcut_status gcut_i_energy_smoothness(gcut_i_energy *e, const float *rgb)
     return GCUT_OK;
 }
 
-double gcut_i_energy_eval(const gcut_i_energy *e, const uint8_t *label)
+double gcut_i_energy_data(const gcut_i_energy *e, const uint8_t *label)
 {
-    const int32_t w = e->width, h = e->height;
-    double data = 0.0, smooth = 0.0;
+    double data = 0.0;
     for (int64_t p = 0; p < e->n; p++)
         data += label[p] ? e->dfg[p] : e->dbg[p];
+    return data;
+}
+
+double gcut_i_energy_smooth(const gcut_i_energy *e, const uint8_t *label)
+{
+    const int32_t w = e->width, h = e->height;
+    double smooth = 0.0;
     for (int32_t j = 0; j < e->connectivity / 2; j++) {
         const int32_t dx = pair_dx[j], dy = pair_dy[j];
         for (int32_t y = 0; y < h; y++) {
@@ -144,7 +155,12 @@ double gcut_i_energy_eval(const gcut_i_energy *e, const uint8_t *label)
                     smooth += wt[x];
         }
     }
-    return data + smooth;
+    return smooth;
+}
+
+double gcut_i_energy_eval(const gcut_i_energy *e, const uint8_t *label)
+{
+    return gcut_i_energy_data(e, label) + gcut_i_energy_smooth(e, label);
 }
 
 /* Offsets of all 8 directions of grid.h: direction 2j is pair_dx/dy[j],
@@ -198,12 +214,14 @@ gcut_i_box gcut_i_seed_box(const uint8_t *seeds, int32_t width, int32_t height)
 
 double gcut_i_energy_scale(const gcut_i_energy *e, gcut_i_box box)
 {
-    /* Worst node: terminal (data difference, or hard value plus folded
-     * terms, each at most W_p) plus out- and in-arcs (W_p each). */
+    /* Worst node: terminal (at most the hard value 1 + W_p after the
+     * clamp of gcut_i_energy_tlinks) plus out- and in-arcs (W_p each);
+     * 4 W_p leaves room for the unit. The data costs play no part, so the
+     * scale, and with it every n-link, stays the same while the colour
+     * models change (GrabCut iterations then only rewrite t-links). */
     double worst = 0.0;
     for (int32_t y = box.y0; y < box.y0 + box.h; y++)
         for (int32_t x = box.x0; x < box.x0 + box.w; x++) {
-            const int64_t p = (int64_t)y * e->width + x;
             double wsum = 0.0;
             for (int32_t d = 0; d < e->connectivity; d++) {
                 int32_t dx, dy;
@@ -212,9 +230,8 @@ double gcut_i_energy_scale(const gcut_i_energy *e, gcut_i_box box)
                 if (nx >= 0 && nx < e->width && ny >= 0 && ny < e->height)
                     wsum += dir_weight(e, d, x, y, nx, ny);
             }
-            const double t = fabs((double)e->dfg[p] - e->dbg[p]) + 4.0 * wsum;
-            if (t > worst)
-                worst = t;
+            if (4.0 * wsum > worst)
+                worst = 4.0 * wsum;
         }
     if (worst <= 0.0)
         return GCUT_I_SEG_MAX_SCALE;
@@ -230,11 +247,14 @@ static inline int32_t quant(double scale, float x)
     return v < GCUT_I_SEG_CAP_BUDGET ? (int32_t)v : (int32_t)GCUT_I_SEG_CAP_BUDGET;
 }
 
-void gcut_i_energy_tlinks(const gcut_i_energy *e, double scale, const uint8_t *seeds,
-                          gcut_i_box box, int32_t x, int32_t y, int32_t *src, int32_t *snk)
+/* The parts of a t-link that do not depend on the pixel's own seed or
+ * data costs: base[0] = hard (1 + all its quantised pair weights),
+ * base[1] = hard_in (1 + those of its arcs in the box), base[2] = the
+ * folded terms of its fixed neighbours (source minus sink). */
+static void tlink_base(const gcut_i_energy *e, double scale, const uint8_t *seeds, gcut_i_box box,
+                       int32_t x, int32_t y, int64_t base[3])
 {
-    const int64_t p = (int64_t)y * e->width + x;
-    int64_t hard = 1, fold_src = 0, fold_snk = 0;
+    int64_t hard = 1, hard_in = 1, net = 0;
     for (int32_t d = 0; d < e->connectivity; d++) {
         int32_t dx, dy;
         dir_offset(d, &dx, &dy);
@@ -243,35 +263,75 @@ void gcut_i_energy_tlinks(const gcut_i_energy *e, double scale, const uint8_t *s
             continue;
         const int32_t q = quant(scale, dir_weight(e, d, x, y, nx, ny));
         hard += q;
-        if (!in_box(box, nx, ny)) {
-            /* A fixed neighbour: disagreeing with it costs w_pq. */
-            if (seeds[(int64_t)ny * e->width + nx] == GCUT_SEED_FG)
-                fold_src += q;
-            else
-                fold_snk += q;
-        }
+        if (in_box(box, nx, ny))
+            hard_in += q;
+        else if (seeds[(int64_t)ny * e->width + nx] == GCUT_SEED_FG)
+            net += q; /* a fixed neighbour: disagreeing with it costs w_pq */
+        else
+            net -= q;
     }
-    int64_t s = fold_src, t = fold_snk;
-    const uint8_t seed = seeds[p];
+    base[0] = hard;
+    base[1] = hard_in;
+    base[2] = net;
+}
+
+/* The t-links from the base, the pixel's seed and data costs. */
+static inline void tlink_from_base(const gcut_i_energy *e, double scale, uint8_t seed, int64_t p,
+                                   const int64_t base[3], int32_t *src, int32_t *snk)
+{
+    int64_t net = base[2];
+    const int64_t hard_in = base[1];
     if (seed == GCUT_SEED_FG) {
-        s += hard;
+        net += base[0];
     } else if (seed == GCUT_SEED_BG) {
-        t += hard;
+        net -= base[0];
     } else {
         /* Only the difference of the data costs matters: the smaller one
          * is a constant of every labelling. */
         const float d = e->dfg[p] - e->dbg[p];
-        if (d < 0.0f)
-            s += quant(scale, -d);
-        else
-            t += quant(scale, d);
+        net += d < 0.0f ? quant(scale, -d) : -(int64_t)quant(scale, d);
     }
-    *src = (int32_t)s;
-    *snk = (int32_t)t;
+    /* Only the difference net = source - sink matters, and once |net|
+     * reaches hard_in (1 + the node's arcs in the grid, out or in: they
+     * are symmetric) the node lies on net's side in every minimum cut:
+     * moving it there gains |net| and costs at most hard_in - 1. So the
+     * clamp keeps the minimum cuts, and bounds every t-link by the pair
+     * weights alone (see gcut_i_energy_scale). */
+    if (net > hard_in)
+        net = hard_in;
+    else if (net < -hard_in)
+        net = -hard_in;
+    *src = net > 0 ? (int32_t)net : 0;
+    *snk = net < 0 ? (int32_t)-net : 0;
 }
 
-gcut_status gcut_i_energy_fill_grid(const gcut_i_energy *e, double scale, const uint8_t *seeds,
-                                    gcut_i_box box, gcut_grid *g, int32_t *tmp)
+void gcut_i_energy_tlinks(const gcut_i_energy *e, double scale, const uint8_t *seeds,
+                          gcut_i_box box, int32_t x, int32_t y, int32_t *src, int32_t *snk)
+{
+    int64_t base[3];
+    tlink_base(e, scale, seeds, box, x, y, base);
+    const int64_t p = (int64_t)y * e->width + x;
+    tlink_from_base(e, scale, seeds[p], p, base, src, snk);
+}
+
+gcut_status gcut_i_energy_tlink_base(const gcut_i_energy *e, double scale, const uint8_t *seeds,
+                                     gcut_i_box box, int32_t *base)
+{
+    for (int32_t by = 0; by < box.h; by++)
+        for (int32_t bx = 0; bx < box.w; bx++) {
+            int64_t b[3];
+            tlink_base(e, scale, seeds, box, box.x0 + bx, box.y0 + by, b);
+            /* Each part is at most the hard value, below the budget. */
+            int32_t *o = base + 3 * ((int64_t)by * box.w + bx);
+            o[0] = (int32_t)b[0];
+            o[1] = (int32_t)b[1];
+            o[2] = (int32_t)b[2];
+        }
+    return GCUT_OK;
+}
+
+gcut_status gcut_i_energy_fill_links(const gcut_i_energy *e, double scale, gcut_i_box box,
+                                     gcut_grid *g, int32_t *tmp)
 {
     gcut_status st;
     for (int32_t d = 0; d < e->connectivity; d++) {
@@ -299,17 +359,36 @@ gcut_status gcut_i_energy_fill_grid(const gcut_i_energy *e, double scale, const 
         if ((st = gcut_grid_set_caps(g, d, tmp)) != GCUT_OK)
             return st;
     }
-    /* Terminals: both arrays at once, the sink half in tmp + nodes. */
+    return GCUT_OK;
+}
+
+gcut_status gcut_i_energy_fill_terminals(const gcut_i_energy *e, double scale,
+                                         const uint8_t *seeds, gcut_i_box box,
+                                         const int32_t *base, gcut_grid *g, int32_t *tmp)
+{
     const int64_t nb = (int64_t)box.w * box.h;
     for (int32_t by = 0; by < box.h; by++)
         for (int32_t bx = 0; bx < box.w; bx++) {
             const int64_t v = (int64_t)by * box.w + bx;
-            gcut_i_energy_tlinks(e, scale, seeds, box, box.x0 + bx, box.y0 + by, &tmp[v],
-                                 &tmp[nb + v]);
+            const int32_t x = box.x0 + bx, y = box.y0 + by;
+            if (!base) {
+                gcut_i_energy_tlinks(e, scale, seeds, box, x, y, &tmp[v], &tmp[nb + v]);
+                continue;
+            }
+            const int64_t b[3] = {base[3 * v], base[3 * v + 1], base[3 * v + 2]};
+            const int64_t p = (int64_t)y * e->width + x;
+            tlink_from_base(e, scale, seeds[p], p, b, &tmp[v], &tmp[nb + v]);
         }
-    if ((st = gcut_grid_set_terminals(g, tmp, tmp + nb)) != GCUT_OK)
+    return gcut_grid_set_terminals(g, tmp, tmp + nb);
+}
+
+gcut_status gcut_i_energy_fill_grid(const gcut_i_energy *e, double scale, const uint8_t *seeds,
+                                    gcut_i_box box, gcut_grid *g, int32_t *tmp)
+{
+    gcut_status st = gcut_i_energy_fill_links(e, scale, box, g, tmp);
+    if (st != GCUT_OK)
         return st;
-    return GCUT_OK;
+    return gcut_i_energy_fill_terminals(e, scale, seeds, box, NULL, g, tmp);
 }
 
 void gcut_i_energy_free(gcut_i_energy *e)

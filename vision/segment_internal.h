@@ -25,6 +25,33 @@
  * nat is already far finer than any colour model is accurate. */
 #define GCUT_I_SEG_MAX_SCALE ((double)(1 << 20))
 
+/* ---------------------------------------------------------------- maths */
+
+/* exp(x) for x <= 0 in float, by 2^x = 2^n 2^f with n = round(x log2 e)
+ * and a degree-6 Taylor polynomial of 2^f on [-1/2, 1/2] (relative error
+ * below 2e-7, the precision of a float); 0 below 2^-126. Branch-free and
+ * without calls, so the compiler vectorises the loops that use it (the
+ * files whose loops use it are compiled with -fno-trapping-math
+ * (vision/CMakeLists.txt), without which GCC keeps them scalar). */
+static inline float gcut_i_exp_neg(float x)
+{
+    const float t0 = x * 1.44269504088896341f;
+    const float t = t0 > -126.0f ? t0 : -126.0f;
+    /* Round to nearest through the float mantissa (|t| < 2^22). */
+    const float nf = (t + 12582912.0f) - 12582912.0f;
+    const float f = (t - nf) * 0.69314718055994531f;
+    const float p =
+        1.0f + f * (1.0f + f * (0.5f + f * (1.6666667e-1f + f * (4.1666668e-2f +
+                                                             f * (8.3333338e-3f +
+                                                                  f * 1.3888889e-3f)))));
+    union {
+        int32_t i;
+        float f;
+    } u;
+    u.i = ((int32_t)nf + 127) << 23;
+    return p * u.f;
+}
+
 /* ---------------------------------------------------------------- GMM */
 
 /* One Gaussian mixture over RGB in [0, 255]^3. Components with no sample
@@ -59,6 +86,13 @@ GCUT_HIDDEN gcut_status gcut_i_gmm_learn(gcut_i_gmm *g, int32_t k, const float *
 
 /* -log sum_k pi_k N_k(x), and the most likely component in *best (may be NULL). */
 GCUT_HIDDEN float gcut_i_gmm_nll(const gcut_i_gmm *g, const float *x, uint8_t *best);
+
+/* gcut_i_gmm_nll of `count` consecutive pixels (rgb: 3 floats each) into
+ * nll[], their best components into best[] (may be NULL): the same values
+ * to within float rounding (exp and log by polynomials), several times
+ * faster, the loop the data costs of GrabCut run through. */
+GCUT_HIDDEN void gcut_i_gmm_nll_run(const gcut_i_gmm *g, const float *rgb, int64_t count,
+                                    float *nll, uint8_t *best);
 
 /* ---------------------------------------------------------------- histogram */
 
@@ -99,6 +133,11 @@ GCUT_HIDDEN gcut_status gcut_i_energy_smoothness(gcut_i_energy *e, const float *
 /* E(L) of a labelling (label[p] != 0: foreground), seeds ignored. */
 GCUT_HIDDEN double gcut_i_energy_eval(const gcut_i_energy *e, const uint8_t *label);
 
+/* Its two parts: the data costs, and the pair terms (the latter depends on
+ * the labelling only, so a session keeps it while the labels stay). */
+GCUT_HIDDEN double gcut_i_energy_data(const gcut_i_energy *e, const uint8_t *label);
+GCUT_HIDDEN double gcut_i_energy_smooth(const gcut_i_energy *e, const uint8_t *label);
+
 /* The part of the image that goes into the grid: the bounding box of the
  * unknown pixels. Everything outside is a seed, fixed already; its pair
  * terms with the box are folded into the t-links of the box's border
@@ -111,9 +150,9 @@ typedef struct gcut_i_box {
 
 GCUT_HIDDEN gcut_i_box gcut_i_seed_box(const uint8_t *seeds, int32_t width, int32_t height);
 
-/* The scale for e on the box (see GCUT_I_SEG_CAP_BUDGET): it covers the
- * data costs of every pixel in the box, seeds included, so that erasing a
- * seed later cannot push a t-link past the budget. */
+/* The scale for e on the box (see GCUT_I_SEG_CAP_BUDGET): from the pair
+ * weights alone (t-links are clamped to them), so it stays valid while the
+ * data costs or the seeds change. */
 GCUT_HIDDEN double gcut_i_energy_scale(const gcut_i_energy *e, gcut_i_box box);
 
 /* Quantise e at `scale` into the grid g (box.w x box.h, the connectivity of
@@ -123,11 +162,33 @@ GCUT_HIDDEN gcut_status gcut_i_energy_fill_grid(const gcut_i_energy *e, double s
                                                 const uint8_t *seeds, gcut_i_box box,
                                                 gcut_grid *g, int32_t *tmp);
 
+/* The two halves of gcut_i_energy_fill_grid: the direction arrays (they
+ * depend on the image, the box and the scale only), and the terminal
+ * arrays (data costs and seeds). tmp as above. */
+GCUT_HIDDEN gcut_status gcut_i_energy_fill_links(const gcut_i_energy *e, double scale,
+                                                 gcut_i_box box, gcut_grid *g, int32_t *tmp);
+GCUT_HIDDEN gcut_status gcut_i_energy_fill_terminals(const gcut_i_energy *e, double scale,
+                                                     const uint8_t *seeds, gcut_i_box box,
+                                                     const int32_t *base, gcut_grid *g,
+                                                     int32_t *tmp);
+
+/* What gcut_i_energy_tlinks computes from the pair weights and the seeds
+ * around each pixel of the box, 3 int32 per pixel, so that the terminals
+ * of the next fills (new data costs, strokes inside the box) cost a few
+ * operations per pixel: base for gcut_i_energy_fill_terminals (NULL there:
+ * computed pixel by pixel). Valid while the box, the scale and the seeds
+ * outside the box stay. */
+GCUT_HIDDEN gcut_status gcut_i_energy_tlink_base(const gcut_i_energy *e, double scale,
+                                                 const uint8_t *seeds, gcut_i_box box,
+                                                 int32_t *base);
+
 /* Quantised terminal capacities of pixel (x, y) inside the box (source =
- * foreground side): the data costs less their minimum, or for a seed the
- * hard value 1 + the sum of the pixel's quantised pair weights (no cut
+ * foreground side): the difference net of the data costs, or for a seed
+ * the hard value 1 + the sum of the pixel's quantised pair weights (no cut
  * through its other links can reach it), plus the folded pair terms of its
- * neighbours outside the box. */
+ * neighbours outside the box; net clamped to +-(1 + the quantised weights
+ * of the pixel's arcs in the grid), which keeps every minimum cut, and put
+ * on the source (net > 0) or the sink (net < 0). */
 GCUT_HIDDEN void gcut_i_energy_tlinks(const gcut_i_energy *e, double scale, const uint8_t *seeds,
                                       gcut_i_box box, int32_t x, int32_t y, int32_t *src,
                                       int32_t *snk);

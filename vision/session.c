@@ -22,9 +22,12 @@
  *  - data costs of both classes are known for every pixel of the box;
  *    outside it only the cost of the pixel's seed class is computed (the
  *    other is set equal), which is all the energy and the GMM need there;
- *  - the scale covers the data costs of every pixel of the box, seeds
- *    included, so a stroke that erases a seed cannot push a t-link past
- *    the budget;
+ *  - the scale depends on the pair weights of the box only (energy.c
+ *    clamps the t-links to them), so neither a stroke nor a new model
+ *    can push a t-link past the budget; while `links_ready`, the grid's
+ *    direction arrays hold the box's n-links at `scale`, and a rebuild
+ *    for the same box (a GrabCut iteration) only rewrites the t-links,
+ *    which the engine re-solves warm;
  *  - label[] is the labelling of the last cut (1 foreground), or before any
  *    cut the initial guess (the unknown pixels belong to the class that
  *    learnt from them).
@@ -51,10 +54,17 @@ struct gcut_seg_session {
     gcut_i_energy e;
     double scale;
     gcut_i_box box;        /* the part of the image in the grid */
+    gcut_i_box links_box;  /* the box the n-links were filled for */
     int32_t *tmp;          /* 2n: scratch for the grid arrays */
     gcut_grid *grid;
     gcut_result *res;
     int grid_ready, terms_dirty, solved;
+    int links_ready;       /* the grid's n-links are those of `box` at `scale` */
+    int32_t *tbase;        /* gcut_i_energy_tlink_base of the box, 3 per pixel */
+    int64_t tbase_cap;     /* its size in pixels */
+    int base_ready;        /* tbase belongs to the box, the scale and the seeds */
+    double smooth;         /* gcut_i_energy_smooth of label, while smooth_ok */
+    int smooth_ok;
     double model_ms;       /* model time not yet reported in stats */
 };
 
@@ -86,29 +96,37 @@ static void data_terms(gcut_seg_session *s)
     const float *rgb = s->rgb;
     const gcut_i_box b = gcut_i_seed_box(s->seeds, s->width, s->height);
     const int gmm = s->params.model == GCUT_SEG_GMM;
+    const int32_t w = s->width;
     for (int32_t y = 0; y < s->height; y++) {
-        const int row_in = y >= b.y0 && y < b.y0 + b.h;
-        for (int32_t x = 0; x < s->width; x++) {
-            const int64_t p = (int64_t)y * s->width + x;
-            const float *c = rgb + 3 * p;
+        const int64_t r = (int64_t)y * w;
+        const int row_in = b.w > 0 && y >= b.y0 && y < b.y0 + b.h;
+        if (gmm) {
+            /* Background over the whole row, foreground over the box: both
+             * in batches (gcut_i_gmm_nll_run). */
+            gcut_i_gmm_nll_run(&s->gmm[0], rgb + 3 * r, w, s->e.dbg + r, s->comp_bg + r);
+            if (row_in)
+                gcut_i_gmm_nll_run(&s->gmm[1], rgb + 3 * (r + b.x0), b.w, s->e.dfg + r + b.x0,
+                                   s->comp_fg + r + b.x0);
+        }
+        for (int32_t x = 0; x < w; x++) {
+            const int64_t p = r + x;
             const uint8_t sd = s->seeds[p];
             const int both = row_in && x >= b.x0 && x < b.x0 + b.w;
-            float fg = 0.0f, bg = 0.0f;
-            if (both || sd == GCUT_SEED_FG)
-                fg = gmm ? gcut_i_gmm_nll(&s->gmm[1], c, &s->comp_fg[p])
-                         : gcut_i_hist_nll(&s->hist[1], c);
-            if (both || sd == GCUT_SEED_BG)
-                bg = gmm ? gcut_i_gmm_nll(&s->gmm[0], c, &s->comp_bg[p])
-                         : gcut_i_hist_nll(&s->hist[0], c);
+            if (!gmm) {
+                s->e.dfg[p] = (both || sd == GCUT_SEED_FG) ? gcut_i_hist_nll(&s->hist[1], rgb + 3 * p)
+                                                           : 0.0f;
+                s->e.dbg[p] = (both || sd == GCUT_SEED_BG) ? gcut_i_hist_nll(&s->hist[0], rgb + 3 * p)
+                                                           : 0.0f;
+            } else if (!both && sd == GCUT_SEED_FG) {
+                s->e.dfg[p] = gcut_i_gmm_nll(&s->gmm[1], rgb + 3 * p, &s->comp_fg[p]);
+            }
             if (!both) {
                 /* A fixed pixel outside the box: only its own class counts. */
                 if (sd == GCUT_SEED_FG)
-                    bg = fg;
+                    s->e.dbg[p] = s->e.dfg[p];
                 else
-                    fg = bg;
+                    s->e.dfg[p] = s->e.dbg[p];
             }
-            s->e.dfg[p] = fg;
-            s->e.dbg[p] = bg;
         }
     }
     s->box = b;
@@ -165,6 +183,7 @@ void gcut_seg_session_free(gcut_seg_session *s)
     gcut_i_free(s->comp_fg);
     gcut_i_free(s->comp_bg);
     gcut_i_free(s->tmp);
+    gcut_i_free(s->tbase);
     gcut_i_free(s);
 }
 
@@ -256,21 +275,57 @@ static gcut_status build_grid(gcut_seg_session *s)
     }
     if (!s->res && (st = gcut_result_new(&s->res)) != GCUT_OK)
         return st;
+    if (s->links_ready && memcmp(&s->links_box, &b, sizeof b) != 0)
+        s->links_ready = 0;
     if (s->grid && (gcut_grid_width(s->grid) != b.w || gcut_grid_height(s->grid) != b.h)) {
         gcut_grid_free(s->grid);
         s->grid = NULL;
+        s->links_ready = 0;
     }
     if (!s->grid &&
         (st = gcut_grid_new(&s->grid, b.w, b.h, 1, s->params.connectivity)) != GCUT_OK)
         return st;
-    s->scale = gcut_i_energy_scale(&s->e, b);
-    if ((st = gcut_i_energy_fill_grid(&s->e, s->scale, s->seeds, b, s->grid, s->tmp)) != GCUT_OK)
+    if (!s->links_ready) {
+        s->scale = gcut_i_energy_scale(&s->e, b);
+        if ((st = gcut_i_energy_fill_links(&s->e, s->scale, b, s->grid, s->tmp)) != GCUT_OK)
+            return st;
+        s->links_box = b;
+        s->links_ready = 1;
+        s->base_ready = 0;
+    }
+    if (!s->base_ready) {
+        const int64_t nb = (int64_t)b.w * b.h;
+        if (nb > s->tbase_cap) {
+            int32_t *t = gcut_i_malloc_array(3 * nb, sizeof(int32_t));
+            if (!t)
+                return GCUT_FAIL(GCUT_ERR_NOMEM, "out of memory (%lld pixels)", (long long)nb);
+            gcut_i_free(s->tbase);
+            s->tbase = t;
+            s->tbase_cap = nb;
+        }
+        if ((st = gcut_i_energy_tlink_base(&s->e, s->scale, s->seeds, b, s->tbase)) != GCUT_OK)
+            return st;
+        s->base_ready = 1;
+    }
+    if ((st = gcut_i_energy_fill_terminals(&s->e, s->scale, s->seeds, b, s->tbase, s->grid,
+                                           s->tmp)) != GCUT_OK)
         return st;
     s->grid_ready = 1;
     return GCUT_OK;
 }
 
-static void fill_stats(const gcut_seg_session *s, gcut_seg_stats *stats, double model_ms,
+/* E of the current labelling under the current models; the pair part is
+ * kept while the labels stay (it does not depend on the models). */
+static double energy(gcut_seg_session *s)
+{
+    if (!s->smooth_ok) {
+        s->smooth = gcut_i_energy_smooth(&s->e, s->label);
+        s->smooth_ok = 1;
+    }
+    return gcut_i_energy_data(&s->e, s->label) + s->smooth;
+}
+
+static void fill_stats(gcut_seg_session *s, gcut_seg_stats *stats, double model_ms,
                        double build_ms, double solve_ms, int32_t iterations)
 {
     if (!stats)
@@ -280,7 +335,7 @@ static void fill_stats(const gcut_seg_session *s, gcut_seg_stats *stats, double 
     stats->build_ms = build_ms;
     stats->solve_ms = solve_ms;
     stats->total_ms = model_ms + build_ms + solve_ms;
-    stats->energy = gcut_i_energy_eval(&s->e, s->label);
+    stats->energy = energy(s);
     stats->scale = s->scale;
     stats->beta = s->e.beta;
     stats->iterations = iterations;
@@ -324,6 +379,8 @@ static gcut_status cut(gcut_seg_session *s, double *build_ms, double *solve_ms, 
             ch += l != s->label[p];
             s->label[p] = l;
         }
+    if (ch)
+        s->smooth_ok = 0;
     s->solved = 1;
     double t2 = gcut_i_seg_now_ms();
     *build_ms += t1 - t0;
@@ -399,7 +456,7 @@ gcut_status gcut_seg_session_grabcut(gcut_seg_session *s, int32_t iterations, ui
         if ((st = cut(s, &build_ms, &solve_ms, NULL)) != GCUT_OK)
             return st;
         done = 1;
-        prev = gcut_i_energy_eval(&s->e, s->label);
+        prev = energy(s);
     }
     while (done < iterations) {
         const double t0 = gcut_i_seg_now_ms();
@@ -408,16 +465,16 @@ gcut_status gcut_seg_session_grabcut(gcut_seg_session *s, int32_t iterations, ui
         if (!ok)
             break;
         if (!isfinite(prev))
-            prev = gcut_i_energy_eval(&s->e, s->label);
+            prev = energy(s);
         int64_t changed = 0;
         if ((st = cut(s, &build_ms, &solve_ms, &changed)) != GCUT_OK)
             return st;
         done++;
-        const double energy = gcut_i_energy_eval(&s->e, s->label);
+        const double now = energy(s);
         /* Each step lowers E; stop once a whole iteration no longer does. */
-        if (changed == 0 || energy > prev - 1e-4 * fabs(prev))
+        if (changed == 0 || now > prev - 1e-4 * fabs(prev))
             break;
-        prev = energy;
+        prev = now;
     }
     write_mask(s, mask);
     fill_stats(s, stats, model_ms, build_ms, solve_ms, done);
@@ -436,6 +493,7 @@ static void set_tlink(gcut_seg_session *s, int64_t p)
     if (x < b.x0 || x >= b.x0 + b.w || y < b.y0 || y >= b.y0 + b.h) {
         s->terms_dirty = 1;
         s->grid_ready = 0;
+        s->base_ready = 0; /* the folded terms of p's neighbours change */
         return;
     }
     int32_t src, snk;

@@ -33,6 +33,7 @@ struct gcut_grid {
     int state_valid;
     gcut_grid_change *log;
     int64_t log_n, log_cap;
+    int64_t log_links; /* entries of the log that are n-links */
 };
 
 /* The direction table of grid.h: 3 ints per direction. */

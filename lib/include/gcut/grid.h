@@ -85,7 +85,8 @@
  * that of a cold solve: the same flow value and the same canonical cut.
  * gcut_stats::warm_start says whether a solve was warm. A solve is cold
  * after a failed or interrupted solve, a change of back end, or changes to
- * more than about a quarter of the nodes' entries. The kept state costs
+ * n-links of more than about a quarter of the nodes (t-links may all
+ * change: they replay warm). The kept state costs
  * (connectivity + 4) * 4 bytes and a bit per node; gcut_grid_set_warm_start(g, 0)
  * frees it and makes every solve cold.
  *
