@@ -91,6 +91,13 @@ fi
 if [ -z "${GCUT_DATA_DIR:-}" ] && [ -d "$ROOT/.gpucarry/data/maxflow" ]; then
   export GCUT_DATA_DIR=$ROOT/.gpucarry/data
 fi
+# SDL2 for gcut-view (its --bench): a copy in .gpucarry/sdl (headers, the
+# CMake package and the runtime libraries; docs/cuda.md) when the system has
+# none. Only the build and the viewer's own runs see its libraries.
+SDL_PREFIX=
+if [ -d "$ROOT/.gpucarry/sdl" ] && ! pkg-config --exists sdl2 2>/dev/null; then
+  SDL_PREFIX=$ROOT/.gpucarry/sdl
+fi
 export GCUT_PLUGIN_PATH=$BUILD/lib
 
 # ---- build -----------------------------------------------------------------
@@ -100,9 +107,12 @@ if has_step build; then
   if command -v ninja >/dev/null 2>&1 && [ ! -f "$BUILD/CMakeCache.txt" ]; then
     GEN=(-G Ninja)
   fi
+  SDL_ARGS=()
+  [ -n "$SDL_PREFIX" ] && SDL_ARGS=(-DCMAKE_PREFIX_PATH="$SDL_PREFIX")
   if cmake -S "$ROOT" -B "$BUILD" "${GEN[@]}" -DCMAKE_BUILD_TYPE=Release \
-       -DCMAKE_CUDA_ARCHITECTURES="$CUDA_ARCH" >"$OUT/build.log" 2>&1 &&
-     cmake --build "$BUILD" -j "$JOBS" >>"$OUT/build.log" 2>&1; then
+       -DCMAKE_CUDA_ARCHITECTURES="$CUDA_ARCH" "${SDL_ARGS[@]}" >"$OUT/build.log" 2>&1 &&
+     LD_LIBRARY_PATH=${SDL_PREFIX:+$SDL_PREFIX/lib/x86_64-linux-gnu:}${LD_LIBRARY_PATH:-} \
+       cmake --build "$BUILD" -j "$JOBS" >>"$OUT/build.log" 2>&1; then
     note "build: ok ($(elapsed "$t0") s, sm_$CUDA_ARCH)"
   else
     note "build: FAILED (see build.log)"
