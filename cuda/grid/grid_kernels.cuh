@@ -97,7 +97,7 @@ enum {
     ACC_FLOW = 0,   /* flow into the sink, the cancelled terminal flow included */
     ACC_OFFSET = 1, /* capacity added to both terminal arcs by warm repairs */
     ACC_ACTIVE = 2, /* active nodes counted by the last count_kernel */
-    ACC_PUSH_ACTIVE = 3, /* active nodes left by push launches (heuristic) */
+    /* slot 3 unused */
     ACC_STEPS = 4,       /* steps of the last cooperative relabel */
     ACC_RING = 5,        /* 5..8: changed tiles per step of the cooperative relabel */
     ACC_CHANGED = 9,     /* 9 + k: tiles changed by BFS launch k of a batch */
@@ -312,7 +312,6 @@ template <int ND, bool D3> __device__ void push_tile(const Dev &g, int tile, int
     __syncthreads();
 
     /* Write back the differences (others may have added meanwhile). */
-    int still = 0;
     if (p.valid) {
 #pragma unroll
         for (int d = 0; d < ND; d++) {
@@ -324,14 +323,8 @@ template <int ND, bool D3> __device__ void push_tile(const Dev &g, int tile, int
             atomicAdd((u64 *)&g.ex[p.v], (u64)(e - e0));
         g.rs[p.v] = rs;
         g.lab[p.v] = l;
-        still = e > 0 && l < g.dead;
     }
-    const int left = __syncthreads_count(still);
-    if (t == 0 && left)
-        atomicAdd(&g.acc[ACC_PUSH_ACTIVE], (u64)left);
     block_add(&g.acc[ACC_FLOW], to_sink, &s_sum);
-    /* Shared memory is reused by the block's next tile. */
-    __syncthreads();
 }
 
 

@@ -15,9 +15,10 @@
  *        host per node and per arc pair, uploaded (a few kilobytes for a
  *        stroke), and change_kernel / fix_kernel repair the kept preflow;
  *   3. cycles (a warm start begins with push launches on the kept labels):
- *      an exact global relabel (tiled Bellman-Ford, launched in
- *      batches until a launch changes no tile), then a count of the nodes
- *      with excess that can reach the sink. None: the preflow is maximum
+ *      an exact global relabel (tiled Bellman-Ford: one cooperative
+ *      launch with grid barriers between its steps where the device
+ *      allows, else launches in batches until one changes no tile), then a
+ *      count of the nodes with excess that can reach the sink. None: the preflow is maximum
  *      (early exit: the excess that is left can only go back to the
  *      source, which changes neither the flow value nor the cut).
  *      Otherwise `launches` push launches, and again. With launches=auto
@@ -613,7 +614,6 @@ static gcut_status run(gcut_cu_grid_state *s, const gcut_grid_problem *p,
 
     const size_t n = (size_t)p->num_nodes;
     if (warm) {
-        GCUT_CUDA_CHECK(cudaMemsetAsync(g.acc + ACC_PUSH_ACTIVE, 0, sizeof(u64), s->stream));
         if ((st = apply_changes(s, p, &R.transfer_ms)) != GCUT_OK)
             return st;
     } else {
