@@ -22,6 +22,7 @@
 #include "gcut/vision/image.h"
 #include "gcut/vision/mvs.h"
 #include "gcut/vision/stereo.h"
+#include "stereo_cli.h"
 
 static const char usage[] =
     "usage: gcut-mvs --views V1,V2,... --baselines B1,B2,... --ndisp N [options]\n"
@@ -88,17 +89,11 @@ static const char usage[] =
     "  gcut-mvs --cameras templeSR_par.txt --ref templeSR0001.png --mask-threshold 20 \\\n"
     "           --out depth.png --ply temple.ply\n";
 
+static const char prog[] = "gcut-mvs";
+
 static int die_usage(const char *msg, const char *arg)
 {
-    fprintf(stderr, "gcut-mvs: %s%s%s\n", msg, arg ? ": " : "", arg ? arg : "");
-    fprintf(stderr, "Try 'gcut-mvs --help'.\n");
-    return 2;
-}
-
-static int fail(void)
-{
-    fprintf(stderr, "gcut-mvs: %s\n", gcut_last_error());
-    return 1;
+    return stereo_cli_usage(prog, msg, arg);
 }
 
 static double now_ms(void)
@@ -106,46 +101,6 @@ static double now_ms(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
-}
-
-typedef struct progress {
-    int enabled;
-    int32_t labels, done;
-} progress;
-
-/* A one-line bar per cycle on stderr: moves done, the energy, the move time. */
-static void on_move(void *user, int32_t cycle, int32_t label, int64_t energy, double ms)
-{
-    progress *p = user;
-    if (!p->enabled)
-        return;
-    p->done = p->done % p->labels + 1;
-    int32_t width = 30, fill = (int32_t)((int64_t)width * p->done / p->labels);
-    fprintf(stderr, "\rcycle %d [%.*s%*s] %d/%d label %d energy %lld (%.1f ms)   ", (int)cycle,
-            (int)fill, "##############################", (int)(width - fill), "", (int)p->done,
-            (int)p->labels, (int)label, (long long)energy, ms);
-    if (p->done == p->labels)
-        fputc('\n', stderr);
-}
-
-static int parse_int(const char *s, int32_t lo, int32_t hi, int32_t *out)
-{
-    char *end;
-    long v = strtol(s, &end, 10);
-    if (*s == '\0' || *end != '\0' || v < lo || v > hi)
-        return 0;
-    *out = (int32_t)v;
-    return 1;
-}
-
-static int parse_pos(const char *s, double *out)
-{
-    char *end;
-    double v = strtod(s, &end);
-    if (*s == '\0' || *end != '\0' || !(v > 0) || !isfinite(v))
-        return 0;
-    *out = v;
-    return 1;
 }
 
 /* Comma-separated doubles: the count, or -1 on a bad number or more than max. */
@@ -184,49 +139,6 @@ static int split(char *s, char **out, int max)
     }
 }
 
-/* FILE.png -> FILE-16.png (any other name: FILE-16.png appended). */
-static char *path16(const char *path)
-{
-    size_t len = strlen(path);
-    char *p16 = malloc(len + 8);
-    if (!p16)
-        return NULL;
-    memcpy(p16, path, len + 1);
-    if (len > 4 && strcmp(p16 + len - 4, ".png") == 0)
-        p16[len - 4] = '\0';
-    strcat(p16, "-16.png");
-    return p16;
-}
-
-static gcut_status save_disp(const int32_t *disp, int32_t w, int32_t h, double scale,
-                             const char *path)
-{
-    gcut_image *img8 = NULL, *img16 = NULL;
-    char *p16 = NULL;
-    gcut_status st = gcut_image_new(&img8, w, h, 1, 8);
-    if (st == GCUT_OK)
-        st = gcut_image_new(&img16, w, h, 1, 16);
-    if (st != GCUT_OK)
-        goto done;
-    for (int32_t y = 0; y < h; y++)
-        for (int32_t x = 0; x < w; x++) {
-            double v = disp[(size_t)y * w + x] * scale + 0.5;
-            img8->data[(size_t)y * img8->stride + x] = (uint8_t)(v > 255 ? 255 : v);
-            ((uint16_t *)(void *)(img16->data + (size_t)y * img16->stride))[x] =
-                (uint16_t)disp[(size_t)y * w + x];
-        }
-    st = gcut_image_save(img8, path);
-    if (st == GCUT_OK && !(p16 = path16(path)))
-        st = GCUT_ERR_NOMEM;
-    if (st == GCUT_OK)
-        st = gcut_image_save(img16, p16);
-done:
-    free(p16);
-    gcut_image_free(img8);
-    gcut_image_free(img16);
-    return st;
-}
-
 /* A colour map for t in [0, 1]: blue, cyan, green, yellow, red. */
 static void colour(double t, uint8_t rgb[3])
 {
@@ -246,7 +158,6 @@ static gcut_status save_depth(const int32_t *labels, const double *depth, int32_
                               int32_t L, double scale16, const char *path)
 {
     gcut_image *rgb = NULL, *img16 = NULL;
-    char *p16 = NULL;
     gcut_status st = gcut_image_new(&rgb, w, h, 3, 8);
     if (st == GCUT_OK)
         st = gcut_image_new(&img16, w, h, 1, 16);
@@ -275,13 +186,8 @@ static gcut_status save_depth(const int32_t *labels, const double *depth, int32_
             const double v = depth[i] * scale16 + 0.5;
             *o16 = (uint16_t)(v > 65535 ? 65535 : v);
         }
-    st = gcut_image_save(rgb, path);
-    if (st == GCUT_OK && !(p16 = path16(path)))
-        st = GCUT_ERR_NOMEM;
-    if (st == GCUT_OK)
-        st = gcut_image_save(img16, p16);
+    st = stereo_cli_save_pair(rgb, img16, path);
 done:
-    free(p16);
     gcut_image_free(rgb);
     gcut_image_free(img16);
     return st;
@@ -296,7 +202,7 @@ static int save_ply(const char *path, const gcut_camera *cam, const gcut_image *
         n += depth[i] > 0;
     FILE *f = fopen(path, "w");
     if (!f) {
-        fprintf(stderr, "gcut-mvs: %s: cannot write\n", path);
+        fprintf(stderr, "%s: %s: cannot write\n", prog, path);
         return 0;
     }
     fprintf(f, "ply\nformat ascii 1.0\ncomment gcut-mvs depth map of %s\nelement vertex %lld\n"
@@ -326,36 +232,52 @@ static int save_ply(const char *path, const gcut_camera *cam, const gcut_image *
             fprintf(f, "%.6g %.6g %.6g %d %d %d\n", X[0], X[1], X[2], r, g, b);
         }
     if (fclose(f) != 0) {
-        fprintf(stderr, "gcut-mvs: %s: write error\n", path);
+        fprintf(stderr, "%s: %s: write error\n", prog, path);
         return 0;
     }
     return 1;
 }
 
+/* The lines of the solve, then the wall time of costs and moves. */
 static void print_stats(const gcut_mrf_stats *st, double wall)
 {
-    printf("backend: %s\n", st->backend ? st->backend : "none");
-    for (int32_t c = 0; c < st->cycles; c++)
-        printf("cycle %d: energy %lld, %.1f ms\n", (int)c + 1, (long long)st->cycle_energy[c],
-               st->cycle_ms[c]);
-    printf("cycles: %d\n", (int)st->cycles);
-    printf("moves: %d\n", (int)st->moves);
-    printf("initial-energy: %lld\n", (long long)st->initial_energy);
-    printf("energy: %lld\n", (long long)st->energy);
-    printf("build: %.1f ms\n", st->build_ms);
-    printf("solve: %.1f ms\n", st->solve_ms);
-    printf("total: %.1f ms\n", st->total_ms);
+    stereo_cli_print_stats(st);
     printf("wall: %.1f ms\n", wall);
+}
+
+/* The first lines of both modes. */
+static void print_head(int32_t w, int32_t h, int nv, const char *ref)
+{
+    printf("size: %dx%d\n", (int)w, (int)h);
+    printf("views: %d\n", nv);
+    printf("reference: %s\n", ref);
+}
+
+/* The progress bar of the moves into o, on when asked and stderr is a
+ * terminal. */
+static void progress_on(gcut_mrf_options *mrf, stereo_cli_progress *bar, int quiet,
+                        int32_t labels)
+{
+    bar->enabled = !quiet && isatty(2);
+    bar->labels = labels;
+    bar->done = 0;
+    mrf->progress = stereo_cli_on_move;
+    mrf->progress_user = bar;
+}
+
+static void free_images(gcut_image **img, int n)
+{
+    for (int i = 0; i < n; i++)
+        gcut_image_free(img[i]);
 }
 
 /* Options of both modes, as parsed. */
 typedef struct cli {
+    stereo_cli s; /* the options gcut-stereo has too */
     char *views_arg, *baselines_arg, *cameras, *ref, *images_dir, *bbox_arg, *range_arg;
-    const char *out, *gt_path, *ply, *backend;
-    int32_t ndisp, neighbours, depths, radius, ncc_trunc, mask_threshold, keep, cycles;
-    int32_t lambda, tl_trunc, contrast_threshold, contrast_boost, trunc;
-    int combine, smooth, cost, quiet, keep_set;
-    double gt_scale, scale;
+    const char *ply;
+    int32_t neighbours, depths, radius, ncc_trunc, mask_threshold, keep;
+    int combine;
 } cli;
 
 enum { MAX_VIEWS = 64 };
@@ -371,7 +293,7 @@ static int run_mbs(cli *o)
     if (nb < 0)
         return die_usage("--baselines must be comma-separated numbers", o->baselines_arg);
     if (nb != nv) {
-        fprintf(stderr, "gcut-mvs: %d views but %d baselines\n", nv, nb);
+        fprintf(stderr, "%s: %d views but %d baselines\n", prog, nv, nb);
         return 2;
     }
     int ref = -1;
@@ -383,35 +305,18 @@ static int run_mbs(cli *o)
         }
     if (ref < 0)
         return die_usage("no view has baseline 0: give the reference baseline 0", NULL);
-    if (o->ndisp == 0)
+    if (o->s.ndisp == 0)
         return die_usage("--ndisp is required", NULL);
     if (o->keep > nv - 1)
         return die_usage("--keep is more than the views other than the reference", NULL);
 
     gcut_mbs_params p;
     gcut_mbs_params_init(&p);
-    p.stereo.ndisp = o->ndisp;
-    if (o->cost >= 0)
-        p.stereo.cost = (gcut_stereo_cost)o->cost;
-    if (o->smooth >= 0)
-        p.stereo.smooth = (gcut_stereo_smooth)o->smooth;
-    if (o->lambda >= 0)
-        p.stereo.lambda = o->lambda;
-    if (o->trunc > 0)
-        p.stereo.trunc = o->trunc;
-    if (o->tl_trunc > 0)
-        p.stereo.tl_trunc = o->tl_trunc;
-    if (o->contrast_threshold >= 0)
-        p.stereo.contrast_threshold = o->contrast_threshold;
-    if (o->contrast_boost > 0)
-        p.stereo.contrast_boost = o->contrast_boost;
-    if (o->cycles > 0)
-        p.stereo.mrf.max_cycles = o->cycles;
-    p.stereo.mrf.backend = o->backend;
+    stereo_cli_apply(&o->s, &p.stereo);
     if (o->combine >= 0)
         p.combine = (gcut_mvs_combine)o->combine;
     p.keep = o->keep;
-    const double scale = o->scale > 0 ? o->scale : 255.0 / (o->ndisp - 1);
+    const double scale = o->s.scale > 0 ? o->s.scale : 255.0 / (o->s.ndisp - 1);
 
     gcut_image *img[MAX_VIEWS] = {NULL}, *gt = NULL;
     const gcut_image *others[MAX_VIEWS];
@@ -421,14 +326,11 @@ static int run_mbs(cli *o)
     for (int i = 0; i < nv; i++)
         if (gcut_image_load(names[i], &img[i]) != GCUT_OK)
             goto fail;
-    if (o->gt_path && gcut_image_load(o->gt_path, &gt) != GCUT_OK)
+    if (o->s.gt_path && gcut_image_load(o->s.gt_path, &gt) != GCUT_OK)
         goto fail;
     const int32_t w = img[ref]->width, h = img[ref]->height;
-    if (gt && (gt->width != w || gt->height != h)) {
-        fprintf(stderr, "gcut-mvs: ground truth is %d x %d, the reference %d x %d\n",
-                (int)gt->width, (int)gt->height, (int)w, (int)h);
+    if (!stereo_cli_check_gt(prog, gt, w, h, "the reference"))
         goto out;
-    }
     int k = 0;
     for (int i = 0; i < nv; i++)
         if (i != ref) {
@@ -438,37 +340,29 @@ static int run_mbs(cli *o)
     disp = malloc(sizeof(int32_t) * (size_t)w * (size_t)h);
     if (!disp)
         goto fail;
-    progress prog = {!o->quiet && isatty(2), o->ndisp, 0};
-    p.stereo.mrf.progress = on_move;
-    p.stereo.mrf.progress_user = &prog;
-    if (prog.enabled)
-        fprintf(stderr, "data costs: %d views x %d disparities ...\n", nv - 1, (int)o->ndisp);
+    stereo_cli_progress bar;
+    progress_on(&p.stereo.mrf, &bar, o->s.quiet, p.stereo.ndisp);
+    if (bar.enabled)
+        fprintf(stderr, "data costs: %d views x %d disparities ...\n", nv - 1, (int)p.stereo.ndisp);
     gcut_mrf_stats st;
     const double t0 = now_ms();
     if (gcut_mbs_match(img[ref], others, obase, nv - 1, &p, disp, &st) != GCUT_OK)
         goto fail;
     const double wall = now_ms() - t0;
-    printf("size: %dx%d\n", (int)w, (int)h);
-    printf("views: %d\n", nv);
-    printf("reference: %s\n", names[ref]);
-    printf("labels: %d\n", (int)o->ndisp);
+    print_head(w, h, nv, names[ref]);
+    printf("labels: %d\n", (int)p.stereo.ndisp);
     print_stats(&st, wall);
-    if (o->out && save_disp(disp, w, h, scale, o->out) != GCUT_OK)
+    if (o->s.out && stereo_cli_save_disp(disp, w, h, scale, o->s.out) != GCUT_OK)
         goto fail;
-    for (int t = 1; gt && t <= 2; t++) {
-        double pct;
-        if (gcut_stereo_bad_pixels(disp, gt, o->gt_scale, NULL, t, &pct, NULL) != GCUT_OK)
-            goto fail;
-        printf("bad%d-all: %.2f %%\n", t, pct);
-    }
+    if (gt && stereo_cli_print_bad(disp, gt, o->s.gt_scale, NULL) != GCUT_OK)
+        goto fail;
     rc = 0;
     goto out;
 fail:
-    rc = fail();
+    rc = stereo_cli_fail(prog);
 out:
     free(disp);
-    for (int i = 0; i < nv; i++)
-        gcut_image_free(img[i]);
+    free_images(img, nv);
     gcut_image_free(gt);
     return rc;
 }
@@ -490,7 +384,7 @@ static int run_sweep(cli *o)
 {
     if (!o->ref)
         return die_usage("--cameras needs --ref NAME", NULL);
-    if (o->gt_path)
+    if (o->s.gt_path)
         return die_usage("--gt applies to multi-baseline only (no depth ground truth here)", NULL);
     if (o->combine == GCUT_MVS_SIDE)
         return die_usage("--combine side applies to multi-baseline only", NULL);
@@ -515,11 +409,11 @@ static int run_sweep(cli *o)
         if (!strcmp(cams[i].name, o->ref))
             ref = i;
     if (ref < 0) {
-        fprintf(stderr, "gcut-mvs: %s: no camera named %s\n", o->cameras, o->ref);
+        fprintf(stderr, "%s: %s: no camera named %s\n", prog, o->cameras, o->ref);
         goto out;
     }
     if (o->neighbours > ncam - 1 || o->neighbours > MAX_VIEWS - 1) {
-        fprintf(stderr, "gcut-mvs: %d neighbours asked, %s has %d other cameras\n",
+        fprintf(stderr, "%s: %d neighbours asked, %s has %d other cameras\n", prog,
                 (int)o->neighbours, o->cameras, (int)ncam - 1);
         goto out;
     }
@@ -546,19 +440,9 @@ static int run_sweep(cli *o)
     p.keep = o->keep;
     if (o->combine == GCUT_MVS_MEAN)
         p.keep = o->neighbours;
-    if (o->smooth >= 0)
-        p.smooth = (gcut_stereo_smooth)o->smooth;
-    if (o->lambda >= 0)
-        p.lambda = o->lambda;
-    if (o->tl_trunc > 0)
-        p.tl_trunc = o->tl_trunc;
-    if (o->contrast_threshold >= 0)
-        p.contrast_threshold = o->contrast_threshold;
-    if (o->contrast_boost > 0)
-        p.contrast_boost = o->contrast_boost;
-    if (o->cycles > 0)
-        p.mrf.max_cycles = o->cycles;
-    p.mrf.backend = o->backend;
+    stereo_cli_smooth sm = {&p.smooth, &p.lambda, &p.tl_trunc, &p.contrast_threshold,
+                            &p.contrast_boost, &p.mrf};
+    stereo_cli_apply_smooth(&o->s, &sm);
 
     if (o->images_dir) {
         dir = strdup(o->images_dir);
@@ -590,10 +474,9 @@ static int run_sweep(cli *o)
     depth = malloc(sizeof(double) * (size_t)w * h);
     if (!labels || !depth)
         goto fail;
-    progress prog = {!o->quiet && isatty(2), p.ndepth, 0};
-    p.mrf.progress = on_move;
-    p.mrf.progress_user = &prog;
-    if (prog.enabled)
+    stereo_cli_progress bar;
+    progress_on(&p.mrf, &bar, o->s.quiet, p.ndepth);
+    if (bar.enabled)
         fprintf(stderr, "plane sweep: %d neighbours x %d depths ...\n", (int)o->neighbours,
                 (int)p.ndepth);
     gcut_mrf_stats st;
@@ -605,9 +488,7 @@ static int run_sweep(cli *o)
     int64_t masked = 0;
     for (int64_t i = 0; i < (int64_t)w * h; i++)
         masked += labels[i] < 0;
-    printf("size: %dx%d\n", (int)w, (int)h);
-    printf("views: %d\n", nv);
-    printf("reference: %s\n", sel[0].name);
+    print_head(w, h, nv, sel[0].name);
     printf("neighbours:");
     for (int i = 1; i < nv; i++)
         printf(" %s", sel[i].name);
@@ -618,20 +499,19 @@ static int run_sweep(cli *o)
     print_stats(&st, wall);
     const double scale16 = 65535.0 / p.zfar;
     printf("depth16-scale: %.6g\n", scale16);
-    if (o->out && save_depth(labels, depth, w, h, p.ndepth, scale16, o->out) != GCUT_OK)
+    if (o->s.out && save_depth(labels, depth, w, h, p.ndepth, scale16, o->s.out) != GCUT_OK)
         goto fail;
     if (o->ply && !save_ply(o->ply, &sel[0], img[0], depth))
         goto out;
     rc = 0;
     goto out;
 fail:
-    rc = fail();
+    rc = stereo_cli_fail(prog);
 out:
     free(labels);
     free(depth);
     free(dir);
-    for (int i = 0; i < nv; i++)
-        gcut_image_free(img[i]);
+    free_images(img, nv);
     gcut_cameras_free(cams);
     return rc;
 }
@@ -640,18 +520,19 @@ int main(int argc, char **argv)
 {
     cli o;
     memset(&o, 0, sizeof(o));
+    stereo_cli_init(&o.s);
     o.neighbours = 4;
     o.radius = -1;
     o.mask_threshold = -1;
-    o.lambda = -1;
-    o.contrast_threshold = -1;
     o.combine = -1;
-    o.smooth = -1;
-    o.cost = -1;
-    o.gt_scale = 1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        const int shared = stereo_cli_option(prog, argc, argv, &i, &o.s);
+        if (shared < 0)
+            return 2;
+        if (shared)
+            continue;
 #define NEED_ARG()                                       \
     do {                                                 \
         if (!v)                                          \
@@ -662,7 +543,7 @@ int main(int argc, char **argv)
     else if (!strcmp(a, name))                                               \
     {                                                                        \
         NEED_ARG();                                                          \
-        if (!parse_int(v, lo, hi, &o.field))                                 \
+        if (!stereo_cli_parse_int(v, lo, hi, &o.field))                      \
             return die_usage(name " must be in " #lo " .. " #hi, v);         \
     }
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -689,10 +570,6 @@ int main(int argc, char **argv)
         } else if (!strcmp(a, "--depth-range")) {
             NEED_ARG();
             o.range_arg = v;
-        } else if (!strcmp(a, "-n") || !strcmp(a, "--ndisp")) {
-            NEED_ARG();
-            if (!parse_int(v, 2, 1024, &o.ndisp))
-                return die_usage("--ndisp must be in 2 .. 1024", v);
         }
         INT_OPT("--neighbours", 1, 63, neighbours)
         INT_OPT("--depths", 2, 1024, depths)
@@ -700,26 +577,7 @@ int main(int argc, char **argv)
         INT_OPT("--ncc-trunc", 1, 200, ncc_trunc)
         INT_OPT("--mask-threshold", 0, 255, mask_threshold)
         INT_OPT("--keep", 1, 63, keep)
-        INT_OPT("--cycles", 1, 64, cycles)
-        INT_OPT("--trunc", 1, 1000, trunc)
-        INT_OPT("--tl-trunc", 1, 1000, tl_trunc)
-        INT_OPT("--contrast-threshold", 0, 256, contrast_threshold)
-        INT_OPT("--contrast-boost", 1, 100, contrast_boost)
-        else if (!strcmp(a, "-l") || !strcmp(a, "--lambda")) {
-            NEED_ARG();
-            if (!parse_int(v, 0, 10000, &o.lambda))
-                return die_usage("--lambda must be in 0 .. 10000", v);
-        } else if (!strcmp(a, "-c") || !strcmp(a, "--cost")) {
-            NEED_ARG();
-            if (!strcmp(v, "bt"))
-                o.cost = GCUT_STEREO_BT;
-            else if (!strcmp(v, "ad"))
-                o.cost = GCUT_STEREO_AD;
-            else if (!strcmp(v, "census"))
-                o.cost = GCUT_STEREO_CENSUS;
-            else
-                return die_usage("--cost must be bt, ad or census", v);
-        } else if (!strcmp(a, "--combine")) {
+        else if (!strcmp(a, "--combine")) {
             NEED_ARG();
             if (!strcmp(v, "mean"))
                 o.combine = GCUT_MVS_MEAN;
@@ -729,36 +587,9 @@ int main(int argc, char **argv)
                 o.combine = GCUT_MVS_SIDE;
             else
                 return die_usage("--combine must be best, mean or side", v);
-        } else if (!strcmp(a, "-s") || !strcmp(a, "--smooth")) {
-            NEED_ARG();
-            if (!strcmp(v, "potts"))
-                o.smooth = GCUT_STEREO_POTTS;
-            else if (!strcmp(v, "tl"))
-                o.smooth = GCUT_STEREO_TL;
-            else
-                return die_usage("--smooth must be potts or tl", v);
-        } else if (!strcmp(a, "-b") || !strcmp(a, "--backend")) {
-            NEED_ARG();
-            o.backend = v;
-        } else if (!strcmp(a, "-o") || !strcmp(a, "--out")) {
-            NEED_ARG();
-            o.out = v;
         } else if (!strcmp(a, "--ply")) {
             NEED_ARG();
             o.ply = v;
-        } else if (!strcmp(a, "--gt")) {
-            NEED_ARG();
-            o.gt_path = v;
-        } else if (!strcmp(a, "--gt-scale")) {
-            NEED_ARG();
-            if (!parse_pos(v, &o.gt_scale))
-                return die_usage("--gt-scale must be > 0", v);
-        } else if (!strcmp(a, "--scale")) {
-            NEED_ARG();
-            if (!parse_pos(v, &o.scale))
-                return die_usage("--scale must be > 0", v);
-        } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-            o.quiet = 1;
         } else if (a[0] == '-') {
             return die_usage("unknown option", a);
         } else {

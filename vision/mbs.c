@@ -25,8 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/core_internal.h"
 #include "gcut/vision/mvs.h"
+#include "stereo_internal.h"
 
 enum { MBS_MAX_VIEWS = 64 };
 
@@ -43,17 +43,6 @@ void gcut_mbs_params_init(gcut_mbs_params *p)
     p->keep = 0;
 }
 
-/* Sample c of pixel (x, y) on 8 bits; gray images repeat their one channel
- * (as stereo.c). */
-static inline int32_t sample(const gcut_image *img, int32_t x, int32_t y, int32_t c)
-{
-    const int32_t ch = img->channels == 1 ? 0 : c;
-    const uint8_t *row = img->data + (size_t)y * img->stride;
-    if (img->depth == 16)
-        return ((const uint16_t *)(const void *)row)[x * img->channels + ch] >> 8;
-    return row[x * img->channels + ch];
-}
-
 static gcut_status check_args(const gcut_image *ref, const gcut_image *const *views,
                               const double *base, int32_t nviews, const gcut_mbs_params *p)
 {
@@ -64,12 +53,9 @@ static gcut_status check_args(const gcut_image *ref, const gcut_image *const *vi
     if (nviews < 1 || nviews > MBS_MAX_VIEWS)
         return GCUT_FAIL(GCUT_ERR_INVALID, "nviews %d not in 1 .. %d", (int)nviews,
                          MBS_MAX_VIEWS);
-    const gcut_stereo_params *s = &p->stereo;
-    if (s->ndisp < 2 || s->ndisp > 1024)
-        return GCUT_FAIL(GCUT_ERR_INVALID, "ndisp %d not in 2 .. 1024", (int)s->ndisp);
-    if (s->lambda < 0 || s->lambda > 10000 || s->trunc < 1 || s->trunc > 1000 ||
-        s->tl_trunc < 1 || s->contrast_boost < 1 || s->contrast_boost > 100)
-        return GCUT_FAIL(GCUT_ERR_INVALID, "lambda, trunc, tl_trunc or contrast_boost out of range");
+    const gcut_status st = gcut_i_stereo_check_energy(&p->stereo);
+    if (st != GCUT_OK)
+        return st;
     if (p->combine < GCUT_MVS_MEAN || p->combine > GCUT_MVS_SIDE)
         return GCUT_FAIL(GCUT_ERR_INVALID, "unknown combine %d", (int)p->combine);
     if (p->keep < 0 || p->keep > nviews)
@@ -97,7 +83,7 @@ static void doubled(const gcut_image *img, float *out)
     for (int32_t c = 0; c < 3; c++)
         for (int32_t y = 0; y < h; y++)
             for (int32_t x = 0; x < w; x++)
-                out[((size_t)c * h + y) * w + x] = (float)(2 * sample(img, x, y, c));
+                out[((size_t)c * h + y) * w + x] = (float)(2 * gcut_i_sample8(img, x, y, c));
 }
 
 /* 5x5 census code of every pixel (24 bits) of the gray of doubled planes,
@@ -358,48 +344,17 @@ gcut_status gcut_mbs_match(const gcut_image *ref, const gcut_image *const *views
     const int64_t n = (int64_t)ref->width * ref->height;
     gcut_mrf *m = NULL;
     int32_t *cost = gcut_i_malloc_array(n * s->ndisp, sizeof(int32_t));
-    int32_t *f = gcut_i_malloc_array(n, sizeof(int32_t));
-    int32_t *wr = gcut_i_malloc_array(n, sizeof(int32_t));
-    int32_t *wd = gcut_i_malloc_array(n, sizeof(int32_t));
-    if (!cost || !f || !wr || !wd) {
-        st = GCUT_FAIL(GCUT_ERR_NOMEM, "out of memory (%lld x %d costs)", (long long)n,
-                       (int)s->ndisp);
-        goto done;
-    }
-    /* The energy of gcut_stereo_mrf() with the multi-view data term: the
-     * same weights (of the reference) and the same smoothness units. */
+    if (!cost)
+        return GCUT_FAIL(GCUT_ERR_NOMEM, "out of memory (%lld x %d costs)", (long long)n,
+                         (int)s->ndisp);
+    /* The energy and solve of gcut_stereo_match() with the multi-view data
+     * term: the same weights (of the reference) and smoothness units. */
     st = gcut_mbs_data_cost(ref, views, baselines, nviews, p, cost);
     if (st == GCUT_OK)
-        st = gcut_mrf_new(&m, ref->width, ref->height, 1, 4, s->ndisp);
+        st = gcut_i_stereo_energy(ref, s, cost, &m);
     if (st == GCUT_OK)
-        st = gcut_mrf_set_unary(m, cost);
-    if (st == GCUT_OK)
-        st = gcut_stereo_weights(ref, s, wr, wd);
-    if (st == GCUT_OK)
-        st = gcut_mrf_set_weights(m, 0, wr);
-    if (st == GCUT_OK)
-        st = gcut_mrf_set_weights(m, 2, wd);
-    if (st == GCUT_OK)
-        st = s->smooth == GCUT_STEREO_TL ? gcut_mrf_set_trunc_linear(m, 4 * s->lambda, s->tl_trunc)
-                                         : gcut_mrf_set_potts(m, 4 * s->lambda);
-    if (st != GCUT_OK)
-        goto done;
-    for (int64_t v = 0; v < n; v++) {
-        const int32_t *c = cost + v * s->ndisp;
-        int32_t best = 0;
-        for (int32_t d = 1; d < s->ndisp; d++)
-            if (c[d] < c[best])
-                best = d;
-        f[v] = best;
-    }
-    st = s->use_swap ? gcut_mrf_swap(m, &s->mrf, f, stats) : gcut_mrf_expand(m, &s->mrf, f, stats);
-    if (st == GCUT_OK)
-        memcpy(disp, f, (size_t)n * sizeof(int32_t));
-done:
+        st = gcut_i_stereo_solve(m, s, cost, n, disp, stats);
     gcut_mrf_free(m);
     gcut_i_free(cost);
-    gcut_i_free(f);
-    gcut_i_free(wr);
-    gcut_i_free(wd);
     return st;
 }

@@ -40,8 +40,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/core_internal.h"
-#include "gcut/vision/stereo.h"
+#include "stereo_internal.h"
 
 void gcut_stereo_params_init(gcut_stereo_params *p)
 {
@@ -76,14 +75,14 @@ static double now_ms(void)
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }
 
-/* Sample c of pixel (x, y) on 8 bits; gray images repeat their one channel. */
-static inline int32_t sample(const gcut_image *img, int32_t x, int32_t y, int32_t c)
+gcut_status gcut_i_stereo_check_energy(const gcut_stereo_params *p)
 {
-    const int32_t ch = img->channels == 1 ? 0 : c;
-    const uint8_t *row = img->data + (size_t)y * img->stride;
-    if (img->depth == 16)
-        return ((const uint16_t *)(const void *)row)[x * img->channels + ch] >> 8;
-    return row[x * img->channels + ch];
+    if (p->ndisp < 2 || p->ndisp > 1024)
+        return GCUT_FAIL(GCUT_ERR_INVALID, "ndisp %d not in 2 .. 1024", (int)p->ndisp);
+    if (p->lambda < 0 || p->lambda > 10000 || p->trunc < 1 || p->trunc > 1000 ||
+        p->tl_trunc < 1 || p->contrast_boost < 1 || p->contrast_boost > 100)
+        return GCUT_FAIL(GCUT_ERR_INVALID, "lambda, trunc, tl_trunc or contrast_boost out of range");
+    return GCUT_OK;
 }
 
 static gcut_status check_pair(const gcut_image *l, const gcut_image *r,
@@ -96,11 +95,9 @@ static gcut_status check_pair(const gcut_image *l, const gcut_image *r,
     if (l->width != r->width || l->height != r->height)
         return GCUT_FAIL(GCUT_ERR_INVALID, "left %d x %d and right %d x %d differ in size",
                          (int)l->width, (int)l->height, (int)r->width, (int)r->height);
-    if (p->ndisp < 2 || p->ndisp > 1024)
-        return GCUT_FAIL(GCUT_ERR_INVALID, "ndisp %d not in 2 .. 1024", (int)p->ndisp);
-    if (p->lambda < 0 || p->lambda > 10000 || p->trunc < 1 || p->trunc > 1000 ||
-        p->tl_trunc < 1 || p->contrast_boost < 1 || p->contrast_boost > 100)
-        return GCUT_FAIL(GCUT_ERR_INVALID, "lambda, trunc, tl_trunc or contrast_boost out of range");
+    const gcut_status st = gcut_i_stereo_check_energy(p);
+    if (st != GCUT_OK)
+        return st;
     if (p->lr_check < 0 || p->lr_check > 1 || p->lr_max_diff < 0 || p->lr_max_diff > p->ndisp ||
         p->lr_median < 0 || p->lr_median > 5)
         return GCUT_FAIL(GCUT_ERR_INVALID, "lr_check (0, 1), lr_max_diff (0 .. ndisp) or "
@@ -168,8 +165,8 @@ gcut_status gcut_stereo_data_cost(const gcut_image *left, const gcut_image *righ
     for (int32_t c = 0; c < 3; c++)
         for (int32_t y = 0; y < h; y++)
             for (int32_t x = 0; x < w; x++) {
-                L2[((size_t)c * h + y) * w + x] = 2 * sample(left, x, y, c);
-                R2[((size_t)c * h + y) * w + x] = 2 * sample(right, x, y, c);
+                L2[((size_t)c * h + y) * w + x] = 2 * gcut_i_sample8(left, x, y, c);
+                R2[((size_t)c * h + y) * w + x] = 2 * gcut_i_sample8(right, x, y, c);
             }
     if (p->cost == GCUT_STEREO_CENSUS) {
         cl = gcut_i_malloc_array((int64_t)w * h, sizeof(uint32_t));
@@ -244,13 +241,13 @@ gcut_status gcut_stereo_weights(const gcut_image *left, const gcut_stereo_params
         for (int32_t x = 0; x < w; x++) {
             int32_t dr = 0, dd = 0;
             for (int32_t c = 0; c < 3; c++) {
-                const int32_t v = sample(left, x, y, c);
+                const int32_t v = gcut_i_sample8(left, x, y, c);
                 if (x + 1 < w) {
-                    int32_t a = abs(v - sample(left, x + 1, y, c));
+                    int32_t a = abs(v - gcut_i_sample8(left, x + 1, y, c));
                     dr = a > dr ? a : dr;
                 }
                 if (y + 1 < h) {
-                    int32_t a = abs(v - sample(left, x, y + 1, c));
+                    int32_t a = abs(v - gcut_i_sample8(left, x, y + 1, c));
                     dd = a > dd ? a : dd;
                 }
             }
@@ -260,31 +257,23 @@ gcut_status gcut_stereo_weights(const gcut_image *left, const gcut_stereo_params
     return GCUT_OK;
 }
 
-gcut_status gcut_stereo_mrf(const gcut_image *left, const gcut_image *right,
-                            const gcut_stereo_params *p, gcut_mrf **out)
+gcut_status gcut_i_stereo_energy(const gcut_image *ref, const gcut_stereo_params *p,
+                                 const int32_t *cost, gcut_mrf **out)
 {
-    gcut_status st = check_pair(left, right, p);
-    if (st != GCUT_OK)
-        return st;
-    if (!out)
-        return GCUT_FAIL(GCUT_ERR_INVALID, "out is NULL");
-    const int64_t n = (int64_t)left->width * left->height;
+    const int64_t n = (int64_t)ref->width * ref->height;
     gcut_mrf *m = NULL;
-    int32_t *cost = gcut_i_malloc_array(n * p->ndisp, sizeof(int32_t));
     int32_t *wr = gcut_i_malloc_array(n, sizeof(int32_t));
     int32_t *wd = gcut_i_malloc_array(n, sizeof(int32_t));
-    if (!cost || !wr || !wd) {
-        st = GCUT_FAIL(GCUT_ERR_NOMEM, "out of memory (%lld x %d costs)", (long long)n,
-                       (int)p->ndisp);
+    gcut_status st = GCUT_OK;
+    if (!wr || !wd) {
+        st = GCUT_FAIL(GCUT_ERR_NOMEM, "out of memory (%lld weights)", (long long)n);
         goto done;
     }
-    st = gcut_mrf_new(&m, left->width, left->height, 1, 4, p->ndisp);
-    if (st == GCUT_OK)
-        st = gcut_stereo_data_cost(left, right, p, cost);
+    st = gcut_mrf_new(&m, ref->width, ref->height, 1, 4, p->ndisp);
     if (st == GCUT_OK)
         st = gcut_mrf_set_unary(m, cost);
     if (st == GCUT_OK)
-        st = gcut_stereo_weights(left, p, wr, wd);
+        st = gcut_stereo_weights(ref, p, wr, wd);
     if (st == GCUT_OK)
         st = gcut_mrf_set_weights(m, 0, wr);
     if (st == GCUT_OK)
@@ -298,32 +287,38 @@ gcut_status gcut_stereo_mrf(const gcut_image *left, const gcut_image *right,
     }
 done:
     gcut_mrf_free(m);
-    gcut_i_free(cost);
     gcut_i_free(wr);
     gcut_i_free(wd);
     return st;
 }
 
-/* One view: the energy of gcut_stereo_mrf(), the winner-take-all start,
- * then expansion or swap. The pair and disp are checked by the caller. */
-static gcut_status solve_view(const gcut_image *left, const gcut_image *right,
-                              const gcut_stereo_params *p, int32_t *disp, gcut_mrf_stats *stats)
+gcut_status gcut_stereo_mrf(const gcut_image *left, const gcut_image *right,
+                            const gcut_stereo_params *p, gcut_mrf **out)
 {
-    gcut_mrf *m = NULL;
-    gcut_status st = gcut_stereo_mrf(left, right, p, &m);
+    gcut_status st = check_pair(left, right, p);
     if (st != GCUT_OK)
         return st;
+    if (!out)
+        return GCUT_FAIL(GCUT_ERR_INVALID, "out is NULL");
     const int64_t n = (int64_t)left->width * left->height;
-    int32_t *f = gcut_i_malloc_array(n, sizeof(int32_t));
     int32_t *cost = gcut_i_malloc_array(n * p->ndisp, sizeof(int32_t));
-    if (!f || !cost) {
-        st = GCUT_FAIL(GCUT_ERR_NOMEM, "out of memory");
-        goto done;
-    }
-    /* Winner-take-all start: fewer cycles than starting from all zeros. */
+    if (!cost)
+        return GCUT_FAIL(GCUT_ERR_NOMEM, "out of memory (%lld x %d costs)", (long long)n,
+                         (int)p->ndisp);
     st = gcut_stereo_data_cost(left, right, p, cost);
-    if (st != GCUT_OK)
-        goto done;
+    if (st == GCUT_OK)
+        st = gcut_i_stereo_energy(left, p, cost, out);
+    gcut_i_free(cost);
+    return st;
+}
+
+gcut_status gcut_i_stereo_solve(gcut_mrf *m, const gcut_stereo_params *p, const int32_t *cost,
+                                int64_t n, int32_t *disp, gcut_mrf_stats *stats)
+{
+    int32_t *f = gcut_i_malloc_array(n, sizeof(int32_t));
+    if (!f)
+        return GCUT_FAIL(GCUT_ERR_NOMEM, "out of memory");
+    /* Winner-take-all start: fewer cycles than starting from all zeros. */
     for (int64_t v = 0; v < n; v++) {
         const int32_t *c = cost + v * p->ndisp;
         int32_t best = 0;
@@ -332,13 +327,32 @@ static gcut_status solve_view(const gcut_image *left, const gcut_image *right,
                 best = d;
         f[v] = best;
     }
-    st = p->use_swap ? gcut_mrf_swap(m, &p->mrf, f, stats) : gcut_mrf_expand(m, &p->mrf, f, stats);
+    gcut_status st =
+        p->use_swap ? gcut_mrf_swap(m, &p->mrf, f, stats) : gcut_mrf_expand(m, &p->mrf, f, stats);
     if (st == GCUT_OK)
         memcpy(disp, f, (size_t)n * sizeof(int32_t));
-done:
     gcut_i_free(f);
-    gcut_i_free(cost);
+    return st;
+}
+
+/* One view: the data costs, the energy of gcut_stereo_mrf() on them and the
+ * shared solve. The pair and disp are checked by the caller. */
+static gcut_status solve_view(const gcut_image *left, const gcut_image *right,
+                              const gcut_stereo_params *p, int32_t *disp, gcut_mrf_stats *stats)
+{
+    const int64_t n = (int64_t)left->width * left->height;
+    gcut_mrf *m = NULL;
+    int32_t *cost = gcut_i_malloc_array(n * p->ndisp, sizeof(int32_t));
+    if (!cost)
+        return GCUT_FAIL(GCUT_ERR_NOMEM, "out of memory (%lld x %d costs)", (long long)n,
+                         (int)p->ndisp);
+    gcut_status st = gcut_stereo_data_cost(left, right, p, cost);
+    if (st == GCUT_OK)
+        st = gcut_i_stereo_energy(left, p, cost, &m);
+    if (st == GCUT_OK)
+        st = gcut_i_stereo_solve(m, p, cost, n, disp, stats);
     gcut_mrf_free(m);
+    gcut_i_free(cost);
     return st;
 }
 
@@ -564,7 +578,7 @@ gcut_status gcut_stereo_bad_pixels(const int32_t *disp, const gcut_image *gt, do
             const int32_t g = gt->depth == 16
                                   ? ((const uint16_t *)(const void *)(gt->data + (size_t)y * gt->stride))[x * gt->channels]
                                   : gt->data[(size_t)y * gt->stride + (size_t)x * gt->channels];
-            if (g == 0 || (mask && sample(mask, x, y, 0) == 0))
+            if (g == 0 || (mask && gcut_i_sample8(mask, x, y, 0) == 0))
                 continue;
             const double e = (double)disp[(size_t)y * gt->width + x] - g / gt_scale;
             all++;

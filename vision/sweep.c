@@ -29,8 +29,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/core_internal.h"
 #include "gcut/vision/mvs.h"
+#include "stereo_internal.h"
 
 enum { SWEEP_MAX_VIEWS = 64, SWEEP_NO_COST = -1 };
 
@@ -202,23 +202,13 @@ static gcut_status check_args(const gcut_image *const *images, const gcut_camera
     return GCUT_OK;
 }
 
-/* Sample c (0 .. 2) of pixel (x, y) on 8 bits, gray repeated. */
-static inline int32_t sample(const gcut_image *img, int32_t x, int32_t y, int32_t c)
-{
-    const int32_t ch = img->channels == 1 ? 0 : c;
-    const uint8_t *row = img->data + (size_t)y * img->stride;
-    if (img->depth == 16)
-        return ((const uint16_t *)(const void *)row)[x * img->channels + ch] >> 8;
-    return row[x * img->channels + ch];
-}
-
 static void to_gray(const gcut_image *img, float *g)
 {
     for (int32_t y = 0; y < img->height; y++)
         for (int32_t x = 0; x < img->width; x++)
-            g[(size_t)y * img->width + x] =
-                (float)(0.299 * sample(img, x, y, 0) + 0.587 * sample(img, x, y, 1) +
-                        0.114 * sample(img, x, y, 2));
+            g[(size_t)y * img->width + x] = (float)(0.299 * gcut_i_sample8(img, x, y, 0) +
+                                                    0.587 * gcut_i_sample8(img, x, y, 1) +
+                                                    0.114 * gcut_i_sample8(img, x, y, 2));
 }
 
 /* Integral image of a cw x ch array into S ((cw+1) x (ch+1), S[0][*] = 0). */
@@ -427,13 +417,13 @@ static void crop_weights(const gcut_image *img, const sweep_ctx *c, int32_t *wr,
             const int32_t X = x + c->x0, Y = y + c->y0;
             int32_t dr = 0, dd = 0;
             for (int32_t k = 0; k < 3; k++) {
-                const int32_t v = sample(img, X, Y, k);
+                const int32_t v = gcut_i_sample8(img, X, Y, k);
                 if (x + 1 < c->cw) {
-                    const int32_t a = abs(v - sample(img, X + 1, Y, k));
+                    const int32_t a = abs(v - gcut_i_sample8(img, X + 1, Y, k));
                     dr = a > dr ? a : dr;
                 }
                 if (y + 1 < c->ch) {
-                    const int32_t a = abs(v - sample(img, X, Y + 1, k));
+                    const int32_t a = abs(v - gcut_i_sample8(img, X, Y + 1, k));
                     dd = a > dd ? a : dd;
                 }
             }
@@ -461,7 +451,7 @@ gcut_status gcut_sweep_depth(const gcut_image *const *images, const gcut_camera 
         for (int32_t x = 0; x < w; x++) {
             int keep = p->mask_threshold < 0;
             for (int32_t k = 0; k < 3 && !keep; k++)
-                keep = sample(ref, x, y, k) > p->mask_threshold;
+                keep = gcut_i_sample8(ref, x, y, k) > p->mask_threshold;
             if (keep) {
                 x0 = x < x0 ? x : x0;
                 x1 = x > x1 ? x : x1;
@@ -509,7 +499,7 @@ gcut_status gcut_sweep_depth(const gcut_image *const *images, const gcut_camera 
         for (int32_t x = 0; x < c.cw; x++) {
             int keep = p->mask_threshold < 0;
             for (int32_t k = 0; k < 3 && !keep; k++)
-                keep = sample(ref, x + x0, y + y0, k) > p->mask_threshold;
+                keep = gcut_i_sample8(ref, x + x0, y + y0, k) > p->mask_threshold;
             mask[(size_t)y * c.cw + x] = (uint8_t)keep;
         }
     c.mask = mask;

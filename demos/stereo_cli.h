@@ -1,0 +1,91 @@
+/*
+ * stereo_cli.h - what gcut-stereo and gcut-mvs share: the options of the
+ * two-view energy and of the disparity output, the progress bar, the
+ * statistics and bad-pixel lines, and the disparity PNGs. Compiled into
+ * both tools (demos/CMakeLists.txt); not part of the library.
+ */
+#ifndef GCUT_DEMOS_STEREO_CLI_H
+#define GCUT_DEMOS_STEREO_CLI_H
+
+#include <stdint.h>
+
+#include "gcut/gcut.h"
+#include "gcut/vision/image.h"
+#include "gcut/vision/stereo.h"
+
+/* The shared options as given; -1 (or 0 where 0 is not allowed, NULL for
+ * strings) means not given, so that each tool keeps its own defaults. */
+typedef struct stereo_cli {
+    int32_t ndisp, lambda, trunc, tl_trunc, contrast_threshold, contrast_boost, cycles;
+    int cost, smooth, quiet;
+    const char *backend, *out, *gt_path;
+    double scale, gt_scale;
+} stereo_cli;
+
+/* Everything not given (gt_scale 1). */
+void stereo_cli_init(stereo_cli *o);
+
+/* "PROG: MSG[: ARG]" and the --help hint on stderr; returns 2, the exit
+ * status of bad usage. */
+int stereo_cli_usage(const char *prog, const char *msg, const char *arg);
+
+/* "PROG: " and gcut_last_error() on stderr; returns 1, the exit status of
+ * bad input. */
+int stereo_cli_fail(const char *prog);
+
+/* Parse argv[*i] when it is a shared option (advancing *i past its value):
+ * 1 if it was, 0 if it is not one of them, -1 on bad usage (reported by
+ * stereo_cli_usage(prog, ...)). */
+int stereo_cli_option(const char *prog, int argc, char **argv, int *i, stereo_cli *o);
+
+/* An integer in lo .. hi (the whole string), or a finite number > 0. */
+int stereo_cli_parse_int(const char *s, int32_t lo, int32_t hi, int32_t *out);
+int stereo_cli_parse_pos(const char *s, double *out);
+
+/* The given energy options into p (ndisp, cost, smoothness, cycles and
+ * the back end; the rest is left as it is). */
+void stereo_cli_apply(const stereo_cli *o, gcut_stereo_params *p);
+
+/* Where a parameter struct keeps the smoothness and the moves
+ * (gcut_stereo_params, gcut_sweep_params). */
+typedef struct stereo_cli_smooth {
+    gcut_stereo_smooth *smooth;
+    int32_t *lambda, *tl_trunc, *contrast_threshold, *contrast_boost;
+    gcut_mrf_options *mrf;
+} stereo_cli_smooth;
+
+/* The given smoothness options, cycles and the back end into s. */
+void stereo_cli_apply_smooth(const stereo_cli *o, const stereo_cli_smooth *s);
+
+/* The progress bar of the moves on stderr (gcut_mrf_options::progress). */
+typedef struct stereo_cli_progress {
+    int enabled;
+    int32_t labels, done;
+} stereo_cli_progress;
+void stereo_cli_on_move(void *user, int32_t cycle, int32_t label, int64_t energy, double ms);
+
+/* `backend:` to `total:` of the solve, one item per line on stdout. */
+void stereo_cli_print_stats(const gcut_mrf_stats *st);
+
+/* A ground truth of another size than the images: reported, 0 returned. */
+int stereo_cli_check_gt(const char *prog, const gcut_image *gt, int32_t w, int32_t h,
+                        const char *what);
+
+/* `badT-all:` for T = 1, 2 and, with a mask, `badT-nonocc:`. */
+gcut_status stereo_cli_print_bad(const int32_t *disp, const gcut_image *gt, double gt_scale,
+                                 const gcut_image *mask);
+
+/* FILE.png -> FILE-16.png (any other name: -16.png appended); NULL when
+ * out of memory. */
+char *stereo_cli_path16(const char *path);
+
+/* A picture at path and its exact 16-bit values at
+ * stereo_cli_path16(path). */
+gcut_status stereo_cli_save_pair(const gcut_image *pic, const gcut_image *img16, const char *path);
+
+/* The disparities as an 8-bit PNG of disp * scale at path and exactly as a
+ * 16-bit PNG at stereo_cli_path16(path). */
+gcut_status stereo_cli_save_disp(const int32_t *disp, int32_t w, int32_t h, double scale,
+                                 const char *path);
+
+#endif
