@@ -17,15 +17,15 @@ mtx=$src/data/mtx/good_general.mtx
 for b in auto cpu-match-pr cpu-match-hk; do
   for i in none greedy ks; do
     out=$("$exe" -b "$b" --init "$i" --check "$mtx")
-    echo "$out" | grep -qx 'cardinality: 3' || fail "$b $i: $out"
-    echo "$out" | grep -qx 'check: ok' || fail "$b $i check: $out"
-    echo "$out" | grep -q '^init: [0-9.]* ms$' || fail "$b $i init line: $out"
-    echo "$out" | grep -q '^solve: [0-9.]* ms$' || fail "$b $i solve line: $out"
+    grep -qx 'cardinality: 3' <<<"$out" || fail "$b $i: $out"
+    grep -qx 'check: ok' <<<"$out" || fail "$b $i check: $out"
+    grep -q '^init: [0-9.]* ms$' <<<"$out" || fail "$b $i init line: $out"
+    grep -q '^solve: [0-9.]* ms$' <<<"$out" || fail "$b $i solve line: $out"
   done
 done
 out=$("$exe" --repeat 3 --out "$work/mates.txt" - < "$mtx")
-echo "$out" | grep -qx 'cardinality: 3' || fail "stdin: $out"
-echo "$out" | grep -qx 'size: 4 x 5, 6 edges' || fail "size line: $out"
+grep -qx 'cardinality: 3' <<<"$out" || fail "stdin: $out"
+grep -qx 'size: 4 x 5, 6 edges' <<<"$out" || fail "size line: $out"
 [ "$(grep -c '^[0-9]' "$work/mates.txt")" = 4 ] || fail "mates file should list 4 rows"
 awk '$1 ~ /^[0-9]/ && ($2 < 0 || $2 > 5) {exit 1}' "$work/mates.txt" || fail "mates out of range"
 [ "$(awk '$1 ~ /^[0-9]/ && $2 != 0' "$work/mates.txt" | wc -l)" = 3 ] || fail "3 matched rows"

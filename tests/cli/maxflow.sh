@@ -29,10 +29,10 @@ a 5 4 7
 a 5 6 4
 MAX
 out=$("$exe" -b cpu-ref --check --cut "$work/cut.txt" --flow "$work/flow.txt" "$work/clrs.max")
-echo "$out" | grep -qx 'flow: 23' || fail "flow line: $out"
-echo "$out" | grep -q '^solve: [0-9.]* ms$' || fail "solve line: $out"
-echo "$out" | grep -q '^parse: [0-9.]* ms$' || fail "parse line: $out"
-echo "$out" | grep -qx 'check: ok' || fail "check line: $out"
+grep -qx 'flow: 23' <<<"$out" || fail "flow line: $out"
+grep -q '^solve: [0-9.]* ms$' <<<"$out" || fail "solve line: $out"
+grep -q '^parse: [0-9.]* ms$' <<<"$out" || fail "parse line: $out"
+grep -qx 'check: ok' <<<"$out" || fail "check line: $out"
 grep -qx '4 1' "$work/cut.txt" || fail "cut file: node 4 should be on the sink side"
 [ "$(grep -c '^[0-9]' "$work/cut.txt")" = 6 ] || fail "cut file should list 6 nodes"
 grep -qx 's 23' "$work/flow.txt" || fail "flow file value"
@@ -43,10 +43,10 @@ awk '$1=="f" && $2==1 {o+=$4} $1=="f" && $3==6 {i+=$4} END {exit !(o==23 && i==2
 
 # stdin, repeat, every back end.
 out=$("$exe" --repeat 3 - < "$work/clrs.max")
-echo "$out" | grep -qx 'flow: 23' || fail "stdin: $out"
+grep -qx 'flow: 23' <<<"$out" || fail "stdin: $out"
 out=$("$exe" -b all --check "$work/clrs.max")
-echo "$out" | grep -qx 'flow: 23' || fail "all: $out"
-if echo "$out" | grep -q -e DISAGREES -e FAILED; then fail "all: $out"; fi
+grep -qx 'flow: 23' <<<"$out" || fail "all: $out"
+if grep -q -e DISAGREES -e FAILED <<<"$out"; then fail "all: $out"; fi
 
 # Errors: one line on stderr, non-zero exit.
 set +e

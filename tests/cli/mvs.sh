@@ -35,9 +35,9 @@ awk -v W=64 -v H=40 -v dir="$work" 'BEGIN {
 }'
 out=$("$exe" --views "$work/v1.pgm,$work/v2.pgm,$work/v3.pgm" --baselines -1,0,1 --ndisp 8 \
       --gt "$work/gt.pgm" --gt-scale 16 --out "$work/disp.png" --quiet)
-echo "$out" | grep -qx 'size: 64x40' || fail "size line: $out"
-echo "$out" | grep -qx 'views: 3' || fail "views line: $out"
-echo "$out" | grep -q '^energy: [0-9]*$' || fail "energy line: $out"
+grep -qx 'size: 64x40' <<<"$out" || fail "size line: $out"
+grep -qx 'views: 3' <<<"$out" || fail "views line: $out"
+grep -q '^energy: [0-9]*$' <<<"$out" || fail "energy line: $out"
 bad=$(echo "$out" | sed -n 's/^bad1-all: \([0-9.]*\) %$/\1/p')
 [ -n "$bad" ] && awk -v e="$bad" 'BEGIN {exit !(e < 2.0)}' || fail "bad pixels: $out"
 [ -s "$work/disp.png" ] && [ -s "$work/disp-16.png" ] || fail "disparity files missing"
@@ -53,9 +53,9 @@ bad=$(echo "$out" | sed -n 's/^bad1-all: \([0-9.]*\) %$/\1/p')
 } > "$work/cams_par.txt"
 out=$("$exe" --cameras "$work/cams_par.txt" --ref v2.pgm --neighbours 2 --depth-range 1.5,8 \
       --depths 24 --out "$work/depth.png" --ply "$work/pts.ply" --quiet)
-echo "$out" | grep -qx 'neighbours: v1.pgm v3.pgm\|neighbours: v3.pgm v1.pgm' || fail "neighbours: $out"
-echo "$out" | grep -qx 'depth-range: 1.5 8' || fail "range: $out"
-echo "$out" | grep -qx 'masked: 0' || fail "masked: $out"
+grep -qx 'neighbours: v1.pgm v3.pgm\|neighbours: v3.pgm v1.pgm' <<<"$out" || fail "neighbours: $out"
+grep -qx 'depth-range: 1.5 8' <<<"$out" || fail "range: $out"
+grep -qx 'masked: 0' <<<"$out" || fail "masked: $out"
 [ -s "$work/depth.png" ] && [ -s "$work/depth-16.png" ] || fail "depth files missing"
 grep -qx 'element vertex 2560' "$work/pts.ply" || fail "ply header"
 

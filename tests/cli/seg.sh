@@ -13,10 +13,10 @@ diff -u "$src/golden/gcut-seg-help.out" "$work/help.out" || fail "--help differs
 out=$("$exe" "$root/images/shapes.png" --seeds "$root/images/shapes-seeds.png" \
       --gt "$root/images/shapes-gt.png" --out "$work/mask.png" --cutout "$work/cut.png" \
       --overlay "$work/over.png" --dump "$work/graph.max")
-echo "$out" | grep -qx 'size: 160x120' || fail "size line: $out"
-echo "$out" | grep -qx 'iterations: 1' || fail "iterations line: $out"
+grep -qx 'size: 160x120' <<<"$out" || fail "size line: $out"
+grep -qx 'iterations: 1' <<<"$out" || fail "iterations line: $out"
 for k in load model build solve total; do
-  echo "$out" | grep -q "^$k: [0-9.]* ms\$" || fail "$k line: $out"
+  grep -q "^$k: [0-9.]* ms\$" <<<"$out" || fail "$k line: $out"
 done
 err=$(echo "$out" | sed -n 's/^error: \([0-9.]*\) %$/\1/p')
 [ -n "$err" ] && awk -v e="$err" 'BEGIN {exit !(e < 1.0)}' || fail "error too high: $out"

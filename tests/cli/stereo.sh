@@ -29,8 +29,8 @@ awk -v W=64 -v H=48 -v dir="$work" 'BEGIN {
 }'
 out=$("$exe" "$work/left.pgm" "$work/right.pgm" --ndisp 8 --gt "$work/gt.pgm" --gt-scale 16 \
       --out "$work/disp.png" --quiet)
-echo "$out" | grep -qx 'size: 64x48' || fail "size line: $out"
-echo "$out" | grep -q '^energy: [0-9]*$' || fail "energy line: $out"
+grep -qx 'size: 64x48' <<<"$out" || fail "size line: $out"
+grep -q '^energy: [0-9]*$' <<<"$out" || fail "energy line: $out"
 bad=$(echo "$out" | sed -n 's/^bad1-all: \([0-9.]*\) %$/\1/p')
 [ -n "$bad" ] && awk -v e="$bad" 'BEGIN {exit !(e < 2.0)}' || fail "bad pixels: $out"
 [ -s "$work/disp.png" ] && [ -s "$work/disp-16.png" ] || fail "disparity files missing"

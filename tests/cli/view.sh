@@ -16,15 +16,15 @@ diff -u "$src/golden/gcut-view-help.out" "$work/help.out" || fail "--help differ
 out=$(env -u DISPLAY -u WAYLAND_DISPLAY SDL_VIDEODRIVER=dummy "$exe" "$img" --replay "$strokes" \
       --zoom 2 --out "$work/mask.png" --seeds-out "$work/seeds.png" --cutout "$work/cut.png" \
       --screenshot "$work/shot.png")
-echo "$out" | grep -qx 'video: dummy' || fail "video driver: $out"
-echo "$out" | grep -qx 'strokes: 6' || fail "strokes: $out"
-echo "$out" | grep -qx "screenshot: $work/shot.png (400x300)" || fail "screenshot line: $out"
+grep -qx 'video: dummy' <<<"$out" || fail "video driver: $out"
+grep -qx 'strokes: 6' <<<"$out" || fail "strokes: $out"
+grep -qx "screenshot: $work/shot.png (400x300)" <<<"$out" || fail "screenshot line: $out"
 [ -s "$work/cut.png" ] || fail "no cut-out"
 
 # The mask is gcut-seg's from the seeds the strokes imply (0 differences),
 # and close to the truth.
 cmp=$("$seg" "$img" --seeds "$work/seeds.png" --gt "$work/mask.png")
-echo "$cmp" | grep -qx 'error: 0.000 %' || fail "mask differs from gcut-seg: $cmp"
+grep -qx 'error: 0.000 %' <<<"$cmp" || fail "mask differs from gcut-seg: $cmp"
 gt=$("$seg" "$img" --seeds "$work/seeds.png" --gt "$root/images/blob-gt.png")
 err=$(echo "$gt" | sed -n 's/^error: \([0-9.]*\) %$/\1/p')
 awk -v e="$err" 'BEGIN {exit !(e < 2.0)}' || fail "error against the truth: $gt"
@@ -33,7 +33,7 @@ awk -v e="$err" 'BEGIN {exit !(e < 2.0)}' || fail "error against the truth: $gt"
 # (green boundary pixels, blue-tinted background).
 check_shot() { # file width height
   local s; s=$("$exe" --inspect "$1")
-  echo "$s" | grep -qx "size: $2x$3" || fail "$1: size: $s"
+  grep -qx "size: $2x$3" <<<"$s" || fail "$1: size: $s"
   local sd; sd=$(echo "$s" | sed -n 's/^stddev: //p')
   local mean; mean=$(echo "$s" | sed -n 's/^mean: //p')
   local bnd; bnd=$(echo "$s" | sed -n 's/^boundary: //p')
@@ -72,8 +72,8 @@ if command -v xvfb-run > /dev/null; then
   # above keep it on and cover our own code).
   out=$(env -u SDL_VIDEODRIVER ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" timeout 120 xvfb-run -a -s "-screen 0 1280x1024x24" "$exe" "$img" \
         --replay "$strokes" --out "$work/xmask.png" --screenshot "$work/xshot.png")
-  echo "$out" | grep -qx 'video: x11' || fail "xvfb video driver: $out"
-  echo "$out" | grep -qx 'window: 1000x750, 0 pixels differ from the screenshot' \
+  grep -qx 'video: x11' <<<"$out" || fail "xvfb video driver: $out"
+  grep -qx 'window: 1000x750, 0 pixels differ from the screenshot' <<<"$out" \
     || fail "xvfb window: $out"
   cmp -s "$work/xmask.png" "$work/mask.png" || fail "xvfb mask differs"
   check_shot "$work/xshot.png" 1000 750
