@@ -569,6 +569,14 @@ __global__ void fix_kernel(Dev g)
  * engine's arrays, cut by phase I, and applied by accept_kernel. */
 enum { MRF_K = 0, MRF_NEG = 1, MRF_ENERGY = 2, MRF_ACCEPTED = 3, MRF_ERROR = 4, MRF_SLOTS = 8 };
 
+/* A move graph kept for the next cycle's move on the same label: each
+ * node's terminal capacity t (source max(t, 0), sink max(-t, 0)) and the
+ * capacities of the pairs it starts (even directions). */
+struct Kept {
+    long long *t;          /* n */
+    unsigned *c;           /* ND / 2 * n */
+};
+
 struct Mrf {
     const int *unary;      /* n * L */
     const int *V;          /* L * L */
@@ -585,7 +593,8 @@ struct Mrf {
  * it starts (in its even directions; the odd ones 0), and its share of the
  * constant K; nothing is shared between threads but the two sums. */
 template <int ND, bool D3>
-__global__ void __launch_bounds__(kThreads) move_kernel(Dev g, Mrf m, int alpha)
+__global__ void __launch_bounds__(kThreads) move_kernel(Dev g, Mrf m, int alpha, Kept kept,
+                                                        int warm)
 {
     __shared__ u64 s_sum;
     const Pos<D3> p(g);
@@ -615,8 +624,30 @@ __global__ void __launch_bounds__(kThreads) move_kernel(Dev g, Mrf m, int alpha)
                     c = 0;
                 }
             }
-            g.res[(size_t)(2 * k) * g.n + p.v] = (unsigned)c;
-            g.res[(size_t)(2 * k + 1) * g.n + p.v] = 0;
+            if (!warm) {
+                g.res[(size_t)(2 * k) * g.n + p.v] = (unsigned)c;
+                g.res[(size_t)(2 * k + 1) * g.n + p.v] = 0;
+            } else if (x >= 0 && x < g.W && y >= 0 && y < g.H && z >= 0 && z < g.D) {
+                /* Repair the kept flow on this pair (the arc back has
+                 * capacity 0 in every move graph): a capacity now below the
+                 * flow it carries sends the surplus back to this node. */
+                const int u = x + g.W * (y + g.H * z);
+                const long long dc = c - (long long)kept.c[(size_t)k * g.n + p.v];
+                if (dc) {
+                    unsigned *pf = &g.res[(size_t)(2 * k) * g.n + p.v];
+                    unsigned *pr = &g.res[(size_t)(2 * k + 1) * g.n + u];
+                    long long f = (long long)*pf + dc, r = *pr;
+                    if (f < 0) {
+                        atomicAdd((u64 *)&g.ex[p.v], (u64)(-f));
+                        atomicAdd((u64 *)&g.ex[u], (u64)f);
+                        r += f;
+                        f = 0;
+                    }
+                    *pf = (unsigned)f;
+                    *pr = (unsigned)r;
+                }
+            }
+            kept.c[(size_t)k * g.n + p.v] = (unsigned)c;
             /* The pair this node ends: (v - off, v). */
             x = p.x - dx;
             y = p.y - dy;
@@ -631,8 +662,30 @@ __global__ void __launch_bounds__(kThreads) move_kernel(Dev g, Mrf m, int alpha)
             err = 1;
             t = 0;
         }
-        g.ex[p.v] = t > 0 ? t : 0;
-        g.rs[p.v] = (u64)(t < 0 ? -t : 0);
+        if (!warm) {
+            g.ex[p.v] = t > 0 ? t : 0;
+            g.rs[p.v] = (u64)(t < 0 ? -t : 0);
+        } else {
+            /* Terminal capacities change by the differences of t's parts;
+             * a sink arc now below its flow gives the surplus back as
+             * excess (and takes it off the flow). */
+            const long long t0 = kept.t[p.v];
+            const long long dsrc = (t > 0 ? t : 0) - (t0 > 0 ? t0 : 0);
+            const long long dsnk = (t < 0 ? -t : 0) - (t0 < 0 ? -t0 : 0);
+            if (dsrc)
+                atomicAdd((u64 *)&g.ex[p.v], (u64)dsrc);
+            if (dsnk) {
+                const long long r = (long long)g.rs[p.v] + dsnk;
+                if (r < 0) {
+                    atomicAdd((u64 *)&g.ex[p.v], (u64)(-r));
+                    atomicAdd(&g.acc[ACC_FLOW], (u64)r);
+                    g.rs[p.v] = 0;
+                } else {
+                    g.rs[p.v] = (u64)r;
+                }
+            }
+        }
+        kept.t[p.v] = t;
         neg = t < 0 ? -t : 0;
     }
     if (err)
@@ -646,7 +699,8 @@ __global__ void __launch_bounds__(kThreads) move_kernel(Dev g, Mrf m, int alpha)
 __global__ void accept_kernel(Dev g, Mrf m, int alpha)
 {
     const int v = blockIdx.x * blockDim.x + threadIdx.x;
-    const long long e = m.acc[MRF_K] - m.acc[MRF_NEG] + (long long)g.acc[ACC_FLOW];
+    const long long e =
+        m.acc[MRF_K] - m.acc[MRF_NEG] + (long long)(g.acc[ACC_FLOW] - g.acc[ACC_OFFSET]);
     if (v < g.n && e < m.acc[MRF_ENERGY] && g.lab[v] < g.dead)
         m.labels[v] = alpha;
 }
@@ -654,7 +708,8 @@ __global__ void accept_kernel(Dev g, Mrf m, int alpha)
 /* After accept_kernel: record the new energy. */
 __global__ void accept_energy_kernel(Dev g, Mrf m)
 {
-    const long long e = m.acc[MRF_K] - m.acc[MRF_NEG] + (long long)g.acc[ACC_FLOW];
+    const long long e =
+        m.acc[MRF_K] - m.acc[MRF_NEG] + (long long)(g.acc[ACC_FLOW] - g.acc[ACC_OFFSET]);
     if (e < m.acc[MRF_ENERGY]) {
         m.acc[MRF_ENERGY] = e;
         m.acc[MRF_ACCEPTED] += 1;

@@ -742,16 +742,32 @@ static gcut_status mrf_run(gcut_cu_grid_state *s, const gcut_mrf_problem *p, gcu
         return st;
     if ((st = setup_kernels<ND, D3>(s)) != GCUT_OK || (st = set_offsets(s, p->dir_offset, ND)) != GCUT_OK)
         return st;
-    const Dev &g = s->dev;
+    const Dev g = s->dev; /* the shared arrays; each move's own ones below */
     const size_t n = (size_t)p->num_nodes, L = (size_t)p->num_labels;
     int nw = 0;
     for (int k = 0; k < ND / 2; k++)
         nw += p->weight && p->weight[k] ? 1 : 0;
     const size_t b_unary = align_up(n * L * sizeof(int)), b_v = align_up(L * L * sizeof(int));
     const size_t b_w = align_up(n * sizeof(int)), b_lab = align_up(n * sizeof(int));
-    const size_t bytes = b_unary + b_v + (size_t)nw * b_w + b_lab + MRF_SLOTS * sizeof(long long);
+    const size_t base_bytes =
+        b_unary + b_v + (size_t)nw * b_w + b_lab + align_up(MRF_SLOTS * sizeof(long long));
+    /* Flow reuse (Alahari, Kohli & Torr, "Dynamic hybrid algorithms for MAP
+     * inference in discrete MRFs", PAMI 2010): each label keeps its move's
+     * residual graph and graph, so that the next cycle's move on it starts
+     * from that flow, repaired where the labelling changed (Kohli-Torr), and
+     * not from zero. Per label: residuals, sink residuals, excesses, t and
+     * pair capacities, and its flow and offset. Without the memory for it,
+     * every move is cold (one set of arrays). */
+    const size_t b_res = align_up((size_t)ND * n * sizeof(unsigned)), b_n8 = align_up(n * 8);
+    const size_t b_c = align_up((size_t)(ND / 2) * n * sizeof(unsigned));
+    const size_t per_label = b_res + 3 * b_n8 + b_c + align_up(2 * sizeof(u64));
     size_t free_b = 0, total_b = 0;
     GCUT_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+    const char *reuse_env = getenv("GCUT_CUDA_GRID_REUSE");
+    const int reuse = !(reuse_env && strcmp(reuse_env, "0") == 0) &&
+                      base_bytes + L * per_label < free_b / 2;
+    const size_t nkept = reuse ? L : 1;
+    const size_t bytes = base_bytes + nkept * per_label;
     if (bytes > free_b)
         return GCUT_CU_FAIL(GCUT_ERR_DEVICE_NOMEM,
                             "cuda-grid: the unary table and labels need %.1f MiB of device "
@@ -782,6 +798,18 @@ static gcut_status mrf_run(gcut_cu_grid_state *s, const gcut_mrf_problem *p, gcu
                                     s->stream));
     base += b_lab;
     m.acc = (long long *)base;
+    base += align_up(MRF_SLOTS * sizeof(long long));
+    /* The per-label sets (or the one set): res, rs, ex, t, c, flow/offset;
+     * the flows start zeroed. */
+    unsigned char *kept_base = base;
+    GCUT_CUDA_CHECK(cudaMemsetAsync(kept_base, 0, nkept * per_label, s->stream));
+    char *built = (char *)calloc(L, 1);
+    if (!built)
+        return GCUT_CU_FAIL(GCUT_ERR_NOMEM, "cuda-grid: out of memory");
+    struct Freer {
+        char *p;
+        ~Freer() { free(p); }
+    } freer = {built};
     long long h_acc[MRF_SLOTS] = {0};
     h_acc[MRF_ENERGY] = p->energy;
     GCUT_CUDA_CHECK(cudaMemcpyAsync(m.acc, h_acc, sizeof h_acc, cudaMemcpyHostToDevice, s->stream));
@@ -813,12 +841,37 @@ static gcut_status mrf_run(gcut_cu_grid_state *s, const gcut_mrf_problem *p, gcu
         for (int32_t i = 0; i < p->num_labels; i++) {
             const int alpha = p->order[(size_t)(cycle - 1) * L + i];
             const double t0 = gcut_cu_now();
+            /* This move's arrays: the label's own set when flows are
+             * reused, else the one set. */
+            unsigned char *kb = kept_base + (reuse ? (size_t)alpha : 0) * per_label;
+            Dev gm = g;
+            gm.res = (unsigned *)kb;
+            gm.rs = (u64 *)(kb + b_res);
+            gm.ex = (long long *)(kb + b_res + b_n8);
+            Kept kept;
+            kept.t = (long long *)(kb + b_res + 2 * b_n8);
+            kept.c = (unsigned *)(kb + b_res + 3 * b_n8);
+            u64 *flows = (u64 *)(kb + b_res + 3 * b_n8 + b_c);
+            const int warm = reuse && built[alpha];
             GCUT_CUDA_CHECK(cudaMemsetAsync(g.acc, 0, ACC_SLOTS * sizeof(u64), s->stream));
+            if (warm)
+                GCUT_CUDA_CHECK(cudaMemcpyAsync(g.acc + ACC_FLOW, flows, 2 * sizeof(u64),
+                                                cudaMemcpyDeviceToDevice, s->stream));
             GCUT_CUDA_CHECK(cudaMemsetAsync(m.acc + MRF_K, 0, 2 * sizeof(long long), s->stream));
-            move_kernel<ND, D3><<<g.ntiles, kThreads, 0, s->stream>>>(g, m, alpha);
+            move_kernel<ND, D3><<<g.ntiles, kThreads, 0, s->stream>>>(gm, m, alpha, kept, warm);
             GCUT_CUDA_CHECK_LAUNCH(s->stream);
-            if ((st = phase_one<ND, D3>(R, &prm, 0)) != GCUT_OK)
+            if (warm) {
+                fix_kernel<<<(g.n + 255) / 256, 256, 0, s->stream>>>(gm);
+                GCUT_CUDA_CHECK_LAUNCH(s->stream);
+            }
+            s->dev = gm;
+            st = phase_one<ND, D3>(R, &prm, warm);
+            s->dev = g;
+            if (st != GCUT_OK)
                 return st;
+            built[alpha] = 1;
+            GCUT_CUDA_CHECK(cudaMemcpyAsync(flows, g.acc + ACC_FLOW, 2 * sizeof(u64),
+                                            cudaMemcpyDeviceToDevice, s->stream));
             accept_kernel<<<(g.n + 255) / 256, 256, 0, s->stream>>>(g, m, alpha);
             GCUT_CUDA_CHECK_LAUNCH(s->stream);
             accept_energy_kernel<<<1, 1, 0, s->stream>>>(g, m);
