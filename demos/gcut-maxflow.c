@@ -251,7 +251,7 @@ static int solve_all(gcut_graph *g, const args *a)
     const int32_t n = gcut_graph_num_nodes(g);
     for (int32_t i = 0; i < gcut_backend_count(); i++) {
         const char *name = gcut_backend_name(i), *why;
-        if (!(gcut_backend_caps(i) & GCUT_BACKEND_GRAPH) && gcut_backend_available(i, NULL))
+        if (!(gcut_backend_caps(i) & GCUT_BACKEND_GRAPH)) /* grid-only: not for graphs */
             continue;
         if (!gcut_backend_available(i, &why)) {
             printf("%-10s %16s %12s %12s %12s  unavailable: %s\n", name, "-", "-", "-", "-", why);
