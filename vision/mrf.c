@@ -460,6 +460,19 @@ static uint64_t next_rand(uint64_t *s)
     return z ^ (z >> 31);
 }
 
+/* One cycle's random order: a Fisher-Yates shuffle of the move list in
+ * place, drawn from *rng. The host loop and the device path both use it,
+ * so that they make the same moves in the same order. */
+static void shuffle_moves(move *order, int64_t n, uint64_t *rng)
+{
+    for (int64_t i = n - 1; i > 0; i--) {
+        int64_t j = (int64_t)(next_rand(rng) % (uint64_t)(i + 1));
+        move tmp = order[i];
+        order[i] = order[j];
+        order[j] = tmp;
+    }
+}
+
 /* Alpha-expansion on a plugin's device (gcut_plugin_mrf, backend.h), when
  * the back end asked for offers it and the unary costs are a table: the
  * same moves in the same order (the random order drawn here, cycle by
@@ -485,12 +498,7 @@ static gcut_status run_device(gcut_mrf *m, const gcut_mrf_options *opt, int32_t 
     uint64_t rng = opt->seed;
     for (int32_t c = 0; c < opt->max_cycles; c++) {
         if (opt->random_order)
-            for (int64_t i = L - 1; i > 0; i--) {
-                int64_t j = (int64_t)(next_rand(&rng) % (uint64_t)(i + 1));
-                move tmp = mv[i];
-                mv[i] = mv[j];
-                mv[j] = tmp;
-            }
+            shuffle_moves(mv, L, &rng);
         for (int32_t i = 0; i < L; i++)
             order[(size_t)c * L + i] = mv[i].alpha;
     }
@@ -610,12 +618,7 @@ static gcut_status run(gcut_mrf *m, const gcut_mrf_options *opt_in, int32_t *lab
         const double t_cycle = now_ms();
         int accepted = 0;
         if (opt.random_order)
-            for (int64_t i = nmoves - 1; i > 0; i--) {
-                int64_t j = (int64_t)(next_rand(&rng) % (uint64_t)(i + 1));
-                move tmp = order[i];
-                order[i] = order[j];
-                order[j] = tmp;
-            }
+            shuffle_moves(order, nmoves, &rng);
         for (int64_t i = 0; i < nmoves; i++) {
             const move mv = order[i];
             if (swap && count[mv.alpha] + count[mv.beta] == 0)
