@@ -124,9 +124,10 @@ gcut_status gcut_plugin_matchers(const gcut_host_api *host,
     return GCUT_OK;
 }
 
-/* The optional third symbol (gcut_plugin_mrf_fn): alpha-expansion run on
- * the device with cuda-grid's engine (gcut_mrf_expand uses it when asked
- * for back end cuda-grid). */
+/* The optional third symbol (gcut_plugin_mrf_fn): alpha-expansion and
+ * alpha-beta swap run on the device with cuda-grid's engine
+ * (gcut_mrf_expand and gcut_mrf_swap use it when asked for back end
+ * cuda-grid). */
 GCUT_CU_ENTRY gcut_status gcut_plugin_mrf(const gcut_host_api *host,
                                           const gcut_mrf_plugin *const **list, int32_t *count);
 

@@ -1,15 +1,17 @@
 /*
- * test_gpu_vision_mrf.c - alpha-expansion on the device (cuda-grid's
- * gcut_plugin_mrf) against the host loop with cpu-bk.
+ * test_gpu_vision_mrf.c - alpha-expansion and alpha-beta swap on the device
+ * (cuda-grid's gcut_plugin_mrf) against the host loop with cpu-bk.
  *
  * Every move of both is decided by the canonical cut of the same move
  * graph, and the moves come in the same order (the random order drawn the
  * same way), so the labellings must be identical, and so must the energy
  * after every cycle, the number of cycles and of accepted moves. Random
  * energies on every connectivity: Potts, truncated linear and metric
- * tables, with and without per-edge weights, in order and in random order;
- * costs near the limits where a move's capacities still fit; an overflow
- * refused with the labels unchanged.
+ * tables (and truncated quadratic for swap, a semi-metric), with and
+ * without per-edge weights, in order and in random order; swaps from
+ * labellings that leave labels unused (pairs skipped, and counted the same
+ * way); costs near the limits where a move's capacities still fit; an
+ * overflow refused with the labels unchanged.
  *
  * Exits 77 (skip) when cuda-grid is unavailable.
  */
@@ -37,6 +39,10 @@ static gcut_mrf *make(const shape *s, tu_rng *r, int kind, int weights, int32_t 
     free(u);
     if (kind == 0)
         assert_int_equal(gcut_mrf_set_potts(m, (int32_t)tu_range(r, 1, big < 4000 ? big / 4 + 1 : 1000)), GCUT_OK);
+    else if (kind == 3)
+        assert_int_equal(gcut_mrf_set_trunc_quadratic(m, (int32_t)tu_range(r, 1, big / 16 + 1),
+                                                      (int32_t)tu_range(r, 1, 9)),
+                         GCUT_OK);
     else if (kind == 1)
         assert_int_equal(gcut_mrf_set_trunc_linear(m, (int32_t)tu_range(r, 1, big / 8 + 1),
                                                    (int32_t)tu_range(r, 1, 4)),
@@ -70,8 +76,8 @@ static gcut_mrf *make(const shape *s, tu_rng *r, int kind, int weights, int32_t 
     return m;
 }
 
-static void expand(gcut_mrf *m, const char *backend, int random_order, const int32_t *start,
-                   int32_t n, int32_t *labels, gcut_mrf_stats *st)
+static void run_moves(gcut_mrf *m, int swap, const char *backend, int random_order,
+                      const int32_t *start, int32_t n, int32_t *labels, gcut_mrf_stats *st)
 {
     memcpy(labels, start, sizeof(int32_t) * (size_t)n);
     gcut_mrf_options o;
@@ -79,56 +85,91 @@ static void expand(gcut_mrf *m, const char *backend, int random_order, const int
     o.backend = backend;
     o.random_order = random_order;
     o.seed = 7;
-    if (gcut_mrf_expand(m, &o, labels, st) != GCUT_OK)
-        fail_msg("%s: %s", backend, gcut_last_error());
+    gcut_status rc = swap ? gcut_mrf_swap(m, &o, labels, st) : gcut_mrf_expand(m, &o, labels, st);
+    if (rc != GCUT_OK)
+        fail_msg("%s %s: %s", swap ? "swap" : "expand", backend, gcut_last_error());
 }
 
-static void test_same_as_host(void **unused)
+/* Both back ends from the same start: everything must agree. */
+static void compare(gcut_mrf *m, int swap, int ro, const int32_t *start, int32_t n,
+                    const char *label)
 {
-    (void)unused;
-    static const shape shapes[] = {{1, 1, 1, 4, 2},  {7, 5, 1, 4, 3},   {40, 30, 1, 4, 7},
-                                   {33, 17, 1, 8, 5}, {9, 8, 7, 6, 4},  {6, 5, 5, 26, 3},
-                                   {5, 6, 4, 18, 6},  {70, 40, 1, 4, 16}, {1, 50, 1, 8, 4}};
-    tu_rng r = {4242};
+    int32_t *a = malloc(sizeof(int32_t) * (size_t)n), *b = malloc(sizeof(int32_t) * (size_t)n);
+    assert_true(a && b);
+    gcut_mrf_stats sa, sb;
+    run_moves(m, swap, "cpu-bk", ro, start, n, a, &sa);
+    run_moves(m, swap, "cuda-grid", ro, start, n, b, &sb);
+    for (int32_t v = 0; v < n; v++)
+        if (a[v] != b[v])
+            fail_msg("%s: labellings differ at node %d (host %d, device %d)", label, (int)v,
+                     (int)a[v], (int)b[v]);
+    if (sa.energy != sb.energy || sa.cycles != sb.cycles ||
+        sa.moves_accepted != sb.moves_accepted || sa.moves != sb.moves)
+        fail_msg("%s: energy %lld / %lld, cycles %d / %d, accepted %d / %d, moves %d / %d",
+                 label, (long long)sa.energy, (long long)sb.energy, (int)sa.cycles,
+                 (int)sb.cycles, (int)sa.moves_accepted, (int)sb.moves_accepted, (int)sa.moves,
+                 (int)sb.moves);
+    for (int32_t c = 0; c < sa.cycles; c++)
+        if (sa.cycle_energy[c] != sb.cycle_energy[c])
+            fail_msg("%s: cycle %d energy %lld / %lld", label, (int)c + 1,
+                     (long long)sa.cycle_energy[c], (long long)sb.cycle_energy[c]);
+    int64_t e;
+    assert_int_equal(gcut_mrf_energy(m, b, &e), GCUT_OK);
+    assert_true(e == sb.energy);
+    assert_true(sb.energy <= sb.initial_energy);
+    assert_string_equal(sb.backend, "cuda-grid");
+    free(a);
+    free(b);
+}
+
+static const shape shapes[] = {{1, 1, 1, 4, 2},  {7, 5, 1, 4, 3},   {40, 30, 1, 4, 7},
+                               {33, 17, 1, 8, 5}, {9, 8, 7, 6, 4},  {6, 5, 5, 26, 3},
+                               {5, 6, 4, 18, 6},  {70, 40, 1, 4, 16}, {1, 50, 1, 8, 4}};
+
+/* Every shape with every cost family, with and without weights; swap also
+ * with truncated quadratic costs and from a start on few labels. */
+static void same_as_host(int swap)
+{
+    tu_rng r = {swap ? 5151u : 4242u};
     int cases = 0;
+    const int kinds = swap ? 4 : 3;
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
-        for (int kind = 0; kind < 3; kind++)
+        for (int kind = 0; kind < kinds; kind++)
             for (int weights = 0; weights < 2; weights++) {
                 const shape *s = &shapes[i];
                 const int32_t n = s->w * s->h * s->d;
                 gcut_mrf *m = make(s, &r, kind, weights, 100);
                 int32_t *start = malloc(sizeof(int32_t) * (size_t)n);
-                int32_t *a = malloc(sizeof(int32_t) * (size_t)n), *b = malloc(sizeof(int32_t) * (size_t)n);
-                assert_true(start && a && b);
+                assert_non_null(start);
+                /* Swap: every other case starts on labels 0 and L - 1
+                 * only, so most pairs have unused labels. */
+                const int few = swap && (i + kind + weights) % 2 == 1;
                 for (int32_t v = 0; v < n; v++)
-                    start[v] = (int32_t)tu_range(&r, 0, s->L - 1);
-                const int ro = (int)((i + kind + weights) % 2);
-                gcut_mrf_stats sa, sb;
-                expand(m, "cpu-bk", ro, start, n, a, &sa);
-                expand(m, "cuda-grid", ro, start, n, b, &sb);
-                char label[128];
-                snprintf(label, sizeof label, "%dx%dx%d c%d L%d kind %d weights %d order %d",
-                         (int)s->w, (int)s->h, (int)s->d, (int)s->conn, (int)s->L, kind, weights, ro);
-                if (memcmp(a, b, sizeof(int32_t) * (size_t)n) != 0)
-                    fail_msg("%s: labellings differ", label);
-                if (sa.energy != sb.energy || sa.cycles != sb.cycles ||
-                    sa.moves_accepted != sb.moves_accepted || sa.moves != sb.moves)
-                    fail_msg("%s: energy %lld / %lld, cycles %d / %d, accepted %d / %d", label,
-                             (long long)sa.energy, (long long)sb.energy, (int)sa.cycles,
-                             (int)sb.cycles, (int)sa.moves_accepted, (int)sb.moves_accepted);
-                for (int32_t c = 0; c < sa.cycles; c++)
-                    assert_true(sa.cycle_energy[c] == sb.cycle_energy[c]);
-                int64_t e;
-                assert_int_equal(gcut_mrf_energy(m, b, &e), GCUT_OK);
-                assert_true(e == sb.energy);
-                assert_string_equal(sb.backend, "cuda-grid");
+                    start[v] = few ? (tu_range(&r, 0, 1) ? s->L - 1 : 0)
+                                   : (int32_t)tu_range(&r, 0, s->L - 1);
+                const int ro = (int)((i + kind + weights + (size_t)swap) % 2);
+                char label[160];
+                snprintf(label, sizeof label, "%s %dx%dx%d c%d L%d kind %d weights %d order %d%s",
+                         swap ? "swap" : "expand", (int)s->w, (int)s->h, (int)s->d,
+                         (int)s->conn, (int)s->L, kind, weights, ro, few ? " few" : "");
+                compare(m, swap, ro, start, n, label);
                 free(start);
-                free(a);
-                free(b);
                 gcut_mrf_free(m);
                 cases++;
             }
-    assert_int_equal(cases, 54);
+    assert_int_equal(cases, swap ? 72 : 54);
+}
+
+static void test_expand_same_as_host(void **unused)
+{
+    (void)unused;
+    same_as_host(0);
+}
+
+static void test_swap_same_as_host(void **unused)
+{
+    (void)unused;
+    same_as_host(1);
 }
 
 /* Costs whose move capacities pass INT32_MAX: refused, labels unchanged. */
@@ -144,20 +185,21 @@ static void test_overflow(void **unused)
         w[i] = 65535;
     assert_int_equal(gcut_mrf_set_weights(m, 0, w), GCUT_OK);
     assert_int_equal(gcut_mrf_set_potts(m, 1 << 19), GCUT_OK);
-    int32_t labels[64], before[64];
-    for (int i = 0; i < 64; i++)
-        labels[i] = before[i] = i % 3;
-    gcut_mrf_options o;
-    gcut_mrf_options_init(&o);
-    o.backend = "cuda-grid";
-    gcut_status st = gcut_mrf_expand(m, &o, labels, NULL);
-    o.backend = "cpu-bk";
-    int32_t labels2[64];
-    memcpy(labels2, before, sizeof labels2);
-    gcut_status st2 = gcut_mrf_expand(m, &o, labels2, NULL);
-    assert_int_equal(st, st2);
-    if (st != GCUT_OK)
+    for (int swap = 0; swap < 2; swap++) {
+        int32_t labels[64], before[64], labels2[64];
+        for (int i = 0; i < 64; i++)
+            labels[i] = labels2[i] = before[i] = i % 3;
+        gcut_mrf_options o;
+        gcut_mrf_options_init(&o);
+        o.backend = "cuda-grid";
+        gcut_status st = swap ? gcut_mrf_swap(m, &o, labels, NULL) : gcut_mrf_expand(m, &o, labels, NULL);
+        o.backend = "cpu-bk";
+        gcut_status st2 =
+            swap ? gcut_mrf_swap(m, &o, labels2, NULL) : gcut_mrf_expand(m, &o, labels2, NULL);
+        assert_int_equal(st, st2);
+        assert_int_equal(st, GCUT_ERR_OVERFLOW);
         assert_memory_equal(labels, before, sizeof labels);
+    }
     free(w);
     gcut_mrf_free(m);
 }
@@ -168,7 +210,8 @@ int main(void)
         printf("cuda-grid unavailable: skipped\n");
         return 77;
     }
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_same_as_host),
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_expand_same_as_host),
+                                       cmocka_unit_test(test_swap_same_as_host),
                                        cmocka_unit_test(test_overflow)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

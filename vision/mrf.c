@@ -460,6 +460,20 @@ static uint64_t next_rand(uint64_t *s)
     return z ^ (z >> 31);
 }
 
+/* The move list of a cycle in sequential order: the labels (expansion),
+ * or the pairs alpha < beta (swap). */
+static void fill_moves(move *order, int32_t L, int swap)
+{
+    int64_t k = 0;
+    for (int32_t a = 0; a < L; a++) {
+        if (!swap)
+            order[k++] = (move){a, -1};
+        else
+            for (int32_t b = a + 1; b < L; b++)
+                order[k++] = (move){a, b};
+    }
+}
+
 /* One cycle's random order: a Fisher-Yates shuffle of the move list in
  * place, drawn from *rng. The host loop and the device path both use it,
  * so that they make the same moves in the same order. */
@@ -473,36 +487,53 @@ static void shuffle_moves(move *order, int64_t n, uint64_t *rng)
     }
 }
 
-/* Alpha-expansion on a plugin's device (gcut_plugin_mrf, backend.h), when
- * the back end asked for offers it and the unary costs are a table: the
- * same moves in the same order (the random order drawn here, cycle by
- * cycle, exactly as the host loop draws it), each decided by the canonical
- * cut, so the labelling and the energies are the host loop's. Returns
- * GCUT_ERR_UNSUPPORTED (and does nothing) when there is no such plugin. */
+/* The moves of each cycle for the device: drawn cycle by cycle from the
+ * same generator as the host loop's, when the plugin asks for them. */
+typedef struct device_moves {
+    move *mv;
+    int64_t n;
+    int random_order, swap;
+    uint64_t rng;
+    int32_t drawn;                /* cycles drawn so far */
+} device_moves;
+
+static void next_cycle_moves(void *user, int32_t cycle, int32_t *out)
+{
+    device_moves *d = user;
+    /* Cycles come in order; the shuffle of each starts from the last. */
+    for (; d->drawn < cycle; d->drawn++)
+        if (d->random_order)
+            shuffle_moves(d->mv, d->n, &d->rng);
+    for (int64_t i = 0; i < d->n; i++) {
+        if (d->swap) {
+            out[2 * i] = d->mv[i].alpha;
+            out[2 * i + 1] = d->mv[i].beta;
+        } else {
+            out[i] = d->mv[i].alpha;
+        }
+    }
+}
+
+/* Alpha-expansion or alpha-beta swap on a plugin's device
+ * (gcut_plugin_mrf, backend.h), when the back end asked for offers it and
+ * the unary costs are a table: the same moves in the same order (the
+ * random order drawn here, cycle by cycle, exactly as the host loop draws
+ * it), each decided by the canonical cut, so the labelling and the
+ * energies are the host loop's. Returns GCUT_ERR_UNSUPPORTED (and does
+ * nothing) when there is no such plugin. */
 static gcut_status run_device(gcut_mrf *m, const gcut_mrf_options *opt, int32_t *labels,
-                              gcut_mrf_stats *s, double t_start)
+                              gcut_mrf_stats *s, double t_start, int swap)
 {
     const gcut_mrf_plugin *pm = gcut_i_plugin_mrf(opt->backend);
-    if (!pm || !m->unary)
+    if (!pm || !m->unary || (swap && !pm->swap))
         return GCUT_ERR_UNSUPPORTED;
     const int32_t L = m->L;
-    int32_t *order = gcut_i_malloc_array((int64_t)opt->max_cycles * L, sizeof(int32_t));
-    move *mv = gcut_i_malloc_array(L, sizeof(move));
-    if (!order || !mv) {
-        gcut_i_free(order);
-        gcut_i_free(mv);
+    device_moves dm = {NULL, swap ? (int64_t)L * (L - 1) / 2 : L, opt->random_order, swap,
+                       opt->seed, 0};
+    dm.mv = gcut_i_malloc_array(dm.n, sizeof(move));
+    if (!dm.mv)
         return GCUT_FAIL(GCUT_ERR_NOMEM, "out of memory");
-    }
-    for (int32_t a = 0; a < L; a++)
-        mv[a] = (move){a, -1};
-    uint64_t rng = opt->seed;
-    for (int32_t c = 0; c < opt->max_cycles; c++) {
-        if (opt->random_order)
-            shuffle_moves(mv, L, &rng);
-        for (int32_t i = 0; i < L; i++)
-            order[(size_t)c * L + i] = mv[i].alpha;
-    }
-    gcut_i_free(mv);
+    fill_moves(dm.mv, L, swap);
     int32_t off[3 * GCUT_GRID_MAX_DIRS];
     for (int32_t d = 0; d < m->conn; d++)
         gcut_grid_direction(m->conn, d, &off[3 * d], &off[3 * d + 1], &off[3 * d + 2]);
@@ -522,7 +553,9 @@ static gcut_status run_device(gcut_mrf *m, const gcut_mrf_options *opt, int32_t 
     p.V = m->V;
     p.weight = (const int32_t *const *)m->weight;
     p.max_cycles = opt->max_cycles;
-    p.order = order;
+    p.moves_per_cycle = dm.n;
+    p.cycle_moves = next_cycle_moves;
+    p.moves_user = &dm;
     p.labels = labels;
     p.energy = s->initial_energy;
     p.opt = &so;
@@ -532,8 +565,8 @@ static gcut_status run_device(gcut_mrf *m, const gcut_mrf_options *opt, int32_t 
     memset(&r, 0, sizeof r);
     r.cycle_energy = s->cycle_energy;
     r.cycle_ms = s->cycle_ms;
-    gcut_status st = pm->expand(&p, &r);
-    gcut_i_free(order);
+    gcut_status st = swap ? pm->swap(&p, &r) : pm->expand(&p, &r);
+    gcut_i_free(dm.mv);
     if (st != GCUT_OK)
         return st;
     s->energy = r.energy;
@@ -572,8 +605,8 @@ static gcut_status run(gcut_mrf *m, const gcut_mrf_options *opt_in, int32_t *lab
     st = gcut_mrf_energy(m, labels, &s.initial_energy);
     if (st != GCUT_OK)
         return st;
-    if (!swap && opt.backend) {
-        st = run_device(m, &opt, labels, &s, t_start);
+    if (opt.backend) {
+        st = run_device(m, &opt, labels, &s, t_start, swap);
         if (st == GCUT_OK && stats_out)
             *stats_out = s;
         if (st != GCUT_ERR_UNSUPPORTED)
@@ -591,14 +624,7 @@ static gcut_status run(gcut_mrf *m, const gcut_mrf_options *opt_in, int32_t *lab
         return GCUT_FAIL(GCUT_ERR_NOMEM, "out of memory");
     }
     memcpy(f, labels, (size_t)n * sizeof(int32_t));
-    int64_t k = 0;
-    for (int32_t a = 0; a < L; a++) {
-        if (!swap)
-            order[k++] = (move){a, -1};
-        else
-            for (int32_t b = a + 1; b < L; b++)
-                order[k++] = (move){a, b};
-    }
+    fill_moves(order, L, swap);
     gcut_solve_options so;
     gcut_solve_options_init(&so);
     so.backend = opt.backend;

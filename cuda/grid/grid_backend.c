@@ -110,4 +110,4 @@ const gcut_backend gcut_cu_backend_grid = GCUT_BACKEND_ASSIGN(
     grid_destroy);
 
 const gcut_mrf_plugin gcut_cu_mrf_grid = {GCUT_BACKEND_ABI_VERSION, "cuda-grid",
-                                          gcut_cu_grid_mrf_expand};
+                                          gcut_cu_grid_mrf_expand, gcut_cu_grid_mrf_swap};

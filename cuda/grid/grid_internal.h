@@ -24,10 +24,11 @@ typedef struct gcut_cu_grid_params {
     int32_t coop;     /* 1: each global relabel is one cooperative launch (default 1) */
 } gcut_cu_grid_params;
 
-/* Device-side alpha-expansion with this engine (grid_backend.c, listed by
- * gcut_plugin_mrf). */
+/* Device-side alpha-expansion and alpha-beta swap with this engine
+ * (grid_backend.c, listed by gcut_plugin_mrf). */
 GCUT_CU_HIDDEN extern const gcut_mrf_plugin gcut_cu_mrf_grid;
 GCUT_CU_HIDDEN gcut_status gcut_cu_grid_mrf_expand(const gcut_mrf_problem *p, gcut_mrf_report *r);
+GCUT_CU_HIDDEN gcut_status gcut_cu_grid_mrf_swap(const gcut_mrf_problem *p, gcut_mrf_report *r);
 
 /* Parse "key=value,..." settings (defaults first); GCUT_ERR_INVALID with a
  * message naming the bad item. */

@@ -715,15 +715,20 @@ extern "C" gcut_status gcut_cu_grid_solve(gcut_cu_grid_state *s, const gcut_grid
 
 /* ------------------------------------------------- multi-label moves */
 
-/* Alpha-expansion on the device (gcut_plugin_mrf, backend.h): the tables
- * are uploaded once; each move is move_kernel, phase I and accept_kernel,
- * and the host only reads the sums at the end of each cycle (and the
- * energy after each move when a progress callback asks for it). The moves
- * and their order are the core's (vision/mrf.c), and each move is decided
- * by the canonical cut, so the labelling is exactly the CPU loop's. */
+/* Alpha-expansion and alpha-beta swap on the device (gcut_plugin_mrf,
+ * backend.h): the tables are uploaded once; each move is move_kernel,
+ * phase I and accept_kernel, and the host only reads the sums at the end
+ * of each cycle (and the energy after each move when a progress callback
+ * asks for it). The moves and their order are the core's (vision/mrf.c),
+ * and each move is decided by the canonical cut, so the labelling is
+ * exactly the CPU loop's. Swap keeps the number of nodes of each label on
+ * the device; a label unused at the start of a cycle stays unused (a swap
+ * only trades nodes between its two labels), so the host skips the pairs
+ * of two such labels without asking, and the device does not count the
+ * moves whose labels went unused during the cycle. */
 template <int ND, bool D3>
 static gcut_status mrf_run(gcut_cu_grid_state *s, const gcut_mrf_problem *p, gcut_mrf_report *r,
-                           void **dbuf)
+                           int swap, void **dbuf)
 {
     using namespace gcut_grid_cu;
     typedef Tile<D3> T;
@@ -749,22 +754,25 @@ static gcut_status mrf_run(gcut_cu_grid_state *s, const gcut_mrf_problem *p, gcu
         nw += p->weight && p->weight[k] ? 1 : 0;
     const size_t b_unary = align_up(n * L * sizeof(int)), b_v = align_up(L * L * sizeof(int));
     const size_t b_w = align_up(n * sizeof(int)), b_lab = align_up(n * sizeof(int));
-    const size_t base_bytes =
-        b_unary + b_v + (size_t)nw * b_w + b_lab + align_up(MRF_SLOTS * sizeof(long long));
+    const size_t b_count = align_up(L * sizeof(int));
+    const size_t base_bytes = b_unary + b_v + (size_t)nw * b_w + b_lab + b_count +
+                              align_up(MRF_SLOTS * sizeof(long long));
     /* Flow reuse (Alahari, Kohli & Torr, "Dynamic hybrid algorithms for MAP
      * inference in discrete MRFs", PAMI 2010): each label keeps its move's
      * residual graph and graph, so that the next cycle's move on it starts
      * from that flow, repaired where the labelling changed (Kohli-Torr), and
      * not from zero. Per label: residuals, sink residuals, excesses, t and
      * pair capacities, and its flow and offset. Without the memory for it,
-     * every move is cold (one set of arrays). */
+     * every move is cold (one set of arrays). Swap moves are cold: a set
+     * per pair of labels would not fit, and a swap's graph covers only the
+     * nodes of its two labels. */
     const size_t b_res = align_up((size_t)ND * n * sizeof(unsigned)), b_n8 = align_up(n * 8);
     const size_t b_c = align_up((size_t)(ND / 2) * n * sizeof(unsigned));
     const size_t per_label = b_res + 3 * b_n8 + b_c + align_up(2 * sizeof(u64));
     size_t free_b = 0, total_b = 0;
     GCUT_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
     const char *reuse_env = getenv("GCUT_CUDA_GRID_REUSE");
-    const int reuse = !(reuse_env && strcmp(reuse_env, "0") == 0) &&
+    const int reuse = !swap && !(reuse_env && strcmp(reuse_env, "0") == 0) &&
                       base_bytes + L * per_label < free_b / 2;
     const size_t nkept = reuse ? L : 1;
     const size_t bytes = base_bytes + nkept * per_label;
@@ -797,22 +805,41 @@ static gcut_status mrf_run(gcut_cu_grid_state *s, const gcut_mrf_problem *p, gcu
     GCUT_CUDA_CHECK(cudaMemcpyAsync(base, p->labels, n * sizeof(int), cudaMemcpyHostToDevice,
                                     s->stream));
     base += b_lab;
+    m.count = swap ? (int *)base : NULL;
+    base += b_count;
     m.acc = (long long *)base;
     base += align_up(MRF_SLOTS * sizeof(long long));
     /* The per-label sets (or the one set): res, rs, ex, t, c, flow/offset;
      * the flows start zeroed. */
     unsigned char *kept_base = base;
     GCUT_CUDA_CHECK(cudaMemsetAsync(kept_base, 0, nkept * per_label, s->stream));
+    /* Host side: which labels have a kept set, one cycle's moves, and
+     * the label counts at the start of a cycle (swap). */
+    const size_t per_move = swap ? 2 : 1;
     char *built = (char *)calloc(L, 1);
-    if (!built)
-        return GCUT_CU_FAIL(GCUT_ERR_NOMEM, "cuda-grid: out of memory");
+    int32_t *moves = (int32_t *)malloc((size_t)p->moves_per_cycle * per_move * sizeof(int32_t));
+    int *h_count = (int *)calloc(L, sizeof(int));
     struct Freer {
-        char *p;
-        ~Freer() { free(p); }
-    } freer = {built};
+        void *a, *b, *c;
+        ~Freer()
+        {
+            free(a);
+            free(b);
+            free(c);
+        }
+    } freer = {built, moves, h_count};
+    if (!built || !moves || !h_count)
+        return GCUT_CU_FAIL(GCUT_ERR_NOMEM, "cuda-grid: out of memory");
     long long h_acc[MRF_SLOTS] = {0};
     h_acc[MRF_ENERGY] = p->energy;
     GCUT_CUDA_CHECK(cudaMemcpyAsync(m.acc, h_acc, sizeof h_acc, cudaMemcpyHostToDevice, s->stream));
+    if (swap) {
+        GCUT_CUDA_CHECK(cudaMemsetAsync(m.count, 0, L * sizeof(int), s->stream));
+        label_count_kernel<<<(g.n + 255) / 256, 256, 0, s->stream>>>(m, g.n);
+        GCUT_CUDA_CHECK_LAUNCH(s->stream);
+        GCUT_CUDA_CHECK(cudaMemcpyAsync(h_count, m.count, L * sizeof(int), cudaMemcpyDeviceToHost,
+                                        s->stream));
+    }
     GCUT_CUDA_CHECK(cudaStreamSynchronize(s->stream));
     r->build_ms = gcut_cu_now() - t_start;
 
@@ -838,8 +865,18 @@ static gcut_status mrf_run(gcut_cu_grid_state *s, const gcut_mrf_problem *p, gcu
     long long accepted = 0;
     for (int32_t cycle = 1; cycle <= p->max_cycles; cycle++) {
         const double t_cycle = gcut_cu_now();
-        for (int32_t i = 0; i < p->num_labels; i++) {
-            const int alpha = p->order[(size_t)(cycle - 1) * L + i];
+        p->cycle_moves(p->moves_user, cycle, moves);
+        for (int64_t i = 0; i < p->moves_per_cycle; i++) {
+            Move mv;
+            mv.alpha = moves[i * per_move];
+            mv.beta = swap ? moves[i * per_move + 1] : -1;
+            if (mv.alpha < 0 || mv.alpha >= p->num_labels || mv.beta >= p->num_labels ||
+                (swap && (mv.beta < 0 || mv.beta == mv.alpha)))
+                return GCUT_CU_FAIL(GCUT_ERR_INVALID, "cuda-grid: bad move (%d, %d)", mv.alpha,
+                                    mv.beta);
+            if (swap && h_count[mv.alpha] == 0 && h_count[mv.beta] == 0)
+                continue; /* unused since the cycle began, so still unused */
+            const int alpha = mv.alpha;
             const double t0 = gcut_cu_now();
             /* This move's arrays: the label's own set when flows are
              * reused, else the one set. */
@@ -858,7 +895,7 @@ static gcut_status mrf_run(gcut_cu_grid_state *s, const gcut_mrf_problem *p, gcu
                 GCUT_CUDA_CHECK(cudaMemcpyAsync(g.acc + ACC_FLOW, flows, 2 * sizeof(u64),
                                                 cudaMemcpyDeviceToDevice, s->stream));
             GCUT_CUDA_CHECK(cudaMemsetAsync(m.acc + MRF_K, 0, 2 * sizeof(long long), s->stream));
-            move_kernel<ND, D3><<<g.ntiles, kThreads, 0, s->stream>>>(gm, m, alpha, kept, warm);
+            move_kernel<ND, D3><<<g.ntiles, kThreads, 0, s->stream>>>(gm, m, mv, kept, warm);
             GCUT_CUDA_CHECK_LAUNCH(s->stream);
             if (warm) {
                 fix_kernel<<<(g.n + 255) / 256, 256, 0, s->stream>>>(gm);
@@ -872,17 +909,18 @@ static gcut_status mrf_run(gcut_cu_grid_state *s, const gcut_mrf_problem *p, gcu
             built[alpha] = 1;
             GCUT_CUDA_CHECK(cudaMemcpyAsync(flows, g.acc + ACC_FLOW, 2 * sizeof(u64),
                                             cudaMemcpyDeviceToDevice, s->stream));
-            accept_kernel<<<(g.n + 255) / 256, 256, 0, s->stream>>>(g, m, alpha);
+            accept_kernel<<<(g.n + 255) / 256, 256, 0, s->stream>>>(g, m, mv);
             GCUT_CUDA_CHECK_LAUNCH(s->stream);
-            accept_energy_kernel<<<1, 1, 0, s->stream>>>(g, m);
+            accept_energy_kernel<<<1, 1, 0, s->stream>>>(g, m, mv);
             GCUT_CUDA_CHECK_LAUNCH(s->stream);
-            r->moves++;
             if (p->progress) {
                 GCUT_CUDA_CHECK(cudaMemcpyAsync(h_acc, m.acc, sizeof h_acc,
                                                 cudaMemcpyDeviceToHost, s->stream));
                 GCUT_CUDA_CHECK(cudaStreamSynchronize(s->stream));
-                p->progress(p->progress_user, cycle, alpha, h_acc[MRF_ENERGY],
-                            gcut_cu_now() - t0);
+                if (h_acc[MRF_RAN])
+                    p->progress(p->progress_user, cycle,
+                                swap ? alpha * p->num_labels + mv.beta : alpha,
+                                h_acc[MRF_ENERGY], gcut_cu_now() - t0);
             }
             const double ms = gcut_cu_now() - t0;
             if (ms > r->max_move_ms)
@@ -890,6 +928,9 @@ static gcut_status mrf_run(gcut_cu_grid_state *s, const gcut_mrf_problem *p, gcu
         }
         GCUT_CUDA_CHECK(
             cudaMemcpyAsync(h_acc, m.acc, sizeof h_acc, cudaMemcpyDeviceToHost, s->stream));
+        if (swap)
+            GCUT_CUDA_CHECK(cudaMemcpyAsync(h_count, m.count, L * sizeof(int),
+                                            cudaMemcpyDeviceToHost, s->stream));
         GCUT_CUDA_CHECK(cudaStreamSynchronize(s->stream));
         if (h_acc[MRF_ERROR])
             return GCUT_CU_FAIL(GCUT_ERR_OVERFLOW,
@@ -898,6 +939,7 @@ static gcut_status mrf_run(gcut_cu_grid_state *s, const gcut_mrf_problem *p, gcu
         r->cycle_energy[cycle - 1] = h_acc[MRF_ENERGY];
         r->cycle_ms[cycle - 1] = gcut_cu_now() - t_cycle;
         r->cycles = cycle;
+        r->moves = (int32_t)h_acc[MRF_MOVES];
         const int any = h_acc[MRF_ACCEPTED] > accepted;
         accepted = h_acc[MRF_ACCEPTED];
         if (!any)
@@ -908,27 +950,30 @@ static gcut_status mrf_run(gcut_cu_grid_state *s, const gcut_mrf_problem *p, gcu
     GCUT_CUDA_CHECK(cudaStreamSynchronize(s->stream));
     r->solve_ms = gcut_cu_now() - t_moves;
     r->energy = h_acc[MRF_ENERGY];
+    const char *what = swap ? "swap" : "expansion";
     gcut_cu_host->log(p->opt, GCUT_LOG_INFO,
-                      "cuda-grid expansion: %d moves, %lld push launches, %lld relabels (%lld "
-                      "BFS launches), %.1f ms",
-                      (int)r->moves, (long long)R.push_launches, (long long)R.relabels,
+                      "cuda-grid %s: %d moves, %lld push launches, %lld relabels (%lld BFS "
+                      "launches), %.1f ms",
+                      what, (int)r->moves, (long long)R.push_launches, (long long)R.relabels,
                       (long long)R.bfs_launches, r->solve_ms);
     /* A tuning aid: the same line on stderr when $GCUT_CUDA_GRID_TRACE is set. */
     if (getenv("GCUT_CUDA_GRID_TRACE"))
         fprintf(stderr,
-                "cuda-grid expansion: %d moves, %lld push launches, %lld relabels (%lld BFS "
-                "launches), %.1f ms\n",
-                (int)r->moves, (long long)R.push_launches, (long long)R.relabels,
+                "cuda-grid %s: %d moves, %lld push launches, %lld relabels (%lld BFS launches), "
+                "%.1f ms\n",
+                what, (int)r->moves, (long long)R.push_launches, (long long)R.relabels,
                 (long long)R.bfs_launches, r->solve_ms);
     r->moves_accepted = (int32_t)accepted;
     return GCUT_OK;
 }
 
-extern "C" gcut_status gcut_cu_grid_mrf_expand(const gcut_mrf_problem *p, gcut_mrf_report *r)
+static gcut_status mrf_entry(const gcut_mrf_problem *p, gcut_mrf_report *r, int swap)
 {
-    if (!p || !r || !p->unary || !p->V || !p->labels || !p->order || !p->dir_offset ||
+    if (!p || !r || !p->unary || !p->V || !p->labels || !p->cycle_moves || !p->dir_offset ||
         !r->cycle_energy || !r->cycle_ms || p->num_labels < 2 || p->max_cycles < 1 ||
-        p->num_nodes <= 0 || p->num_nodes >= INT32_MAX)
+        p->num_nodes <= 0 || p->num_nodes >= INT32_MAX ||
+        p->moves_per_cycle != (swap ? (int64_t)p->num_labels * (p->num_labels - 1) / 2
+                                    : (int64_t)p->num_labels))
         return GCUT_CU_FAIL(GCUT_ERR_INVALID, "cuda-grid: bad multi-label problem");
     const char *why;
     gcut_status st = gcut_cu_probe_device(&why);
@@ -953,19 +998,19 @@ extern "C" gcut_status gcut_cu_grid_mrf_expand(const gcut_mrf_problem *p, gcut_m
     q.labels = labels;
     switch (p->connectivity) {
     case 4:
-        st = mrf_run<4, false>(s, &q, r, &dbuf);
+        st = mrf_run<4, false>(s, &q, r, swap, &dbuf);
         break;
     case 8:
-        st = mrf_run<8, false>(s, &q, r, &dbuf);
+        st = mrf_run<8, false>(s, &q, r, swap, &dbuf);
         break;
     case 6:
-        st = mrf_run<6, true>(s, &q, r, &dbuf);
+        st = mrf_run<6, true>(s, &q, r, swap, &dbuf);
         break;
     case 18:
-        st = mrf_run<18, true>(s, &q, r, &dbuf);
+        st = mrf_run<18, true>(s, &q, r, swap, &dbuf);
         break;
     case 26:
-        st = mrf_run<26, true>(s, &q, r, &dbuf);
+        st = mrf_run<26, true>(s, &q, r, swap, &dbuf);
         break;
     default:
         st = GCUT_CU_FAIL(GCUT_ERR_INVALID, "cuda-grid: connectivity %d", p->connectivity);
@@ -977,4 +1022,14 @@ extern "C" gcut_status gcut_cu_grid_mrf_expand(const gcut_mrf_problem *p, gcut_m
         (void)cudaFree(dbuf);
     gcut_cu_grid_state_free(s);
     return st;
+}
+
+extern "C" gcut_status gcut_cu_grid_mrf_expand(const gcut_mrf_problem *p, gcut_mrf_report *r)
+{
+    return mrf_entry(p, r, 0);
+}
+
+extern "C" gcut_status gcut_cu_grid_mrf_swap(const gcut_mrf_problem *p, gcut_mrf_report *r)
+{
+    return mrf_entry(p, r, 1);
 }

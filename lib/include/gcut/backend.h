@@ -57,9 +57,9 @@ GCUT_EXPORT gcut_status gcut_backend_find(const char *name, int32_t *index);
 GCUT_EXPORT gcut_status gcut_backend_choose(const gcut_graph *g, const char *name, int32_t *index,
                                             const char **reason);
 
-/* ---------------------------------------------------------- plugin ABI (v1) */
+/* ---------------------------------------------------------- plugin ABI (v2) */
 
-#define GCUT_BACKEND_ABI_VERSION 1
+#define GCUT_BACKEND_ABI_VERSION 2 /* 2: gcut_mrf_plugin.swap */
 
 /** Capability bits of a back end. */
 enum {
@@ -245,8 +245,8 @@ typedef gcut_status (*gcut_plugin_matchers_fn)(const gcut_host_api *host,
 /* ------------------------------------------- plugin multi-label moves (optional) */
 
 /** \brief A multi-label energy for a plugin's device-side alpha-expansion
- *  (gcut/vision/mrf.h explains the energy and the move graphs). Arrays are
- *  read-only and owned by the caller, except \p labels. */
+ *  or alpha-beta swap (gcut/vision/mrf.h explains the energy and the move
+ *  graphs). Arrays are read-only and owned by the caller, except \p labels. */
 typedef struct gcut_mrf_problem {
     int32_t width, height, depth;
     int32_t connectivity;          /**< 4, 8, 6, 18 or 26 (grid.h's directions) */
@@ -254,11 +254,19 @@ typedef struct gcut_mrf_problem {
     int32_t num_nodes;             /**< width * height * depth */
     const int32_t *dir_offset;     /**< 3 * connectivity: dx, dy, dz of direction d */
     const int32_t *unary;          /**< num_nodes * L: unary[v * L + l] >= 0 */
-    const int32_t *V;              /**< L * L, a metric (checked by the caller) */
+    const int32_t *V;              /**< L * L: a metric for expansion, a semi-metric for
+                                        swap (checked by the caller) */
     const int32_t *const *weight;  /**< connectivity / 2 arrays (even directions, entry of
                                         the pair's first node), NULL entries = 1 */
     int32_t max_cycles;
-    const int32_t *order;          /**< max_cycles * L: the labels of each cycle, in order */
+    int64_t moves_per_cycle;       /**< L (expansion) or L (L - 1) / 2 (swap) */
+    /** Writes the moves of cycle \p cycle (from 1), in order, to \p moves:
+     *  expansion, moves_per_cycle labels; swap, moves_per_cycle pairs
+     *  (alpha, beta), alpha < beta, two entries each. A swap pair whose two
+     *  labels are both unused when its turn comes is skipped (not counted
+     *  as a move). */
+    void (*cycle_moves)(void *user, int32_t cycle, int32_t *moves);
+    void *moves_user;
     int32_t *labels;               /**< in: the start labelling; out: the result */
     int64_t energy;                /**< in: the start labelling's energy */
     const gcut_solve_options *opt; /**< of the move solves (time limit, log) */
@@ -267,7 +275,7 @@ typedef struct gcut_mrf_problem {
     void *progress_user;
 } gcut_mrf_problem;
 
-/** \brief What a device-side expansion reports (arrays owned by the caller). */
+/** \brief What a device-side expansion or swap reports (arrays owned by the caller). */
 typedef struct gcut_mrf_report {
     int64_t energy;                /**< of the result */
     int32_t cycles, moves, moves_accepted;
@@ -276,14 +284,15 @@ typedef struct gcut_mrf_report {
     double *cycle_ms;              /**< max_cycles entries */
 } gcut_mrf_report;
 
-/** \brief Alpha-expansion run entirely on a plugin's device: the unary table,
- *  the labelling and each move's graph stay there. Must give exactly the
- *  labelling of the core's loop (moves applied only when they lower E
- *  strictly; the canonical cut decides each move). */
+/** \brief Alpha-expansion and alpha-beta swap run entirely on a plugin's
+ *  device: the unary table, the labelling and each move's graph stay there.
+ *  Both must give exactly the labelling of the core's loop (moves applied
+ *  only when they lower E strictly; the canonical cut decides each move). */
 typedef struct gcut_mrf_plugin {
     int32_t abi_version;           /**< GCUT_BACKEND_ABI_VERSION */
     const char *backend;           /**< the grid back end it belongs to ("cuda-grid") */
     gcut_status (*expand)(const gcut_mrf_problem *p, gcut_mrf_report *r);
+    gcut_status (*swap)(const gcut_mrf_problem *p, gcut_mrf_report *r); /**< or NULL */
 } gcut_mrf_plugin;
 
 /** The optional third symbol of a plugin: its device-side multi-label moves. */
