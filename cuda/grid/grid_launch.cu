@@ -722,10 +722,9 @@ extern "C" gcut_status gcut_cu_grid_solve(gcut_cu_grid_state *s, const gcut_grid
  * asks for it). The moves and their order are the core's (vision/mrf.c),
  * and each move is decided by the canonical cut, so the labelling is
  * exactly the CPU loop's. Swap keeps the number of nodes of each label on
- * the device; a label unused at the start of a cycle stays unused (a swap
- * only trades nodes between its two labels), so the host skips the pairs
- * of two such labels without asking, and the device does not count the
- * moves whose labels went unused during the cycle. */
+ * the device, so that the moves of two unused labels are not counted (they
+ * run, on a graph with no active node, and change nothing: asking the host
+ * to skip them would cost a round trip per move). */
 template <int ND, bool D3>
 static gcut_status mrf_run(gcut_cu_grid_state *s, const gcut_mrf_problem *p, gcut_mrf_report *r,
                            int swap, void **dbuf)
@@ -813,22 +812,19 @@ static gcut_status mrf_run(gcut_cu_grid_state *s, const gcut_mrf_problem *p, gcu
      * the flows start zeroed. */
     unsigned char *kept_base = base;
     GCUT_CUDA_CHECK(cudaMemsetAsync(kept_base, 0, nkept * per_label, s->stream));
-    /* Host side: which labels have a kept set, one cycle's moves, and
-     * the label counts at the start of a cycle (swap). */
+    /* Host side: which labels have a kept set, and one cycle's moves. */
     const size_t per_move = swap ? 2 : 1;
     char *built = (char *)calloc(L, 1);
     int32_t *moves = (int32_t *)malloc((size_t)p->moves_per_cycle * per_move * sizeof(int32_t));
-    int *h_count = (int *)calloc(L, sizeof(int));
     struct Freer {
-        void *a, *b, *c;
+        void *a, *b;
         ~Freer()
         {
             free(a);
             free(b);
-            free(c);
         }
-    } freer = {built, moves, h_count};
-    if (!built || !moves || !h_count)
+    } freer = {built, moves};
+    if (!built || !moves)
         return GCUT_CU_FAIL(GCUT_ERR_NOMEM, "cuda-grid: out of memory");
     long long h_acc[MRF_SLOTS] = {0};
     h_acc[MRF_ENERGY] = p->energy;
@@ -837,8 +833,6 @@ static gcut_status mrf_run(gcut_cu_grid_state *s, const gcut_mrf_problem *p, gcu
         GCUT_CUDA_CHECK(cudaMemsetAsync(m.count, 0, L * sizeof(int), s->stream));
         label_count_kernel<<<(g.n + 255) / 256, 256, 0, s->stream>>>(m, g.n);
         GCUT_CUDA_CHECK_LAUNCH(s->stream);
-        GCUT_CUDA_CHECK(cudaMemcpyAsync(h_count, m.count, L * sizeof(int), cudaMemcpyDeviceToHost,
-                                        s->stream));
     }
     GCUT_CUDA_CHECK(cudaStreamSynchronize(s->stream));
     r->build_ms = gcut_cu_now() - t_start;
@@ -874,8 +868,6 @@ static gcut_status mrf_run(gcut_cu_grid_state *s, const gcut_mrf_problem *p, gcu
                 (swap && (mv.beta < 0 || mv.beta == mv.alpha)))
                 return GCUT_CU_FAIL(GCUT_ERR_INVALID, "cuda-grid: bad move (%d, %d)", mv.alpha,
                                     mv.beta);
-            if (swap && h_count[mv.alpha] == 0 && h_count[mv.beta] == 0)
-                continue; /* unused since the cycle began, so still unused */
             const int alpha = mv.alpha;
             const double t0 = gcut_cu_now();
             /* This move's arrays: the label's own set when flows are
@@ -928,9 +920,6 @@ static gcut_status mrf_run(gcut_cu_grid_state *s, const gcut_mrf_problem *p, gcu
         }
         GCUT_CUDA_CHECK(
             cudaMemcpyAsync(h_acc, m.acc, sizeof h_acc, cudaMemcpyDeviceToHost, s->stream));
-        if (swap)
-            GCUT_CUDA_CHECK(cudaMemcpyAsync(h_count, m.count, L * sizeof(int),
-                                            cudaMemcpyDeviceToHost, s->stream));
         GCUT_CUDA_CHECK(cudaStreamSynchronize(s->stream));
         if (h_acc[MRF_ERROR])
             return GCUT_CU_FAIL(GCUT_ERR_OVERFLOW,
