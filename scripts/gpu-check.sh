@@ -25,7 +25,8 @@
 #   OUT         where logs, CSV and the summary go (default BUILD/gpu-check)
 #   CUDA_ARCH   CMAKE_CUDA_ARCHITECTURES (default 90: the H100/H200 only, to build fast)
 #   XSCALE      GCUT_TEST_SCALE of test_crosscheck (default 0.2)
-#   SANITIZE_TESTS  test programs run under compute-sanitizer (default test_gpu_csr test_gpu_grid)
+#   SANITIZE_TESTS  test programs run under compute-sanitizer (default test_gpu_csr
+#               test_gpu_grid test_gpu_vision_mrf)
 #   TEST_TIMEOUT  seconds allowed to each test program (default 900)
 #   TLIMIT      per-solve time limit of the benchmarks in seconds (default 120)
 #   BENCH_TIMEOUT  seconds allowed to each gcut-bench run (default 900)
@@ -157,7 +158,7 @@ fi
 if has_step sanitize; then
   t0=$(date +%s)
   : >"$OUT/sanitize.log"
-  for prog in ${SANITIZE_TESTS:-test_gpu_csr test_gpu_grid}; do
+  for prog in ${SANITIZE_TESTS:-test_gpu_csr test_gpu_grid test_gpu_vision_mrf}; do
     for tool in memcheck racecheck synccheck; do
       # racecheck runs about 100 times slower: the smallest run for it.
       quick=1
