@@ -185,6 +185,30 @@ __device__ __forceinline__ void block_add(u64 *target, u64 value, u64 *s_sum)
         atomicAdd(target, *s_sum);
 }
 
+/* Two sums at once (block_add twice in a row would reuse s_sum across its
+ * own barrier pair). s_sum: 2 entries. */
+__device__ __forceinline__ void block_add2(u64 *t0, u64 v0, u64 *t1, u64 v1, u64 *s_sum)
+{
+    if (threadIdx.x < 2)
+        s_sum[threadIdx.x] = 0;
+    __syncthreads();
+    for (int o = 16; o > 0; o >>= 1) {
+        v0 += __shfl_down_sync(0xffffffffu, v0, o);
+        v1 += __shfl_down_sync(0xffffffffu, v1, o);
+    }
+    if ((threadIdx.x & 31) == 0) {
+        if (v0)
+            atomicAdd(&s_sum[0], v0);
+        if (v1)
+            atomicAdd(&s_sum[1], v1);
+    }
+    __syncthreads();
+    if (threadIdx.x == 0 && s_sum[0])
+        atomicAdd(t0, s_sum[0]);
+    if (threadIdx.x == 1 && s_sum[1])
+        atomicAdd(t1, s_sum[1]);
+}
+
 /* ------------------------------------------------------------ cold start */
 
 /* res holds the uploaded capacities, src / snk the terminal ones: zero the
@@ -612,7 +636,7 @@ template <int ND, bool D3>
 __global__ void __launch_bounds__(kThreads) move_kernel(Dev g, Mrf m, Move mv, Kept kept,
                                                         int warm)
 {
-    __shared__ u64 s_sum;
+    __shared__ u64 s_sum[2];
     const Pos<D3> p(g);
     long long K = 0, neg = 0;
     int err = 0;
@@ -728,8 +752,7 @@ __global__ void __launch_bounds__(kThreads) move_kernel(Dev g, Mrf m, Move mv, K
     }
     if (err)
         atomicOr((unsigned long long *)&m.acc[MRF_ERROR], 1ull);
-    block_add((u64 *)&m.acc[MRF_K], (u64)K, &s_sum);
-    block_add((u64 *)&m.acc[MRF_NEG], (u64)neg, &s_sum);
+    block_add2((u64 *)&m.acc[MRF_K], (u64)K, (u64 *)&m.acc[MRF_NEG], (u64)neg, s_sum);
 }
 
 /* Apply the move if it lowers the energy strictly: E(x*) = K - neg + flow
