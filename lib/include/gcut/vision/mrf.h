@@ -79,8 +79,9 @@ typedef struct gcut_mrf_options {
     int32_t random_order;          /**< 0: labels in order; 1: a new random order each cycle */
     uint64_t seed;                 /**< seed of the random order (default 1) */
     const char *backend;           /**< max-flow back end of the moves (NULL/"auto": cpu-bk);
-                                        "cuda-grid" runs a whole expansion on the GPU when
-                                        the unary costs are a table (same labelling) */
+                                        "cuda-grid" runs a whole expansion or swap on the
+                                        GPU when the unary costs are a table (same
+                                        labelling) */
     int32_t threads;               /**< threads for parallel back ends (0: one per core) */
     gcut_mrf_progress_fn progress; /**< NULL: none */
     void *progress_user;           /**< passed to \p progress */
