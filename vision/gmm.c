@@ -193,26 +193,6 @@ float gcut_i_gmm_nll(const gcut_i_gmm *g, const float *x, uint8_t *best)
     return -(top + logf(s));
 }
 
-/* log(x) for x >= 1 (a log-sum-exp whose largest term is 1): x = m 2^e
- * with m in [sqrt(1/2), sqrt(2)), log m = 2 atanh((m - 1) / (m + 1)) by its
- * series to z^9 (error below 1e-8 for |z| <= 0.172). */
-static inline float log_ge1(float x)
-{
-    union {
-        int32_t i;
-        float f;
-    } u = {.f = x};
-    int32_t e = ((u.i >> 23) & 255) - 127;
-    u.i = (u.i & 0x007fffff) | 0x3f800000; /* m in [1, 2) */
-    const int32_t big = u.f > 1.41421356f;
-    u.f = big ? u.f * 0.5f : u.f;
-    e += big;
-    const float z = (u.f - 1.0f) / (u.f + 1.0f), z2 = z * z;
-    const float at = z * (2.0f + z2 * (0.66666667f + z2 * (0.4f + z2 * (0.28571429f +
-                                                                     z2 * 0.22222222f))));
-    return at + (float)e * 0.69314718055994531f;
-}
-
 /* On x86-64 with GCC, a second copy for AVX2 machines (8 floats a vector
  * instead of 4), picked at load time. -std=c11 keeps FMA contraction off,
  * so both copies compute the same bits. */
@@ -256,9 +236,7 @@ void gcut_i_gmm_nll_run(const gcut_i_gmm *g, const float *rgb, int64_t count, fl
             float *o = l[j];
             for (int32_t i = 0; i < m; i++) {
                 const float d0 = ch[0][i] - m0, d1 = ch[1][i] - m1, d2 = ch[2][i] - m2;
-                const float q = d0 * (a0 * d0 + a1 * d1 + a2 * d2) + d1 * (a3 * d1 + a4 * d2) +
-                                d2 * a5 * d2;
-                o[i] = lc - 0.5f * q;
+                o[i] = lc - 0.5f * gcut_i_gmm_quad(d0, d1, d2, a0, a1, a2, a3, a4, a5);
             }
         }
         for (int32_t i = 0; i < m; i++) {
@@ -278,7 +256,7 @@ void gcut_i_gmm_nll_run(const gcut_i_gmm *g, const float *rgb, int64_t count, fl
             for (int32_t i = 0; i < m; i++)
                 sum[i] += gcut_i_exp_neg(l[j][i] - top[i]);
         for (int32_t i = 0; i < m; i++)
-            nll[i0 + i] = -(top[i] + log_ge1(sum[i]));
+            nll[i0 + i] = -(top[i] + gcut_i_log_ge1(sum[i]));
         if (best)
             for (int32_t i = 0; i < m; i++)
                 best[i0 + i] = (uint8_t)arg[i];

@@ -10,47 +10,14 @@
 #include "core/core_internal.h"
 #include "gcut/grid.h"
 #include "gcut/vision/segment.h"
+#include "segment_math_internal.h"
 
 /* Most GMM components per class (gcut_seg_params::components). */
 #define GCUT_I_GMM_MAX_K 16
 
-/* Total capacity any node may reach after quantisation: its terminal
- * capacity plus the capacities of all its arcs, in and out. 2^28 leaves a
- * factor 8 below INT32_MAX for engines that add a few of these together
- * (warm re-solve reparametrisations, terminal cancelling). */
-#define GCUT_I_SEG_CAP_BUDGET ((double)(1 << 28))
-
-/* The scale never exceeds this, so that tiny energies (a flat image) do not
- * blow single unit costs up to huge capacities for nothing: 2^20 units per
- * nat is already far finer than any colour model is accurate. */
-#define GCUT_I_SEG_MAX_SCALE ((double)(1 << 20))
-
-/* ---------------------------------------------------------------- maths */
-
-/* exp(x) for x <= 0 in float, by 2^x = 2^n 2^f with n = round(x log2 e)
- * and a degree-6 Taylor polynomial of 2^f on [-1/2, 1/2] (relative error
- * below 2e-7, the precision of a float); 0 below 2^-126. Branch-free and
- * without calls, so the compiler vectorises the loops that use it (the
- * files whose loops use it are compiled with -fno-trapping-math
- * (vision/CMakeLists.txt), without which GCC keeps them scalar). */
-static inline float gcut_i_exp_neg(float x)
-{
-    const float t0 = x * 1.44269504088896341f;
-    const float t = t0 > -126.0f ? t0 : -126.0f;
-    /* Round to nearest through the float mantissa (|t| < 2^22). */
-    const float nf = (t + 12582912.0f) - 12582912.0f;
-    const float f = (t - nf) * 0.69314718055994531f;
-    const float p =
-        1.0f + f * (1.0f + f * (0.5f + f * (1.6666667e-1f + f * (4.1666668e-2f +
-                                                             f * (8.3333338e-3f +
-                                                                  f * 1.3888889e-3f)))));
-    union {
-        int32_t i;
-        float f;
-    } u;
-    u.i = ((int32_t)nf + 127) << 23;
-    return p * u.f;
-}
+/* The budget and scale limits of the quantisation, exp and log by
+ * polynomials, and the other per-pixel formulas live in
+ * segment_math_internal.h, shared with the CUDA plugin's kernels. */
 
 /* ---------------------------------------------------------------- GMM */
 
