@@ -45,6 +45,43 @@ GCUT_HIDDEN gcut_status gcut_i_gmm_fit(gcut_i_gmm *g, int32_t k, const float *rg
                                        const uint8_t *select, uint8_t want, int32_t rounds,
                                        uint8_t *comp);
 
+/* Sufficient statistics of a set of pixels (one GMM component): count,
+ * sums of r g b, sums of the products rr rg rb gg gb bb, in double. The
+ * layout is that of GCUT_SEG_MOMENTS in gcut/backend.h. */
+typedef struct gcut_i_gmm_acc {
+    double count;
+    double sum[3];
+    double prod[6];
+} gcut_i_gmm_acc;
+
+/* The passes over the pixels that gcut_i_gmm_fit makes, so that a device
+ * can make them (seg_device.c) while the decisions between them (which
+ * cluster to split, the models) stay here. Each works on the selected
+ * pixels of one class and its own per-pixel component array comp[]. */
+typedef struct gcut_i_gmm_passes {
+    void *user;
+    /* comp[p] = 0 for every selected p; *acc (zeroed) receives their moments. */
+    gcut_status (*start)(void *user, gcut_i_gmm_acc *acc);
+    /* For the selected p with comp[p] == widest: comp[p] = used where
+     * axis . x_p > thr (in double); the moments of the pixels that stay
+     * into *a_widest, of those that move into *a_used (both zeroed). */
+    gcut_status (*split)(void *user, int32_t widest, int32_t used, const double axis[3],
+                         double thr, gcut_i_gmm_acc *a_widest, gcut_i_gmm_acc *a_used);
+    /* comp[p] = the most likely component of g (gcut_i_gmm_nll_run's) for
+     * every selected p; acc[c] (k of them, zeroed) the moments of the
+     * pixels with comp[p] == c. */
+    gcut_status (*assign)(void *user, const gcut_i_gmm *g, int32_t k, gcut_i_gmm_acc *acc);
+} gcut_i_gmm_passes;
+
+/* gcut_i_gmm_fit's algorithm over the given passes (class `want` named in
+ * messages). */
+GCUT_HIDDEN gcut_status gcut_i_gmm_fit_passes(gcut_i_gmm *g, int32_t k,
+                                              const gcut_i_gmm_passes *passes, uint8_t want,
+                                              int32_t rounds);
+
+/* The model from the moments of its k components (empty ones get weight 0). */
+GCUT_HIDDEN void gcut_i_gmm_from_acc(gcut_i_gmm *g, int32_t k, const gcut_i_gmm_acc *acc);
+
 /* Re-estimate from a given assignment: the pixels p with select[p] == want
  * and their components comp[p]. GCUT_ERR_INVALID when none is selected. */
 GCUT_HIDDEN gcut_status gcut_i_gmm_learn(gcut_i_gmm *g, int32_t k, const float *rgb, int64_t n,
