@@ -46,8 +46,8 @@ static gcut_status seg_gmm_pass(void *state, const gcut_seg_pass *pass, double *
     return gcut_cu_seg_gmm_pass(state, pass, moments);
 }
 
-static gcut_status seg_data(void *state, gcut_seg_rect box, const gcut_seg_model *fg,
-                            const gcut_seg_model *bg, float *dfg, float *dbg, uint8_t *comp_fg,
+static gcut_status seg_data(void *state, gcut_seg_rect box, const gcut_seg_dev_model *fg,
+                            const gcut_seg_dev_model *bg, float *dfg, float *dbg, uint8_t *comp_fg,
                             uint8_t *comp_bg)
 {
     return gcut_cu_seg_data(state, box, fg, bg, dfg, dbg, comp_fg, comp_bg);

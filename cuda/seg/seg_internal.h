@@ -29,7 +29,7 @@ GCUT_CU_HIDDEN gcut_status gcut_cu_seg_set_bytes(gcut_cu_seg_state *s, int32_t w
 GCUT_CU_HIDDEN gcut_status gcut_cu_seg_gmm_pass(gcut_cu_seg_state *s, const gcut_seg_pass *pass,
                                                 double *moments);
 GCUT_CU_HIDDEN gcut_status gcut_cu_seg_data(gcut_cu_seg_state *s, gcut_seg_rect box,
-                                            const gcut_seg_model *fg, const gcut_seg_model *bg,
+                                            const gcut_seg_dev_model *fg, const gcut_seg_dev_model *bg,
                                             float *dfg, float *dbg, uint8_t *comp_fg,
                                             uint8_t *comp_bg);
 GCUT_CU_HIDDEN gcut_status gcut_cu_seg_worst(gcut_cu_seg_state *s, gcut_seg_rect box,

@@ -35,9 +35,9 @@
 namespace gcut_seg_cu {
 
 /* A class's model as the kernels read it (device memory, built from a
- * gcut_seg_model by the launcher): the live components listed in order. */
+ * gcut_seg_dev_model by the launcher): the live components listed in order. */
 struct Model {
-    int32_t kind; /* GCUT_SEG_MODEL_* */
+    int32_t kind; /* GCUT_SEG_DEV_* */
     int32_t nl;   /* live components */
     int32_t bins; /* histogram */
     int32_t pad;
@@ -174,7 +174,7 @@ static __global__ void data_kernel(const DataArgs a)
     const int want_fg = both || seed == GCUT_I_SEG_SEED_FG;
     const float *px = a.rgb + 3 * p;
     float vf = 0.0f, vb = 0.0f;
-    if (a.bg->kind == GCUT_SEG_MODEL_GMM) {
+    if (a.bg->kind == GCUT_SEG_DEV_GMM) {
         uint8_t cb = 0, cf = 0;
         vb = gmm_cost(a.bg, px, &cb);
         a.cbg[p] = cb;

@@ -175,11 +175,11 @@ static gcut_status check_scale(double scale)
 }
 
 /* The kernels' form of a model; GMM components listed in order. */
-static gcut_status to_model(const gcut_seg_model *in, Model *m, const char *which)
+static gcut_status to_model(const gcut_seg_dev_model *in, Model *m, const char *which)
 {
     memset(m, 0, sizeof *m);
     m->kind = in->kind;
-    if (in->kind == GCUT_SEG_MODEL_GMM) {
+    if (in->kind == GCUT_SEG_DEV_GMM) {
         if (in->k < 1 || in->k > GCUT_SEG_PLUGIN_MAX_K)
             return GCUT_CU_FAIL(GCUT_ERR_INVALID, "cuda-grid energies: %s GMM with %d components",
                                 which, (int)in->k);
@@ -191,7 +191,7 @@ static gcut_status to_model(const gcut_seg_model *in, Model *m, const char *whic
         memcpy(m->logc, in->logc, sizeof m->logc);
         return GCUT_OK;
     }
-    if (in->kind == GCUT_SEG_MODEL_HISTOGRAM) {
+    if (in->kind == GCUT_SEG_DEV_HISTOGRAM) {
         if (in->bins < 2 || in->bins > 64 || !in->hist_nll)
             return GCUT_CU_FAIL(GCUT_ERR_INVALID,
                                 "cuda-grid energies: %s histogram with %d bins%s", which,
@@ -411,7 +411,7 @@ extern "C" gcut_status gcut_cu_seg_gmm_pass(gcut_cu_seg_state *s, const gcut_seg
     const int fg = ps->fg ? 1 : 0;
     gcut_status st;
     if (ps->mode == GCUT_SEG_PASS_ASSIGN) {
-        if (!ps->model || ps->model->kind != GCUT_SEG_MODEL_GMM)
+        if (!ps->model || ps->model->kind != GCUT_SEG_DEV_GMM)
             return GCUT_CU_FAIL(GCUT_ERR_INVALID, "cuda-grid energies: assignment without a GMM");
         if ((st = to_model(ps->model, &s->hmodel[fg], "learnt")) != GCUT_OK)
             return st;
@@ -455,7 +455,7 @@ extern "C" gcut_status gcut_cu_seg_gmm_pass(gcut_cu_seg_state *s, const gcut_seg
 }
 
 extern "C" gcut_status gcut_cu_seg_data(gcut_cu_seg_state *s, gcut_seg_rect box,
-                                        const gcut_seg_model *fg, const gcut_seg_model *bg,
+                                        const gcut_seg_dev_model *fg, const gcut_seg_dev_model *bg,
                                         float *dfg, float *dbg, uint8_t *comp_fg,
                                         uint8_t *comp_bg)
 {
@@ -472,10 +472,10 @@ extern "C" gcut_status gcut_cu_seg_data(gcut_cu_seg_state *s, gcut_seg_rect box,
         return st;
     GCUT_CUDA_CHECK(cudaMemcpyAsync(s->models, s->hmodel, 2 * sizeof(Model),
                                     cudaMemcpyHostToDevice, s->stream));
-    const int gmm = fg->kind == GCUT_SEG_MODEL_GMM;
+    const int gmm = fg->kind == GCUT_SEG_DEV_GMM;
     if (!gmm) {
         for (int c = 0; c < 2; c++) {
-            const gcut_seg_model *m = c ? fg : bg;
+            const gcut_seg_dev_model *m = c ? fg : bg;
             const size_t cells = (size_t)m->bins * m->bins * m->bins;
             if ((st = upload(s, s->hist[c], m->hist_nll, cells * sizeof(float))) != GCUT_OK)
                 return st;

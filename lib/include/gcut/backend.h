@@ -307,8 +307,8 @@ typedef gcut_status (*gcut_plugin_mrf_fn)(const gcut_host_api *host,
  *  gg, gb, bb (in that order). */
 #define GCUT_SEG_MOMENTS 10
 
-/** Kinds of colour model (gcut_seg_model.kind). */
-enum { GCUT_SEG_MODEL_GMM = 0, GCUT_SEG_MODEL_HISTOGRAM = 1 };
+/** Kinds of colour model (gcut_seg_dev_model.kind). */
+enum { GCUT_SEG_DEV_GMM = 0, GCUT_SEG_DEV_HISTOGRAM = 1 };
 
 /** \brief One class's colour model, as the device evaluates it (the vision
  *  layer's models, docs/segmentation.md). A GMM component c contributes
@@ -316,8 +316,8 @@ enum { GCUT_SEG_MODEL_GMM = 0, GCUT_SEG_MODEL_HISTOGRAM = 1 };
  *  with coefficients inv[c] = xx, 2xy, 2xz, yy, 2yz, zz of the inverse
  *  covariance; only components with live[c] != 0 count. A histogram gives
  *  hist_nll[cell] for the colour's cell. */
-typedef struct gcut_seg_model {
-    int32_t kind;                               /**< GCUT_SEG_MODEL_* */
+typedef struct gcut_seg_dev_model {
+    int32_t kind;                               /**< GCUT_SEG_DEV_* */
     int32_t k;                                  /**< GMM: components (1..16) */
     int32_t live[GCUT_SEG_PLUGIN_MAX_K];        /**< GMM: non-zero for weight > 0 */
     float mean[GCUT_SEG_PLUGIN_MAX_K][3];
@@ -325,7 +325,7 @@ typedef struct gcut_seg_model {
     float logc[GCUT_SEG_PLUGIN_MAX_K];
     int32_t bins;                               /**< histogram: bins per channel (2..64) */
     const float *hist_nll;                      /**< histogram: bins^3 costs (host) */
-} gcut_seg_model;
+} gcut_seg_dev_model;
 
 /** \brief A rectangle of the image: the part that becomes the grid. */
 typedef struct gcut_seg_rect {
@@ -357,7 +357,7 @@ typedef struct gcut_seg_pass {
     int32_t k;                     /**< components (1..16) */
     int32_t widest, used;          /**< SPLIT */
     double axis[3], thr;           /**< SPLIT: proj = axis[0] r + axis[1] g + axis[2] b in double */
-    const gcut_seg_model *model;   /**< ASSIGN: a GMM */
+    const gcut_seg_dev_model *model;   /**< ASSIGN: a GMM */
 } gcut_seg_pass;
 
 /** \brief What a device's energy evaluation reports (cumulative). */
@@ -400,8 +400,8 @@ typedef struct gcut_seg_plugin {
      *  cost of its seed class in both arrays (the foreground's is the GMM
      *  polynomial evaluation: the caller redoes those few pixels when it
      *  wants libm's). Host outputs of width * height each; comp_* may be NULL. */
-    gcut_status (*data)(void *state, gcut_seg_rect box, const gcut_seg_model *fg,
-                        const gcut_seg_model *bg, float *dfg, float *dbg, uint8_t *comp_fg,
+    gcut_status (*data)(void *state, gcut_seg_rect box, const gcut_seg_dev_model *fg,
+                        const gcut_seg_dev_model *bg, float *dfg, float *dbg, uint8_t *comp_fg,
                         uint8_t *comp_bg);
     /** max over the box of 4 * (sum of the pixel's pair weights), for the scale. */
     gcut_status (*worst)(void *state, gcut_seg_rect box, double *worst);
