@@ -202,6 +202,11 @@ double gcut_i_energy_scale(const gcut_i_energy *e, gcut_i_box box)
             if (4.0 * wsum > worst)
                 worst = 4.0 * wsum;
         }
+    return gcut_i_energy_scale_from_worst(worst);
+}
+
+double gcut_i_energy_scale_from_worst(double worst)
+{
     if (worst <= 0.0)
         return GCUT_I_SEG_MAX_SCALE;
     const double s = GCUT_I_SEG_CAP_BUDGET / worst;

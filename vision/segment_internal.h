@@ -8,6 +8,7 @@
 #define GCUT_VISION_SEGMENT_INTERNAL_H
 
 #include "core/core_internal.h"
+#include "gcut/backend.h"
 #include "gcut/grid.h"
 #include "gcut/vision/segment.h"
 #include "segment_math_internal.h"
@@ -159,6 +160,9 @@ GCUT_HIDDEN gcut_i_box gcut_i_seed_box(const uint8_t *seeds, int32_t width, int3
  * data costs or the seeds change. */
 GCUT_HIDDEN double gcut_i_energy_scale(const gcut_i_energy *e, gcut_i_box box);
 
+/* The scale from max over the box of 4 * (the pixel's pair-weight sum). */
+GCUT_HIDDEN double gcut_i_energy_scale_from_worst(double worst);
+
 /* Quantise e at `scale` into the grid g (box.w x box.h, the connectivity of
  * e): every direction array, then both terminal arrays (see
  * gcut_i_energy_tlinks). tmp: 2 * box.w * box.h int32 of scratch. */
@@ -198,6 +202,74 @@ GCUT_HIDDEN void gcut_i_energy_tlinks(const gcut_i_energy *e, double scale, cons
                                       int32_t *snk);
 
 GCUT_HIDDEN void gcut_i_energy_free(gcut_i_energy *e);
+
+/* ---------------------------------------------------------------- device */
+
+/* The energies on a back end's device (seg_device.c, gcut_plugin_seg of
+ * gcut/backend.h). A session holds one while the device path is in use. */
+typedef struct gcut_i_segdev {
+    const gcut_seg_plugin *pl; /* NULL: the CPU path */
+    void *state;
+    int seeds_dirty;           /* the host's seeds changed since the last upload */
+} gcut_i_segdev;
+
+/* The two classes' models, [1] foreground: GMMs, or (gmm NULL) histograms. */
+typedef struct gcut_i_segdev_models {
+    const gcut_i_gmm *const *gmm;
+    const gcut_i_hist *const *hist;
+} gcut_i_segdev_models;
+
+/* Open the device path for a session solved with `backend` (NULL, "auto":
+ * $GCUT_BACKEND) and upload the image; GCUT_ERR_UNSUPPORTED without
+ * error recorded when that back end offers none (or $GCUT_SEG_DEVICE=0),
+ * the plugin's status when it fails. */
+GCUT_HIDDEN gcut_status gcut_i_segdev_open(gcut_i_segdev *d, const char *backend, int32_t width,
+                                           int32_t height, const float *rgb);
+GCUT_HIDDEN void gcut_i_segdev_close(gcut_i_segdev *d);
+GCUT_HIDDEN void gcut_i_segdev_stats(const gcut_i_segdev *d, gcut_seg_plugin_stats *out);
+
+/* e->beta and e->pair (allocated here when NULL), as gcut_i_seg_beta and
+ * gcut_i_energy_smoothness. */
+GCUT_HIDDEN gcut_status gcut_i_segdev_smoothness(gcut_i_segdev *d, gcut_i_energy *e);
+
+/* Upload the seeds if they changed (d->seeds_dirty); the class selector
+ * of the GMM passes. */
+GCUT_HIDDEN gcut_status gcut_i_segdev_seeds(gcut_i_segdev *d, const uint8_t *seeds);
+GCUT_HIDDEN gcut_status gcut_i_segdev_select(gcut_i_segdev *d, const uint8_t *select);
+
+/* gcut_i_gmm_fit over the selected pixels (the last select upload)
+ * with the device's passes; fg: which class's component array. */
+GCUT_HIDDEN gcut_status gcut_i_segdev_gmm_fit(gcut_i_segdev *d, gcut_i_gmm *g, int32_t k,
+                                              uint8_t want, int32_t fg, int32_t rounds);
+
+/* gcut_i_gmm_learn of the selected pixels with the components of the last
+ * data pass of class fg (GrabCut's assignment and re-estimation). */
+GCUT_HIDDEN gcut_status gcut_i_segdev_gmm_learn(gcut_i_segdev *d, gcut_i_gmm *g, int32_t k,
+                                                uint8_t want, int32_t fg);
+
+/* The data costs of session.c's data_terms into e->dfg / e->dbg and (GMM)
+ * comp_fg / comp_bg. */
+GCUT_HIDDEN gcut_status gcut_i_segdev_data(gcut_i_segdev *d, const gcut_i_segdev_models *m,
+                                           gcut_i_box box, const uint8_t *seeds,
+                                           const float *rgb, gcut_i_energy *e, uint8_t *comp_fg,
+                                           uint8_t *comp_bg);
+
+/* gcut_i_energy_scale, gcut_i_energy_fill_links and
+ * gcut_i_energy_fill_terminals (rebase: the seeds, the box or the scale
+ * changed since the last call) on the device. tmp: 2 * box pixels. */
+GCUT_HIDDEN gcut_status gcut_i_segdev_scale(gcut_i_segdev *d, gcut_i_box box, double *scale);
+GCUT_HIDDEN gcut_status gcut_i_segdev_fill_links(gcut_i_segdev *d, int32_t connectivity,
+                                                 double scale, gcut_i_box box, gcut_grid *g,
+                                                 int32_t *tmp);
+GCUT_HIDDEN gcut_status gcut_i_segdev_fill_terminals(gcut_i_segdev *d, const uint8_t *seeds,
+                                                     double scale, gcut_i_box box, int rebase,
+                                                     gcut_grid *g, int32_t *tmp);
+
+/* For the tests: the session's energy, models and device path. */
+GCUT_HIDDEN const gcut_i_energy *gcut_i_seg_session_energy(const gcut_seg_session *s);
+GCUT_HIDDEN const gcut_i_gmm *gcut_i_seg_session_gmm(const gcut_seg_session *s, int fg);
+GCUT_HIDDEN const uint8_t *gcut_i_seg_session_comp(const gcut_seg_session *s, int fg);
+GCUT_HIDDEN int gcut_i_seg_session_on_device(const gcut_seg_session *s);
 
 /* ---------------------------------------------------------------- pixels */
 
