@@ -10,7 +10,11 @@
  * (60% of each side; outside is background), builds the grid and cuts
  * (N GrabCut iterations, default 1). Prints one line per size: wall times
  * of each stage, their sum, and the CPU time of the same part (cpu_ms;
- * on a shared machine the honest figure).
+ * on a shared machine the honest figure); `energies` says where the
+ * energies (models, data costs, weights, capacities) were evaluated:
+ * "device" with a back end that offers it (cuda-grid; $GCUT_SEG_DEVICE=0
+ * turns it off), "host" otherwise, and xfer_ms the part of model_ms +
+ * build_ms spent copying between host and device.
  */
 #include <math.h>
 #include <stdio.h>
@@ -101,8 +105,9 @@ int main(int argc, char **argv)
         return 1;
     }
     const char *tmpdir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
-    printf("%-8s %-11s %-9s %9s %9s %9s %9s %9s %9s %s\n", "MP", "size", "backend", "load_ms",
-           "model_ms", "build_ms", "solve_ms", "total_ms", "cpu_ms", "iterations");
+    printf("%-8s %-11s %-9s %9s %9s %9s %9s %9s %9s %-10s %-8s %8s\n", "MP", "size", "backend",
+           "load_ms", "model_ms", "build_ms", "solve_ms", "total_ms", "cpu_ms", "iterations",
+           "energies", "xfer_ms");
     for (int i = 0; i < nmp; i++) {
         gcut_image *big = scaled(rgb, mps[i]);
         char path[1024];
@@ -131,10 +136,10 @@ int main(int argc, char **argv)
             return 1;
         }
         const double cpu = cpu_ms() - c0;
-        printf("%-8.2f %5dx%-5d %-9s %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f %d\n",
+        printf("%-8.2f %5dx%-5d %-9s %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f %-10d %-8s %8.1f\n",
                (double)w * h / 1e6, (int)w, (int)h, st.backend ? st.backend : "-", load,
                st.model_ms, st.build_ms, st.solve_ms, load + st.total_ms, cpu,
-               (int)st.iterations);
+               (int)st.iterations, st.energy_device ? "device" : "host", st.transfer_ms);
         fflush(stdout);
         free(seeds);
         free(mask);

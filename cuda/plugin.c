@@ -2,8 +2,10 @@
  * plugin.c - the entry point of libgcut_cuda.so and the services every
  * engine of the plugin shares (error mapping, the device probe).
  *
- * The core dlopen()s this library and calls its one exported symbol,
- * gcut_plugin_entry (DESIGN.md section 3, STYLE.md rule 22). Everything
+ * The core dlopen()s this library and calls its entry symbol,
+ * gcut_plugin_entry (DESIGN.md section 3, STYLE.md rule 22), then looks
+ * up the optional ones (matchers, device-side expansion, segmentation
+ * energies). Everything
  * else is hidden: the C and CUDA sources are compiled with
  * -fvisibility=hidden and a linker version script also hides the
  * statically linked CUDA runtime.
@@ -19,6 +21,7 @@
 #include "csr/csr_internal.h"
 #include "grid/grid_internal.h"
 #include "matching/gpr_internal.h"
+#include "seg/seg_internal.h"
 
 const gcut_host_api *gcut_cu_host;
 
@@ -141,5 +144,26 @@ gcut_status gcut_plugin_mrf(const gcut_host_api *host, const gcut_mrf_plugin *co
     gcut_cu_host = host;
     *list = g_mrf;
     *count = (int32_t)(sizeof g_mrf / sizeof g_mrf[0]);
+    return GCUT_OK;
+}
+
+/* The optional fourth symbol (gcut_plugin_seg_fn): the segmentation
+ * energies evaluated on the device for sessions on cuda-grid. Only the
+ * interface version this build implements is offered. */
+GCUT_CU_ENTRY gcut_status gcut_plugin_seg(const gcut_host_api *host, int32_t version,
+                                          const gcut_seg_plugin *const **list, int32_t *count);
+
+static const gcut_seg_plugin *const g_seg[] = {&gcut_cu_seg_grid};
+
+gcut_status gcut_plugin_seg(const gcut_host_api *host, int32_t version,
+                            const gcut_seg_plugin *const **list, int32_t *count)
+{
+    if (!host || !list || !count || host->abi_version != GCUT_BACKEND_ABI_VERSION)
+        return GCUT_ERR_INVALID;
+    if (version != GCUT_SEG_PLUGIN_VERSION)
+        return GCUT_ERR_UNSUPPORTED;
+    gcut_cu_host = host;
+    *list = g_seg;
+    *count = (int32_t)(sizeof g_seg / sizeof g_seg[0]);
     return GCUT_OK;
 }

@@ -47,6 +47,8 @@ static const gcut_plugin_matcher *const *g_matchers; /* of the first plugin that
 static int32_t g_num_matchers;
 static const gcut_mrf_plugin *const *g_mrf; /* device-side moves of the first plugin with some */
 static int32_t g_num_mrf;
+static const gcut_seg_plugin *const *g_seg; /* device-side energies of the first plugin with some */
+static int32_t g_num_seg;
 
 static void add_entry(const gcut_backend *be, const char *name)
 {
@@ -105,6 +107,17 @@ static int load_plugin(const char *path)
         if (mrf_fn && mrf_fn(gcut_i_host_api(), &ml, &mc) == GCUT_OK && ml && mc > 0) {
             g_mrf = ml;
             g_num_mrf = mc;
+        }
+    }
+    if (added && g_num_seg == 0) {
+        gcut_plugin_seg_fn seg_fn;
+        *(void **)&seg_fn = dlsym(h, GCUT_PLUGIN_SEG_SYMBOL);
+        const gcut_seg_plugin *const *sl = NULL;
+        int32_t sc = 0;
+        if (seg_fn && seg_fn(gcut_i_host_api(), GCUT_SEG_PLUGIN_VERSION, &sl, &sc) == GCUT_OK &&
+            sl && sc > 0) {
+            g_seg = sl;
+            g_num_seg = sc;
         }
     }
     if (added && g_num_matchers == 0) {
@@ -215,6 +228,29 @@ const gcut_mrf_plugin *gcut_i_plugin_mrf(const char *backend)
                 return NULL;
             return g_mrf[i];
         }
+    return NULL;
+}
+
+const gcut_seg_plugin *gcut_i_plugin_seg(const char *backend)
+{
+    if (!backend)
+        return NULL;
+    ensure_init();
+    for (int32_t i = 0; i < g_num_seg; i++) {
+        const gcut_seg_plugin *sp = g_seg[i];
+        if (!sp || sp->abi_version != GCUT_BACKEND_ABI_VERSION ||
+            sp->version != GCUT_SEG_PLUGIN_VERSION || !sp->backend ||
+            strcmp(sp->backend, backend) != 0 || !sp->create || !sp->destroy ||
+            !sp->smoothness || !sp->set_bytes || !sp->gmm_pass || !sp->data || !sp->worst ||
+            !sp->links || !sp->terminals || !sp->stats)
+            continue;
+        int32_t idx;
+        if (gcut_backend_find(backend, &idx) != GCUT_OK) {
+            gcut_clear_error();
+            return NULL;
+        }
+        return gcut_backend_available(idx, NULL) ? sp : NULL;
+    }
     return NULL;
 }
 

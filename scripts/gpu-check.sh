@@ -18,7 +18,10 @@
 #               mid-sized graphs, VREPEAT runs each, default 1), grid (cuda-grid
 #               against cpu-bk, cpu-grid-pr with 16 threads and cuda-csr on segmentation
 #               grids of 0.3-16 MP, 3D volumes and random grids, with warm strokes;
-#               rows in grid.csv), grid-quick (two of those), or a
+#               rows in grid.csv), grid-quick (two of those), seg (gcut-seg-speed
+#               on $SEG_PHOTO, default coffee.png of the data folder, at 0.5, 2 and
+#               12 MP with cuda-grid: energies on the device, then on the host
+#               with GCUT_SEG_DEVICE=0; 1 and 5 GrabCut iterations), or a
 #               gcut-bench instance spec (family:key=value;...)
 #   REPEAT      GCUT_GPU_REPEAT for the test (default 100: a changing result is a race)
 #   BUILD       build folder (default build-gpu in the repository)
@@ -26,7 +29,7 @@
 #   CUDA_ARCH   CMAKE_CUDA_ARCHITECTURES (default 90: the H100/H200 only, to build fast)
 #   XSCALE      GCUT_TEST_SCALE of test_crosscheck (default 0.2)
 #   SANITIZE_TESTS  test programs run under compute-sanitizer (default test_gpu_csr
-#               test_gpu_grid test_gpu_vision_mrf)
+#               test_gpu_grid test_gpu_vision_mrf test_gpu_vision_energy)
 #   TEST_TIMEOUT  seconds allowed to each test program (default 900)
 #   TLIMIT      per-solve time limit of the benchmarks in seconds (default 120)
 #   BENCH_TIMEOUT  seconds allowed to each gcut-bench run (default 900)
@@ -158,7 +161,7 @@ fi
 if has_step sanitize; then
   t0=$(date +%s)
   : >"$OUT/sanitize.log"
-  for prog in ${SANITIZE_TESTS:-test_gpu_csr test_gpu_grid test_gpu_vision_mrf}; do
+  for prog in ${SANITIZE_TESTS:-test_gpu_csr test_gpu_grid test_gpu_vision_mrf test_gpu_vision_energy}; do
     for tool in memcheck racecheck synccheck; do
       # racecheck runs about 100 times slower: the smallest run for it.
       quick=1
@@ -270,6 +273,17 @@ if has_step bench; then
               { note "bench grid $spec: failed or disagreed"; STATUS=1; }
           done
         fi
+        ;;
+      seg) # the segmentation pipeline: device energies against host energies (cuda-grid)
+        PHOTO=${SEG_PHOTO:-${GCUT_DATA_DIR:-$ROOT/../shared/data}/skimage/coffee.png}
+        for it in 1 5; do
+          for dev in 1 0; do
+            echo "### seg: GCUT_SEG_DEVICE=$dev gcut-seg-speed $PHOTO 0.5 2 12 --backend cuda-grid --iterations $it" >>"$OUT/bench.txt"
+            GCUT_SEG_DEVICE=$dev timeout "${BENCH_TIMEOUT:-900}" "$BUILD/bin/gcut-seg-speed" "$PHOTO" \
+              0.5 2 12 --backend cuda-grid --iterations "$it" >>"$OUT/bench.txt" 2>&1 ||
+              { note "bench seg (GCUT_SEG_DEVICE=$dev, $it iterations): failed"; STATUS=1; }
+          done
+        done
         ;;
       *:*) bench_run custom cuda-csr,cpu-hipr,cpu-bk "" 3 "$mode" ;;
       *) note "bench: unknown mode $mode"; STATUS=1 ;;

@@ -64,12 +64,6 @@ double gcut_i_seg_now_ms(void)
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }
 
-static inline float dist2(const float *a, const float *b)
-{
-    const float d0 = a[0] - b[0], d1 = a[1] - b[1], d2 = a[2] - b[2];
-    return d0 * d0 + d1 * d1 + d2 * d2;
-}
-
 double gcut_i_seg_beta(const float *rgb, int32_t w, int32_t h, int32_t conn)
 {
     double sum = 0.0;
@@ -84,7 +78,7 @@ double gcut_i_seg_beta(const float *rgb, int32_t w, int32_t h, int32_t conn)
             const float *a = rgb + 3 * ((int64_t)y * w);
             const float *b = rgb + 3 * ((int64_t)(y + dy) * w + dx);
             for (int32_t x = 0; x < x1; x++)
-                row += dist2(a + 3 * x, b + 3 * x);
+                row += gcut_i_seg_dist2(a + 3 * x, b + 3 * x);
             sum += row;
             pairs += x1;
         }
@@ -120,7 +114,7 @@ gcut_status gcut_i_energy_smoothness(gcut_i_energy *e, const float *rgb)
             const float *b = rgb + 3 * ((int64_t)yy * w + dx);
             const int32_t x1 = dx > 0 ? w - 1 : w;
             for (int32_t x = 0; x < x1; x++)
-                o[x] = lam * gcut_i_exp_neg(nbeta * dist2(a + 3 * x, b + 3 * x));
+                o[x] = lam * gcut_i_exp_neg(nbeta * gcut_i_seg_dist2(a + 3 * x, b + 3 * x));
             for (int32_t x = x1; x < w; x++)
                 o[x] = 0.0f;
         }
@@ -163,28 +157,9 @@ double gcut_i_energy_eval(const gcut_i_energy *e, const uint8_t *label)
     return gcut_i_energy_data(e, label) + gcut_i_energy_smooth(e, label);
 }
 
-/* Offsets of all 8 directions of grid.h: direction 2j is pair_dx/dy[j],
- * 2j + 1 its opposite. */
-static inline void dir_offset(int32_t d, int32_t *dx, int32_t *dy)
-{
-    const int32_t j = d >> 1, sgn = (d & 1) ? -1 : 1;
-    *dx = sgn * pair_dx[j];
-    *dy = sgn * pair_dy[j];
-}
-
-/* Weight of the pair between (x, y) and its neighbour in direction d; the
- * neighbour (nx, ny) must be inside the image. */
-static inline float dir_weight(const gcut_i_energy *e, int32_t d, int32_t x, int32_t y,
-                               int32_t nx, int32_t ny)
-{
-    const int32_t j = d >> 1;
-    return (d & 1) ? e->pair[j][(int64_t)ny * e->width + nx] : e->pair[j][(int64_t)y * e->width + x];
-}
-
-static inline int in_box(gcut_i_box b, int32_t x, int32_t y)
-{
-    return x >= b.x0 && x < b.x0 + b.w && y >= b.y0 && y < b.y0 + b.h;
-}
+/* The seed codes the shared per-pixel code (segment_math_internal.h) uses. */
+_Static_assert(GCUT_I_SEG_SEED_FG == GCUT_SEED_FG && GCUT_I_SEG_SEED_BG == GCUT_SEED_BG,
+               "seed codes of segment_math_internal.h");
 
 gcut_i_box gcut_i_seed_box(const uint8_t *seeds, int32_t width, int32_t height)
 {
@@ -220,89 +195,37 @@ double gcut_i_energy_scale(const gcut_i_energy *e, gcut_i_box box)
      * scale, and with it every n-link, stays the same while the colour
      * models change (GrabCut iterations then only rewrite t-links). */
     double worst = 0.0;
+    const float *const *pair = (const float *const *)e->pair;
     for (int32_t y = box.y0; y < box.y0 + box.h; y++)
         for (int32_t x = box.x0; x < box.x0 + box.w; x++) {
-            double wsum = 0.0;
-            for (int32_t d = 0; d < e->connectivity; d++) {
-                int32_t dx, dy;
-                dir_offset(d, &dx, &dy);
-                const int32_t nx = x + dx, ny = y + dy;
-                if (nx >= 0 && nx < e->width && ny >= 0 && ny < e->height)
-                    wsum += dir_weight(e, d, x, y, nx, ny);
-            }
+            const double wsum = gcut_i_seg_wsum(pair, e->width, e->height, e->connectivity, x, y);
             if (4.0 * wsum > worst)
                 worst = 4.0 * wsum;
         }
+    return gcut_i_energy_scale_from_worst(worst);
+}
+
+double gcut_i_energy_scale_from_worst(double worst)
+{
     if (worst <= 0.0)
         return GCUT_I_SEG_MAX_SCALE;
     const double s = GCUT_I_SEG_CAP_BUDGET / worst;
     return s < GCUT_I_SEG_MAX_SCALE ? s : GCUT_I_SEG_MAX_SCALE;
 }
 
-/* round(scale * x) for 0 <= x; scale * x stays below the budget by the
- * choice of scale, the clamp only guards against a model changed since. */
-static inline int32_t quant(double scale, float x)
+/* The base of pixel (x, y) of the box (segment_math_internal.h). */
+static inline void tlink_base(const gcut_i_energy *e, double scale, const uint8_t *seeds,
+                              gcut_i_box box, int32_t x, int32_t y, int64_t base[3])
 {
-    const double v = (double)x * scale + 0.5;
-    return v < GCUT_I_SEG_CAP_BUDGET ? (int32_t)v : (int32_t)GCUT_I_SEG_CAP_BUDGET;
-}
-
-/* The parts of a t-link that do not depend on the pixel's own seed or
- * data costs: base[0] = hard (1 + all its quantised pair weights),
- * base[1] = hard_in (1 + those of its arcs in the box), base[2] = the
- * folded terms of its fixed neighbours (source minus sink). */
-static void tlink_base(const gcut_i_energy *e, double scale, const uint8_t *seeds, gcut_i_box box,
-                       int32_t x, int32_t y, int64_t base[3])
-{
-    int64_t hard = 1, hard_in = 1, net = 0;
-    for (int32_t d = 0; d < e->connectivity; d++) {
-        int32_t dx, dy;
-        dir_offset(d, &dx, &dy);
-        const int32_t nx = x + dx, ny = y + dy;
-        if (nx < 0 || nx >= e->width || ny < 0 || ny >= e->height)
-            continue;
-        const int32_t q = quant(scale, dir_weight(e, d, x, y, nx, ny));
-        hard += q;
-        if (in_box(box, nx, ny))
-            hard_in += q;
-        else if (seeds[(int64_t)ny * e->width + nx] == GCUT_SEED_FG)
-            net += q; /* a fixed neighbour: disagreeing with it costs w_pq */
-        else
-            net -= q;
-    }
-    base[0] = hard;
-    base[1] = hard_in;
-    base[2] = net;
+    gcut_i_seg_tlink_base((const float *const *)e->pair, e->width, e->height, e->connectivity,
+                          seeds, box.x0, box.y0, box.w, box.h, scale, x, y, base);
 }
 
 /* The t-links from the base, the pixel's seed and data costs. */
 static inline void tlink_from_base(const gcut_i_energy *e, double scale, uint8_t seed, int64_t p,
                                    const int64_t base[3], int32_t *src, int32_t *snk)
 {
-    int64_t net = base[2];
-    const int64_t hard_in = base[1];
-    if (seed == GCUT_SEED_FG) {
-        net += base[0];
-    } else if (seed == GCUT_SEED_BG) {
-        net -= base[0];
-    } else {
-        /* Only the difference of the data costs matters: the smaller one
-         * is a constant of every labelling. */
-        const float d = e->dfg[p] - e->dbg[p];
-        net += d < 0.0f ? quant(scale, -d) : -(int64_t)quant(scale, d);
-    }
-    /* Only the difference net = source - sink matters, and once |net|
-     * reaches hard_in (1 + the node's arcs in the grid, out or in: they
-     * are symmetric) the node lies on net's side in every minimum cut:
-     * moving it there gains |net| and costs at most hard_in - 1. So the
-     * clamp keeps the minimum cuts, and bounds every t-link by the pair
-     * weights alone (see gcut_i_energy_scale). */
-    if (net > hard_in)
-        net = hard_in;
-    else if (net < -hard_in)
-        net = -hard_in;
-    *src = net > 0 ? (int32_t)net : 0;
-    *snk = net < 0 ? (int32_t)-net : 0;
+    gcut_i_seg_tlink(base, seed, e->dfg[p], e->dbg[p], scale, src, snk);
 }
 
 void gcut_i_energy_tlinks(const gcut_i_energy *e, double scale, const uint8_t *seeds,
@@ -336,7 +259,7 @@ gcut_status gcut_i_energy_fill_links(const gcut_i_energy *e, double scale, gcut_
     gcut_status st;
     for (int32_t d = 0; d < e->connectivity; d++) {
         int32_t dx, dy;
-        dir_offset(d, &dx, &dy);
+        gcut_i_seg_dir(d, &dx, &dy);
         const int32_t j = d >> 1;
         const float *wt = e->pair[j];
         /* The pair weight of node (x, y) in direction d: pair[j] at the
@@ -353,7 +276,9 @@ gcut_status gcut_i_energy_fill_links(const gcut_i_energy *e, double scale, gcut_
             const int32_t shift = (d & 1) ? dx : 0;
             for (int32_t bx = 0; bx < box.w; bx++) {
                 const int32_t x = box.x0 + bx, nx = x + dx;
-                o[bx] = (nx >= box.x0 && nx < box.x0 + box.w) ? quant(scale, row[x + shift]) : 0;
+                o[bx] = (nx >= box.x0 && nx < box.x0 + box.w)
+                            ? gcut_i_seg_quant(scale, row[x + shift])
+                            : 0;
             }
         }
         if ((st = gcut_grid_set_caps(g, d, tmp)) != GCUT_OK)

@@ -32,12 +32,7 @@
  * real colour differences, which are tens of levels. */
 #define GMM_VAR_FLOOR 1.0
 
-/* Per-component sufficient statistics. */
-typedef struct gmm_acc {
-    double count;
-    double sum[3];
-    double prod[6]; /* xx xy xz yy yz zz */
-} gmm_acc;
+typedef gcut_i_gmm_acc gmm_acc;
 
 static void acc_add(gmm_acc *a, const float *x)
 {
@@ -116,7 +111,7 @@ static double principal_axis(const double cov[9], double vec[3])
 }
 
 /* Turn accumulators into the model: weights, moments, inverses, constants. */
-static void gmm_from_acc(gcut_i_gmm *g, int32_t k, const gmm_acc *acc)
+void gcut_i_gmm_from_acc(gcut_i_gmm *g, int32_t k, const gcut_i_gmm_acc *acc)
 {
     double total = 0.0;
     for (int32_t c = 0; c < k; c++)
@@ -193,26 +188,6 @@ float gcut_i_gmm_nll(const gcut_i_gmm *g, const float *x, uint8_t *best)
     return -(top + logf(s));
 }
 
-/* log(x) for x >= 1 (a log-sum-exp whose largest term is 1): x = m 2^e
- * with m in [sqrt(1/2), sqrt(2)), log m = 2 atanh((m - 1) / (m + 1)) by its
- * series to z^9 (error below 1e-8 for |z| <= 0.172). */
-static inline float log_ge1(float x)
-{
-    union {
-        int32_t i;
-        float f;
-    } u = {.f = x};
-    int32_t e = ((u.i >> 23) & 255) - 127;
-    u.i = (u.i & 0x007fffff) | 0x3f800000; /* m in [1, 2) */
-    const int32_t big = u.f > 1.41421356f;
-    u.f = big ? u.f * 0.5f : u.f;
-    e += big;
-    const float z = (u.f - 1.0f) / (u.f + 1.0f), z2 = z * z;
-    const float at = z * (2.0f + z2 * (0.66666667f + z2 * (0.4f + z2 * (0.28571429f +
-                                                                     z2 * 0.22222222f))));
-    return at + (float)e * 0.69314718055994531f;
-}
-
 /* On x86-64 with GCC, a second copy for AVX2 machines (8 floats a vector
  * instead of 4), picked at load time. -std=c11 keeps FMA contraction off,
  * so both copies compute the same bits. */
@@ -256,9 +231,7 @@ void gcut_i_gmm_nll_run(const gcut_i_gmm *g, const float *rgb, int64_t count, fl
             float *o = l[j];
             for (int32_t i = 0; i < m; i++) {
                 const float d0 = ch[0][i] - m0, d1 = ch[1][i] - m1, d2 = ch[2][i] - m2;
-                const float q = d0 * (a0 * d0 + a1 * d1 + a2 * d2) + d1 * (a3 * d1 + a4 * d2) +
-                                d2 * a5 * d2;
-                o[i] = lc - 0.5f * q;
+                o[i] = lc - 0.5f * gcut_i_gmm_quad(d0, d1, d2, a0, a1, a2, a3, a4, a5);
             }
         }
         for (int32_t i = 0; i < m; i++) {
@@ -278,7 +251,7 @@ void gcut_i_gmm_nll_run(const gcut_i_gmm *g, const float *rgb, int64_t count, fl
             for (int32_t i = 0; i < m; i++)
                 sum[i] += gcut_i_exp_neg(l[j][i] - top[i]);
         for (int32_t i = 0; i < m; i++)
-            nll[i0 + i] = -(top[i] + log_ge1(sum[i]));
+            nll[i0 + i] = -(top[i] + gcut_i_log_ge1(sum[i]));
         if (best)
             for (int32_t i = 0; i < m; i++)
                 best[i0 + i] = (uint8_t)arg[i];
@@ -300,36 +273,93 @@ gcut_status gcut_i_gmm_learn(gcut_i_gmm *g, int32_t k, const float *rgb, int64_t
     if (used == 0)
         return GCUT_FAIL(GCUT_ERR_INVALID, "no pixel of class %u to learn a colour model from",
                          (unsigned)want);
-    gmm_from_acc(g, k, acc);
+    gcut_i_gmm_from_acc(g, k, acc);
     return GCUT_OK;
 }
 
-gcut_status gcut_i_gmm_fit(gcut_i_gmm *g, int32_t k, const float *rgb, int64_t n,
-                           const uint8_t *select, uint8_t want, int32_t rounds, uint8_t *comp)
+/* ------------------------------------------------------------ the fit */
+
+/* The CPU passes of gcut_i_gmm_fit: over the pixels p < n with
+ * select[p] == want, in index order. */
+typedef struct cpu_passes {
+    const float *rgb;
+    int64_t n;
+    const uint8_t *select;
+    uint8_t want;
+    uint8_t *comp;
+} cpu_passes;
+
+static gcut_status cpu_start(void *user, gcut_i_gmm_acc *acc)
+{
+    const cpu_passes *c = user;
+    for (int64_t p = 0; p < c->n; p++)
+        if (c->select[p] == c->want) {
+            c->comp[p] = 0;
+            acc_add(acc, c->rgb + 3 * p);
+        }
+    return GCUT_OK;
+}
+
+static gcut_status cpu_split(void *user, int32_t widest, int32_t used, const double axis[3],
+                             double thr, gcut_i_gmm_acc *a_widest, gcut_i_gmm_acc *a_used)
+{
+    const cpu_passes *c = user;
+    for (int64_t p = 0; p < c->n; p++) {
+        if (c->select[p] != c->want || c->comp[p] != widest)
+            continue;
+        const float *x = c->rgb + 3 * p;
+        const double proj = axis[0] * x[0] + axis[1] * x[1] + axis[2] * x[2];
+        if (proj > thr) {
+            c->comp[p] = (uint8_t)used;
+            acc_add(a_used, x);
+        } else {
+            acc_add(a_widest, x);
+        }
+    }
+    return GCUT_OK;
+}
+
+static gcut_status cpu_assign(void *user, const gcut_i_gmm *g, int32_t k, gcut_i_gmm_acc *acc)
+{
+    const cpu_passes *c = user;
+    const uint8_t *select = c->select;
+    const int64_t n = c->n;
+    for (int64_t p = 0; p < n;) {
+        if (select[p] != c->want) {
+            p++;
+            continue;
+        }
+        int64_t q = p + 1;
+        while (q < n && select[q] == c->want)
+            q++;
+        /* A run of selected pixels in one batch; its costs are scratch. */
+        for (int64_t r0 = p; r0 < q; r0 += 256) {
+            float scratch[256];
+            gcut_i_gmm_nll_run(g, c->rgb + 3 * r0, q - r0 < 256 ? q - r0 : 256, scratch,
+                               c->comp + r0);
+        }
+        p = q;
+    }
+    for (int64_t p = 0; p < n; p++)
+        if (select[p] == c->want)
+            acc_add(&acc[c->comp[p] < k ? c->comp[p] : 0], c->rgb + 3 * p);
+    return GCUT_OK;
+}
+
+gcut_status gcut_i_gmm_fit_passes(gcut_i_gmm *g, int32_t k, const gcut_i_gmm_passes *ps,
+                                  uint8_t want, int32_t rounds)
 {
     if (k < 1 || k > GCUT_I_GMM_MAX_K)
         return GCUT_FAIL(GCUT_ERR_INVALID, "GMM components %d outside 1..%d", (int)k,
                          GCUT_I_GMM_MAX_K);
-    uint8_t *own = NULL;
-    if (!comp) {
-        own = gcut_i_malloc_array(n > 0 ? n : 1, 1);
-        if (!own)
-            return GCUT_FAIL(GCUT_ERR_NOMEM, "out of memory (%lld pixels)", (long long)n);
-        comp = own;
-    }
     gmm_acc acc[GCUT_I_GMM_MAX_K];
     memset(acc, 0, sizeof acc);
-    for (int64_t p = 0; p < n; p++)
-        if (select[p] == want) {
-            comp[p] = 0;
-            acc_add(&acc[0], rgb + 3 * p);
-        }
-    gcut_status st = GCUT_OK;
-    if (acc[0].count == 0.0) {
-        st = GCUT_FAIL(GCUT_ERR_INVALID, "no pixel of class %u to learn a colour model from",
-                       (unsigned)want);
-        goto fail;
-    }
+    gcut_status st = ps->start(ps->user, &acc[0]);
+    if (st != GCUT_OK)
+        return st;
+    if (acc[0].count == 0.0)
+        return GCUT_FAIL(GCUT_ERR_INVALID, "no pixel of class %u to learn a colour model from",
+                         (unsigned)want);
     /* Binary splitting: `used` clusters so far; split the widest. */
     for (int32_t used = 1; used < k; used++) {
         int32_t widest = -1;
@@ -351,40 +381,43 @@ gcut_status gcut_i_gmm_fit(gcut_i_gmm *g, int32_t k, const float *rgb, int64_t n
             break; /* every cluster is a single colour: nothing left to split */
         const double thr = axis[0] * centre[0] + axis[1] * centre[1] + axis[2] * centre[2];
         memset(&acc[widest], 0, sizeof acc[widest]);
-        for (int64_t p = 0; p < n; p++) {
-            if (select[p] != want || comp[p] != widest)
-                continue;
-            const float *x = rgb + 3 * p;
-            const double proj = axis[0] * x[0] + axis[1] * x[1] + axis[2] * x[2];
-            if (proj > thr)
-                comp[p] = (uint8_t)used;
-            acc_add(&acc[comp[p]], x);
-        }
+        if ((st = ps->split(ps->user, widest, used, axis, thr, &acc[widest], &acc[used])) !=
+            GCUT_OK)
+            return st;
     }
-    gmm_from_acc(g, k, acc);
+    gcut_i_gmm_from_acc(g, k, acc);
     /* Hard-EM rounds: assign each pixel its most likely component, re-learn. */
     for (int32_t r = 0; r < rounds; r++) {
-        for (int64_t p = 0; p < n;) {
-            if (select[p] != want) {
-                p++;
-                continue;
-            }
-            int64_t q = p + 1;
-            while (q < n && select[q] == want)
-                q++;
-            /* A run of selected pixels in one batch; its costs are scratch. */
-            for (int64_t r0 = p; r0 < q; r0 += 256) {
-                float scratch[256];
-                gcut_i_gmm_nll_run(g, rgb + 3 * r0, q - r0 < 256 ? q - r0 : 256, scratch,
-                                   comp + r0);
-            }
-            p = q;
-        }
-        st = gcut_i_gmm_learn(g, k, rgb, n, select, want, comp);
-        if (st != GCUT_OK)
-            goto fail;
+        memset(acc, 0, sizeof acc);
+        if ((st = ps->assign(ps->user, g, k, acc)) != GCUT_OK)
+            return st;
+        double used = 0.0;
+        for (int32_t c = 0; c < k; c++)
+            used += acc[c].count;
+        if (used == 0.0)
+            return GCUT_FAIL(GCUT_ERR_INVALID,
+                             "no pixel of class %u to learn a colour model from", (unsigned)want);
+        gcut_i_gmm_from_acc(g, k, acc);
     }
-fail:
+    return GCUT_OK;
+}
+
+gcut_status gcut_i_gmm_fit(gcut_i_gmm *g, int32_t k, const float *rgb, int64_t n,
+                           const uint8_t *select, uint8_t want, int32_t rounds, uint8_t *comp)
+{
+    if (k < 1 || k > GCUT_I_GMM_MAX_K)
+        return GCUT_FAIL(GCUT_ERR_INVALID, "GMM components %d outside 1..%d", (int)k,
+                         GCUT_I_GMM_MAX_K);
+    uint8_t *own = NULL;
+    if (!comp) {
+        own = gcut_i_malloc_array(n > 0 ? n : 1, 1);
+        if (!own)
+            return GCUT_FAIL(GCUT_ERR_NOMEM, "out of memory (%lld pixels)", (long long)n);
+        comp = own;
+    }
+    cpu_passes c = {rgb, n, select, want, comp};
+    const gcut_i_gmm_passes ps = {&c, cpu_start, cpu_split, cpu_assign};
+    gcut_status st = gcut_i_gmm_fit_passes(g, k, &ps, want, rounds);
     gcut_i_free(own);
     return st;
 }

@@ -21,18 +21,6 @@
 
 #include "segment_internal.h"
 
-/* The cell of a colour in [0, 255]^3. */
-static inline int32_t hist_cell(int32_t bins, const float *x)
-{
-    int32_t c = 0;
-    for (int i = 0; i < 3; i++) {
-        int32_t b = (int32_t)(x[i] * (float)bins / 256.0f);
-        b = b < 0 ? 0 : (b >= bins ? bins - 1 : b);
-        c = c * bins + b;
-    }
-    return c;
-}
-
 gcut_status gcut_i_hist_fit(gcut_i_hist *h, int32_t bins, const float *rgb, int64_t n,
                             const uint8_t *select, uint8_t want)
 {
@@ -49,7 +37,7 @@ gcut_status gcut_i_hist_fit(gcut_i_hist *h, int32_t bins, const float *rgb, int6
     int64_t total = 0;
     for (int64_t p = 0; p < n; p++)
         if (select[p] == want) {
-            count[hist_cell(bins, rgb + 3 * p)]++;
+            count[gcut_i_hist_cell(bins, rgb + 3 * p)]++;
             total++;
         }
     if (total == 0) {
@@ -72,7 +60,7 @@ gcut_status gcut_i_hist_fit(gcut_i_hist *h, int32_t bins, const float *rgb, int6
 
 float gcut_i_hist_nll(const gcut_i_hist *h, const float *x)
 {
-    return h->nll[hist_cell(h->bins, x)];
+    return h->nll[gcut_i_hist_cell(h->bins, x)];
 }
 
 void gcut_i_hist_free(gcut_i_hist *h)

@@ -8,49 +8,17 @@
 #define GCUT_VISION_SEGMENT_INTERNAL_H
 
 #include "core/core_internal.h"
+#include "gcut/backend.h"
 #include "gcut/grid.h"
 #include "gcut/vision/segment.h"
+#include "segment_math_internal.h"
 
 /* Most GMM components per class (gcut_seg_params::components). */
 #define GCUT_I_GMM_MAX_K 16
 
-/* Total capacity any node may reach after quantisation: its terminal
- * capacity plus the capacities of all its arcs, in and out. 2^28 leaves a
- * factor 8 below INT32_MAX for engines that add a few of these together
- * (warm re-solve reparametrisations, terminal cancelling). */
-#define GCUT_I_SEG_CAP_BUDGET ((double)(1 << 28))
-
-/* The scale never exceeds this, so that tiny energies (a flat image) do not
- * blow single unit costs up to huge capacities for nothing: 2^20 units per
- * nat is already far finer than any colour model is accurate. */
-#define GCUT_I_SEG_MAX_SCALE ((double)(1 << 20))
-
-/* ---------------------------------------------------------------- maths */
-
-/* exp(x) for x <= 0 in float, by 2^x = 2^n 2^f with n = round(x log2 e)
- * and a degree-6 Taylor polynomial of 2^f on [-1/2, 1/2] (relative error
- * below 2e-7, the precision of a float); 0 below 2^-126. Branch-free and
- * without calls, so the compiler vectorises the loops that use it (the
- * files whose loops use it are compiled with -fno-trapping-math
- * (vision/CMakeLists.txt), without which GCC keeps them scalar). */
-static inline float gcut_i_exp_neg(float x)
-{
-    const float t0 = x * 1.44269504088896341f;
-    const float t = t0 > -126.0f ? t0 : -126.0f;
-    /* Round to nearest through the float mantissa (|t| < 2^22). */
-    const float nf = (t + 12582912.0f) - 12582912.0f;
-    const float f = (t - nf) * 0.69314718055994531f;
-    const float p =
-        1.0f + f * (1.0f + f * (0.5f + f * (1.6666667e-1f + f * (4.1666668e-2f +
-                                                             f * (8.3333338e-3f +
-                                                                  f * 1.3888889e-3f)))));
-    union {
-        int32_t i;
-        float f;
-    } u;
-    u.i = ((int32_t)nf + 127) << 23;
-    return p * u.f;
-}
+/* The budget and scale limits of the quantisation, exp and log by
+ * polynomials, and the other per-pixel formulas live in
+ * segment_math_internal.h, shared with the CUDA plugin's kernels. */
 
 /* ---------------------------------------------------------------- GMM */
 
@@ -77,6 +45,43 @@ typedef struct gcut_i_gmm {
 GCUT_HIDDEN gcut_status gcut_i_gmm_fit(gcut_i_gmm *g, int32_t k, const float *rgb, int64_t n,
                                        const uint8_t *select, uint8_t want, int32_t rounds,
                                        uint8_t *comp);
+
+/* Sufficient statistics of a set of pixels (one GMM component): count,
+ * sums of r g b, sums of the products rr rg rb gg gb bb, in double. The
+ * layout is that of GCUT_SEG_MOMENTS in gcut/backend.h. */
+typedef struct gcut_i_gmm_acc {
+    double count;
+    double sum[3];
+    double prod[6];
+} gcut_i_gmm_acc;
+
+/* The passes over the pixels that gcut_i_gmm_fit makes, so that a device
+ * can make them (seg_device.c) while the decisions between them (which
+ * cluster to split, the models) stay here. Each works on the selected
+ * pixels of one class and its own per-pixel component array comp[]. */
+typedef struct gcut_i_gmm_passes {
+    void *user;
+    /* comp[p] = 0 for every selected p; *acc (zeroed) receives their moments. */
+    gcut_status (*start)(void *user, gcut_i_gmm_acc *acc);
+    /* For the selected p with comp[p] == widest: comp[p] = used where
+     * axis . x_p > thr (in double); the moments of the pixels that stay
+     * into *a_widest, of those that move into *a_used (both zeroed). */
+    gcut_status (*split)(void *user, int32_t widest, int32_t used, const double axis[3],
+                         double thr, gcut_i_gmm_acc *a_widest, gcut_i_gmm_acc *a_used);
+    /* comp[p] = the most likely component of g (gcut_i_gmm_nll_run's) for
+     * every selected p; acc[c] (k of them, zeroed) the moments of the
+     * pixels with comp[p] == c. */
+    gcut_status (*assign)(void *user, const gcut_i_gmm *g, int32_t k, gcut_i_gmm_acc *acc);
+} gcut_i_gmm_passes;
+
+/* gcut_i_gmm_fit's algorithm over the given passes (class `want` named in
+ * messages). */
+GCUT_HIDDEN gcut_status gcut_i_gmm_fit_passes(gcut_i_gmm *g, int32_t k,
+                                              const gcut_i_gmm_passes *passes, uint8_t want,
+                                              int32_t rounds);
+
+/* The model from the moments of its k components (empty ones get weight 0). */
+GCUT_HIDDEN void gcut_i_gmm_from_acc(gcut_i_gmm *g, int32_t k, const gcut_i_gmm_acc *acc);
 
 /* Re-estimate from a given assignment: the pixels p with select[p] == want
  * and their components comp[p]. GCUT_ERR_INVALID when none is selected. */
@@ -155,6 +160,9 @@ GCUT_HIDDEN gcut_i_box gcut_i_seed_box(const uint8_t *seeds, int32_t width, int3
  * data costs or the seeds change. */
 GCUT_HIDDEN double gcut_i_energy_scale(const gcut_i_energy *e, gcut_i_box box);
 
+/* The scale from max over the box of 4 * (the pixel's pair-weight sum). */
+GCUT_HIDDEN double gcut_i_energy_scale_from_worst(double worst);
+
 /* Quantise e at `scale` into the grid g (box.w x box.h, the connectivity of
  * e): every direction array, then both terminal arrays (see
  * gcut_i_energy_tlinks). tmp: 2 * box.w * box.h int32 of scratch. */
@@ -194,6 +202,74 @@ GCUT_HIDDEN void gcut_i_energy_tlinks(const gcut_i_energy *e, double scale, cons
                                       int32_t *snk);
 
 GCUT_HIDDEN void gcut_i_energy_free(gcut_i_energy *e);
+
+/* ---------------------------------------------------------------- device */
+
+/* The energies on a back end's device (seg_device.c, gcut_plugin_seg of
+ * gcut/backend.h). A session holds one while the device path is in use. */
+typedef struct gcut_i_segdev {
+    const gcut_seg_plugin *pl; /* NULL: the CPU path */
+    void *state;
+    int seeds_dirty;           /* the host's seeds changed since the last upload */
+} gcut_i_segdev;
+
+/* The two classes' models, [1] foreground: GMMs, or (gmm NULL) histograms. */
+typedef struct gcut_i_segdev_models {
+    const gcut_i_gmm *const *gmm;
+    const gcut_i_hist *const *hist;
+} gcut_i_segdev_models;
+
+/* Open the device path for a session solved with `backend` (NULL, "auto":
+ * $GCUT_BACKEND) and upload the image; GCUT_ERR_UNSUPPORTED without
+ * error recorded when that back end offers none (or $GCUT_SEG_DEVICE=0),
+ * the plugin's status when it fails. */
+GCUT_HIDDEN gcut_status gcut_i_segdev_open(gcut_i_segdev *d, const char *backend, int32_t width,
+                                           int32_t height, const float *rgb);
+GCUT_HIDDEN void gcut_i_segdev_close(gcut_i_segdev *d);
+GCUT_HIDDEN void gcut_i_segdev_stats(const gcut_i_segdev *d, gcut_seg_plugin_stats *out);
+
+/* e->beta and e->pair (allocated here when NULL), as gcut_i_seg_beta and
+ * gcut_i_energy_smoothness. */
+GCUT_HIDDEN gcut_status gcut_i_segdev_smoothness(gcut_i_segdev *d, gcut_i_energy *e);
+
+/* Upload the seeds if they changed (d->seeds_dirty); the class selector
+ * of the GMM passes. */
+GCUT_HIDDEN gcut_status gcut_i_segdev_seeds(gcut_i_segdev *d, const uint8_t *seeds);
+GCUT_HIDDEN gcut_status gcut_i_segdev_select(gcut_i_segdev *d, const uint8_t *select);
+
+/* gcut_i_gmm_fit over the selected pixels (the last select upload)
+ * with the device's passes; fg: which class's component array. */
+GCUT_HIDDEN gcut_status gcut_i_segdev_gmm_fit(gcut_i_segdev *d, gcut_i_gmm *g, int32_t k,
+                                              uint8_t want, int32_t fg, int32_t rounds);
+
+/* gcut_i_gmm_learn of the selected pixels with the components of the last
+ * data pass of class fg (GrabCut's assignment and re-estimation). */
+GCUT_HIDDEN gcut_status gcut_i_segdev_gmm_learn(gcut_i_segdev *d, gcut_i_gmm *g, int32_t k,
+                                                uint8_t want, int32_t fg);
+
+/* The data costs of session.c's data_terms into e->dfg / e->dbg and (GMM)
+ * comp_fg / comp_bg. */
+GCUT_HIDDEN gcut_status gcut_i_segdev_data(gcut_i_segdev *d, const gcut_i_segdev_models *m,
+                                           gcut_i_box box, const uint8_t *seeds,
+                                           const float *rgb, gcut_i_energy *e, uint8_t *comp_fg,
+                                           uint8_t *comp_bg);
+
+/* gcut_i_energy_scale, gcut_i_energy_fill_links and
+ * gcut_i_energy_fill_terminals (rebase: the seeds, the box or the scale
+ * changed since the last call) on the device. tmp: 2 * box pixels. */
+GCUT_HIDDEN gcut_status gcut_i_segdev_scale(gcut_i_segdev *d, gcut_i_box box, double *scale);
+GCUT_HIDDEN gcut_status gcut_i_segdev_fill_links(gcut_i_segdev *d, int32_t connectivity,
+                                                 double scale, gcut_i_box box, gcut_grid *g,
+                                                 int32_t *tmp);
+GCUT_HIDDEN gcut_status gcut_i_segdev_fill_terminals(gcut_i_segdev *d, const uint8_t *seeds,
+                                                     double scale, gcut_i_box box, int rebase,
+                                                     gcut_grid *g, int32_t *tmp);
+
+/* For the tests: the session's energy, models and device path. */
+GCUT_HIDDEN const gcut_i_energy *gcut_i_seg_session_energy(const gcut_seg_session *s);
+GCUT_HIDDEN const gcut_i_gmm *gcut_i_seg_session_gmm(const gcut_seg_session *s, int fg);
+GCUT_HIDDEN const uint8_t *gcut_i_seg_session_comp(const gcut_seg_session *s, int fg);
+GCUT_HIDDEN int gcut_i_seg_session_on_device(const gcut_seg_session *s);
 
 /* ---------------------------------------------------------------- pixels */
 

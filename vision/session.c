@@ -30,7 +30,13 @@
  *    which the engine re-solves warm;
  *  - label[] is the labelling of the last cut (1 foreground), or before any
  *    cut the initial guess (the unknown pixels belong to the class that
- *    learnt from them).
+ *    learnt from them);
+ *  - on the device path (dev.pl set: the back end offers device energies,
+ *    seg_device.c) the same quantities are computed there and copied into
+ *    the same host arrays, bit for bit the CPU's; `tbase` is then unused
+ *    (the device keeps the t-link bases, `base_ready` says whether they
+ *    are current). A failing device call drops the path for good
+ *    (dev_drop) and the step is redone on the CPU.
  */
 #include <math.h>
 #include <stdio.h>
@@ -66,7 +72,22 @@ struct gcut_seg_session {
     double smooth;         /* gcut_i_energy_smooth of label, while smooth_ok */
     int smooth_ok;
     double model_ms;       /* model time not yet reported in stats */
+    gcut_i_segdev dev;     /* the device path, or dev.pl NULL */
+    double xfer_reported;  /* device transfer ms already reported in stats */
 };
+
+/* Leave the device path after a failed call: say so, forget the error,
+ * and let the caller redo the step on the CPU (which rebuilds the t-link
+ * bases, kept on the device until now). */
+static void dev_drop(gcut_seg_session *s, const char *what)
+{
+    gcut_i_log(NULL, GCUT_LOG_WARN,
+               "segmentation: the device energies failed (%s: %s); going on on the CPU", what,
+               gcut_last_error());
+    gcut_clear_error();
+    gcut_i_segdev_close(&s->dev);
+    s->base_ready = 0;
+}
 
 static gcut_status check_seeds(const char *func, const uint8_t *seeds, int64_t n,
                                int64_t *nfg, int64_t *nbg)
@@ -96,6 +117,19 @@ static void data_terms(gcut_seg_session *s)
     const float *rgb = s->rgb;
     const gcut_i_box b = gcut_i_seed_box(s->seeds, s->width, s->height);
     const int gmm = s->params.model == GCUT_SEG_GMM;
+    if (s->dev.pl) {
+        const gcut_i_gmm *g[2] = {&s->gmm[0], &s->gmm[1]};
+        const gcut_i_hist *h[2] = {&s->hist[0], &s->hist[1]};
+        const gcut_i_segdev_models m = {gmm ? g : NULL, gmm ? NULL : h};
+        if (gcut_i_segdev_data(&s->dev, &m, b, s->seeds, rgb, &s->e, s->comp_fg, s->comp_bg) ==
+            GCUT_OK) {
+            s->box = b;
+            s->grid_ready = 0;
+            s->terms_dirty = 0;
+            return;
+        }
+        dev_drop(s, "data costs");
+    }
     const int32_t w = s->width;
     for (int32_t y = 0; y < s->height; y++) {
         const int64_t r = (int64_t)y * w;
@@ -146,9 +180,21 @@ static gcut_status initial_models(gcut_seg_session *s, int64_t nfg, int64_t nbg)
         sel[p] = sd == GCUT_SEED_FG ? 1 : sd == GCUT_SEED_BG ? 2 : unknown_to;
     }
     gcut_status st = GCUT_OK;
+    if (s->dev.pl && s->params.model == GCUT_SEG_GMM &&
+        gcut_i_segdev_select(&s->dev, sel) != GCUT_OK)
+        dev_drop(s, "class selection");
     for (int c = 1; c >= 0; c--) {
         const uint8_t want = c ? 1 : 2;
-        if (s->params.model == GCUT_SEG_GMM)
+        if (s->params.model == GCUT_SEG_GMM && s->dev.pl) {
+            st = gcut_i_segdev_gmm_fit(&s->dev, &s->gmm[c], s->params.components, want, c, 2);
+            /* A class without pixels fails the same way on both paths; any
+             * other failure is the device's. */
+            if (st != GCUT_OK && st != GCUT_ERR_INVALID) {
+                dev_drop(s, "GMM fit");
+                st = gcut_i_gmm_fit(&s->gmm[c], s->params.components, s->rgb, s->n, sel, want,
+                                    2, NULL);
+            }
+        } else if (s->params.model == GCUT_SEG_GMM)
             st = gcut_i_gmm_fit(&s->gmm[c], s->params.components, s->rgb, s->n, sel, want, 2,
                                 NULL);
         else
@@ -171,6 +217,7 @@ void gcut_seg_session_free(gcut_seg_session *s)
 {
     if (!s)
         return;
+    gcut_i_segdev_close(&s->dev);
     gcut_grid_free(s->grid);
     gcut_result_free(s->res);
     gcut_i_energy_free(&s->e);
@@ -250,9 +297,22 @@ gcut_status gcut_seg_session_new(gcut_seg_session **out, const gcut_image *image
     s->e.n = n;
     s->e.connectivity = p.connectivity;
     s->e.lambda = p.lambda;
-    s->e.beta = gcut_i_seg_beta(rgb, s->width, s->height, p.connectivity);
-    if ((st = gcut_i_energy_smoothness(&s->e, rgb)) != GCUT_OK)
-        goto fail;
+    /* The device path when the back end offers it (a failure to open it
+     * is not the caller's: say so and stay on the CPU). */
+    if ((st = gcut_i_segdev_open(&s->dev, s->backend, s->width, s->height, rgb)) != GCUT_OK &&
+        st != GCUT_ERR_UNSUPPORTED)
+        dev_drop(s, "opening");
+    if (s->dev.pl && gcut_i_segdev_smoothness(&s->dev, &s->e) != GCUT_OK)
+        dev_drop(s, "smoothness");
+    if (!s->dev.pl) {
+        s->e.beta = gcut_i_seg_beta(rgb, s->width, s->height, p.connectivity);
+        for (int j = 0; j < 4; j++) {
+            gcut_i_free(s->e.pair[j]);
+            s->e.pair[j] = NULL;
+        }
+        if ((st = gcut_i_energy_smoothness(&s->e, rgb)) != GCUT_OK)
+            goto fail;
+    }
     if ((st = initial_models(s, nfg, nbg)) != GCUT_OK)
         goto fail;
     data_terms(s);
@@ -285,6 +345,19 @@ static gcut_status build_grid(gcut_seg_session *s)
     if (!s->grid &&
         (st = gcut_grid_new(&s->grid, b.w, b.h, 1, s->params.connectivity)) != GCUT_OK)
         return st;
+    if (!s->links_ready && s->dev.pl) {
+        if ((st = gcut_i_segdev_scale(&s->dev, b, &s->scale)) != GCUT_OK ||
+            (st = gcut_i_segdev_fill_links(&s->dev, s->params.connectivity, s->scale, b, s->grid,
+                                           s->tmp)) != GCUT_OK) {
+            if (st == GCUT_ERR_NOMEM || st == GCUT_ERR_INVALID)
+                return st; /* the grid's, not the device's */
+            dev_drop(s, "n-links");
+        } else {
+            s->links_box = b;
+            s->links_ready = 1;
+            s->base_ready = 0;
+        }
+    }
     if (!s->links_ready) {
         s->scale = gcut_i_energy_scale(&s->e, b);
         if ((st = gcut_i_energy_fill_links(&s->e, s->scale, b, s->grid, s->tmp)) != GCUT_OK)
@@ -292,6 +365,18 @@ static gcut_status build_grid(gcut_seg_session *s)
         s->links_box = b;
         s->links_ready = 1;
         s->base_ready = 0;
+    }
+    if (s->dev.pl) {
+        st = gcut_i_segdev_fill_terminals(&s->dev, s->seeds, s->scale, b, !s->base_ready,
+                                          s->grid, s->tmp);
+        if (st == GCUT_OK) {
+            s->base_ready = 1;
+            s->grid_ready = 1;
+            return GCUT_OK;
+        }
+        if (st == GCUT_ERR_NOMEM || st == GCUT_ERR_INVALID)
+            return st;
+        dev_drop(s, "t-links");
     }
     if (!s->base_ready) {
         const int64_t nb = (int64_t)b.w * b.h;
@@ -339,6 +424,14 @@ static void fill_stats(gcut_seg_session *s, gcut_seg_stats *stats, double model_
     stats->scale = s->scale;
     stats->beta = s->e.beta;
     stats->iterations = iterations;
+    if (s->dev.pl) {
+        gcut_seg_plugin_stats ps;
+        gcut_i_segdev_stats(&s->dev, &ps);
+        const double xfer = ps.upload_ms + ps.download_ms;
+        stats->energy_device = 1;
+        stats->transfer_ms = xfer - s->xfer_reported;
+        s->xfer_reported = xfer;
+    }
     if (s->res && s->solved && s->box.w > 0) {
         stats->flow = gcut_result_flow(s->res);
         stats->warm_start = gcut_result_stats(s->res)->warm_start;
@@ -422,6 +515,21 @@ static int relearn(gcut_seg_session *s)
         nfg += s->label[p];
     if (nfg == 0 || nfg == s->n)
         return 0;
+    if (s->params.model == GCUT_SEG_GMM && s->dev.pl) {
+        /* Steps 1 and 2 on the device: the labels select each class, the
+         * components are those of the last data pass there. */
+        const int32_t k = s->params.components;
+        if (gcut_i_segdev_select(&s->dev, s->label) != GCUT_OK ||
+            gcut_i_segdev_gmm_learn(&s->dev, &s->gmm[1], k, 1, 1) != GCUT_OK ||
+            gcut_i_segdev_gmm_learn(&s->dev, &s->gmm[0], k, 0, 0) != GCUT_OK) {
+            /* The host has the components too: redo both on the CPU (a
+             * model learnt here already equals the CPU's). */
+            dev_drop(s, "GMM learning");
+        } else {
+            data_terms(s);
+            return 1;
+        }
+    }
     if (s->params.model == GCUT_SEG_GMM) {
         /* Step 1: each pixel's component is the most likely one of its
          * class under the current models (recorded by the last data pass). */
@@ -522,6 +630,7 @@ gcut_status gcut_seg_session_add_stroke(gcut_seg_session *s, uint8_t label,
         if (s->seeds[p] == label)
             continue;
         s->seeds[p] = label;
+        s->dev.seeds_dirty = 1;
         set_tlink(s, p);
     }
     return GCUT_OK;
@@ -541,6 +650,7 @@ gcut_status gcut_seg_session_set_seeds(gcut_seg_session *s, const uint8_t *seeds
         if (s->seeds[p] == seeds[p])
             continue;
         s->seeds[p] = seeds[p];
+        s->dev.seeds_dirty = 1;
         set_tlink(s, p);
     }
     return GCUT_OK;
@@ -550,3 +660,17 @@ const gcut_grid *gcut_seg_session_grid(const gcut_seg_session *s)
 {
     return s ? s->grid : NULL;
 }
+
+const gcut_i_energy *gcut_i_seg_session_energy(const gcut_seg_session *s) { return &s->e; }
+
+const gcut_i_gmm *gcut_i_seg_session_gmm(const gcut_seg_session *s, int fg)
+{
+    return &s->gmm[fg ? 1 : 0];
+}
+
+const uint8_t *gcut_i_seg_session_comp(const gcut_seg_session *s, int fg)
+{
+    return fg ? s->comp_fg : s->comp_bg;
+}
+
+int gcut_i_seg_session_on_device(const gcut_seg_session *s) { return s->dev.pl != NULL; }

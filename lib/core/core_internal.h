@@ -59,6 +59,13 @@ GCUT_I_SHARED void gcut_i_log(const gcut_solve_options *opt, gcut_log_level leve
 struct gcut_mrf_plugin;
 GCUT_I_SHARED const struct gcut_mrf_plugin *gcut_i_plugin_mrf(const char *backend);
 
+/* The device-side segmentation energies a loaded plugin offers for grid
+ * back end `backend` (gcut/backend.h, interface GCUT_SEG_PLUGIN_VERSION),
+ * or NULL when none, or the back end is unavailable. For libgcut_vision's
+ * segmentation sessions. */
+struct gcut_seg_plugin;
+GCUT_I_SHARED const struct gcut_seg_plugin *gcut_i_plugin_seg(const char *backend);
+
 /* Monotonic clock, milliseconds. */
 GCUT_HIDDEN double gcut_i_now_ms(void);
 

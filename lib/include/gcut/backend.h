@@ -22,7 +22,10 @@
  * when asked, per-edge flows into a gcut_solution. The ABI is pure C.
  *
  * A plugin may also export gcut_plugin_matchers (optional): bipartite
- * matchers that join gcut_match's own table (gcut/match.h), not this registry.
+ * matchers that join gcut_match's own table (gcut/match.h), not this registry;
+ * gcut_plugin_mrf (optional): alpha-expansion run on its device; and
+ * gcut_plugin_seg (optional): the segmentation energies of
+ * gcut/vision/segment.h evaluated on its device.
  */
 #ifndef GCUT_BACKEND_H
 #define GCUT_BACKEND_H
@@ -299,6 +302,139 @@ typedef struct gcut_mrf_plugin {
 typedef gcut_status (*gcut_plugin_mrf_fn)(const gcut_host_api *host,
                                           const gcut_mrf_plugin *const **list, int32_t *count);
 #define GCUT_PLUGIN_MRF_SYMBOL "gcut_plugin_mrf"
+
+/* ------------------------------------ plugin segmentation energies (optional) */
+
+/** Version of the segmentation-energy interface below; the core asks for this
+ *  one and a plugin that does not speak it offers nothing. */
+#define GCUT_SEG_PLUGIN_VERSION 1
+
+/** Most GMM components per class the interface carries. */
+#define GCUT_SEG_PLUGIN_MAX_K 16
+
+/** Doubles per set of moments: count; sums of r, g, b; sums of rr, rg, rb,
+ *  gg, gb, bb (in that order). */
+#define GCUT_SEG_MOMENTS 10
+
+/** Kinds of colour model (gcut_seg_dev_model.kind). */
+enum { GCUT_SEG_DEV_GMM = 0, GCUT_SEG_DEV_HISTOGRAM = 1 };
+
+/** \brief One class's colour model, as the device evaluates it (the vision
+ *  layer's models, docs/segmentation.md). A GMM component c contributes
+ *  log(pi_c N_c(x)) = logc[c] - Q_c(x - mean[c]) / 2, Q_c the quadratic form
+ *  with coefficients inv[c] = xx, 2xy, 2xz, yy, 2yz, zz of the inverse
+ *  covariance; only components with live[c] != 0 count. A histogram gives
+ *  hist_nll[cell] for the colour's cell. */
+typedef struct gcut_seg_dev_model {
+    int32_t kind;                               /**< GCUT_SEG_DEV_* */
+    int32_t k;                                  /**< GMM: components (1..16) */
+    int32_t live[GCUT_SEG_PLUGIN_MAX_K];        /**< GMM: non-zero for weight > 0 */
+    float mean[GCUT_SEG_PLUGIN_MAX_K][3];
+    float inv[GCUT_SEG_PLUGIN_MAX_K][6];
+    float logc[GCUT_SEG_PLUGIN_MAX_K];
+    int32_t bins;                               /**< histogram: bins per channel (2..64) */
+    const float *hist_nll;                      /**< histogram: bins^3 costs (host) */
+} gcut_seg_dev_model;
+
+/** \brief A rectangle of the image: the part that becomes the grid. */
+typedef struct gcut_seg_rect {
+    int32_t x0, y0, w, h;
+} gcut_seg_rect;
+
+/** Byte arrays of the image a device keeps (gcut_seg_plugin.set_bytes). */
+enum { GCUT_SEG_BYTES_SEEDS = 0, GCUT_SEG_BYTES_SELECT = 1 };
+
+/** Kinds of pass over the selected pixels (gcut_seg_pass.mode). */
+enum {
+    GCUT_SEG_PASS_START = 0,    /**< comp = 0 */
+    GCUT_SEG_PASS_SPLIT = 1,    /**< comp == widest and axis . x > thr: comp = used */
+    GCUT_SEG_PASS_ASSIGN = 2,   /**< comp = the model's most likely component */
+    GCUT_SEG_PASS_FROM_DATA = 3 /**< comp = that of the last data pass, of class `fg` */
+};
+
+/** \brief One pass over the pixels p with select[p] == want (the SELECT
+ *  bytes): set their component comp[p] (a device array, one per class:
+ *  index `fg`) as `mode` says, then sum the moments of the pixels by
+ *  component (component c >= k counts as 0) into moments[c *
+ *  GCUT_SEG_MOMENTS ..] for c < k; a SPLIT pass counts only the pixels
+ *  whose component was `widest`. Sums are in double, deterministic, and
+ *  exact whenever the colours are whole numbers (8-bit images). */
+typedef struct gcut_seg_pass {
+    int32_t mode;                  /**< GCUT_SEG_PASS_* */
+    int32_t fg;                    /**< 1: the foreground's arrays, 0: the background's */
+    uint8_t want;
+    int32_t k;                     /**< components (1..16) */
+    int32_t widest, used;          /**< SPLIT */
+    double axis[3], thr;           /**< SPLIT: proj = axis[0] r + axis[1] g + axis[2] b in double */
+    const gcut_seg_dev_model *model;   /**< ASSIGN: a GMM */
+} gcut_seg_pass;
+
+/** \brief What a device's energy evaluation reports (cumulative). */
+typedef struct gcut_seg_plugin_stats {
+    double upload_ms, download_ms;   /**< host time spent in the copies */
+    int64_t upload_bytes, download_bytes;
+    double kernel_ms;                /**< device time of the kernels (events) */
+} gcut_seg_plugin_stats;
+
+/** \brief The segmentation energy of gcut/vision/segment.h (docs/segmentation.md,
+ *  vision/energy.c) evaluated on a plugin's device, for a session whose back
+ *  end is `backend`. The state holds the image (3 floats per pixel in
+ *  [0, 255]) and what the calls computed from it; every result is also
+ *  written to the caller's host arrays. The results must be those of the
+ *  vision layer's CPU code bit for bit (the same formulas, evaluated in the
+ *  same order: vision/segment_math_internal.h), except where a call says
+ *  otherwise. All calls return GCUT_OK or fail with gcut_last_error() set
+ *  (GCUT_ERR_DEVICE_NOMEM when the device is full: the caller then goes on
+ *  on the CPU). A state is used by one thread at a time. */
+typedef struct gcut_seg_plugin {
+    int32_t abi_version;           /**< GCUT_BACKEND_ABI_VERSION */
+    int32_t version;               /**< GCUT_SEG_PLUGIN_VERSION */
+    const char *backend;           /**< the grid back end it belongs to ("cuda-grid") */
+    /** Upload the image (width * height pixels, rgb: 3 floats each). */
+    gcut_status (*create)(int32_t width, int32_t height, const float *rgb, void **state);
+    void (*destroy)(void *state);
+    /** beta = 1 / (2 <|I_p - I_q|^2>) over the pairs of the connectivity (4 or 8)
+     *  into *beta, and the pair weights lambda exp(-beta |I_p - I_q|^2) / dist
+     *  into pair[j] (connectivity / 2 host arrays of width * height floats). */
+    gcut_status (*smoothness)(void *state, int32_t connectivity, double lambda, double *beta,
+                              float *const *pair);
+    /** Keep a byte per pixel (GCUT_SEG_BYTES_SEEDS: the seeds, 0 unknown,
+     *  1 foreground, 2 background; GCUT_SEG_BYTES_SELECT: the class
+     *  selector of gmm_pass). */
+    gcut_status (*set_bytes)(void *state, int32_t which, const uint8_t *bytes);
+    /** One pass of GMM learning; moments: k * GCUT_SEG_MOMENTS doubles (host). */
+    gcut_status (*gmm_pass)(void *state, const gcut_seg_pass *pass, double *moments);
+    /** Data costs: the background model's cost (and GMM component) of every
+     *  pixel, the foreground's inside `box`; outside it a pixel gets the
+     *  cost of its seed class in both arrays (the foreground's is the GMM
+     *  polynomial evaluation: the caller redoes those few pixels when it
+     *  wants libm's). Host outputs of width * height each; comp_* may be NULL. */
+    gcut_status (*data)(void *state, gcut_seg_rect box, const gcut_seg_dev_model *fg,
+                        const gcut_seg_dev_model *bg, float *dfg, float *dbg, uint8_t *comp_fg,
+                        uint8_t *comp_bg);
+    /** max over the box of 4 * (sum of the pixel's pair weights), for the scale. */
+    gcut_status (*worst)(void *state, gcut_seg_rect box, double *worst);
+    /** The box's n-links in direction `dir` (grid.h's 2D order, below the
+     *  connectivity) quantised at `scale`, 0 towards pixels outside the box:
+     *  box.w * box.h int32 into caps (host), the array gcut_grid_set_caps takes. */
+    gcut_status (*links)(void *state, gcut_seg_rect box, double scale, int32_t dir,
+                         int32_t *caps);
+    /** The box's t-links at `scale` from the seeds, the data costs of the last
+     *  data call and the folded terms of the fixed pixels around the box;
+     *  `rebase` non-zero recomputes the folded part (after the seeds, the box
+     *  or the scale changed). Host outputs of box.w * box.h. */
+    gcut_status (*terminals)(void *state, gcut_seg_rect box, double scale, int32_t rebase,
+                             int32_t *source, int32_t *sink);
+    /** Counters since create. */
+    void (*stats)(void *state, gcut_seg_plugin_stats *out);
+} gcut_seg_plugin;
+
+/** The optional fourth symbol of a plugin: its device-side segmentation
+ *  energies. The core passes the interface version it speaks; a plugin
+ *  that does not speak it returns GCUT_ERR_UNSUPPORTED. */
+typedef gcut_status (*gcut_plugin_seg_fn)(const gcut_host_api *host, int32_t version,
+                                          const gcut_seg_plugin *const **list, int32_t *count);
+#define GCUT_PLUGIN_SEG_SYMBOL "gcut_plugin_seg"
 
 GCUT_END_C_DECLS
 

@@ -108,6 +108,13 @@ typedef struct gcut_seg_stats {
     int32_t iterations;   /**< cuts made (GrabCut: iterations run) */
     int32_t warm_start;   /**< 1 when the last solve reused the previous one */
     const char *backend;  /**< back end of the last solve (static string) */
+    /** 1 when the energies (colour models, data costs, pair weights and
+     *  the grid's capacities) were evaluated on the back end's device
+     *  (cuda-grid; docs/segmentation.md, "On the GPU"), 0 on the CPU. */
+    int32_t energy_device;
+    /** With energy_device: the part of model_ms + build_ms spent copying
+     *  the image and the energies between host and device. */
+    double transfer_ms;
 } gcut_seg_stats;
 
 /* ------------------------------------------------------------- seeds */
