@@ -254,6 +254,47 @@ const gcut_seg_plugin *gcut_i_plugin_seg(const char *backend)
     return NULL;
 }
 
+typedef struct warm {
+    pthread_t thread;
+    int32_t index;
+} warm;
+
+static void *warm_main(void *arg)
+{
+    warm *w = arg;
+    (void)gcut_backend_available(w->index, NULL);
+    return NULL;
+}
+
+void *gcut_i_backend_warm_start(const char *name)
+{
+    int32_t index;
+    if (!name || strcmp(name, "auto") == 0)
+        return NULL;
+    if (gcut_backend_find(name, &index) != GCUT_OK) {
+        gcut_clear_error(); /* the solve reports it */
+        return NULL;
+    }
+    warm *w = malloc(sizeof *w);
+    if (!w)
+        return NULL;
+    w->index = index;
+    if (pthread_create(&w->thread, NULL, warm_main, w) != 0) {
+        free(w);
+        return NULL;
+    }
+    return w;
+}
+
+void gcut_i_backend_warm_join(void *handle)
+{
+    warm *w = handle;
+    if (!w)
+        return;
+    pthread_join(w->thread, NULL);
+    free(w);
+}
+
 void gcut_i_plugin_matchers(const gcut_plugin_matcher *const **list, int32_t *count)
 {
     ensure_init();

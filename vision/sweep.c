@@ -468,6 +468,7 @@ gcut_status gcut_sweep_depth(const gcut_image *const *images, const gcut_camera 
     c.ch = y1 - y0 + 1;
     const int64_t n = (int64_t)c.cw * c.ch, sn = (int64_t)(c.cw + 1) * (c.ch + 1);
     gcut_mrf *m = NULL;
+    void *warm = NULL; /* the device start-up, gcut_i_backend_warm_start */
     uint8_t *mask = gcut_i_malloc_array(n, 1);
     int32_t *cost = gcut_i_malloc_array(n * L, sizeof(int32_t));
     int32_t *f = gcut_i_malloc_array(n, sizeof(int32_t));
@@ -512,6 +513,7 @@ gcut_status gcut_sweep_depth(const gcut_image *const *images, const gcut_camera 
         c.tmp[i] *= c.tmp[i];
     integral(c.tmp, c.cw, c.ch, c.Srr);
     plane_maps(&c, cams);
+    warm = gcut_i_backend_warm_start(p->mrf.backend); /* overlapped with the costs */
     const double sfar = 1.0 / p->zfar, snear = 1.0 / p->znear;
     for (int32_t l = 0; l < L; l++) {
         plane_costs(&c, images, sfar + (snear - sfar) * l / (L - 1));
@@ -539,6 +541,8 @@ gcut_status gcut_sweep_depth(const gcut_image *const *images, const gcut_camera 
                 best = d;
         f[v] = best;
     }
+    gcut_i_backend_warm_join(warm);
+    warm = NULL;
     st = gcut_mrf_expand(m, &p->mrf, f, stats);
     if (st != GCUT_OK)
         goto done;
@@ -558,6 +562,7 @@ nomem:
     st = GCUT_FAIL(GCUT_ERR_NOMEM, "out of memory (%lld pixels x %d depths)", (long long)n,
                    (int)L);
 done:
+    gcut_i_backend_warm_join(warm);
     gcut_mrf_free(m);
     for (int32_t i = 0; c.gray && i < nviews; i++)
         gcut_i_free(c.gray[i]);

@@ -66,6 +66,15 @@ GCUT_I_SHARED const struct gcut_mrf_plugin *gcut_i_plugin_mrf(const char *backen
 struct gcut_seg_plugin;
 GCUT_I_SHARED const struct gcut_seg_plugin *gcut_i_plugin_seg(const char *backend);
 
+/* Start-up of back end `name` (a GPU's context: about 150 ms) on a thread
+ * of its own, so that the caller overlaps it with host work (the cost
+ * volume of stereo): returns a handle for gcut_i_backend_warm_join, or NULL
+ * (nothing started) for NULL, "auto", an unknown name or a failed thread
+ * start. The probe it runs is the cached, locked one of
+ * gcut_backend_available, so the caller may use the back end at any time. */
+GCUT_I_SHARED void *gcut_i_backend_warm_start(const char *name);
+GCUT_I_SHARED void gcut_i_backend_warm_join(void *handle);
+
 /* Monotonic clock, milliseconds. */
 GCUT_HIDDEN double gcut_i_now_ms(void);
 
