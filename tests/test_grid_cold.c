@@ -310,6 +310,29 @@ static void test_params(void **unused)
     gcut_grid_free(g);
 }
 
+/* A time limit stops the IBFS phase too; the next solve is cold and right. */
+static void test_time_limit(void **unused)
+{
+    (void)unused;
+    tu_rng r = {77};
+    gcut_grid *g;
+    assert_int_equal(gcut_grid_new(&g, 300, 220, 1, 8), GCUT_OK);
+    grabcut_like(g, &r);
+    gcut_result *res;
+    assert_int_equal(gcut_result_new(&res), GCUT_OK);
+    gcut_solve_options opt;
+    gcut_solve_options_init(&opt);
+    opt.backend = "cpu-bk";
+    opt.time_limit = 1e-9;
+    assert_int_equal(gcut_grid_solve(g, &opt, res), GCUT_ERR_TIMEOUT);
+    assert_non_null(strstr(gcut_last_error(), "time limit"));
+    gcut_result_free(res);
+    reference ref = solve_reference(g);
+    assert_int_equal(check(g, &ref, NULL, "after timeout"), 0);
+    free_reference(&ref);
+    gcut_grid_free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -317,6 +340,7 @@ int main(void)
         cmocka_unit_test(test_grabcut_like),
         cmocka_unit_test(test_warm_after_ibfs),
         cmocka_unit_test(test_params),
+        cmocka_unit_test(test_time_limit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

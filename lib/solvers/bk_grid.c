@@ -746,6 +746,9 @@ typedef struct ibfs {
     int64_t nbucket;
     uint32_t omin, omax;       /* labels that may hold orphans */
     int oom;
+    int timeout;               /* the deadline passed (checked every BKG_CLOCK_EVERY scans) */
+    int64_t steps;
+    double deadline;
 } ibfs;
 
 static int ibfs_push(ibfs *b, ibfs_list *l, int32_t v)
@@ -903,6 +906,10 @@ BKG_INLINE void ibfs_pass(bkg_state *s, ibfs *b, int t, const int nd)
     const uint32_t D = b->D[t];
     b->growing = t;
     for (int64_t k = 0; k < b->cur[t].len; k++) {
+        if (BKG_UNLIKELY(++b->steps % BKG_CLOCK_EVERY == 0) && gcut_i_now_ms() > b->deadline) {
+            b->timeout = 1;
+            return;
+        }
         const int32_t i = b->cur[t].v[k];
         uint32_t *ri = rec_of(s, i, nd);
         for (int d = 0; d < nd; d++) {
@@ -962,11 +969,13 @@ BKG_INLINE int64_t ibfs_live(bkg_state *s, ibfs *b, int t, const int nd)
 /* The IBFS phase of a cold solve, on the state cold_init left (delta 1,
  * every node with terminal residual a root, labels 1, the active queue
  * holding them in index order, which fixes the order of the whole run).
- * Returns 0 on out-of-memory. */
-BKG_INLINE int ibfs_run(bkg_state *s, const int nd)
+ * Returns GCUT_OK, GCUT_ERR_NOMEM or GCUT_ERR_TIMEOUT (then the state is
+ * left for a cold start, as after a timeout of run()). */
+BKG_INLINE gcut_status ibfs_run(bkg_state *s, double deadline, const int nd)
 {
     ibfs b;
     memset(&b, 0, sizeof b);
+    b.deadline = deadline;
     b.growing = -1;
     b.omin = UINT32_MAX;
     /* The roots, in index order, from the active queue. */
@@ -986,7 +995,7 @@ BKG_INLINE int ibfs_run(bkg_state *s, const int nd)
      * pixels that prefer the background, stays larger, so S alone grew
      * into deep trees whose orphans cascaded.) A tree whose frontier is
      * empty can grow no more, and the phase ends. */
-    for (int t = 0; !b.oom && !s->oom; t ^= 1) {
+    for (int t = 0; !b.oom && !s->oom && !b.timeout; t ^= 1) {
         if (ibfs_live(s, &b, t, nd) == 0)
             break;
         ibfs_pass(s, &b, t, nd);
@@ -997,11 +1006,13 @@ BKG_INLINE int ibfs_run(bkg_state *s, const int nd)
     }
     gcut_i_free(b.bucket);
     if (b.oom || s->oom)
-        return 0;
+        return GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-bk: cannot grow the IBFS lists");
+    if (b.timeout)
+        return GCUT_FAIL(GCUT_ERR_TIMEOUT, "cpu-bk: time limit reached");
     /* Hand over to BK: every tree node active (rescale with delta 1). */
     s->time = 0;
     rescale(s, nd);
-    return 1;
+    return GCUT_OK;
 }
 
 /* tr[v] += delta, keeping flow = sum of cap_source - max(tr, 0). Returns 0
@@ -1147,7 +1158,7 @@ static void read_cut(const bkg_state *s, uint8_t *cut)
     static void cold_##N(bkg_state *s, const gcut_grid_problem *p) { cold_init(s, p, N); }      \
     static gcut_status run_##N(bkg_state *s, double dl) { return run(s, dl, N); }              \
     static void rescale_##N(bkg_state *s) { rescale(s, N); }                                   \
-    static int ibfs_##N(bkg_state *s) { return ibfs_run(s, N); }
+    static gcut_status ibfs_##N(bkg_state *s, double dl) { return ibfs_run(s, dl, N); }
 BKG_INSTANCE(4)
 BKG_INSTANCE(6)
 BKG_INSTANCE(8)
@@ -1159,7 +1170,7 @@ typedef struct bkg_ops {
     void (*cold)(bkg_state *, const gcut_grid_problem *);
     gcut_status (*run)(bkg_state *, double);
     void (*rescale)(bkg_state *);
-    int (*ibfs)(bkg_state *);
+    gcut_status (*ibfs)(bkg_state *, double);
 } bkg_ops;
 
 static const bkg_ops *ops_for(int32_t nd)
@@ -1288,13 +1299,11 @@ enum { COLD_IBFS = 0, COLD_SCALE = 1, COLD_PLAIN = 2 };
  * mode, the IBFS phase (which leaves BK a nearly maximum flow), or the
  * first capacity-scaling threshold, or nothing (plain BK). */
 static gcut_status cold_start(bkg_state *s, const gcut_grid_problem *p, const bkg_ops *ops,
-                              int mode)
+                              int mode, double deadline)
 {
     s->delta = mode == COLD_SCALE ? first_delta(p) : 1;
     ops->cold(s, p);
-    if (mode == COLD_IBFS && !ops->ibfs(s))
-        return GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-bk: cannot grow the IBFS lists");
-    return GCUT_OK;
+    return mode == COLD_IBFS ? ops->ibfs(s, deadline) : GCUT_OK;
 }
 
 /* cpu-bk's settings on grids: those of bk.c (ts_limit) and `cold`. */
@@ -1364,7 +1373,7 @@ gcut_status gcut_i_bk_grid_solve(void *state, const gcut_grid_problem *p,
         st = GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-bk: cannot grow the orphan list");
         goto done;
     }
-    if (!warm && (st = cold_start(s, p, ops, cold)) != GCUT_OK)
+    if (!warm && (st = cold_start(s, p, ops, cold, deadline)) != GCUT_OK)
         goto done;
     sol->stats->init_ms = gcut_i_now_ms() - t0;
     sol->stats->warm_start = warm;
