@@ -11,14 +11,27 @@
  *   in Markov random fields", IEEE Trans. PAMI 29(12):2079-2088, 2007
  *   (re-using the flow and the trees after capacities change);
  *
+ *   A. V. Goldberg, S. Hed, H. Kaplan, R. E. Tarjan, R. F. Werneck,
+ *   "Maximum flows by incremental breadth-first search", ESA 2011 (IBFS:
+ *   the default start of cold solves, see the IBFS section: trees of
+ *   exact BFS depth grown a level at a time, orphans re-hung or
+ *   relabelled without walks to the root; BK then finishes from its
+ *   trees, so the answer stays BK's exact one);
+ *
  *   O. Juan and Y. Boykov, "Capacity scaling for graph cuts in vision",
- *   ICCV 2007 (cold solves run in phases: in a phase with threshold delta
- *   residuals below delta count as saturated, so the trees only carry
- *   paths of bottleneck >= delta; delta shrinks by BKG_SCALE_SHIFT bits a
- *   phase down to 1, which is plain BK and gives the exact answer. On the
- *   8-connected GrabCut grids, where BK's paths run 130-300 arcs long,
- *   this halves the augmentations and saves about 20% of the first cut,
- *   up to 35% on some; docs/segmentation.md).
+ *   ICCV 2007 (the `cold=scale` setting: cold solves run in phases; in a
+ *   phase with threshold delta residuals below delta count as saturated,
+ *   so the trees only carry paths of bottleneck >= delta; delta shrinks by
+ *   BKG_SCALE_SHIFT bits a phase down to 1, which is plain BK and gives
+ *   the exact answer).
+ *
+ * Cold starts on the 40 GrabCut first cuts (8-connected, 0.1-0.27 Mpixel,
+ * one core, CPU time, 2026-11-21): plain BK 152 ms geometric mean, BK with
+ * capacity scaling 150 ms, IBFS then BK 97 ms, faster than scaling on
+ * every one of the 40. BK alone spends its time in adoption there: long
+ * trees over weak data terms, a subtree orphaned by each augmentation and
+ * freed, 1.5 million nodes freed and regrown and 20 million steps of
+ * walks to the roots on person1's first cut (docs/segmentation.md).
  *
  * The algorithm is that of bk.c (see there for the three stages growth,
  * augmentation, adoption); what differs is the data. There is no arc list:
@@ -109,7 +122,7 @@ enum { T_FREE = 0, T_S = 1, T_T = 2 };
 #define F_DIST(nd) ((nd) + 3)
 
 #define BKG_CLOCK_EVERY 4096
-/* Capacity scaling of cold solves: the first threshold is the largest
+/* Capacity scaling of cold solves (cold=scale): the first threshold is the largest
  * power of two <= max capacity / 2^BKG_SCALE_FIRST, and each phase divides
  * it by 2^BKG_SCALE_SHIFT. Each phase costs a pass over the grid. On
  * eleven GrabCut images (5 iterations, the first cut cold, the others warm
@@ -496,8 +509,9 @@ BKG_INLINE void adopt(bkg_state *s, const int nd)
 {
     while (s->ohead != s->otail) {
         const int32_t i = s->orphans[s->ohead++];
-        if (M_PAR(rec_of(s, i, nd)[F_META(nd)]) == P_ORPHAN)
-            process_orphan(s, i, nd);
+        if (M_PAR(rec_of(s, i, nd)[F_META(nd)]) == P_ORPHAN) {
+                    process_orphan(s, i, nd);
+        }
     }
     s->ohead = s->otail = 0;
 }
@@ -695,6 +709,312 @@ BKG_INLINE void rescale(bkg_state *s, const int nd)
             activate(s, (int32_t)v, nd);
 }
 
+/* ------------------------------------------------------------------- IBFS */
+
+/* Cold solves start with incremental breadth-first search (Goldberg,
+ * Hed, Kaplan, Tarjan, Werneck, ESA 2011): the same two trees, but each
+ * node's dist is its exact depth (its label), a parent always sits one
+ * label closer to the terminal, and the trees grow one whole level per
+ * pass, in turn, so augmenting paths stay short (S and T meet where
+ * their levels meet). An orphan takes a new parent among the
+ * neighbours one label closer; failing that it is relabelled to one more
+ * than the lowest label offering residual (its children become orphans),
+ * and freed when none is within the tree's levels. Orphans go in label
+ * order (buckets), so the labels one below are final when read. Nothing
+ * walks to a root, which is where BK spends its time on the GrabCut
+ * grids (long trees, orphans freed and regrown over and over).
+ *
+ * Exactness does not rest on this phase: it stops when one tree can grow
+ * no more and hands its trees (valid BK trees: residual parent arcs, roots
+ * with terminal residual, timestamps 0 and exact depths, the state
+ * renumber() produces) to BK, which scans every tree node once more and
+ * finishes the flow and the canonical cut as in any other solve. */
+
+/* The end of a bucket list (NONE in F_NEXT means: in no bucket). */
+#define IBFS_END ((int32_t)-2)
+
+typedef struct ibfs_list {
+    int32_t *v;
+    int64_t len, cap;
+} ibfs_list;
+
+typedef struct ibfs {
+    ibfs_list cur[2], next[2]; /* [0] S, [1] T: frontier (label D) and label D + 1 */
+    uint32_t D[2];             /* deepest label of each tree */
+    int growing;               /* the tree whose pass runs (0 S, 1 T), -1 none */
+    int32_t *bucket;           /* orphan lists by label, linked through F_NEXT */
+    int64_t nbucket;
+    uint32_t omin, omax;       /* labels that may hold orphans */
+    int oom;
+    int timeout;               /* the deadline passed (checked every BKG_CLOCK_EVERY scans) */
+    int64_t steps;
+    double deadline;
+} ibfs;
+
+static int ibfs_push(ibfs *b, ibfs_list *l, int32_t v)
+{
+    if (BKG_UNLIKELY(l->len == l->cap)) {
+        const int64_t cap = l->cap ? 2 * l->cap : 4096;
+        int32_t *p = gcut_i_realloc(l->v, (size_t)cap * sizeof(int32_t));
+        if (!p) {
+            b->oom = 1;
+            return 0;
+        }
+        l->v = p;
+        l->cap = cap;
+    }
+    l->v[l->len++] = v;
+    return 1;
+}
+
+/* Orphan v (its label is dist) into its bucket. */
+BKG_INLINE void ibfs_orphan(bkg_state *s, ibfs *b, int32_t v, const int nd)
+{
+    uint32_t *r = rec_of(s, v, nd);
+    const uint32_t lab = r[F_DIST(nd)];
+    r[F_META(nd)] = (r[F_META(nd)] & ~31u) | P_ORPHAN;
+    if ((int32_t)r[F_NEXT(nd)] != NONE)
+        return; /* in its bucket already (its label has not moved since) */
+    if (BKG_UNLIKELY((int64_t)lab >= b->nbucket)) {
+        int64_t nb = b->nbucket ? 2 * b->nbucket : 1024;
+        while (nb <= (int64_t)lab)
+            nb *= 2;
+        int32_t *p = gcut_i_realloc(b->bucket, (size_t)nb * sizeof(int32_t));
+        if (!p) {
+            b->oom = 1;
+            return;
+        }
+        for (int64_t k = b->nbucket; k < nb; k++)
+            p[k] = IBFS_END;
+        b->bucket = p;
+        b->nbucket = nb;
+    }
+    r[F_NEXT(nd)] = (uint32_t)b->bucket[lab];
+    b->bucket[lab] = v;
+    if (lab < b->omin)
+        b->omin = lab;
+    if (lab > b->omax)
+        b->omax = lab;
+}
+
+/* The children of v in `tree` become orphans. */
+BKG_INLINE void ibfs_orphan_children(bkg_state *s, ibfs *b, int32_t v, uint32_t tree,
+                                     const int nd)
+{
+    const uint64_t n = (uint64_t)s->n;
+    for (int d = 0; d < nd; d++) {
+        const int64_t j = v + s->off[d];
+        if ((uint64_t)j >= n)
+            continue;
+        const uint32_t mj = rec_of(s, j, nd)[F_META(nd)];
+        if (M_TREE(mj) == tree && M_PAR(mj) == (uint32_t)(d ^ 1))
+            ibfs_orphan(s, b, (int32_t)j, nd);
+    }
+}
+
+/* Adopt or relabel orphan i (see the comment above). */
+BKG_INLINE void ibfs_adopt_one(bkg_state *s, ibfs *b, int32_t i, const int nd)
+{
+    uint32_t *ri = rec_of(s, i, nd);
+    const uint32_t tree = M_TREE(ri[F_META(nd)]), t = tree == T_T;
+    const uint32_t lab = ri[F_DIST(nd)];
+    const uint64_t n = (uint64_t)s->n;
+    uint32_t best = UINT32_MAX;
+    int bd = -1;
+    if ((int32_t)ri[F_TR(nd)] != 0 && ((int32_t)ri[F_TR(nd)] > 0) == (tree == T_S)) {
+        /* Still has terminal residual on its side: a root again. */
+        ri[F_META(nd)] = META(0, tree, P_TERMINAL);
+        if (lab != 1) {
+            ri[F_DIST(nd)] = 1;
+            ibfs_orphan_children(s, b, i, tree, nd);
+        }
+        return;
+    }
+    for (int d = 0; d < nd; d++) {
+        const int64_t j = i + s->off[d];
+        if ((uint64_t)j >= n)
+            continue;
+        const uint32_t *rj = rec_of(s, j, nd);
+        const uint32_t mj = rj[F_META(nd)];
+        if (M_TREE(mj) != tree || M_PAR(mj) == P_ORPHAN)
+            continue;
+        if ((tree == T_S ? rj[d ^ 1] : ri[d]) == 0)
+            continue;
+        const uint32_t lj = rj[F_DIST(nd)];
+        if (lj + 1 == lab) {
+            ri[F_META(nd)] = META(0, tree, d);
+            return;
+        }
+        if (lj < best) {
+            best = lj;
+            bd = d;
+        }
+    }
+    /* No parent one label up: the lowest label offering residual, if it
+     * leaves i within the tree's levels. */
+    const uint32_t top = b->D[t] + (b->growing == (int)t ? 1u : 0u);
+    if (bd >= 0 && best + 1 <= top) {
+        ri[F_META(nd)] = META(0, tree, bd);
+        ri[F_DIST(nd)] = best + 1;
+        ibfs_orphan_children(s, b, i, tree, nd);
+        if (best + 1 == b->D[t])
+            ibfs_push(b, &b->cur[t], i);
+        else if (best + 1 > b->D[t])
+            ibfs_push(b, &b->next[t], i);
+        return;
+    }
+    ri[F_META(nd)] = META(0, T_FREE, P_NONE);
+    if (tree == T_T)
+        sink_clear(s, i);
+    ibfs_orphan_children(s, b, i, tree, nd);
+}
+
+/* Take the orphans augment() listed into the buckets, then process the
+ * buckets in label order (children join higher buckets as we go). */
+BKG_INLINE void ibfs_adopt(bkg_state *s, ibfs *b, const int nd)
+{
+    for (int64_t k = 0; k < s->otail; k++) {
+        const int32_t v = s->orphans[k];
+        uint32_t *r = rec_of(s, v, nd);
+        if (M_PAR(r[F_META(nd)]) == P_ORPHAN)
+            ibfs_orphan(s, b, v, nd);
+    }
+    s->ohead = s->otail = 0;
+    while (b->omin <= b->omax) {
+        const uint32_t lab = b->omin;
+        const int32_t v = b->bucket[lab];
+        if (v == IBFS_END) {
+            b->omin++;
+            continue;
+        }
+        uint32_t *r = rec_of(s, v, nd);
+        b->bucket[lab] = (int32_t)r[F_NEXT(nd)];
+        r[F_NEXT(nd)] = (uint32_t)NONE;
+        if (M_PAR(r[F_META(nd)]) == P_ORPHAN && r[F_DIST(nd)] == lab)
+            ibfs_adopt_one(s, b, v, nd);
+    }
+    b->omin = UINT32_MAX;
+    b->omax = 0;
+}
+
+/* One pass of tree t: scan every node of its frontier (label D), add the
+ * free neighbours at D + 1, augment where the other tree is met. */
+BKG_INLINE void ibfs_pass(bkg_state *s, ibfs *b, int t, const int nd)
+{
+    const uint64_t n = (uint64_t)s->n;
+    const uint32_t tree = t ? T_T : T_S, other = t ? T_S : T_T;
+    const uint32_t D = b->D[t];
+    b->growing = t;
+    for (int64_t k = 0; k < b->cur[t].len; k++) {
+        if (BKG_UNLIKELY(++b->steps % BKG_CLOCK_EVERY == 0) && gcut_i_now_ms() > b->deadline) {
+            b->timeout = 1;
+            return;
+        }
+        const int32_t i = b->cur[t].v[k];
+        uint32_t *ri = rec_of(s, i, nd);
+        for (int d = 0; d < nd; d++) {
+            const uint32_t mi = ri[F_META(nd)];
+            if (M_TREE(mi) != tree || M_PAR(mi) == P_ORPHAN || ri[F_DIST(nd)] != D)
+                break; /* i left the frontier through an augmentation */
+            const int64_t j = i + s->off[d];
+            if ((uint64_t)j >= n)
+                continue;
+            uint32_t *rj = rec_of(s, j, nd);
+            if ((t ? rj[d ^ 1] : ri[d]) == 0)
+                continue;
+            const uint32_t tj = M_TREE(rj[F_META(nd)]);
+            if (tj == T_FREE) {
+                rj[F_META(nd)] = META(0, tree, d ^ 1);
+                rj[F_DIST(nd)] = D + 1;
+                if (t)
+                    sink_set(s, j);
+                if (!ibfs_push(b, &b->next[t], (int32_t)j))
+                    return;
+            } else if (tj == other) {
+                if (t)
+                    augment(s, (int32_t)j, d ^ 1, nd);
+                else
+                    augment(s, i, d, nd);
+                ibfs_adopt(s, b, nd);
+                if (BKG_UNLIKELY(b->oom || s->oom))
+                    return;
+                d--; /* the same arc again: it may still have residual */
+            }
+        }
+    }
+    /* The next level becomes the frontier. */
+    b->cur[t].len = 0;
+    ibfs_list tmp = b->cur[t];
+    b->cur[t] = b->next[t];
+    b->next[t] = tmp;
+    b->D[t] = D + 1;
+    b->growing = -1;
+}
+
+/* Entries of the frontier list still at label D in tree t. */
+BKG_INLINE int64_t ibfs_live(bkg_state *s, ibfs *b, int t, const int nd)
+{
+    const uint32_t tree = t ? T_T : T_S;
+    int64_t w = 0;
+    for (int64_t k = 0; k < b->cur[t].len; k++) {
+        const int32_t v = b->cur[t].v[k];
+        const uint32_t *r = rec_of(s, v, nd);
+        if (M_TREE(r[F_META(nd)]) == tree && r[F_DIST(nd)] == b->D[t])
+            b->cur[t].v[w++] = v;
+    }
+    b->cur[t].len = w;
+    return w;
+}
+
+/* The IBFS phase of a cold solve, on the state cold_init left (delta 1,
+ * every node with terminal residual a root, labels 1, the active queue
+ * holding them in index order, which fixes the order of the whole run).
+ * Returns GCUT_OK, GCUT_ERR_NOMEM or GCUT_ERR_TIMEOUT (then the state is
+ * left for a cold start, as after a timeout of run()). */
+BKG_INLINE gcut_status ibfs_run(bkg_state *s, double deadline, const int nd)
+{
+    ibfs b;
+    memset(&b, 0, sizeof b);
+    b.deadline = deadline;
+    b.growing = -1;
+    b.omin = UINT32_MAX;
+    /* The roots, in index order, from the active queue. */
+    for (int32_t v = s->qhead; v != NONE;) {
+        uint32_t *r = rec_of(s, v, nd);
+        const int32_t nx = (int32_t)r[F_NEXT(nd)];
+        r[F_NEXT(nd)] = (uint32_t)NONE;
+        ibfs_push(&b, &b.cur[M_TREE(r[F_META(nd)]) == T_T], v);
+        v = nx == v ? NONE : nx;
+    }
+    s->qhead = s->qtail = NONE;
+    b.D[0] = b.D[1] = 1;
+    /* The trees grow in turn, one level each. (Growing the one with the
+     * smaller frontier, as the paper suggests, was slower here: on the 40
+     * GrabCut first cuts, 109 ms geometric mean against 97 ms in turn and
+     * 150 ms for BK with capacity scaling; the frontier of T, all the
+     * pixels that prefer the background, stays larger, so S alone grew
+     * into deep trees whose orphans cascaded.) A tree whose frontier is
+     * empty can grow no more, and the phase ends. */
+    for (int t = 0; !b.oom && !s->oom && !b.timeout; t ^= 1) {
+        if (ibfs_live(s, &b, t, nd) == 0)
+            break;
+        ibfs_pass(s, &b, t, nd);
+    }
+    for (int k = 0; k < 2; k++) {
+        gcut_i_free(b.cur[k].v);
+        gcut_i_free(b.next[k].v);
+    }
+    gcut_i_free(b.bucket);
+    if (b.oom || s->oom)
+        return GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-bk: cannot grow the IBFS lists");
+    if (b.timeout)
+        return GCUT_FAIL(GCUT_ERR_TIMEOUT, "cpu-bk: time limit reached");
+    /* Hand over to BK: every tree node active (rescale with delta 1). */
+    s->time = 0;
+    rescale(s, nd);
+    return GCUT_OK;
+}
+
 /* tr[v] += delta, keeping flow = sum of cap_source - max(tr, 0). Returns 0
  * if tr would leave [-INT32_MAX, INT32_MAX] (then the caller goes cold). */
 BKG_INLINE int add_tr(bkg_state *s, int64_t v, int64_t delta, const int nd)
@@ -837,7 +1157,8 @@ static void read_cut(const bkg_state *s, uint8_t *cut)
     static int warm_##N(bkg_state *s, const gcut_grid_problem *p) { return warm_init(s, p, N); } \
     static void cold_##N(bkg_state *s, const gcut_grid_problem *p) { cold_init(s, p, N); }      \
     static gcut_status run_##N(bkg_state *s, double dl) { return run(s, dl, N); }              \
-    static void rescale_##N(bkg_state *s) { rescale(s, N); }
+    static void rescale_##N(bkg_state *s) { rescale(s, N); }                                   \
+    static gcut_status ibfs_##N(bkg_state *s, double dl) { return ibfs_run(s, dl, N); }
 BKG_INSTANCE(4)
 BKG_INSTANCE(6)
 BKG_INSTANCE(8)
@@ -849,11 +1170,12 @@ typedef struct bkg_ops {
     void (*cold)(bkg_state *, const gcut_grid_problem *);
     gcut_status (*run)(bkg_state *, double);
     void (*rescale)(bkg_state *);
+    gcut_status (*ibfs)(bkg_state *, double);
 } bkg_ops;
 
 static const bkg_ops *ops_for(int32_t nd)
 {
-#define BKG_OPS(N) {warm_##N, cold_##N, run_##N, rescale_##N}
+#define BKG_OPS(N) {warm_##N, cold_##N, run_##N, rescale_##N, ibfs_##N}
     static const bkg_ops ops4 = BKG_OPS(4), ops6 = BKG_OPS(6), ops8 = BKG_OPS(8),
                          ops18 = BKG_OPS(18), ops26 = BKG_OPS(26);
 #undef BKG_OPS
@@ -954,6 +1276,66 @@ static gcut_status fit(bkg_state *s, const gcut_grid_problem *p)
     return GCUT_OK;
 }
 
+/* The scaling phases down to delta = 1 (plain BK, the exact end). */
+static gcut_status run_phases(bkg_state *s, const bkg_ops *ops, double deadline)
+{
+    gcut_status st;
+    for (;;) {
+        if ((st = ops->run(s, deadline)) != GCUT_OK)
+            return st;
+        if (s->delta == 1)
+            return GCUT_OK;
+        s->delta = s->delta >> BKG_SCALE_SHIFT ? s->delta >> BKG_SCALE_SHIFT : 1;
+        ops->rescale(s);
+        if (BKG_UNLIKELY(s->oom))
+            return GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-bk: cannot grow the orphan list");
+    }
+}
+
+/* How a cold solve starts (the `cold` setting). */
+enum { COLD_IBFS = 0, COLD_SCALE = 1, COLD_PLAIN = 2 };
+
+/* Set s up for a cold solve of p: the forests of cold_init, then, by the
+ * mode, the IBFS phase (which leaves BK a nearly maximum flow), or the
+ * first capacity-scaling threshold, or nothing (plain BK). */
+static gcut_status cold_start(bkg_state *s, const gcut_grid_problem *p, const bkg_ops *ops,
+                              int mode, double deadline)
+{
+    s->delta = mode == COLD_SCALE ? first_delta(p) : 1;
+    ops->cold(s, p);
+    return mode == COLD_IBFS ? ops->ibfs(s, deadline) : GCUT_OK;
+}
+
+/* cpu-bk's settings on grids: those of bk.c (ts_limit) and `cold`. */
+static gcut_status parse_params(const char *str, int64_t *ts_limit, int *cold)
+{
+    *ts_limit = TS_MAX;
+    *cold = COLD_IBFS;
+    gcut_i_param p;
+    int r;
+    while ((r = gcut_i_param_next(&str, "cpu-bk", &p)) > 0) {
+        gcut_status st = GCUT_OK;
+        if (strcmp(p.key, "ts_limit") == 0) {
+            st = gcut_i_param_int(&p, "cpu-bk", 1, TS_MAX, ts_limit);
+        } else if (strcmp(p.key, "cold") == 0) {
+            if (strcmp(p.value, "ibfs") == 0)
+                *cold = COLD_IBFS;
+            else if (strcmp(p.value, "scale") == 0)
+                *cold = COLD_SCALE;
+            else if (strcmp(p.value, "plain") == 0)
+                *cold = COLD_PLAIN;
+            else
+                st = GCUT_FAIL(GCUT_ERR_INVALID, "cpu-bk: cold=%s (want ibfs, scale or plain)",
+                               p.value);
+        } else {
+            st = gcut_i_param_unknown(&p, "cpu-bk", "ts_limit, cold");
+        }
+        if (st != GCUT_OK)
+            return st;
+    }
+    return r < 0 ? GCUT_ERR_INVALID : GCUT_OK;
+}
+
 gcut_status gcut_i_bk_grid_solve(void *state, const gcut_grid_problem *p,
                                  const gcut_solve_options *opt, gcut_solution *sol)
 {
@@ -967,10 +1349,9 @@ gcut_status gcut_i_bk_grid_solve(void *state, const gcut_grid_problem *p,
         memset(&local, 0, sizeof local);
         s = &local; /* no kept state: a one-off cold solve */
     }
-    uint32_t limit;
     int64_t ts_limit;
-    gcut_status st = gcut_i_bk_parse_params(opt->params, TS_MAX, &ts_limit);
-    limit = (uint32_t)ts_limit;
+    int cold;
+    gcut_status st = parse_params(opt->params, &ts_limit, &cold);
     if (st != GCUT_OK)
         return st;
     const double deadline = gcut_i_deadline(opt);
@@ -983,7 +1364,7 @@ gcut_status gcut_i_bk_grid_solve(void *state, const gcut_grid_problem *p,
                          s->w == p->width && s->h == p->height && s->d == p->depth;
     if ((st = fit(s, p)) != GCUT_OK)
         goto done;
-    s->time_limit = limit;
+    s->time_limit = (uint32_t)ts_limit;
     s->oom = 0;
     s->augmentations = s->path_arcs = 0;
     s->delta = 1;
@@ -992,26 +1373,14 @@ gcut_status gcut_i_bk_grid_solve(void *state, const gcut_grid_problem *p,
         st = GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-bk: cannot grow the orphan list");
         goto done;
     }
-    if (!warm) {
-        s->delta = first_delta(p);
-        ops->cold(s, p);
-    }
+    if (!warm && (st = cold_start(s, p, ops, cold, deadline)) != GCUT_OK)
+        goto done;
     sol->stats->init_ms = gcut_i_now_ms() - t0;
     sol->stats->warm_start = warm;
 
     t0 = gcut_i_now_ms();
-    for (;;) {
-        if ((st = ops->run(s, deadline)) != GCUT_OK)
-            goto done;
-        if (s->delta == 1)
-            break;
-        s->delta = s->delta >> BKG_SCALE_SHIFT ? s->delta >> BKG_SCALE_SHIFT : 1;
-        ops->rescale(s);
-        if (BKG_UNLIKELY(s->oom)) {
-            st = GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-bk: cannot grow the orphan list");
-            goto done;
-        }
-    }
+    if ((st = run_phases(s, ops, deadline)) != GCUT_OK)
+        goto done;
     sol->stats->solve_ms = gcut_i_now_ms() - t0;
     sol->stats->augmentations = s->augmentations;
     sol->stats->pushes = s->path_arcs;
