@@ -5,7 +5,7 @@ ASAN    ?= build-asan
 JOBS    ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps build run test test-sanitize bench clean
+.PHONY: all deps build run test test-sanitize test-valgrind bench clean
 
 all: build
 
@@ -28,6 +28,11 @@ test-sanitize: deps
 	@cmake --build $(ASAN) -j $(JOBS)
 	@cd $(ASAN) && GCUT_TEST_SCALE=0.3 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 		ctest --output-on-failure -j $(JOBS) -L cpu -LE install
+
+# The CPU suites under valgrind's memcheck, at reduced sizes (slow: about
+# half an hour on 2 cores; not part of CI).
+test-valgrind: build
+	@bash scripts/valgrind-check.sh $(BUILD)
 
 clean:
 	rm -rf $(BUILD) $(ASAN)
