@@ -8,7 +8,8 @@
 #     scripts/valgrind-check.sh [BUILD_DIR]      # default: build
 #
 # Environment: SCALE (GCUT_TEST_SCALE, default 0.1), VG_TIMEOUT (seconds per
-# program, default 900), TESTS (space-separated names: a subset).
+# program, default 900), TESTS (space-separated names: a subset). Needs
+# valgrind and python3 (to read ctest's test list).
 # Exit status: 0 when every program ran clean; the log of each is kept in
 # BUILD_DIR/valgrind/NAME.log.
 set -uo pipefail
@@ -20,19 +21,29 @@ command -v valgrind >/dev/null || { echo "valgrind-check: valgrind not installed
 [ -d "$BUILD/bin" ] || { echo "valgrind-check: no build at $BUILD (make first)" >&2; exit 2; }
 mkdir -p "$BUILD/valgrind"
 
-if [ -z "${TESTS:-}" ]; then
-  # The cmocka programs of the cpu label (the CLI, fuzz and install tests
-  # are scripts or replays around the same library code).
-  TESTS=$(ctest --test-dir "$BUILD" -N -L cpu | awk '/Test *#/ {print $3}' | grep '^test_')
-fi
+# Every test of the cpu label whose command is one of our programs (the
+# cmocka suites, the fuzz corpus replays, the example, the benchmark smoke
+# runs), with its own arguments and working directory; the scripts around
+# the command-line tools are left out. One line each: name, directory,
+# command, tab-separated.
+list=$(ctest --test-dir "$BUILD" --show-only=json-v1 -L cpu | python3 -c '
+import json, sys
+for t in json.load(sys.stdin)["tests"]:
+    cmd = t.get("command", [])
+    if not cmd or "/bin/" not in cmd[0] or not cmd[0].startswith(sys.argv[1]):
+        continue
+    wd = next((p["value"] for p in t.get("properties", []) if p["name"] == "WORKING_DIRECTORY"), ".")
+    print("\t".join([t["name"], wd] + cmd))
+' "$(cd "$BUILD" && pwd)") || { echo "valgrind-check: cannot list the tests (python3?)" >&2; exit 2; }
 
 status=0
-for t in $TESTS; do
-  exe=$BUILD/bin/$t
-  [ -x "$exe" ] || { echo "$t: not built"; status=1; continue; }
+while IFS=$'\t' read -r -a f; do
+  t=${f[0]}
+  if [ -n "${TESTS:-}" ] && [[ " $TESTS " != *" $t "* ]]; then continue; fi
   start=$(date +%s)
-  GCUT_TEST_SCALE=$SCALE timeout "${VG_TIMEOUT:-900}" valgrind -q --error-exitcode=99 \
-    --leak-check=full --errors-for-leak-kinds=definite,indirect "$exe" >"$BUILD/valgrind/$t.log" 2>&1
+  (cd "${f[1]}" && GCUT_TEST_SCALE=$SCALE timeout "${VG_TIMEOUT:-900}" valgrind -q \
+     --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect \
+     "${f[@]:2}") >"$BUILD/valgrind/$t.log" 2>&1
   rc=$?
   secs=$(($(date +%s) - start))
   case $rc in
@@ -41,5 +52,5 @@ for t in $TESTS; do
     124) echo "$t: timed out after $secs s"; status=1 ;;
     *) echo "$t: failed, exit $rc ($secs s, see $BUILD/valgrind/$t.log)"; status=1 ;;
   esac
-done
+done <<<"$list"
 exit $status
