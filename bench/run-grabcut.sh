@@ -28,7 +28,9 @@ ocv=$build/bin/opencv_grabcut
 [ -x "$seg" ] || { echo "run-grabcut: $seg not built" >&2; exit 1; }
 [ -f "$data/index.csv" ] || { echo "run-grabcut: no dataset at $data" >&2; exit 1; }
 have_ocv=0; [ -x "$ocv" ] && have_ocv=1
-pin=""; command -v taskset > /dev/null && pin="taskset -c 0"
+# GCUT_BENCH_CPU picks the core both run on (default 0), to keep off a
+# core another job holds on a shared machine.
+pin=""; command -v taskset > /dev/null && pin="taskset -c ${GCUT_BENCH_CPU:-0}"
 date=$(date +%Y-%m-%d)
 out=$here/results/grabcut-$date
 mkdir -p "$here/results"
@@ -68,7 +70,7 @@ done
 {
     echo "# GrabCut benchmark, $date"
     echo
-    echo "Command: \`bench/run-grabcut.sh $build $iters${*:+ $*}\` (gcut $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?'),"
+    echo "Command: \`${GCUT_BENCH_CPU:+GCUT_BENCH_CPU=$GCUT_BENCH_CPU }bench/run-grabcut.sh $build $iters${*:+ $*}\` (gcut $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?'),"
     echo "$(uname -m), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), pinned to one core)."
     echo "Rectangles from index.csv (inclusive x0,y0,x1,y1), $iters iterations at most; error ="
     echo "misclassified / labelled pixels over the whole image (ground-truth 128 not counted)."
