@@ -230,15 +230,19 @@ static void test_grabcut_like(void **unused)
 }
 
 /* An IBFS cold start, then warm re-solves: all t-links rewritten (a
- * GrabCut iteration), and small random changes of every kind. */
+ * GrabCut iteration), and small random changes of every kind; with each
+ * warm mode (BK on the kept trees, IBFS on the kept flow, the choice). */
+static const char *const warm_modes[] = {"cold=ibfs", "warm=bk", "warm=ibfs", "warm=auto"};
+
 static void test_warm_after_ibfs(void **unused)
 {
     (void)unused;
     tu_rng r = {1124};
     int warm = 0, solves = 0;
-    const int sequences = tu_scaled(6);
+    const int sequences = tu_scaled(12);
     for (int seq = 0; seq < sequences; seq++) {
-        const int32_t conn = seq % 2 ? 8 : 4;
+        const char *mode = warm_modes[seq % 4];
+        const int32_t conn = seq / 4 % 2 ? 8 : 4;
         gcut_grid *g;
         const int32_t w = (int32_t)tu_range(&r, 20, 90), h = (int32_t)tu_range(&r, 20, 70);
         assert_int_equal(gcut_grid_new(&g, w, h, 1, conn), GCUT_OK);
@@ -247,7 +251,7 @@ static void test_warm_after_ibfs(void **unused)
         snprintf(label, sizeof label, "warm %dx%d conn %d seq %d, cold", (int)w, (int)h,
                  (int)conn, seq);
         reference ref = solve_reference(g);
-        assert_int_equal(check(g, &ref, "cold=ibfs", label), 0);
+        assert_int_equal(check(g, &ref, mode, label), 0);
         free_reference(&ref);
         for (int step = 0; step < 8; step++) {
             if (step % 2 == 0) {
@@ -277,12 +281,64 @@ static void test_warm_after_ibfs(void **unused)
             snprintf(label, sizeof label, "warm %dx%d conn %d seq %d step %d", (int)w, (int)h,
                      (int)conn, seq, step);
             ref = solve_reference(g);
-            warm += check(g, &ref, "cold=ibfs", label);
+            warm += check(g, &ref, mode, label);
             solves++;
             free_reference(&ref);
         }
         gcut_grid_free(g);
     }
+    assert_true(warm * 10 >= solves * 7);
+}
+
+/* Warm solves through IBFS on random grids of every connectivity: a cold
+ * solve, then rounds of random changes of every kind (t-links, n-links
+ * up and down below the flow, huge values), each re-solve warm with
+ * warm=ibfs (always IBFS) or warm=auto; flow and cut bytes as cpu-ref. */
+static void test_warm_ibfs_random(void **unused)
+{
+    (void)unused;
+    static const int32_t conns[] = {4, 8, 6, 18, 26};
+    static const int32_t shapes2d[][2] = {{1, 1}, {1, 9}, {7, 5}, {24, 17}, {61, 47}};
+    static const int32_t shapes3d[][3] = {{1, 1, 1}, {3, 4, 5}, {9, 7, 3}, {13, 11, 9}};
+    tu_rng r = {2015};
+    int warm = 0, solves = 0;
+    for (int mi = 0; mi < 2; mi++)
+        for (size_t ci = 0; ci < sizeof conns / sizeof conns[0]; ci++) {
+            const int32_t conn = conns[ci];
+            const int two_d = conn == 4 || conn == 8;
+            const size_t ns = two_d ? sizeof shapes2d / sizeof shapes2d[0]
+                                    : sizeof shapes3d / sizeof shapes3d[0];
+            for (size_t si = 0; si < ns; si++)
+                for (int k = 0; k < TU_GRID_COUNT; k++) {
+                    const char *mode = mi ? "warm=auto" : "warm=ibfs";
+                    const int32_t w = two_d ? shapes2d[si][0] : shapes3d[si][0];
+                    const int32_t h = two_d ? shapes2d[si][1] : shapes3d[si][1];
+                    const int32_t d = two_d ? 1 : shapes3d[si][2];
+                    gcut_grid *g;
+                    assert_int_equal(gcut_grid_new(&g, w, h, d, conn), GCUT_OK);
+                    tu_grid_randomise(g, &r, (tu_grid_kind)k);
+                    char label[160];
+                    snprintf(label, sizeof label, "%dx%dx%d conn %d %s, cold", (int)w, (int)h,
+                             (int)d, (int)conn, tu_grid_kind_name((tu_grid_kind)k));
+                    reference ref = solve_reference(g);
+                    assert_int_equal(check(g, &ref, mode, label), 0);
+                    free_reference(&ref);
+                    for (int step = 0; step < 4; step++) {
+                        const int changes = (int)tu_range(&r, 1, 4);
+                        for (int c = 0; c < changes; c++)
+                            tu_grid_change(g, &r, (tu_change_kind)tu_range(&r, 0, TU_CH_COUNT - 1));
+                        snprintf(label, sizeof label, "%dx%dx%d conn %d %s, step %d", (int)w,
+                                 (int)h, (int)d, (int)conn, tu_grid_kind_name((tu_grid_kind)k),
+                                 step);
+                        ref = solve_reference(g);
+                        warm += check(g, &ref, mode, label);
+                        solves++;
+                        free_reference(&ref);
+                    }
+                    gcut_grid_free(g);
+                }
+        }
+    /* Most re-solves stay warm (a change that overflows tr goes cold). */
     assert_true(warm * 10 >= solves * 7);
 }
 
@@ -304,6 +360,9 @@ static void test_params(void **unused)
     opt.params = "colder=ibfs";
     assert_int_equal(gcut_grid_solve(g, &opt, res), GCUT_ERR_INVALID);
     assert_non_null(strstr(gcut_last_error(), "known: ts_limit, cold"));
+    opt.params = "warm=later";
+    assert_int_equal(gcut_grid_solve(g, &opt, res), GCUT_ERR_INVALID);
+    assert_non_null(strstr(gcut_last_error(), "warm=later (want auto, bk or ibfs)"));
     opt.params = "cold=scale,ts_limit=4";
     assert_int_equal(gcut_grid_solve(g, &opt, res), GCUT_OK);
     gcut_result_free(res);
@@ -333,12 +392,53 @@ static void test_time_limit(void **unused)
     gcut_grid_free(g);
 }
 
+/* A time limit stops a warm IBFS solve; the next solve is right. */
+static void test_warm_ibfs_time_limit(void **unused)
+{
+    (void)unused;
+    tu_rng r = {78};
+    gcut_grid *g;
+    assert_int_equal(gcut_grid_new(&g, 300, 220, 1, 8), GCUT_OK);
+    grabcut_like(g, &r);
+    reference ref = solve_reference(g);
+    assert_int_equal(check(g, &ref, NULL, "first"), 0);
+    free_reference(&ref);
+    /* New data costs everywhere (the cut moves far). */
+    const int32_t n = 300 * 220;
+    int32_t *src = malloc((size_t)n * sizeof *src), *snk = malloc((size_t)n * sizeof *snk);
+    assert_non_null(src);
+    assert_non_null(snk);
+    for (int32_t v = 0; v < n; v++) {
+        const int32_t q = (int32_t)tu_range(&r, -3000, 3000);
+        src[v] = q > 0 ? q : 0;
+        snk[v] = q < 0 ? -q : 0;
+    }
+    assert_int_equal(gcut_grid_set_terminals(g, src, snk), GCUT_OK);
+    free(src);
+    free(snk);
+    gcut_result *res;
+    assert_int_equal(gcut_result_new(&res), GCUT_OK);
+    gcut_solve_options opt;
+    gcut_solve_options_init(&opt);
+    opt.backend = "cpu-bk";
+    opt.params = "warm=ibfs";
+    opt.time_limit = 1e-9;
+    assert_int_equal(gcut_grid_solve(g, &opt, res), GCUT_ERR_TIMEOUT);
+    gcut_result_free(res);
+    ref = solve_reference(g);
+    check(g, &ref, "warm=ibfs", "after timeout");
+    free_reference(&ref);
+    gcut_grid_free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random),
         cmocka_unit_test(test_grabcut_like),
         cmocka_unit_test(test_warm_after_ibfs),
+        cmocka_unit_test(test_warm_ibfs_random),
+        cmocka_unit_test(test_warm_ibfs_time_limit),
         cmocka_unit_test(test_params),
         cmocka_unit_test(test_time_limit),
     };

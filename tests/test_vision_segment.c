@@ -633,6 +633,98 @@ static void test_gmm_nll_run(void **state)
     free(best);
 }
 
+/* gcut_i_gmm_learn_both: the same models, bit for bit, as two
+ * gcut_i_gmm_learn calls; a class without pixels keeps its model. */
+static void test_gmm_learn_both(void **state)
+{
+    (void)state;
+    const int64_t n = 5000;
+    const int32_t k = 5;
+    float *rgb = malloc(3 * n * sizeof(float));
+    uint8_t *label = malloc(n), *c0 = malloc(n), *c1 = malloc(n), *comp = malloc(n);
+    srand(7);
+    for (int64_t p = 0; p < n; p++) {
+        for (int c = 0; c < 3; c++)
+            rgb[3 * p + c] = (float)c8(128.0 + 60.0 * gauss());
+        label[p] = (uint8_t)(rand() % 3 == 0);
+        c0[p] = (uint8_t)(rand() % k);
+        c1[p] = (uint8_t)(rand() % (k + 1)); /* k: out of range, counted as 0 */
+        comp[p] = label[p] ? c1[p] : c0[p];
+    }
+    gcut_i_gmm seed;
+    assert_int_equal(gcut_i_gmm_fit(&seed, k, rgb, n, label, 1, 1, NULL), GCUT_OK);
+    gcut_i_gmm both[2] = {seed, seed}, one[2] = {seed, seed};
+    gcut_i_gmm_learn_both(both, k, rgb, n, label, c0, c1);
+    assert_int_equal(gcut_i_gmm_learn(&one[1], k, rgb, n, label, 1, comp), GCUT_OK);
+    assert_int_equal(gcut_i_gmm_learn(&one[0], k, rgb, n, label, 0, comp), GCUT_OK);
+    assert_memory_equal(&both[0], &one[0], sizeof one[0]);
+    assert_memory_equal(&both[1], &one[1], sizeof one[1]);
+    /* No foreground pixel: the foreground model stays as it was. */
+    memset(label, 0, (size_t)n);
+    gcut_i_gmm_learn_both(both, k, rgb, n, label, c0, c1);
+    assert_memory_equal(&both[1], &one[1], sizeof one[1]);
+    assert_int_equal(gcut_i_gmm_learn(&one[0], k, rgb, n, label, 0, c0), GCUT_OK);
+    assert_memory_equal(&both[0], &one[0], sizeof one[0]);
+    free(rgb);
+    free(label);
+    free(c0);
+    free(c1);
+    free(comp);
+}
+
+/* gcut_i_energy_smooth (which skips words of equal labels) against the
+ * pair terms summed pixel by pixel in the same order: the same double,
+ * for labels of any byte values, widths around the word size, both
+ * connectivities. */
+static void test_energy_smooth(void **state)
+{
+    (void)state;
+    static const int32_t dx[4] = {1, 0, 1, 1}, dy[4] = {0, 1, 1, -1};
+    srand(11);
+    for (int32_t w = 1; w <= 19; w += 3)
+        for (int32_t conn = 4; conn <= 8; conn += 4) {
+            const int32_t h = 7;
+            const int64_t n = (int64_t)w * h;
+            float *rgb = malloc(3 * n * sizeof(float));
+            uint8_t *label = malloc(n);
+            for (int64_t p = 0; p < 3 * n; p++)
+                rgb[p] = (float)(rand() % 256);
+            gcut_i_energy e;
+            memset(&e, 0, sizeof e);
+            e.width = w;
+            e.height = h;
+            e.connectivity = conn;
+            e.n = n;
+            e.lambda = 50.0;
+            e.beta = gcut_i_seg_beta(rgb, w, h, conn);
+            assert_int_equal(gcut_i_energy_smoothness(&e, rgb), GCUT_OK);
+            for (int round = 0; round < 4; round++) {
+                for (int64_t p = 0; p < n; p++) /* runs of equal labels, some 0/255 */
+                    label[p] = round == 0 ? 1 : rand() % 9 == 0 ? (uint8_t)(rand() % 3 * 127)
+                                          : p > 0 ? label[p - 1] : 0;
+                double want = 0.0;
+                for (int32_t j = 0; j < conn / 2; j++)
+                    for (int32_t y = 0; y < h; y++)
+                        for (int32_t x = 0; x < w; x++) {
+                            const int32_t xx = x + dx[j], yy = y + dy[j];
+                            if (xx < 0 || xx >= w || yy < 0 || yy >= h)
+                                continue;
+                            const int64_t p = (int64_t)y * w + x, q = (int64_t)yy * w + xx;
+                            if ((label[p] != 0) != (label[q] != 0))
+                                want += e.pair[j][p];
+                        }
+                const double got = gcut_i_energy_smooth(&e, label);
+                assert_memory_equal(&got, &want, sizeof got);
+                if (round == 0)
+                    assert_true(got == 0.0);
+            }
+            for (int32_t j = 0; j < conn / 2; j++)
+                free(e.pair[j]);
+            free(rgb);
+            free(label);
+        }
+}
+
 /* ------------------------------------------------------------- eval, seeds */
 
 static void test_evaluate(void **state)
@@ -852,6 +944,8 @@ int main(void)
         cmocka_unit_test(test_session_warm_equals_cold),
         cmocka_unit_test(test_grabcut_warm_iterations),
         cmocka_unit_test(test_gmm_nll_run),
+        cmocka_unit_test(test_gmm_learn_both),
+        cmocka_unit_test(test_energy_smooth),
         cmocka_unit_test(test_evaluate),
         cmocka_unit_test(test_seeds),
         cmocka_unit_test(test_bad_input),

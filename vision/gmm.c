@@ -277,6 +277,23 @@ gcut_status gcut_i_gmm_learn(gcut_i_gmm *g, int32_t k, const float *rgb, int64_t
     return GCUT_OK;
 }
 
+void gcut_i_gmm_learn_both(gcut_i_gmm g[2], int32_t k, const float *rgb, int64_t n,
+                           const uint8_t *label, const uint8_t *comp0, const uint8_t *comp1)
+{
+    gmm_acc acc[2][GCUT_I_GMM_MAX_K];
+    memset(acc, 0, sizeof acc);
+    int64_t used[2] = {0, 0};
+    for (int64_t p = 0; p < n; p++) {
+        const int l = label[p] != 0;
+        const uint8_t c = l ? comp1[p] : comp0[p];
+        acc_add(&acc[l][c < k ? c : 0], rgb + 3 * p);
+        used[l]++;
+    }
+    for (int l = 1; l >= 0; l--)
+        if (used[l])
+            gcut_i_gmm_from_acc(&g[l], k, acc[l]);
+}
+
 /* ------------------------------------------------------------ the fit */
 
 /* The CPU passes of gcut_i_gmm_fit: over the pixels p < n with

@@ -89,6 +89,14 @@ GCUT_HIDDEN gcut_status gcut_i_gmm_learn(gcut_i_gmm *g, int32_t k, const float *
                                          const uint8_t *select, uint8_t want,
                                          const uint8_t *comp);
 
+/* Both GrabCut models in one pass: g[1] from the pixels with label 1 and
+ * components comp1, g[0] from those with label 0 and components comp0
+ * (label is 0 or 1). The same sums, in the same order, as two
+ * gcut_i_gmm_learn calls; a class without pixels keeps its model. */
+GCUT_HIDDEN void gcut_i_gmm_learn_both(gcut_i_gmm g[2], int32_t k, const float *rgb, int64_t n,
+                                       const uint8_t *label, const uint8_t *comp0,
+                                       const uint8_t *comp1);
+
 /* -log sum_k pi_k N_k(x), and the most likely component in *best (may be NULL). */
 GCUT_HIDDEN float gcut_i_gmm_nll(const gcut_i_gmm *g, const float *x, uint8_t *best);
 

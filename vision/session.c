@@ -52,7 +52,6 @@ struct gcut_seg_session {
     float *rgb;            /* 3n */
     uint8_t *seeds;        /* n */
     uint8_t *label;        /* n: 1 foreground, 0 background */
-    uint8_t *comp;         /* n: GMM component of each pixel in its class */
     uint8_t *comp_fg;      /* n: most likely foreground component (last data pass) */
     uint8_t *comp_bg;      /* n: the same for the background */
     gcut_i_gmm gmm[2];     /* [1] foreground, [0] background */
@@ -226,7 +225,6 @@ void gcut_seg_session_free(gcut_seg_session *s)
     gcut_i_free(s->rgb);
     gcut_i_free(s->seeds);
     gcut_i_free(s->label);
-    gcut_i_free(s->comp);
     gcut_i_free(s->comp_fg);
     gcut_i_free(s->comp_bg);
     gcut_i_free(s->tmp);
@@ -280,13 +278,12 @@ gcut_status gcut_seg_session_new(gcut_seg_session **out, const gcut_image *image
     s->rgb = rgb;
     s->seeds = gcut_i_malloc_array(n, 1);
     s->label = gcut_i_malloc_array(n, 1);
-    s->comp = gcut_i_calloc((size_t)n, 1);
     s->comp_fg = gcut_i_calloc((size_t)n, 1);
     s->comp_bg = gcut_i_calloc((size_t)n, 1);
     s->tmp = gcut_i_malloc_array(2 * n, sizeof(int32_t));
     s->e.dfg = gcut_i_malloc_array(n, sizeof(float));
     s->e.dbg = gcut_i_malloc_array(n, sizeof(float));
-    if (!s->seeds || !s->label || !s->comp || !s->comp_fg || !s->comp_bg || !s->tmp ||
+    if (!s->seeds || !s->label || !s->comp_fg || !s->comp_bg || !s->tmp ||
         !s->e.dfg || !s->e.dbg) {
         st = GCUT_FAIL(GCUT_ERR_NOMEM, "out of memory (%lld pixels)", (long long)n);
         goto fail;
@@ -532,12 +529,11 @@ static int relearn(gcut_seg_session *s)
     }
     if (s->params.model == GCUT_SEG_GMM) {
         /* Step 1: each pixel's component is the most likely one of its
-         * class under the current models (recorded by the last data pass). */
-        for (int64_t p = 0; p < s->n; p++)
-            s->comp[p] = s->label[p] ? s->comp_fg[p] : s->comp_bg[p];
-        /* Step 2: maximum-likelihood components from those assignments. */
-        gcut_i_gmm_learn(&s->gmm[1], s->params.components, s->rgb, s->n, s->label, 1, s->comp);
-        gcut_i_gmm_learn(&s->gmm[0], s->params.components, s->rgb, s->n, s->label, 0, s->comp);
+         * class under the current models (recorded by the last data pass);
+         * step 2: maximum-likelihood components from those assignments,
+         * both classes in one pass. */
+        gcut_i_gmm_learn_both(s->gmm, s->params.components, s->rgb, s->n, s->label, s->comp_bg,
+                              s->comp_fg);
     } else {
         if (gcut_i_hist_fit(&s->hist[1], s->params.bins, s->rgb, s->n, s->label, 1) != GCUT_OK ||
             gcut_i_hist_fit(&s->hist[0], s->params.bins, s->rgb, s->n, s->label, 0) != GCUT_OK)

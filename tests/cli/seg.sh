@@ -36,6 +36,11 @@ awk -v e="$err" 'BEGIN {exit !(e < 2.0)}' || fail "scribbles error: $out"
 out=$("$exe" "$root/images/blob.png" --rect 40,15,120,120 --grabcut 5 --conn 4 --gt "$root/images/blob-gt.png")
 err=$(echo "$out" | sed -n 's/^error: \([0-9.]*\) %$/\1/p')
 awk -v e="$err" 'BEGIN {exit !(e < 2.0)}' || fail "grabcut error: $out"
+# --no-early-stop runs every iteration asked for (this image stops after 2).
+out=$("$exe" "$root/images/blob.png" --rect 40,15,120,120 --grabcut 12 --conn 4)
+grep -qx 'iterations: 12' <<<"$out" && fail "expected an early stop: $out"
+out=$("$exe" "$root/images/blob.png" --rect 40,15,120,120 --grabcut 12 --conn 4 --no-early-stop)
+grep -qx 'iterations: 12' <<<"$out" || fail "--no-early-stop: $out"
 
 # Errors: a clear line on stderr and the documented exit status.
 set +e
