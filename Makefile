@@ -30,7 +30,7 @@ test-sanitize: deps
 		ctest --output-on-failure -j $(JOBS) -L cpu -LE install
 
 # The CPU suites under valgrind's memcheck, at reduced sizes (slow: about
-# half an hour on 2 cores; not part of CI).
+# 20 minutes on 2 cores; not part of CI).
 test-valgrind: build
 	@bash scripts/valgrind-check.sh $(BUILD)
 

@@ -8,8 +8,11 @@
 #     scripts/valgrind-check.sh [BUILD_DIR]      # default: build
 #
 # Environment: SCALE (GCUT_TEST_SCALE, default 0.1), VG_TIMEOUT (seconds per
-# program, default 900), TESTS (space-separated names: a subset). Needs
-# valgrind and python3 (to read ctest's test list).
+# program, default 900), TESTS (space-separated names: a subset), SKIP
+# (names left out; default test_grid_pr, whose worker threads wait by
+# spinning: valgrind runs one thread at a time and it does not end within
+# 15 minutes; the sanitizer build runs it). Needs valgrind and python3 (to
+# read ctest's test list).
 # Exit status: 0 when every program ran clean; the log of each is kept in
 # BUILD_DIR/valgrind/NAME.log.
 set -uo pipefail
@@ -40,6 +43,7 @@ status=0
 while IFS=$'\t' read -r -a f; do
   t=${f[0]}
   if [ -n "${TESTS:-}" ] && [[ " $TESTS " != *" $t "* ]]; then continue; fi
+  if [[ " ${SKIP-test_grid_pr} " == *" $t "* ]]; then echo "$t: skipped (SKIP)"; continue; fi
   start=$(date +%s)
   (cd "${f[1]}" && GCUT_TEST_SCALE=$SCALE timeout "${VG_TIMEOUT:-900}" valgrind -q \
      --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect \
