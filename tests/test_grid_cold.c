@@ -17,7 +17,8 @@
 
 #include "testutil.h"
 
-static const char *const modes[] = {"cold=ibfs", "cold=scale", "cold=plain", NULL};
+static const char *const modes[] = {"cold=ibfs", "cold=ibfs,excess=0", "cold=scale", "cold=plain",
+                                    NULL};
 
 static int inside(const gcut_grid *g, int32_t v, int32_t dir, int32_t *u)
 {
@@ -232,16 +233,18 @@ static void test_grabcut_like(void **unused)
 /* An IBFS cold start, then warm re-solves: all t-links rewritten (a
  * GrabCut iteration), and small random changes of every kind; with each
  * warm mode (BK on the kept trees, IBFS on the kept flow, the choice). */
-static const char *const warm_modes[] = {"cold=ibfs", "warm=bk", "warm=ibfs", "warm=auto"};
+static const char *const warm_modes[] = {"cold=ibfs",         "warm=bk",
+                                         "warm=ibfs",         "warm=auto",
+                                         "cold=ibfs,excess=0", "warm=ibfs,excess=0"};
 
 static void test_warm_after_ibfs(void **unused)
 {
     (void)unused;
     tu_rng r = {1124};
     int warm = 0, solves = 0;
-    const int sequences = tu_scaled(12);
+    const int sequences = tu_scaled(18);
     for (int seq = 0; seq < sequences; seq++) {
-        const char *mode = warm_modes[seq % 4];
+        const char *mode = warm_modes[seq % 6];
         const int32_t conn = seq / 4 % 2 ? 8 : 4;
         gcut_grid *g;
         const int32_t w = (int32_t)tu_range(&r, 20, 90), h = (int32_t)tu_range(&r, 20, 70);
@@ -293,7 +296,8 @@ static void test_warm_after_ibfs(void **unused)
 /* Warm solves through IBFS on random grids of every connectivity: a cold
  * solve, then rounds of random changes of every kind (t-links, n-links
  * up and down below the flow, huge values), each re-solve warm with
- * warm=ibfs (always IBFS) or warm=auto; flow and cut bytes as cpu-ref. */
+ * warm=ibfs (always IBFS, with and without excesses) or warm=auto; flow
+ * and cut bytes as cpu-ref. */
 static void test_warm_ibfs_random(void **unused)
 {
     (void)unused;
@@ -302,7 +306,8 @@ static void test_warm_ibfs_random(void **unused)
     static const int32_t shapes3d[][3] = {{1, 1, 1}, {3, 4, 5}, {9, 7, 3}, {13, 11, 9}};
     tu_rng r = {2015};
     int warm = 0, solves = 0;
-    for (int mi = 0; mi < 2; mi++)
+    static const char *const ibfs_modes[] = {"warm=ibfs", "warm=auto", "warm=ibfs,excess=0"};
+    for (int mi = 0; mi < 3; mi++)
         for (size_t ci = 0; ci < sizeof conns / sizeof conns[0]; ci++) {
             const int32_t conn = conns[ci];
             const int two_d = conn == 4 || conn == 8;
@@ -310,7 +315,7 @@ static void test_warm_ibfs_random(void **unused)
                                     : sizeof shapes3d / sizeof shapes3d[0];
             for (size_t si = 0; si < ns; si++)
                 for (int k = 0; k < TU_GRID_COUNT; k++) {
-                    const char *mode = mi ? "warm=auto" : "warm=ibfs";
+                    const char *mode = ibfs_modes[mi];
                     const int32_t w = two_d ? shapes2d[si][0] : shapes3d[si][0];
                     const int32_t h = two_d ? shapes2d[si][1] : shapes3d[si][1];
                     const int32_t d = two_d ? 1 : shapes3d[si][2];
