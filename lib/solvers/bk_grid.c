@@ -45,8 +45,8 @@
  * is left, becomes a root of the other tree). Roots may then sit at any
  * label. Same 40 first cuts (harness of the session, one core, CPU time,
  * 2026-11-21): IBFS 88.8 ms geometric mean, excess IBFS 66.8 ms, faster
- * on each of the 40 (banana1 469 -> 308 ms, cross 1534 -> 1038 ms),
- * augmentations halved. On uniform random grids it is slower (512 x 512
+ * on each of the 40 (banana1 469 -> 284 ms, cross 1534 -> 1021 ms),
+ * meeting-arc pushes 7x fewer. On uniform random grids it is slower (512 x 512
  * 4-connected 168 -> 259 ms, 64^3 6-connected 284 -> 420 ms): `excess=0`
  * there. Excesses can go round in circles, which plain IBFS cannot (each
  * augmentation adds to the flow), so the mode has a work budget
