@@ -113,9 +113,19 @@
 #if defined(__GNUC__) || defined(__clang__)
 #define BKG_INLINE static inline __attribute__((always_inline))
 #define BKG_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define BKG_CTZ(x) __builtin_ctz(x)
 #else
 #define BKG_INLINE static inline
 #define BKG_UNLIKELY(x) (x)
+static inline int BKG_CTZ(uint32_t x)
+{
+    int k = 0;
+    while (!(x & 1u)) {
+        x >>= 1;
+        k++;
+    }
+    return k;
+}
 #endif
 
 #define NONE ((int32_t)-1)
@@ -862,6 +872,13 @@ BKG_INLINE void ibfs_orphan_children(bkg_state *s, ibfs *b, int32_t v, uint32_t 
     }
 }
 
+/* The children of v found by a scan (bit d: direction d) become orphans. */
+BKG_INLINE void ibfs_orphan_kids(bkg_state *s, ibfs *b, int32_t v, uint32_t kids, const int nd)
+{
+    for (; kids; kids &= kids - 1)
+        ibfs_orphan(s, b, (int32_t)(v + s->off[BKG_CTZ(kids)]), nd);
+}
+
 /* tr[x] += delta, keeping flow = sum of cap_source - max(tr, 0). */
 BKG_INLINE void ibfs_tr_add(bkg_state *s, uint32_t *rx, int64_t delta, const int nd)
 {
@@ -993,13 +1010,18 @@ BKG_INLINE void ibfs_adopt_one(bkg_state *s, ibfs *b, int32_t i, const int nd)
         }
         return;
     }
+    uint32_t kids = 0; /* bit d: the neighbour in direction d is a child of i */
     for (int d = 0; d < nd; d++) {
         const int64_t j = i + s->off[d];
         if ((uint64_t)j >= n)
             continue;
         const uint32_t *rj = rec_of(s, j, nd);
         const uint32_t mj = rj[F_META(nd)];
-        if (M_TREE(mj) != tree || M_PAR(mj) == P_ORPHAN)
+        if (M_TREE(mj) != tree)
+            continue;
+        if (M_PAR(mj) == (uint32_t)(d ^ 1))
+            kids |= 1u << d;
+        else if (M_PAR(mj) == P_ORPHAN)
             continue;
         if ((tree == T_S ? rj[d ^ 1] : ri[d]) == 0)
             continue;
@@ -1021,7 +1043,7 @@ BKG_INLINE void ibfs_adopt_one(bkg_state *s, ibfs *b, int32_t i, const int nd)
     if (bd >= 0 && best + 1 <= top) {
         ri[F_META(nd)] = META(0, tree, bd);
         ri[F_DIST(nd)] = best + 1;
-        ibfs_orphan_children(s, b, i, tree, nd);
+        ibfs_orphan_kids(s, b, i, kids, nd);
         if (best + 1 == b->D[t])
             ibfs_push(b, &b->cur[t], i);
         else if (best + 1 > b->D[t])
@@ -1030,7 +1052,7 @@ BKG_INLINE void ibfs_adopt_one(bkg_state *s, ibfs *b, int32_t i, const int nd)
             ibfs_discharge(s, b, i, nd);
         return;
     }
-    ibfs_orphan_children(s, b, i, tree, nd);
+    ibfs_orphan_kids(s, b, i, kids, nd);
     if (s->excess && (int32_t)ri[F_TR(nd)] != 0) {
         /* Excess mode, flow of the other tree's sign and no parent: a root
          * of that tree, on its frontier (label D there). */
