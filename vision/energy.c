@@ -131,10 +131,16 @@ gcut_status gcut_i_energy_smoothness(gcut_i_energy *e, const float *rgb)
 
 double gcut_i_energy_data(const gcut_i_energy *e, const uint8_t *label)
 {
-    double data = 0.0;
-    for (int64_t p = 0; p < e->n; p++)
-        data += label[p] ? e->dfg[p] : e->dbg[p];
-    return data;
+    /* Four partial sums (pixels 4q + k), so that the additions do not wait
+     * on each other; the order is fixed, so the result is too. */
+    double a[4] = {0.0, 0.0, 0.0, 0.0};
+    int64_t p = 0;
+    for (; p + 4 <= e->n; p += 4)
+        for (int k = 0; k < 4; k++)
+            a[k] += label[p + k] ? e->dfg[p + k] : e->dbg[p + k];
+    for (; p < e->n; p++)
+        a[0] += label[p] ? e->dfg[p] : e->dbg[p];
+    return (a[0] + a[1]) + (a[2] + a[3]);
 }
 
 double gcut_i_energy_smooth(const gcut_i_energy *e, const uint8_t *label)

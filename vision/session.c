@@ -70,6 +70,8 @@ struct gcut_seg_session {
     int base_ready;        /* tbase belongs to the box, the scale and the seeds */
     double smooth;         /* gcut_i_energy_smooth of label, while smooth_ok */
     int smooth_ok;
+    double data;           /* gcut_i_energy_data of label and the costs, while data_ok */
+    int data_ok;
     double model_ms;       /* model time not yet reported in stats */
     gcut_i_segdev dev;     /* the device path, or dev.pl NULL */
     double xfer_reported;  /* device transfer ms already reported in stats */
@@ -125,6 +127,7 @@ static void data_terms(gcut_seg_session *s)
             s->box = b;
             s->grid_ready = 0;
             s->terms_dirty = 0;
+            s->data_ok = 0;
             return;
         }
         dev_drop(s, "data costs");
@@ -165,6 +168,7 @@ static void data_terms(gcut_seg_session *s)
     s->box = b;
     s->grid_ready = 0;
     s->terms_dirty = 0;
+    s->data_ok = 0;
 }
 
 /* First models: each class from its seeds, or from the unknown pixels when
@@ -397,14 +401,19 @@ static gcut_status build_grid(gcut_seg_session *s)
 }
 
 /* E of the current labelling under the current models; the pair part is
- * kept while the labels stay (it does not depend on the models). */
+ * kept while the labels stay (it does not depend on the models), the data
+ * part while the labels and the costs stay. */
 static double energy(gcut_seg_session *s)
 {
     if (!s->smooth_ok) {
         s->smooth = gcut_i_energy_smooth(&s->e, s->label);
         s->smooth_ok = 1;
     }
-    return gcut_i_energy_data(&s->e, s->label) + s->smooth;
+    if (!s->data_ok) {
+        s->data = gcut_i_energy_data(&s->e, s->label);
+        s->data_ok = 1;
+    }
+    return s->data + s->smooth;
 }
 
 static void fill_stats(gcut_seg_session *s, gcut_seg_stats *stats, double model_ms,
@@ -470,7 +479,7 @@ static gcut_status cut(gcut_seg_session *s, double *build_ms, double *solve_ms, 
             s->label[p] = l;
         }
     if (ch)
-        s->smooth_ok = 0;
+        s->smooth_ok = s->data_ok = 0;
     s->solved = 1;
     double t2 = gcut_i_seg_now_ms();
     *build_ms += t1 - t0;
