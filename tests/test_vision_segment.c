@@ -665,18 +665,6 @@ static void test_gmm_learn_both(void **state)
     assert_memory_equal(&both[1], &one[1], sizeof one[1]);
     assert_int_equal(gcut_i_gmm_learn(&one[0], k, rgb, n, label, 0, c0), GCUT_OK);
     assert_memory_equal(&both[0], &one[0], sizeof one[0]);
-    /* Colours that are not 8-bit integers (16-bit images) take the double
-     * sums: one such pixel, last, after the integer pass has begun. */
-    for (int64_t p = 0; p < n; p++)
-        label[p] = (uint8_t)(p % 3 == 0);
-    rgb[3 * (n - 1) + 1] = 100.25f;
-    for (int64_t p = 0; p < n; p++)
-        comp[p] = label[p] ? c1[p] : c0[p];
-    gcut_i_gmm_learn_both(both, k, rgb, n, label, c0, c1);
-    assert_int_equal(gcut_i_gmm_learn(&one[1], k, rgb, n, label, 1, comp), GCUT_OK);
-    assert_int_equal(gcut_i_gmm_learn(&one[0], k, rgb, n, label, 0, comp), GCUT_OK);
-    assert_memory_equal(&both[0], &one[0], sizeof one[0]);
-    assert_memory_equal(&both[1], &one[1], sizeof one[1]);
     free(rgb);
     free(label);
     free(c0);

@@ -277,86 +277,12 @@ gcut_status gcut_i_gmm_learn(gcut_i_gmm *g, int32_t k, const float *rgb, int64_t
     return GCUT_OK;
 }
 
-/* Moments of 8-bit colours in integers. The double sums of acc_add are
- * exact for such colours too (every partial sum is an integer below
- * 2^53), so integer sums in any order give the same bits; the order being
- * free, LEARN_COPIES interleaved copies keep consecutive pixels of one
- * component from waiting on each other's additions. */
-typedef struct gmm_iacc {
-    int64_t count, sum[3], prod[6];
-} gmm_iacc;
-#define LEARN_COPIES 4
-
-/* learn_both's pass in integers; 0 (nothing learnt) if a colour is not an
- * integer in [0, 255]. */
-static int learn_both_int(gmm_acc acc[2][GCUT_I_GMM_MAX_K], int32_t k, const float *rgb,
-                          int64_t n, const uint8_t *label, const uint8_t *comp0,
-                          const uint8_t *comp1)
-{
-    gmm_iacc ia[LEARN_COPIES][2][GCUT_I_GMM_MAX_K];
-    memset(ia, 0, sizeof ia);
-    int bad = 0;
-    for (int64_t p = 0; p < n; p++) {
-        const int l = label[p] != 0;
-        const uint8_t c0 = l ? comp1[p] : comp0[p];
-        gmm_iacc *a = &ia[p % LEARN_COPIES][l][c0 < k ? c0 : 0];
-        int64_t x[3];
-        for (int i = 0; i < 3; i++) {
-            const float f = rgb[3 * p + i];
-            const int ok = f >= 0.0f && f <= 255.0f;
-            x[i] = ok ? (int64_t)f : 0;
-            bad |= !ok || (float)x[i] != f;
-        }
-        a->count++;
-        a->sum[0] += x[0];
-        a->sum[1] += x[1];
-        a->sum[2] += x[2];
-        a->prod[0] += x[0] * x[0];
-        a->prod[1] += x[0] * x[1];
-        a->prod[2] += x[0] * x[2];
-        a->prod[3] += x[1] * x[1];
-        a->prod[4] += x[1] * x[2];
-        a->prod[5] += x[2] * x[2];
-    }
-    if (bad)
-        return 0;
-    for (int l = 0; l < 2; l++)
-        for (int32_t c = 0; c < k; c++) {
-            gmm_iacc t;
-            memset(&t, 0, sizeof t);
-            for (int q = 0; q < LEARN_COPIES; q++) {
-                const gmm_iacc *a = &ia[q][l][c];
-                t.count += a->count;
-                for (int i = 0; i < 3; i++)
-                    t.sum[i] += a->sum[i];
-                for (int i = 0; i < 6; i++)
-                    t.prod[i] += a->prod[i];
-            }
-            acc[l][c].count = (double)t.count;
-            for (int i = 0; i < 3; i++)
-                acc[l][c].sum[i] = (double)t.sum[i];
-            for (int i = 0; i < 6; i++)
-                acc[l][c].prod[i] = (double)t.prod[i];
-        }
-    return 1;
-}
-
 void gcut_i_gmm_learn_both(gcut_i_gmm g[2], int32_t k, const float *rgb, int64_t n,
                            const uint8_t *label, const uint8_t *comp0, const uint8_t *comp1)
 {
     gmm_acc acc[2][GCUT_I_GMM_MAX_K];
     memset(acc, 0, sizeof acc);
     int64_t used[2] = {0, 0};
-    if (learn_both_int(acc, k, rgb, n, label, comp0, comp1)) {
-        for (int l = 1; l >= 0; l--) {
-            double total = 0.0;
-            for (int32_t c = 0; c < k; c++)
-                total += acc[l][c].count;
-            if (total > 0.0)
-                gcut_i_gmm_from_acc(&g[l], k, acc[l]);
-        }
-        return;
-    }
     for (int64_t p = 0; p < n; p++) {
         const int l = label[p] != 0;
         const uint8_t c = l ? comp1[p] : comp0[p];
