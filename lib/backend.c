@@ -3,7 +3,8 @@
  *
  * A NULL-terminated static array of the CPU back ends compiled into
  * libgcut, followed by the back ends of plugins loaded with dlopen the
- * first time the registry is used. A plugin that is absent or broken never
+ * first time the registry is used beyond the built-in ones
+ * (gcut_i_backend_builtin). A plugin that is absent or broken never
  * makes anything fail: the back ends it would have provided are listed as
  * unavailable, with the reason. Probes run lazily, once per back end.
  */
@@ -40,6 +41,8 @@ typedef struct entry {
 
 static entry g_entries[MAX_BACKENDS];
 static int32_t g_count;
+static int32_t g_builtin; /* the first g_builtin entries are cpu_backends */
+static pthread_once_t g_builtin_once = PTHREAD_ONCE_INIT;
 static pthread_once_t g_once = PTHREAD_ONCE_INIT;
 static pthread_mutex_t g_probe_lock = PTHREAD_MUTEX_INITIALIZER;
 static char g_plugin_note[REASON_MAX] = "plugin libgcut_cuda.so not found";
@@ -206,14 +209,34 @@ static void load_plugins(void)
         add_entry(NULL, plugin_names[i]);
 }
 
-static void registry_init(void)
+static void builtin_init(void)
 {
     for (int i = 0; cpu_backends[i]; i++)
         add_entry(cpu_backends[i], cpu_backends[i]->name);
+    g_builtin = g_count;
+}
+
+static void ensure_builtin(void) { pthread_once(&g_builtin_once, builtin_init); }
+
+/* Entries are only ever appended (a static array), so readers of the
+ * built-in ones need not wait for the plugins. */
+static void registry_init(void)
+{
+    ensure_builtin();
     load_plugins();
 }
 
 static void ensure_init(void) { pthread_once(&g_once, registry_init); }
+
+/* What entry i needs: the built-in ones are there without the plugins.
+ * The accessors test i < g_builtin before i < g_count, so that a reader of
+ * a built-in entry never reads g_count while a plugin load appends. */
+static void ensure_for(int32_t i)
+{
+    ensure_builtin();
+    if (i < 0 || i >= g_builtin)
+        ensure_init();
+}
 
 const gcut_mrf_plugin *gcut_i_plugin_mrf(const char *backend)
 {
@@ -331,30 +354,30 @@ int32_t gcut_backend_count(void)
 
 const char *gcut_backend_name(int32_t i)
 {
-    ensure_init();
-    return i >= 0 && i < g_count ? g_entries[i].name : NULL;
+    ensure_for(i);
+    return i >= 0 && (i < g_builtin || i < g_count) ? g_entries[i].name : NULL;
 }
 
 const char *gcut_backend_description(int32_t i)
 {
-    ensure_init();
-    if (i < 0 || i >= g_count)
+    ensure_for(i);
+    if (i < 0 || (i >= g_builtin && i >= g_count))
         return NULL;
     return g_entries[i].be ? g_entries[i].be->description : "GPU back end (plugin not loaded)";
 }
 
 uint32_t gcut_backend_caps(int32_t i)
 {
-    ensure_init();
-    if (i < 0 || i >= g_count || !g_entries[i].be)
-        return i >= 0 && i < g_count ? GCUT_BACKEND_GPU : 0;
+    ensure_for(i);
+    if (i < 0 || (i >= g_builtin && i >= g_count) || !g_entries[i].be)
+        return i >= 0 && (i < g_builtin || i < g_count) ? GCUT_BACKEND_GPU : 0;
     return g_entries[i].be->caps;
 }
 
 int gcut_backend_available(int32_t i, const char **reason)
 {
-    ensure_init();
-    if (i < 0 || i >= g_count) {
+    ensure_for(i);
+    if (i < 0 || (i >= g_builtin && i >= g_count)) {
         if (reason)
             *reason = "no such back end";
         return 0;
@@ -367,9 +390,15 @@ int gcut_backend_available(int32_t i, const char **reason)
 
 gcut_status gcut_backend_find(const char *name, int32_t *index)
 {
-    ensure_init();
     if (!name || !index)
         return GCUT_FAIL(GCUT_ERR_INVALID, "name and index must not be NULL");
+    ensure_builtin();
+    for (int32_t i = 0; i < g_builtin; i++)
+        if (strcmp(g_entries[i].name, name) == 0) {
+            *index = i;
+            return GCUT_OK;
+        }
+    ensure_init();
     for (int32_t i = 0; i < g_count; i++)
         if (strcmp(g_entries[i].name, name) == 0) {
             *index = i;
@@ -383,10 +412,25 @@ gcut_status gcut_backend_find(const char *name, int32_t *index)
     return GCUT_FAIL(GCUT_ERR_NOT_FOUND, "no back end called '%s' (known: %s, auto)", name, known);
 }
 
+int32_t gcut_i_backend_builtin_count(void)
+{
+    ensure_builtin();
+    return g_builtin;
+}
+
+const gcut_backend *gcut_i_backend_builtin(int32_t i)
+{
+    ensure_builtin();
+    if (i < 0 || i >= g_builtin)
+        return NULL;
+    probe_entry(&g_entries[i]);
+    return g_entries[i].available ? g_entries[i].be : NULL;
+}
+
 const gcut_backend *gcut_i_backend_table(int32_t i)
 {
-    ensure_init();
-    return i >= 0 && i < g_count ? g_entries[i].be : NULL;
+    ensure_for(i);
+    return i >= 0 && (i < g_builtin || i < g_count) ? g_entries[i].be : NULL;
 }
 
 /* The automatic choice. The thresholds come from bench/results (see

@@ -7,6 +7,14 @@
 /* The function table of back end i (NULL for a missing plugin's stand-in). */
 GCUT_HIDDEN const gcut_backend *gcut_i_backend_table(int32_t i);
 
+/* The back ends compiled into libgcut, without loading the plugins (a
+ * dlopen of the CUDA plugin costs milliseconds, and an automatic choice
+ * that a built-in engine settles never needs it): their number, then
+ * back end i's table if i is below it and the back end is available, else
+ * NULL. Their indices are those of the full registry. */
+GCUT_HIDDEN int32_t gcut_i_backend_builtin_count(void);
+GCUT_HIDDEN const gcut_backend *gcut_i_backend_builtin(int32_t i);
+
 /* Run back end `idx` on g and fill res on success (solve.c); `reason` is kept
  * in the result, t0 is the start of the call (for total_ms). */
 GCUT_HIDDEN gcut_status gcut_i_run_backend(gcut_graph *g, int32_t idx,

@@ -497,8 +497,26 @@ gcut_status gcut_grid_backend_choose(gcut_grid *g, const char *name, int32_t *in
         return GCUT_OK;
     }
     /* auto: a grid-native CPU engine (no conversion, warm re-solves), then
-     * any grid-native engine, then the graph choice on the conversion. */
+     * any grid-native engine, then the graph choice on the conversion. The
+     * built-in engines first, without loading the plugins: cpu-bk settles
+     * it, and a program on a machine without a GPU does not pay the CUDA
+     * plugin's load (about 2 ms) for it. */
     int32_t pick = -1;
+    const int32_t nb = gcut_i_backend_builtin_count();
+    for (int32_t i = 0; i < nb && pick < 0; i++) {
+        const gcut_backend *be = gcut_i_backend_builtin(i);
+        if (be && be->solve_grid && (be->caps & GCUT_BACKEND_GRID) &&
+            !(be->caps & (GCUT_BACKEND_REFERENCE | GCUT_BACKEND_GPU)))
+            pick = i;
+    }
+    if (pick >= 0) {
+        snprintf(tl_reason, sizeof tl_reason, "auto: %s (grid-native CPU back end)",
+                 gcut_i_backend_builtin(pick)->name);
+        *index = pick;
+        if (reason)
+            *reason = tl_reason;
+        return GCUT_OK;
+    }
     const int32_t count = gcut_backend_count();
     for (int pass = 0; pass < 2 && pick < 0; pass++)
         for (int32_t i = 0; i < count && pick < 0; i++) {
