@@ -72,6 +72,8 @@ struct gcut_seg_session {
     int smooth_ok;
     double data;           /* gcut_i_energy_data of label and the costs, while data_ok */
     int data_ok;
+    gcut_i_box seed_box;   /* gcut_i_seed_box of seeds, while seed_box_ok */
+    int seed_box_ok;
     double model_ms;       /* model time not yet reported in stats */
     gcut_i_segdev dev;     /* the device path, or dev.pl NULL */
     double xfer_reported;  /* device transfer ms already reported in stats */
@@ -116,7 +118,11 @@ static gcut_status check_seeds(const char *func, const uint8_t *seeds, int64_t n
 static void data_terms(gcut_seg_session *s)
 {
     const float *rgb = s->rgb;
-    const gcut_i_box b = gcut_i_seed_box(s->seeds, s->width, s->height);
+    if (!s->seed_box_ok) {
+        s->seed_box = gcut_i_seed_box(s->seeds, s->width, s->height);
+        s->seed_box_ok = 1;
+    }
+    const gcut_i_box b = s->seed_box;
     const int gmm = s->params.model == GCUT_SEG_GMM;
     if (s->dev.pl) {
         const gcut_i_gmm *g[2] = {&s->gmm[0], &s->gmm[1]};
@@ -635,6 +641,7 @@ gcut_status gcut_seg_session_add_stroke(gcut_seg_session *s, uint8_t label,
         if (s->seeds[p] == label)
             continue;
         s->seeds[p] = label;
+        s->seed_box_ok = 0;
         s->dev.seeds_dirty = 1;
         set_tlink(s, p);
     }
@@ -655,6 +662,7 @@ gcut_status gcut_seg_session_set_seeds(gcut_seg_session *s, const uint8_t *seeds
         if (s->seeds[p] == seeds[p])
             continue;
         s->seeds[p] = seeds[p];
+        s->seed_box_ok = 0;
         s->dev.seeds_dirty = 1;
         set_tlink(s, p);
     }
