@@ -8,7 +8,7 @@
 # BUILD_DIR defaults to build; it must hold bin/gcut-seg, and
 # bin/opencv_grabcut when OpenCV was found at configure time (otherwise
 # the OpenCV columns are left empty). Writes
-# bench/results/grabcut-<date>.csv and .md: per image the error rate
+# bench/results/grabcut-<date>.csv, .md and (with gnuplot) .png: per image the error rate
 # (misclassified / labelled pixels over the whole image; ground-truth 128 is
 # unlabelled), IoU, iterations and time per iteration of both, then the
 # averages. Times exclude reading the image; both run pinned to one core.
@@ -99,6 +99,10 @@ done
               if (nf > 0) printf "\nWith gcut also running all %d iterations (--no-early-stop, last column): %.1fx geometric mean, %.1fx to %.1fx, at 5x or more: %d images.\n", iters, exp(lf / nf), fmin, fmax, f5 }' iters="$iters"
 } > "$md"
 cat "$md"
+# The times per image as a picture, when gnuplot is there.
+if command -v gnuplot > /dev/null; then
+    "$here/plot-grabcut.sh" "$csv" "$out.png" || echo "run-grabcut: plot failed" >&2
+fi
 
 # One cut from the set-1 scribbles (gcut only: OpenCV's grabCut has no
 # scribble-only mode): bench/results/grabcut-scribbles-<date>.csv.
