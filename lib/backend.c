@@ -399,7 +399,7 @@ gcut_status gcut_backend_find(const char *name, int32_t *index)
             return GCUT_OK;
         }
     ensure_init();
-    for (int32_t i = 0; i < g_count; i++)
+    for (int32_t i = g_builtin; i < g_count; i++) /* the plugins' */
         if (strcmp(g_entries[i].name, name) == 0) {
             *index = i;
             return GCUT_OK;
