@@ -127,8 +127,8 @@ int main(int argc, char **argv)
         const double load = now_ms() - t0;
         uint8_t *seeds = malloc((size_t)w * h), *mask = malloc((size_t)w * h);
         gcut_seeds_from_rect(w, h, w / 5, h / 5, w - 2 * (w / 5), h - 2 * (h / 5), seeds);
-        gcut_seg_params p;
-        gcut_seg_params_init(&p);
+        gcut_seg_options p;
+        gcut_seg_options_init(&p);
         p.backend = backend;
         gcut_seg_stats st;
         if (gcut_grabcut(in, seeds, iters, &p, mask, &st) != GCUT_OK) {

@@ -133,8 +133,8 @@ int main(int argc, char **argv)
             else if ((x - w / 2) * (x - w / 2) + (y - h / 2) * (y - h / 2) <= r0 * r0)
                 seeds[x + w * y] = GCUT_SEED_FG;
         }
-    gcut_seg_params prm;
-    gcut_seg_params_init(&prm);
+    gcut_seg_options prm;
+    gcut_seg_options_init(&prm);
     prm.backend = backend;
     gcut_seg_session *s;
     double t0 = now_ms();

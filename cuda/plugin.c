@@ -21,7 +21,7 @@
 #include "csr/csr_internal.h"
 #include "grid/grid_internal.h"
 #include "matching/gpr_internal.h"
-#include "seg/seg_internal.h"
+#include "vision/seg_internal.h"
 
 const gcut_host_api *gcut_cu_host;
 

@@ -310,8 +310,8 @@ static int run_mbs(cli *o)
     if (o->keep > nv - 1)
         return die_usage("--keep is more than the views other than the reference", NULL);
 
-    gcut_mbs_params p;
-    gcut_mbs_params_init(&p);
+    gcut_mbs_options p;
+    gcut_mbs_options_init(&p);
     stereo_cli_apply(&o->s, &p.stereo);
     if (o->combine >= 0)
         p.combine = (gcut_mvs_combine)o->combine;
@@ -419,8 +419,8 @@ static int run_sweep(cli *o)
     }
     if (gcut_sweep_neighbours(cams, ncam, ref, o->neighbours, nb) != GCUT_OK)
         goto fail;
-    gcut_sweep_params p;
-    gcut_sweep_params_init(&p);
+    gcut_sweep_options p;
+    gcut_sweep_options_init(&p);
     if (o->range_arg) {
         p.znear = range[0];
         p.zfar = range[1];

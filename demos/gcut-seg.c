@@ -423,8 +423,8 @@ int main(int argc, char **argv)
     }
     const double load_ms = now_ms() - t_load0;
 
-    gcut_seg_params p;
-    gcut_seg_params_init(&p);
+    gcut_seg_options p;
+    gcut_seg_options_init(&p);
     if (a.lambda >= 0)
         p.lambda = a.lambda;
     if (a.conn)

@@ -80,8 +80,8 @@ int main(int argc, char **argv)
     int nfiles = 0;
     stereo_cli o;
     stereo_cli_init(&o);
-    gcut_stereo_params p;
-    gcut_stereo_params_init(&p);
+    gcut_stereo_options p;
+    gcut_stereo_options_init(&p);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;

@@ -103,7 +103,7 @@ typedef struct viewer {
     stroke *strokes;
     int32_t nstrokes, cap, ndone; /* ndone: applied (the rest can be redone) */
     gcut_seg_session *s;
-    gcut_seg_params p;
+    gcut_seg_options p;
     char backend[64];
     int32_t *changed; /* pixels of the current stroke not yet given to the session */
     int32_t nchanged;
@@ -805,7 +805,7 @@ static int viewer_init(viewer *v, gcut_image *img, const args *a)
         fprintf(stderr, "gcut-view: out of memory\n");
         return 1;
     }
-    gcut_seg_params_init(&v->p);
+    gcut_seg_options_init(&v->p);
     if (a->lambda >= 0)
         v->p.lambda = a->lambda;
     if (a->conn)

@@ -162,7 +162,7 @@ void stereo_cli_apply_smooth(const stereo_cli *o, const stereo_cli_smooth *s)
     s->mrf->backend = o->backend;
 }
 
-void stereo_cli_apply(const stereo_cli *o, gcut_stereo_params *p)
+void stereo_cli_apply(const stereo_cli *o, gcut_stereo_options *p)
 {
     if (o->ndisp > 0)
         p->ndisp = o->ndisp;

@@ -44,10 +44,10 @@ int stereo_cli_parse_pos(const char *s, double *out);
 
 /* The given energy options into p (ndisp, cost, smoothness, cycles and
  * the back end; the rest is left as it is). */
-void stereo_cli_apply(const stereo_cli *o, gcut_stereo_params *p);
+void stereo_cli_apply(const stereo_cli *o, gcut_stereo_options *p);
 
 /* Where a parameter struct keeps the smoothness and the moves
- * (gcut_stereo_params, gcut_sweep_params). */
+ * (gcut_stereo_options, gcut_sweep_options). */
 typedef struct stereo_cli_smooth {
     gcut_stereo_smooth *smooth;
     int32_t *lambda, *tl_trunc, *contrast_threshold, *contrast_boost;

@@ -36,7 +36,7 @@
 
 #include "gcut/vision/image.h"
 #include "gcut/vision/segment.h"
-#include "segment_internal.h"
+#include "segment/segment_internal.h"
 #include "testutil.h"
 
 static int g_strict, g_quick;
@@ -268,8 +268,8 @@ typedef struct seg_case {
 static gcut_seg_session *open_session(const gcut_image *img, const uint8_t *seeds,
                                       const seg_case *c, const char *backend)
 {
-    gcut_seg_params p;
-    gcut_seg_params_init(&p);
+    gcut_seg_options p;
+    gcut_seg_options_init(&p);
     p.connectivity = c->conn;
     p.components = c->k;
     p.model = c->model;
@@ -609,8 +609,8 @@ static void test_grabcut_end_to_end(void **unused)
     uint8_t *seeds = make_seeds(w, h, SEEDS_RECT);
     uint8_t *ma = malloc((size_t)w * h), *mb = malloc((size_t)w * h);
     assert_true(ma && mb);
-    gcut_seg_params p;
-    gcut_seg_params_init(&p);
+    gcut_seg_options p;
+    gcut_seg_options_init(&p);
     gcut_seg_stats sa, sb;
     p.backend = "cpu-bk";
     assert_int_equal(gcut_grabcut(img, seeds, 5, &p, ma, &sa), GCUT_OK);

@@ -196,8 +196,8 @@ static void test_synthetic_stereo(void **state)
             l->data[y * (int32_t)l->stride + x] = r->data[y * (int32_t)r->stride + xr];
         }
     for (int cost = 0; cost < 3; cost++) {
-        gcut_stereo_params p;
-        gcut_stereo_params_init(&p);
+        gcut_stereo_options p;
+        gcut_stereo_options_init(&p);
         p.ndisp = 8;
         p.cost = (gcut_stereo_cost)cost;
         int32_t *disp = malloc(sizeof(int32_t) * (size_t)(W * H));
@@ -231,8 +231,8 @@ static void test_middlebury_tsukuba(void **state)
         skip(); /* no PNG support in this build */
     assert_int_equal(gcut_image_load(pr, &r), GCUT_OK);
     assert_int_equal(gcut_image_load(pg, &g), GCUT_OK);
-    gcut_stereo_params p;
-    gcut_stereo_params_init(&p);
+    gcut_stereo_options p;
+    gcut_stereo_options_init(&p);
     p.ndisp = 16;
     p.mrf.max_cycles = 3;
     int32_t *disp = malloc(sizeof(int32_t) * (size_t)(l->width * l->height));

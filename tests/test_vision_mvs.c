@@ -108,8 +108,8 @@ static double run_line(const texture *tex, const double *base, int nv, gcut_mvs_
     gcut_image *ref = render_line(tex, 0), *views[8];
     for (int i = 0; i < nv; i++)
         views[i] = render_line(tex, base[i]);
-    gcut_mbs_params p;
-    gcut_mbs_params_init(&p);
+    gcut_mbs_options p;
+    gcut_mbs_options_init(&p);
     p.stereo.ndisp = 10;
     p.combine = comb;
     int32_t disp[SW * SH];
@@ -163,8 +163,8 @@ static void test_mbs_equals_two_view(void **state)
     const double b[1] = {1};
     const gcut_stereo_cost kinds[3] = {GCUT_STEREO_BT, GCUT_STEREO_AD, GCUT_STEREO_CENSUS};
     for (int k = 0; k < 3; k++) {
-        gcut_mbs_params p;
-        gcut_mbs_params_init(&p);
+        gcut_mbs_options p;
+        gcut_mbs_options_init(&p);
         p.stereo.ndisp = 9;
         p.stereo.cost = kinds[k];
         int32_t *c1 = malloc(sizeof(int32_t) * 37 * 23 * 9), *c2 = malloc(sizeof(int32_t) * 37 * 23 * 9);
@@ -204,8 +204,8 @@ static void test_mbs_fractional(void **state)
         }
     const gcut_image *views[1] = {v};
     const double b[1] = {0.5};
-    gcut_mbs_params p;
-    gcut_mbs_params_init(&p);
+    gcut_mbs_options p;
+    gcut_mbs_options_init(&p);
     p.stereo.ndisp = 10;
     int32_t cost[40 * 4 * 10];
     for (int k = 0; k < 2; k++) {
@@ -230,8 +230,8 @@ static void test_mbs_errors(void **state)
     gcut_image *a = random_rgb(10, 8), *b = random_rgb(10, 8), *c = random_rgb(11, 8);
     const gcut_image *views[2] = {b, c};
     const double base[2] = {1, 2}, zero[1] = {0}, huge[1] = {NAN};
-    gcut_mbs_params p;
-    gcut_mbs_params_init(&p);
+    gcut_mbs_options p;
+    gcut_mbs_options_init(&p);
     int32_t *cost = malloc(sizeof(int32_t) * 10 * 8 * 16), disp[80];
     assert_int_equal(gcut_mbs_data_cost(a, views, base, 2, &p, cost), GCUT_ERR_INVALID);
     assert_non_null(strstr(gcut_last_error(), "view 1 is 11 x 8"));
@@ -246,7 +246,7 @@ static void test_mbs_errors(void **state)
     p.keep = 0;
     p.stereo.ndisp = 1;
     assert_int_equal(gcut_mbs_match(a, views, base, 1, &p, disp, NULL), GCUT_ERR_INVALID);
-    gcut_mbs_params q;
+    gcut_mbs_options q;
     memset(&q, 0, sizeof(q));
     assert_int_equal(gcut_mbs_data_cost(a, views, base, 1, &q, cost), GCUT_ERR_INVALID);
     free(cost);
@@ -445,8 +445,8 @@ static void test_sweep_synthetic(void **state)
     gcut_image *img[5];
     for (int i = 0; i < 5; i++)
         img[i] = render_planes(tex, &cams[i]);
-    gcut_sweep_params p;
-    gcut_sweep_params_init(&p);
+    gcut_sweep_options p;
+    gcut_sweep_options_init(&p);
     p.ndepth = 32;
     p.znear = 6;
     p.zfar = 12;

@@ -18,7 +18,7 @@
 #include "gcut/gcut.h"
 #include "gcut/vision/image.h"
 #include "gcut/vision/segment.h"
-#include "segment_internal.h"
+#include "segment/segment_internal.h"
 
 /* ------------------------------------------------------------- helpers */
 
@@ -365,8 +365,8 @@ static void test_segment_scene(void **state)
     uint8_t *truth = malloc(n), *seeds = malloc(n), *mask = malloc(n);
     gcut_image *img = scene(w, h, 18.0, truth);
     strokes(w, h, seeds);
-    gcut_seg_params p;
-    gcut_seg_params_init(&p);
+    gcut_seg_options p;
+    gcut_seg_options_init(&p);
     gcut_seg_stats st;
     for (int conn = 4; conn <= 8; conn += 4) {
         p.connectivity = conn;
@@ -386,7 +386,7 @@ static void test_segment_scene(void **state)
     }
     /* Each back end that can run gives the same mask (the canonical cut). */
     uint8_t *ref = malloc(n);
-    gcut_seg_params_init(&p);
+    gcut_seg_options_init(&p);
     p.backend = "cpu-ref";
     assert_int_equal(gcut_segment(img, seeds, &p, ref, NULL), GCUT_OK);
     p.backend = "cpu-bk";
@@ -417,8 +417,8 @@ static void test_grabcut_scene(void **state)
     assert_true(five.iterations >= 2 && five.iterations <= 5);
     assert_true(five.energy <= one.energy);
     /* The histogram model iterates too. */
-    gcut_seg_params p;
-    gcut_seg_params_init(&p);
+    gcut_seg_options p;
+    gcut_seg_options_init(&p);
     p.model = GCUT_SEG_HISTOGRAM;
     assert_int_equal(gcut_grabcut(img, seeds, 5, &p, mask, NULL), GCUT_OK);
     assert_true(error_rate(mask, truth, n) < 0.05);
@@ -532,8 +532,8 @@ static void test_grabcut_warm_iterations(void **state)
     uint8_t *truth = malloc(n), *seeds = malloc(n), *mask = malloc(n);
     gcut_image *img = scene(w, h, 40.0, truth);
     assert_int_equal(gcut_seeds_from_rect(w, h, 6, 5, w - 12, h - 10, seeds), GCUT_OK);
-    gcut_seg_params p;
-    gcut_seg_params_init(&p);
+    gcut_seg_options p;
+    gcut_seg_options_init(&p);
     p.backend = "cpu-bk";
     gcut_seg_session *s = NULL;
     assert_int_equal(gcut_seg_session_new(&s, img, seeds, &p), GCUT_OK);
@@ -808,24 +808,24 @@ static void test_bad_input(void **state)
     gcut_image *img = scene(w, h, 5.0, truth);
     strokes(w, h, seeds);
     memset(mask, 77, sizeof mask);
-    gcut_seg_params p;
-    gcut_seg_params_init(&p);
+    gcut_seg_options p;
+    gcut_seg_options_init(&p);
     assert_int_equal(gcut_segment(NULL, seeds, &p, mask, NULL), GCUT_ERR_INVALID);
     assert_int_equal(gcut_segment(img, NULL, &p, mask, NULL), GCUT_ERR_INVALID);
     assert_int_equal(gcut_segment(img, seeds, &p, NULL, NULL), GCUT_ERR_INVALID);
     p.connectivity = 6;
     assert_int_equal(gcut_segment(img, seeds, &p, mask, NULL), GCUT_ERR_INVALID);
     assert_non_null(strstr(gcut_last_error(), "connectivity"));
-    gcut_seg_params_init(&p);
+    gcut_seg_options_init(&p);
     p.lambda = -1;
     assert_int_equal(gcut_segment(img, seeds, &p, mask, NULL), GCUT_ERR_INVALID);
-    gcut_seg_params_init(&p);
+    gcut_seg_options_init(&p);
     p.components = 0;
     assert_int_equal(gcut_segment(img, seeds, &p, mask, NULL), GCUT_ERR_INVALID);
-    gcut_seg_params_init(&p);
+    gcut_seg_options_init(&p);
     p.struct_size = 0;
     assert_int_equal(gcut_segment(img, seeds, &p, mask, NULL), GCUT_ERR_INVALID);
-    gcut_seg_params_init(&p);
+    gcut_seg_options_init(&p);
     p.backend = "no-such-backend";
     assert_int_equal(gcut_segment(img, seeds, &p, mask, NULL), GCUT_ERR_NOT_FOUND);
     uint8_t bad[200];

@@ -177,8 +177,8 @@ static void check_occluded_strip(int32_t channels)
 {
     gcut_image *l, *r;
     make_pair(channels, &l, &r);
-    gcut_stereo_params p;
-    gcut_stereo_params_init(&p);
+    gcut_stereo_options p;
+    gcut_stereo_options_init(&p);
     p.ndisp = ND;
     int32_t *disp = malloc(sizeof(int32_t) * W * H), *dr = malloc(sizeof(int32_t) * W * H);
     uint8_t *inv = malloc(W * H);
@@ -283,8 +283,8 @@ static void test_lr_off_identical(void **state)
     make_pair(3, &l, &r);
     const int32_t n = W * H;
     for (int cost = 0; cost < 3; cost++) {
-        gcut_stereo_params p;
-        gcut_stereo_params_init(&p);
+        gcut_stereo_options p;
+        gcut_stereo_options_init(&p);
         assert_int_equal(p.lr_check, 0);
         p.ndisp = ND;
         p.cost = (gcut_stereo_cost)cost;
@@ -333,8 +333,8 @@ static void test_bad_params(void **state)
     assert_non_null(disp);
     for (int32_t i = 0; i < W * H; i++)
         disp[i] = -7;
-    gcut_stereo_params p;
-    gcut_stereo_params_init(&p);
+    gcut_stereo_options p;
+    gcut_stereo_options_init(&p);
     p.ndisp = ND;
     p.lr_check = 2;
     assert_int_equal(gcut_stereo_match(l, r, &p, disp, NULL), GCUT_ERR_INVALID);
@@ -376,8 +376,8 @@ static void test_middlebury_tsukuba_lr(void **state)
         skip(); /* no PNG support in this build */
     assert_true(load(dir, "imR.png", &r));
     assert_true(load(dir, "groundtruth.png", &g));
-    gcut_stereo_params p;
-    gcut_stereo_params_init(&p);
+    gcut_stereo_options p;
+    gcut_stereo_options_init(&p);
     p.ndisp = 16;
     p.mrf.max_cycles = 3;
     const size_t n = (size_t)l->width * (size_t)l->height;

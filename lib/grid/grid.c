@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend_internal.h"
+#include "solve/solve_internal.h"
 #include "graph/graph_internal.h"
 #include "grid/grid_internal.h"
 

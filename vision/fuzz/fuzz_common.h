@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "image_internal.h"
+#include "image/image_internal.h"
 
 #define FUZZ_NAME "fuzz-input"
 

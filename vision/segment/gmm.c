@@ -1,0 +1,440 @@
+/*
+ * gmm.c - Gaussian mixture colour models for segmentation.
+ *
+ * C. Rother, V. Kolmogorov, A. Blake, "GrabCut: interactive foreground
+ * extraction using iterated graph cuts", SIGGRAPH 2004, section 3: each
+ * class (foreground, background) is a mixture of k full-covariance
+ * Gaussians in RGB; a pixel's data cost is its negative log-likelihood.
+ * The paper initialises the components with the colour quantiser of
+ * M. Orchard, C. Bouman, "Color quantization of images", IEEE Trans. Signal
+ * Processing 39(12), 1991: start from one cluster and repeatedly split the
+ * cluster whose colours spread most (largest covariance eigenvalue) by the
+ * plane through its mean normal to that eigenvector.
+ *
+ * Invariants:
+ *  - everything is deterministic: no random initialisation, and sums run
+ *    over pixels in index order, so the same input gives the same model;
+ *  - a component with no pixel gets weight 0 and is skipped by every
+ *    evaluation; the others have weights summing to 1;
+ *  - every covariance has GMM_VAR_FLOOR added to its diagonal, so it is
+ *    positive definite even for a component of identical colours (flat
+ *    regions, gray images whose three channels are equal) and the
+ *    log-likelihood stays finite.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "segment/segment_internal.h"
+
+/* Added to each variance (in squared 8-bit levels). The colours are
+ * integers, so a component may hold a single colour; one level^2 keeps
+ * its density bounded (a quantisation step is 1 level) without blurring
+ * real colour differences, which are tens of levels. */
+#define GMM_VAR_FLOOR 1.0
+
+typedef gcut_i_gmm_acc gmm_acc;
+
+static void acc_add(gmm_acc *a, const float *x)
+{
+    const double r = x[0], g = x[1], b = x[2];
+    a->count += 1.0;
+    a->sum[0] += r;
+    a->sum[1] += g;
+    a->sum[2] += b;
+    a->prod[0] += r * r;
+    a->prod[1] += r * g;
+    a->prod[2] += r * b;
+    a->prod[3] += g * g;
+    a->prod[4] += g * b;
+    a->prod[5] += b * b;
+}
+
+/* Mean and covariance (with the floor) of an accumulator with count > 0. */
+static void acc_moments(const gmm_acc *a, double mean[3], double cov[9])
+{
+    const double c = a->count;
+    for (int i = 0; i < 3; i++)
+        mean[i] = a->sum[i] / c;
+    static const int idx[3][3] = {{0, 1, 2}, {1, 3, 4}, {2, 4, 5}};
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            cov[i * 3 + j] = a->prod[idx[i][j]] / c - mean[i] * mean[j];
+    for (int i = 0; i < 3; i++)
+        cov[i * 4] += GMM_VAR_FLOOR;
+}
+
+/* Largest eigenvalue and its eigenvector of a symmetric 3x3 matrix, by
+ * cyclic Jacobi rotations (exact enough after a few sweeps for 3x3). */
+static double principal_axis(const double cov[9], double vec[3])
+{
+    double a[3][3], v[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            a[i][j] = cov[i * 3 + j];
+    for (int sweep = 0; sweep < 30; sweep++) {
+        const double off = a[0][1] * a[0][1] + a[0][2] * a[0][2] + a[1][2] * a[1][2];
+        if (off < 1e-18 * (a[0][0] * a[0][0] + a[1][1] * a[1][1] + a[2][2] * a[2][2]) + 1e-300)
+            break;
+        for (int p = 0; p < 2; p++)
+            for (int q = p + 1; q < 3; q++) {
+                if (a[p][q] == 0.0)
+                    continue;
+                /* The rotation that zeroes a[p][q] (Golub & Van Loan 8.4). */
+                const double theta = (a[q][q] - a[p][p]) / (2.0 * a[p][q]);
+                const double t = (theta >= 0 ? 1.0 : -1.0) /
+                                 (fabs(theta) + sqrt(theta * theta + 1.0));
+                const double c = 1.0 / sqrt(t * t + 1.0), s = t * c;
+                for (int k = 0; k < 3; k++) {
+                    const double akp = a[k][p], akq = a[k][q];
+                    a[k][p] = c * akp - s * akq;
+                    a[k][q] = s * akp + c * akq;
+                }
+                for (int k = 0; k < 3; k++) {
+                    const double apk = a[p][k], aqk = a[q][k];
+                    a[p][k] = c * apk - s * aqk;
+                    a[q][k] = s * apk + c * aqk;
+                }
+                for (int k = 0; k < 3; k++) {
+                    const double vkp = v[k][p], vkq = v[k][q];
+                    v[k][p] = c * vkp - s * vkq;
+                    v[k][q] = s * vkp + c * vkq;
+                }
+            }
+    }
+    int best = 0;
+    for (int i = 1; i < 3; i++)
+        if (a[i][i] > a[best][best])
+            best = i;
+    for (int k = 0; k < 3; k++)
+        vec[k] = v[k][best];
+    return a[best][best];
+}
+
+/* Turn accumulators into the model: weights, moments, inverses, constants. */
+void gcut_i_gmm_from_acc(gcut_i_gmm *g, int32_t k, const gcut_i_gmm_acc *acc)
+{
+    double total = 0.0;
+    for (int32_t c = 0; c < k; c++)
+        total += acc[c].count;
+    memset(g, 0, sizeof *g);
+    g->k = k;
+    const double log2pi = 1.8378770664093454836; /* log(2 pi) */
+    for (int32_t c = 0; c < k; c++) {
+        if (acc[c].count <= 0.0) {
+            g->logc[c] = -INFINITY;
+            continue;
+        }
+        g->weight[c] = acc[c].count / total;
+        acc_moments(&acc[c], g->mean[c], g->cov[c]);
+        const double *m = g->cov[c];
+        /* Inverse by cofactors; det > 0 because of the floor. */
+        const double c00 = m[4] * m[8] - m[5] * m[7];
+        const double c01 = m[5] * m[6] - m[3] * m[8];
+        const double c02 = m[3] * m[7] - m[4] * m[6];
+        double det = m[0] * c00 + m[1] * c01 + m[2] * c02;
+        if (!(det > 1e-300))
+            det = 1e-300;
+        const double i00 = c00 / det, i01 = c01 / det, i02 = c02 / det;
+        const double i11 = (m[0] * m[8] - m[2] * m[6]) / det;
+        const double i12 = (m[2] * m[3] - m[0] * m[5]) / det;
+        const double i22 = (m[0] * m[4] - m[1] * m[3]) / det;
+        /* Off-diagonal terms doubled: Q = sum over the upper triangle. */
+        g->inv[c][0] = (float)i00;
+        g->inv[c][1] = (float)(2.0 * i01);
+        g->inv[c][2] = (float)(2.0 * i02);
+        g->inv[c][3] = (float)i11;
+        g->inv[c][4] = (float)(2.0 * i12);
+        g->inv[c][5] = (float)i22;
+        for (int i = 0; i < 3; i++)
+            g->fmean[c][i] = (float)g->mean[c][i];
+        g->logc[c] = (float)(log(g->weight[c]) - 0.5 * log(det) - 1.5 * log2pi);
+    }
+}
+
+/* log(pi_c N_c(x)) for component c. */
+static inline float comp_log(const gcut_i_gmm *g, int32_t c, const float *x)
+{
+    const float d0 = x[0] - g->fmean[c][0], d1 = x[1] - g->fmean[c][1],
+                d2 = x[2] - g->fmean[c][2];
+    const float *iv = g->inv[c];
+    const float q = d0 * (iv[0] * d0 + iv[1] * d1 + iv[2] * d2) +
+                    d1 * (iv[3] * d1 + iv[4] * d2) + d2 * iv[5] * d2;
+    return g->logc[c] - 0.5f * q;
+}
+
+float gcut_i_gmm_nll(const gcut_i_gmm *g, const float *x, uint8_t *best)
+{
+    float l[GCUT_I_GMM_MAX_K];
+    float top = -INFINITY;
+    int32_t arg = 0;
+    for (int32_t c = 0; c < g->k; c++) {
+        if (g->weight[c] <= 0.0) {
+            l[c] = -INFINITY;
+            continue;
+        }
+        l[c] = comp_log(g, c, x);
+        if (l[c] > top) {
+            top = l[c];
+            arg = c;
+        }
+    }
+    if (best)
+        *best = (uint8_t)arg;
+    /* log-sum-exp around the largest term: the others are <= 1 after the shift. */
+    float s = 0.0f;
+    for (int32_t c = 0; c < g->k; c++)
+        if (l[c] > -INFINITY)
+            s += expf(l[c] - top);
+    return -(top + logf(s));
+}
+
+/* On x86-64 with GCC, a second copy for AVX2 machines (8 floats a vector
+ * instead of 4), picked at load time. -std=c11 keeps FMA contraction off,
+ * so both copies compute the same bits. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__ELF__)
+__attribute__((target_clones("avx2", "default")))
+#endif
+void gcut_i_gmm_nll_run(const gcut_i_gmm *g, const float *rgb, int64_t count, float *nll,
+                        uint8_t *best)
+{
+    enum { B = 64 };
+    float l[GCUT_I_GMM_MAX_K][B], top[B], sum[B], ch[3][B];
+    float arg[B]; /* the best component, as a float: the selects then vectorise */
+    int32_t live[GCUT_I_GMM_MAX_K], nl = 0;
+    for (int32_t c = 0; c < g->k; c++)
+        if (g->weight[c] > 0.0)
+            live[nl++] = c;
+    if (nl == 0) {
+        for (int64_t i = 0; i < count; i++)
+            nll[i] = INFINITY;
+        if (best)
+            memset(best, 0, (size_t)count);
+        return;
+    }
+    for (int64_t i0 = 0; i0 < count; i0 += B) {
+        const int32_t m = count - i0 < B ? (int32_t)(count - i0) : B;
+        const float *x = rgb + 3 * i0;
+        /* Channels apart, so that the loops below run at unit stride. */
+        for (int32_t i = 0; i < m; i++) {
+            ch[0][i] = x[3 * i];
+            ch[1][i] = x[3 * i + 1];
+            ch[2][i] = x[3 * i + 2];
+        }
+        /* log(pi_c N_c(x)) of every live component, one component at a
+         * time over the block (a loop the compiler vectorises). */
+        for (int32_t j = 0; j < nl; j++) {
+            const int32_t c = live[j];
+            const float m0 = g->fmean[c][0], m1 = g->fmean[c][1], m2 = g->fmean[c][2];
+            const float *iv = g->inv[c];
+            const float a0 = iv[0], a1 = iv[1], a2 = iv[2], a3 = iv[3], a4 = iv[4], a5 = iv[5];
+            const float lc = g->logc[c];
+            float *o = l[j];
+            for (int32_t i = 0; i < m; i++) {
+                const float d0 = ch[0][i] - m0, d1 = ch[1][i] - m1, d2 = ch[2][i] - m2;
+                o[i] = lc - 0.5f * gcut_i_gmm_quad(d0, d1, d2, a0, a1, a2, a3, a4, a5);
+            }
+        }
+        for (int32_t i = 0; i < m; i++) {
+            top[i] = l[0][i];
+            arg[i] = (float)live[0];
+        }
+        for (int32_t j = 1; j < nl; j++) {
+            const float c = (float)live[j];
+            for (int32_t i = 0; i < m; i++) {
+                arg[i] = l[j][i] > top[i] ? c : arg[i];
+                top[i] = l[j][i] > top[i] ? l[j][i] : top[i];
+            }
+        }
+        for (int32_t i = 0; i < m; i++)
+            sum[i] = 0.0f;
+        for (int32_t j = 0; j < nl; j++)
+            for (int32_t i = 0; i < m; i++)
+                sum[i] += gcut_i_exp_neg(l[j][i] - top[i]);
+        for (int32_t i = 0; i < m; i++)
+            nll[i0 + i] = -(top[i] + gcut_i_log_ge1(sum[i]));
+        if (best)
+            for (int32_t i = 0; i < m; i++)
+                best[i0 + i] = (uint8_t)arg[i];
+    }
+}
+
+gcut_status gcut_i_gmm_learn(gcut_i_gmm *g, int32_t k, const float *rgb, int64_t n,
+                             const uint8_t *select, uint8_t want, const uint8_t *comp)
+{
+    gmm_acc acc[GCUT_I_GMM_MAX_K];
+    memset(acc, 0, sizeof acc);
+    int64_t used = 0;
+    for (int64_t p = 0; p < n; p++) {
+        if (select[p] != want)
+            continue;
+        acc_add(&acc[comp[p] < k ? comp[p] : 0], rgb + 3 * p);
+        used++;
+    }
+    if (used == 0)
+        return GCUT_FAIL(GCUT_ERR_INVALID, "no pixel of class %u to learn a colour model from",
+                         (unsigned)want);
+    gcut_i_gmm_from_acc(g, k, acc);
+    return GCUT_OK;
+}
+
+void gcut_i_gmm_learn_both(gcut_i_gmm g[2], int32_t k, const float *rgb, int64_t n,
+                           const uint8_t *label, const uint8_t *comp0, const uint8_t *comp1)
+{
+    gmm_acc acc[2][GCUT_I_GMM_MAX_K];
+    memset(acc, 0, sizeof acc);
+    int64_t used[2] = {0, 0};
+    for (int64_t p = 0; p < n; p++) {
+        const int l = label[p] != 0;
+        const uint8_t c = l ? comp1[p] : comp0[p];
+        acc_add(&acc[l][c < k ? c : 0], rgb + 3 * p);
+        used[l]++;
+    }
+    for (int l = 1; l >= 0; l--)
+        if (used[l])
+            gcut_i_gmm_from_acc(&g[l], k, acc[l]);
+}
+
+/* ------------------------------------------------------------ the fit */
+
+/* The CPU passes of gcut_i_gmm_fit: over the pixels p < n with
+ * select[p] == want, in index order. */
+typedef struct cpu_passes {
+    const float *rgb;
+    int64_t n;
+    const uint8_t *select;
+    uint8_t want;
+    uint8_t *comp;
+} cpu_passes;
+
+static gcut_status cpu_start(void *user, gcut_i_gmm_acc *acc)
+{
+    const cpu_passes *c = user;
+    for (int64_t p = 0; p < c->n; p++)
+        if (c->select[p] == c->want) {
+            c->comp[p] = 0;
+            acc_add(acc, c->rgb + 3 * p);
+        }
+    return GCUT_OK;
+}
+
+static gcut_status cpu_split(void *user, int32_t widest, int32_t used, const double axis[3],
+                             double thr, gcut_i_gmm_acc *a_widest, gcut_i_gmm_acc *a_used)
+{
+    const cpu_passes *c = user;
+    for (int64_t p = 0; p < c->n; p++) {
+        if (c->select[p] != c->want || c->comp[p] != widest)
+            continue;
+        const float *x = c->rgb + 3 * p;
+        const double proj = axis[0] * x[0] + axis[1] * x[1] + axis[2] * x[2];
+        if (proj > thr) {
+            c->comp[p] = (uint8_t)used;
+            acc_add(a_used, x);
+        } else {
+            acc_add(a_widest, x);
+        }
+    }
+    return GCUT_OK;
+}
+
+static gcut_status cpu_assign(void *user, const gcut_i_gmm *g, int32_t k, gcut_i_gmm_acc *acc)
+{
+    const cpu_passes *c = user;
+    const uint8_t *select = c->select;
+    const int64_t n = c->n;
+    for (int64_t p = 0; p < n;) {
+        if (select[p] != c->want) {
+            p++;
+            continue;
+        }
+        int64_t q = p + 1;
+        while (q < n && select[q] == c->want)
+            q++;
+        /* A run of selected pixels in one batch; its costs are scratch. */
+        for (int64_t r0 = p; r0 < q; r0 += 256) {
+            float scratch[256];
+            gcut_i_gmm_nll_run(g, c->rgb + 3 * r0, q - r0 < 256 ? q - r0 : 256, scratch,
+                               c->comp + r0);
+        }
+        p = q;
+    }
+    for (int64_t p = 0; p < n; p++)
+        if (select[p] == c->want)
+            acc_add(&acc[c->comp[p] < k ? c->comp[p] : 0], c->rgb + 3 * p);
+    return GCUT_OK;
+}
+
+gcut_status gcut_i_gmm_fit_passes(gcut_i_gmm *g, int32_t k, const gcut_i_gmm_passes *ps,
+                                  uint8_t want, int32_t rounds)
+{
+    if (k < 1 || k > GCUT_I_GMM_MAX_K)
+        return GCUT_FAIL(GCUT_ERR_INVALID, "GMM components %d outside 1..%d", (int)k,
+                         GCUT_I_GMM_MAX_K);
+    gmm_acc acc[GCUT_I_GMM_MAX_K];
+    memset(acc, 0, sizeof acc);
+    gcut_status st = ps->start(ps->user, &acc[0]);
+    if (st != GCUT_OK)
+        return st;
+    if (acc[0].count == 0.0)
+        return GCUT_FAIL(GCUT_ERR_INVALID, "no pixel of class %u to learn a colour model from",
+                         (unsigned)want);
+    /* Binary splitting: `used` clusters so far; split the widest. */
+    for (int32_t used = 1; used < k; used++) {
+        int32_t widest = -1;
+        double widest_val = 0.0, axis[3] = {0, 0, 0}, centre[3] = {0, 0, 0};
+        for (int32_t c = 0; c < used; c++) {
+            if (acc[c].count < 2.0)
+                continue;
+            double mean[3], cov[9], vec[3];
+            acc_moments(&acc[c], mean, cov);
+            const double lam = principal_axis(cov, vec) - GMM_VAR_FLOOR;
+            if (lam > widest_val) {
+                widest_val = lam;
+                widest = c;
+                memcpy(axis, vec, sizeof axis);
+                memcpy(centre, mean, sizeof centre);
+            }
+        }
+        if (widest < 0)
+            break; /* every cluster is a single colour: nothing left to split */
+        const double thr = axis[0] * centre[0] + axis[1] * centre[1] + axis[2] * centre[2];
+        memset(&acc[widest], 0, sizeof acc[widest]);
+        if ((st = ps->split(ps->user, widest, used, axis, thr, &acc[widest], &acc[used])) !=
+            GCUT_OK)
+            return st;
+    }
+    gcut_i_gmm_from_acc(g, k, acc);
+    /* Hard-EM rounds: assign each pixel its most likely component, re-learn. */
+    for (int32_t r = 0; r < rounds; r++) {
+        memset(acc, 0, sizeof acc);
+        if ((st = ps->assign(ps->user, g, k, acc)) != GCUT_OK)
+            return st;
+        double used = 0.0;
+        for (int32_t c = 0; c < k; c++)
+            used += acc[c].count;
+        if (used == 0.0)
+            return GCUT_FAIL(GCUT_ERR_INVALID,
+                             "no pixel of class %u to learn a colour model from", (unsigned)want);
+        gcut_i_gmm_from_acc(g, k, acc);
+    }
+    return GCUT_OK;
+}
+
+gcut_status gcut_i_gmm_fit(gcut_i_gmm *g, int32_t k, const float *rgb, int64_t n,
+                           const uint8_t *select, uint8_t want, int32_t rounds, uint8_t *comp)
+{
+    if (k < 1 || k > GCUT_I_GMM_MAX_K)
+        return GCUT_FAIL(GCUT_ERR_INVALID, "GMM components %d outside 1..%d", (int)k,
+                         GCUT_I_GMM_MAX_K);
+    uint8_t *own = NULL;
+    if (!comp) {
+        own = gcut_i_malloc_array(n > 0 ? n : 1, 1);
+        if (!own)
+            return GCUT_FAIL(GCUT_ERR_NOMEM, "out of memory (%lld pixels)", (long long)n);
+        comp = own;
+    }
+    cpu_passes c = {rgb, n, select, want, comp};
+    const gcut_i_gmm_passes ps = {&c, cpu_start, cpu_split, cpu_assign};
+    gcut_status st = gcut_i_gmm_fit_passes(g, k, &ps, want, rounds);
+    gcut_i_free(own);
+    return st;
+}

@@ -1,0 +1,294 @@
+/*
+ * segment_internal.h - what the segmentation files of libgcut_vision share:
+ * colour models (GMM, histogram), the float energy, its quantisation into a
+ * gcut_grid, and the session object behind gcut_segment / gcut_grabcut.
+ * Never installed; the tests include it to check the pieces one by one.
+ */
+#ifndef GCUT_VISION_SEGMENT_INTERNAL_H
+#define GCUT_VISION_SEGMENT_INTERNAL_H
+
+#include "core/core_internal.h"
+#include "gcut/backend.h"
+#include "gcut/grid.h"
+#include "gcut/vision/segment.h"
+#include "segment/segment_math_internal.h"
+
+/* Most GMM components per class (gcut_seg_options::components). */
+#define GCUT_I_GMM_MAX_K 16
+
+/* The budget and scale limits of the quantisation, exp and log by
+ * polynomials, and the other per-pixel formulas live in
+ * segment_math_internal.h, shared with the CUDA plugin's kernels. */
+
+/* ---------------------------------------------------------------- GMM */
+
+/* One Gaussian mixture over RGB in [0, 255]^3. Components with no sample
+ * have weight 0 and are skipped. `logc` folds log(pi), -log det / 2 and the
+ * normalisation together, so that log(pi_k N_k(x)) = logc[k] - Q_k(x) / 2
+ * with Q_k the Mahalanobis form given by `inv` (upper triangle xx xy xz yy
+ * yz zz). */
+typedef struct gcut_i_gmm {
+    int32_t k;                         /* components (some may be empty) */
+    double weight[GCUT_I_GMM_MAX_K];   /* pi_k, sum 1 over non-empty ones */
+    double mean[GCUT_I_GMM_MAX_K][3];
+    double cov[GCUT_I_GMM_MAX_K][9];   /* row-major, with the variance floor added */
+    float fmean[GCUT_I_GMM_MAX_K][3];  /* the same in float for the pixel loops */
+    float inv[GCUT_I_GMM_MAX_K][6];
+    float logc[GCUT_I_GMM_MAX_K];
+} gcut_i_gmm;
+
+/* Fit from the pixels p with select[p] == want (rgb: 3 floats per pixel).
+ * Deterministic: Orchard-Bouman binary splitting as in the GrabCut paper,
+ * then `rounds` rounds of hard assignment + re-estimation. comp (n bytes,
+ * may be NULL) receives the component of each selected pixel.
+ * GCUT_ERR_INVALID when no pixel is selected. */
+GCUT_HIDDEN gcut_status gcut_i_gmm_fit(gcut_i_gmm *g, int32_t k, const float *rgb, int64_t n,
+                                       const uint8_t *select, uint8_t want, int32_t rounds,
+                                       uint8_t *comp);
+
+/* Sufficient statistics of a set of pixels (one GMM component): count,
+ * sums of r g b, sums of the products rr rg rb gg gb bb, in double. The
+ * layout is that of GCUT_SEG_MOMENTS in gcut/backend.h. */
+typedef struct gcut_i_gmm_acc {
+    double count;
+    double sum[3];
+    double prod[6];
+} gcut_i_gmm_acc;
+
+/* The passes over the pixels that gcut_i_gmm_fit makes, so that a device
+ * can make them (seg_device.c) while the decisions between them (which
+ * cluster to split, the models) stay here. Each works on the selected
+ * pixels of one class and its own per-pixel component array comp[]. */
+typedef struct gcut_i_gmm_passes {
+    void *user;
+    /* comp[p] = 0 for every selected p; *acc (zeroed) receives their moments. */
+    gcut_status (*start)(void *user, gcut_i_gmm_acc *acc);
+    /* For the selected p with comp[p] == widest: comp[p] = used where
+     * axis . x_p > thr (in double); the moments of the pixels that stay
+     * into *a_widest, of those that move into *a_used (both zeroed). */
+    gcut_status (*split)(void *user, int32_t widest, int32_t used, const double axis[3],
+                         double thr, gcut_i_gmm_acc *a_widest, gcut_i_gmm_acc *a_used);
+    /* comp[p] = the most likely component of g (gcut_i_gmm_nll_run's) for
+     * every selected p; acc[c] (k of them, zeroed) the moments of the
+     * pixels with comp[p] == c. */
+    gcut_status (*assign)(void *user, const gcut_i_gmm *g, int32_t k, gcut_i_gmm_acc *acc);
+} gcut_i_gmm_passes;
+
+/* gcut_i_gmm_fit's algorithm over the given passes (class `want` named in
+ * messages). */
+GCUT_HIDDEN gcut_status gcut_i_gmm_fit_passes(gcut_i_gmm *g, int32_t k,
+                                              const gcut_i_gmm_passes *passes, uint8_t want,
+                                              int32_t rounds);
+
+/* The model from the moments of its k components (empty ones get weight 0). */
+GCUT_HIDDEN void gcut_i_gmm_from_acc(gcut_i_gmm *g, int32_t k, const gcut_i_gmm_acc *acc);
+
+/* Re-estimate from a given assignment: the pixels p with select[p] == want
+ * and their components comp[p]. GCUT_ERR_INVALID when none is selected. */
+GCUT_HIDDEN gcut_status gcut_i_gmm_learn(gcut_i_gmm *g, int32_t k, const float *rgb, int64_t n,
+                                         const uint8_t *select, uint8_t want,
+                                         const uint8_t *comp);
+
+/* Both GrabCut models in one pass: g[1] from the pixels with label 1 and
+ * components comp1, g[0] from those with label 0 and components comp0
+ * (label is 0 or 1). The same sums, in the same order, as two
+ * gcut_i_gmm_learn calls; a class without pixels keeps its model. */
+GCUT_HIDDEN void gcut_i_gmm_learn_both(gcut_i_gmm g[2], int32_t k, const float *rgb, int64_t n,
+                                       const uint8_t *label, const uint8_t *comp0,
+                                       const uint8_t *comp1);
+
+/* -log sum_k pi_k N_k(x), and the most likely component in *best (may be NULL). */
+GCUT_HIDDEN float gcut_i_gmm_nll(const gcut_i_gmm *g, const float *x, uint8_t *best);
+
+/* gcut_i_gmm_nll of `count` consecutive pixels (rgb: 3 floats each) into
+ * nll[], their best components into best[] (may be NULL): the same values
+ * to within float rounding (exp and log by polynomials), several times
+ * faster, the loop the data costs of GrabCut run through. */
+GCUT_HIDDEN void gcut_i_gmm_nll_run(const gcut_i_gmm *g, const float *rgb, int64_t count,
+                                    float *nll, uint8_t *best);
+
+/* ---------------------------------------------------------------- histogram */
+
+typedef struct gcut_i_hist {
+    int32_t bins;       /* per channel */
+    int32_t cells;      /* bins^3 */
+    float *nll;         /* cells: -log P(cell) with add-one smoothing, per unit volume */
+} gcut_i_hist;
+
+GCUT_HIDDEN gcut_status gcut_i_hist_fit(gcut_i_hist *h, int32_t bins, const float *rgb,
+                                        int64_t n, const uint8_t *select, uint8_t want);
+GCUT_HIDDEN float gcut_i_hist_nll(const gcut_i_hist *h, const float *x);
+GCUT_HIDDEN void gcut_i_hist_free(gcut_i_hist *h);
+
+/* ---------------------------------------------------------------- energy */
+
+/* The float energy of a w x h image (energy.c):
+ *   E(L) = sum_p D_p(L_p) + sum_{pairs} w_pq [L_p != L_q]
+ * dfg[p] / dbg[p] are the data costs of labelling p foreground / background.
+ * pair[j][p] (j < connectivity / 2) is the weight between p and its
+ * neighbour in grid direction 2j (+x, +y, +x+y, +x-y); 0 where that
+ * neighbour is outside. Seeds are hard: L_p = class of the seed. */
+typedef struct gcut_i_energy {
+    int32_t width, height, connectivity;
+    int64_t n;
+    float *dfg, *dbg;
+    float *pair[4];
+    double beta, lambda;
+} gcut_i_energy;
+
+/* beta = 1 / (2 <|I_p - I_q|^2>) over every neighbour pair of the
+ * connectivity (0 for a flat image, where every weight becomes lambda/dist). */
+GCUT_HIDDEN double gcut_i_seg_beta(const float *rgb, int32_t w, int32_t h, int32_t conn);
+
+/* Allocate e->pair and fill it from the image (e->beta, e->lambda set). */
+GCUT_HIDDEN gcut_status gcut_i_energy_smoothness(gcut_i_energy *e, const float *rgb);
+
+/* E(L) of a labelling (label[p] != 0: foreground), seeds ignored. */
+GCUT_HIDDEN double gcut_i_energy_eval(const gcut_i_energy *e, const uint8_t *label);
+
+/* Its two parts: the data costs, and the pair terms (the latter depends on
+ * the labelling only, so a session keeps it while the labels stay). */
+GCUT_HIDDEN double gcut_i_energy_data(const gcut_i_energy *e, const uint8_t *label);
+GCUT_HIDDEN double gcut_i_energy_smooth(const gcut_i_energy *e, const uint8_t *label);
+
+/* The part of the image that goes into the grid: the bounding box of the
+ * unknown pixels. Everything outside is a seed, fixed already; its pair
+ * terms with the box are folded into the t-links of the box's border
+ * (a fixed foreground neighbour makes "background" cost w_pq more, and
+ * vice versa), which gives exactly the same minimum over the free pixels.
+ * A rectangle in GrabCut thus becomes a grid of the rectangle's size. */
+typedef struct gcut_i_box {
+    int32_t x0, y0, w, h; /* w == 0: no unknown pixel */
+} gcut_i_box;
+
+GCUT_HIDDEN gcut_i_box gcut_i_seed_box(const uint8_t *seeds, int32_t width, int32_t height);
+
+/* The scale for e on the box (see GCUT_I_SEG_CAP_BUDGET): from the pair
+ * weights alone (t-links are clamped to them), so it stays valid while the
+ * data costs or the seeds change. */
+GCUT_HIDDEN double gcut_i_energy_scale(const gcut_i_energy *e, gcut_i_box box);
+
+/* The scale from max over the box of 4 * (the pixel's pair-weight sum). */
+GCUT_HIDDEN double gcut_i_energy_scale_from_worst(double worst);
+
+/* Quantise e at `scale` into the grid g (box.w x box.h, the connectivity of
+ * e): every direction array, then both terminal arrays (see
+ * gcut_i_energy_tlinks). tmp: 2 * box.w * box.h int32 of scratch. */
+GCUT_HIDDEN gcut_status gcut_i_energy_fill_grid(const gcut_i_energy *e, double scale,
+                                                const uint8_t *seeds, gcut_i_box box,
+                                                gcut_grid *g, int32_t *tmp);
+
+/* The two halves of gcut_i_energy_fill_grid: the direction arrays (they
+ * depend on the image, the box and the scale only), and the terminal
+ * arrays (data costs and seeds). tmp as above. */
+GCUT_HIDDEN gcut_status gcut_i_energy_fill_links(const gcut_i_energy *e, double scale,
+                                                 gcut_i_box box, gcut_grid *g, int32_t *tmp);
+GCUT_HIDDEN gcut_status gcut_i_energy_fill_terminals(const gcut_i_energy *e, double scale,
+                                                     const uint8_t *seeds, gcut_i_box box,
+                                                     const int32_t *base, gcut_grid *g,
+                                                     int32_t *tmp);
+
+/* What gcut_i_energy_tlinks computes from the pair weights and the seeds
+ * around each pixel of the box, 3 int32 per pixel, so that the terminals
+ * of the next fills (new data costs, strokes inside the box) cost a few
+ * operations per pixel: base for gcut_i_energy_fill_terminals (NULL there:
+ * computed pixel by pixel). Valid while the box, the scale and the seeds
+ * outside the box stay. */
+GCUT_HIDDEN gcut_status gcut_i_energy_tlink_base(const gcut_i_energy *e, double scale,
+                                                 const uint8_t *seeds, gcut_i_box box,
+                                                 int32_t *base);
+
+/* Quantised terminal capacities of pixel (x, y) inside the box (source =
+ * foreground side): the difference net of the data costs, or for a seed
+ * the hard value 1 + the sum of the pixel's quantised pair weights (no cut
+ * through its other links can reach it), plus the folded pair terms of its
+ * neighbours outside the box; net clamped to +-(1 + the quantised weights
+ * of the pixel's arcs in the grid), which keeps every minimum cut, and put
+ * on the source (net > 0) or the sink (net < 0). */
+GCUT_HIDDEN void gcut_i_energy_tlinks(const gcut_i_energy *e, double scale, const uint8_t *seeds,
+                                      gcut_i_box box, int32_t x, int32_t y, int32_t *src,
+                                      int32_t *snk);
+
+GCUT_HIDDEN void gcut_i_energy_free(gcut_i_energy *e);
+
+/* ---------------------------------------------------------------- device */
+
+/* The energies on a back end's device (seg_device.c, gcut_plugin_seg of
+ * gcut/backend.h). A session holds one while the device path is in use. */
+typedef struct gcut_i_segdev {
+    const gcut_seg_plugin *pl; /* NULL: the CPU path */
+    void *state;
+    int seeds_dirty;           /* the host's seeds changed since the last upload */
+} gcut_i_segdev;
+
+/* The two classes' models, [1] foreground: GMMs, or (gmm NULL) histograms. */
+typedef struct gcut_i_segdev_models {
+    const gcut_i_gmm *const *gmm;
+    const gcut_i_hist *const *hist;
+} gcut_i_segdev_models;
+
+/* Open the device path for a session solved with `backend` (NULL, "auto":
+ * $GCUT_BACKEND) and upload the image; GCUT_ERR_UNSUPPORTED without
+ * error recorded when that back end offers none (or $GCUT_SEG_DEVICE=0),
+ * the plugin's status when it fails. */
+GCUT_HIDDEN gcut_status gcut_i_segdev_open(gcut_i_segdev *d, const char *backend, int32_t width,
+                                           int32_t height, const float *rgb);
+GCUT_HIDDEN void gcut_i_segdev_close(gcut_i_segdev *d);
+GCUT_HIDDEN void gcut_i_segdev_stats(const gcut_i_segdev *d, gcut_seg_plugin_stats *out);
+
+/* e->beta and e->pair (allocated here when NULL), as gcut_i_seg_beta and
+ * gcut_i_energy_smoothness. */
+GCUT_HIDDEN gcut_status gcut_i_segdev_smoothness(gcut_i_segdev *d, gcut_i_energy *e);
+
+/* Upload the seeds if they changed (d->seeds_dirty); the class selector
+ * of the GMM passes. */
+GCUT_HIDDEN gcut_status gcut_i_segdev_seeds(gcut_i_segdev *d, const uint8_t *seeds);
+GCUT_HIDDEN gcut_status gcut_i_segdev_select(gcut_i_segdev *d, const uint8_t *select);
+
+/* gcut_i_gmm_fit over the selected pixels (the last select upload)
+ * with the device's passes; fg: which class's component array. */
+GCUT_HIDDEN gcut_status gcut_i_segdev_gmm_fit(gcut_i_segdev *d, gcut_i_gmm *g, int32_t k,
+                                              uint8_t want, int32_t fg, int32_t rounds);
+
+/* gcut_i_gmm_learn of the selected pixels with the components of the last
+ * data pass of class fg (GrabCut's assignment and re-estimation). */
+GCUT_HIDDEN gcut_status gcut_i_segdev_gmm_learn(gcut_i_segdev *d, gcut_i_gmm *g, int32_t k,
+                                                uint8_t want, int32_t fg);
+
+/* The data costs of session.c's data_terms into e->dfg / e->dbg and (GMM)
+ * comp_fg / comp_bg. */
+GCUT_HIDDEN gcut_status gcut_i_segdev_data(gcut_i_segdev *d, const gcut_i_segdev_models *m,
+                                           gcut_i_box box, const uint8_t *seeds,
+                                           const float *rgb, gcut_i_energy *e, uint8_t *comp_fg,
+                                           uint8_t *comp_bg);
+
+/* gcut_i_energy_scale, gcut_i_energy_fill_links and
+ * gcut_i_energy_fill_terminals (rebase: the seeds, the box or the scale
+ * changed since the last call) on the device. tmp: 2 * box pixels. */
+GCUT_HIDDEN gcut_status gcut_i_segdev_scale(gcut_i_segdev *d, gcut_i_box box, double *scale);
+GCUT_HIDDEN gcut_status gcut_i_segdev_fill_links(gcut_i_segdev *d, int32_t connectivity,
+                                                 double scale, gcut_i_box box, gcut_grid *g,
+                                                 int32_t *tmp);
+GCUT_HIDDEN gcut_status gcut_i_segdev_fill_terminals(gcut_i_segdev *d, const uint8_t *seeds,
+                                                     double scale, gcut_i_box box, int rebase,
+                                                     gcut_grid *g, int32_t *tmp);
+
+/* For the tests: the session's energy, models and device path. */
+GCUT_HIDDEN const gcut_i_energy *gcut_i_seg_session_energy(const gcut_seg_session *s);
+GCUT_HIDDEN const gcut_i_gmm *gcut_i_seg_session_gmm(const gcut_seg_session *s, int fg);
+GCUT_HIDDEN const uint8_t *gcut_i_seg_session_comp(const gcut_seg_session *s, int fg);
+GCUT_HIDDEN int gcut_i_seg_session_on_device(const gcut_seg_session *s);
+
+/* ---------------------------------------------------------------- pixels */
+
+/* The image as packed RGB floats in [0, 255] (gray replicated, alpha
+ * dropped, 16-bit scaled): 3 * width * height floats, caller frees. */
+GCUT_HIDDEN gcut_status gcut_i_seg_rgb(const char *func, const gcut_image *img, float **out);
+
+/* Validate params (NULL: defaults) into *p, copying the struct. */
+GCUT_HIDDEN gcut_status gcut_i_seg_options(const char *func, const gcut_seg_options *in,
+                                          gcut_seg_options *p);
+
+GCUT_HIDDEN double gcut_i_seg_now_ms(void);
+
+#endif /* GCUT_VISION_SEGMENT_INTERNAL_H */
