@@ -16,7 +16,7 @@
 
 #include <cuda_runtime_api.h>
 
-#include "gcut/backend.h"
+#include "gcut/plugin.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -2,11 +2,12 @@
  * plugin.c - the entry point of libgcut_cuda.so and the services every
  * engine of the plugin shares (error mapping, the device probe).
  *
- * The core dlopen()s this library and calls its entry symbol,
- * gcut_plugin_entry (DESIGN.md section 3, STYLE.md rule 22), then looks
- * up the optional ones (matchers, device-side expansion, segmentation
- * energies). Everything
- * else is hidden: the C and CUDA sources are compiled with
+ * The core dlopen()s this library and calls its one exported symbol,
+ * gcut_plugin_entry (docs/design.md section 3, CONTRIBUTING.md rule 22),
+ * which hands back one descriptor: the back ends (cuda-csr, cuda-grid),
+ * the bipartite matcher (cuda-match-gpr) and the vision layer's device
+ * extensions (the segmentation energies and the multi-label moves on
+ * cuda-grid). Everything else is hidden: the C and CUDA sources are compiled with
  * -fvisibility=hidden and a linker version script also hides the
  * statically linked CUDA runtime.
  *
@@ -88,82 +89,39 @@ gcut_status gcut_cu_probe_device(const char **reason)
 #define GCUT_CU_ENTRY
 #endif
 
-/* The one exported symbol (its type is gcut_plugin_entry_fn). */
+/* The one exported symbol (its type is gcut_plugin_entry_fn): the
+ * descriptor of everything the plugin provides. */
 GCUT_CU_ENTRY gcut_status gcut_plugin_entry(const gcut_host_api *host,
-                                            const gcut_backend *const **backends,
-                                            int32_t *count);
+                                            const gcut_plugin_descriptor **out);
 
 static const gcut_backend *const g_backends[] = {&gcut_cu_backend_csr, &gcut_cu_backend_grid};
 
-gcut_status gcut_plugin_entry(const gcut_host_api *host, const gcut_backend *const **backends,
-                              int32_t *count)
-{
-    if (!host || !backends || !count || host->abi_version != GCUT_BACKEND_ABI_VERSION ||
-        !host->fail || !host->log || !host->now_ms || !host->malloc_fn || !host->free_fn)
-        return GCUT_ERR_INVALID;
-    gcut_cu_host = host;
-    *backends = g_backends;
-    *count = (int32_t)(sizeof g_backends / sizeof g_backends[0]);
-    return GCUT_OK;
-}
-
-/* The optional second symbol (gcut_plugin_matchers_fn): the bipartite
- * matchers, which join gcut_match's table rather than the registry. The
- * core calls it after gcut_plugin_entry, with the same host table. */
-GCUT_CU_ENTRY gcut_status gcut_plugin_matchers(const gcut_host_api *host,
-                                               const gcut_plugin_matcher *const **matchers,
-                                               int32_t *count);
-
 static const gcut_plugin_matcher *const g_matchers[] = {&gcut_cu_matcher_gpr};
 
-gcut_status gcut_plugin_matchers(const gcut_host_api *host,
-                                 const gcut_plugin_matcher *const **matchers, int32_t *count)
+/* The vision layer's device interfaces (vision/vision_plugin.h): the
+ * multi-label moves and the segmentation energies, both for cuda-grid. */
+static const gcut_plugin_extension g_extensions[] = {
+    {GCUT_VISION_EXT_MRF, GCUT_VISION_EXT_MRF_VERSION, "cuda-grid", &gcut_cu_mrf_grid},
+    {GCUT_VISION_EXT_SEG, GCUT_SEG_PLUGIN_VERSION, "cuda-grid", &gcut_cu_seg_grid},
+};
+
+#define COUNT(a) ((int32_t)(sizeof(a) / sizeof((a)[0])))
+
+static const gcut_plugin_descriptor g_descriptor = {
+    GCUT_PLUGIN_ABI_VERSION, "cuda",     g_backends,   COUNT(g_backends),
+    g_matchers,              COUNT(g_matchers), g_extensions, COUNT(g_extensions),
+};
+
+gcut_status gcut_plugin_entry(const gcut_host_api *host, const gcut_plugin_descriptor **out)
 {
-    if (!host || !matchers || !count || host->abi_version != GCUT_BACKEND_ABI_VERSION)
+    if (!host || !out)
         return GCUT_ERR_INVALID;
-    gcut_cu_host = host;
-    *matchers = g_matchers;
-    *count = (int32_t)(sizeof g_matchers / sizeof g_matchers[0]);
-    return GCUT_OK;
-}
-
-/* The optional third symbol (gcut_plugin_mrf_fn): alpha-expansion and
- * alpha-beta swap run on the device with cuda-grid's engine
- * (gcut_mrf_expand and gcut_mrf_swap use it when asked for back end
- * cuda-grid). */
-GCUT_CU_ENTRY gcut_status gcut_plugin_mrf(const gcut_host_api *host,
-                                          const gcut_mrf_plugin *const **list, int32_t *count);
-
-static const gcut_mrf_plugin *const g_mrf[] = {&gcut_cu_mrf_grid};
-
-gcut_status gcut_plugin_mrf(const gcut_host_api *host, const gcut_mrf_plugin *const **list,
-                            int32_t *count)
-{
-    if (!host || !list || !count || host->abi_version != GCUT_BACKEND_ABI_VERSION)
-        return GCUT_ERR_INVALID;
-    gcut_cu_host = host;
-    *list = g_mrf;
-    *count = (int32_t)(sizeof g_mrf / sizeof g_mrf[0]);
-    return GCUT_OK;
-}
-
-/* The optional fourth symbol (gcut_plugin_seg_fn): the segmentation
- * energies evaluated on the device for sessions on cuda-grid. Only the
- * interface version this build implements is offered. */
-GCUT_CU_ENTRY gcut_status gcut_plugin_seg(const gcut_host_api *host, int32_t version,
-                                          const gcut_seg_plugin *const **list, int32_t *count);
-
-static const gcut_seg_plugin *const g_seg[] = {&gcut_cu_seg_grid};
-
-gcut_status gcut_plugin_seg(const gcut_host_api *host, int32_t version,
-                            const gcut_seg_plugin *const **list, int32_t *count)
-{
-    if (!host || !list || !count || host->abi_version != GCUT_BACKEND_ABI_VERSION)
-        return GCUT_ERR_INVALID;
-    if (version != GCUT_SEG_PLUGIN_VERSION)
+    *out = &g_descriptor; /* its first field tells a core of another ABI what we speak */
+    if (host->abi_version != GCUT_PLUGIN_ABI_VERSION)
         return GCUT_ERR_UNSUPPORTED;
+    if (!host->fail || !host->log || !host->now_ms || !host->malloc_fn || !host->free_fn ||
+        !host->param_next || !host->param_int || !host->param_double || !host->param_unknown)
+        return GCUT_ERR_INVALID;
     gcut_cu_host = host;
-    *list = g_seg;
-    *count = (int32_t)(sizeof g_seg / sizeof g_seg[0]);
     return GCUT_OK;
 }

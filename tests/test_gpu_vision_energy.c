@@ -38,6 +38,7 @@
 #include "gcut/vision/segment.h"
 #include "segment/segment_internal.h"
 #include "testutil.h"
+#include "gcut/plugin.h"
 
 static int g_strict, g_quick;
 
@@ -672,10 +673,14 @@ static void test_fallbacks(void **unused)
 static void test_plugin_checks(void **unused)
 {
     (void)unused;
-    const gcut_seg_plugin *pl = gcut_i_plugin_seg("cuda-grid");
+    gcut_solve_options so;
+    gcut_solve_options_init(&so);
+    so.backend = "cuda-grid";
+    const gcut_seg_plugin *pl = gcut_i_vision_seg_plugin(&so);
     assert_non_null(pl);
     assert_int_equal(pl->version, GCUT_SEG_PLUGIN_VERSION);
-    assert_null(gcut_i_plugin_seg("cpu-bk"));
+    so.backend = "cpu-bk";
+    assert_null(gcut_i_vision_seg_plugin(&so));
     float rgb[3 * 12];
     for (int i = 0; i < 36; i++)
         rgb[i] = (float)(i * 7 % 256);

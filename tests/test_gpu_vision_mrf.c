@@ -22,6 +22,7 @@
 
 #include "gcut/vision/mrf.h"
 #include "testutil.h"
+#include "gcut/plugin.h"
 
 typedef struct shape {
     int32_t w, h, d, conn, L;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "testutil.h"
+#include "gcut/plugin.h"
 
 /* Phase II is internal (solvers_internal.h); the static library exports it
  * to this test, which declares it here rather than reach into lib/. */

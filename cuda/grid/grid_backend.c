@@ -18,11 +18,15 @@
  *   coop=0|1    1 (default): a global relabel is one cooperative launch
  *               with grid barriers (where the device allows), else
  *               launches checked by the host in batches
+ *   reuse=0|1   device multi-label moves (cuda/vision/mrf_launch.cu): 1
+ *               (default) keeps each label's move graph for the next
+ *               cycle's move on it when the memory allows; 0 makes every
+ *               move cold
  */
 #include <string.h>
 
 #include "grid/grid_internal.h"
-#include "params.h"
+#include "grid/grid_tuning.h"
 
 static gcut_status grid_probe(const char **reason)
 {
@@ -43,52 +47,49 @@ static gcut_status grid_create(void **state)
 
 static void grid_destroy(void *state) { gcut_cu_grid_state_free(state); }
 
-gcut_status gcut_cu_grid_parse_params(const char *params, gcut_cu_grid_params *prm)
+void gcut_cu_grid_params_default(gcut_cu_grid_params *prm)
 {
-    prm->sweeps = 32;
+    prm->sweeps = GCUT_CU_GRID_SWEEPS;
     prm->launches = 0;
     prm->warm = 1;
     prm->pin = 1;
     prm->coop = 1;
-    const char *cur = params;
-    gcut_cu_param it;
+    prm->reuse = 1;
+}
+
+/* The core's settings parser (gcut_host_api), so that every back end
+ * accepts the same syntax and rejects mistakes with the same messages. */
+gcut_status gcut_cu_grid_params_apply(const char *params, gcut_cu_grid_params *prm)
+{
+    static const char *const who = "cuda-grid";
+    const gcut_host_api *h = gcut_cu_host;
+    gcut_param it;
     int r;
-    while ((r = gcut_cu_param_next(&cur, &it)) != 0) {
-        if (r < 0)
-            return GCUT_CU_FAIL(GCUT_ERR_INVALID, "cuda-grid: parameter '%.*s' has no value",
-                                (int)it.key_len, it.key);
+    while ((r = h->param_next(&params, who, &it)) > 0) {
         int64_t iv = 0;
-        int bad = 0;
-        if (gcut_cu_param_is(&it, "sweeps")) {
-            bad = gcut_cu_param_int(&it, 1, 4096, &iv) != 0;
-            prm->sweeps = (int32_t)iv;
-        } else if (gcut_cu_param_is(&it, "launches")) {
-            if (gcut_cu_param_value_is(&it, "auto"))
-                prm->launches = 0;
-            else {
-                bad = gcut_cu_param_int(&it, 1, 100000, &iv) != 0;
-                prm->launches = (int32_t)iv;
-            }
-        } else if (gcut_cu_param_is(&it, "warm")) {
-            bad = gcut_cu_param_int(&it, 0, 1, &iv) != 0;
-            prm->warm = (int32_t)iv;
-        } else if (gcut_cu_param_is(&it, "coop")) {
-            bad = gcut_cu_param_int(&it, 0, 1, &iv) != 0;
-            prm->coop = (int32_t)iv;
-        } else if (gcut_cu_param_is(&it, "pin")) {
-            bad = gcut_cu_param_int(&it, 0, 1, &iv) != 0;
-            prm->pin = (int32_t)iv;
+        gcut_status st;
+        int32_t *field = NULL;
+        if (strcmp(it.key, "sweeps") == 0) {
+            st = h->param_int(&it, who, 1, 4096, &iv);
+            field = &prm->sweeps;
+        } else if (strcmp(it.key, "launches") == 0) {
+            st = strcmp(it.value, "auto") == 0 ? GCUT_OK : h->param_int(&it, who, 1, 100000, &iv);
+            field = &prm->launches; /* auto: 0 */
+        } else if (strcmp(it.key, "warm") == 0 || strcmp(it.key, "coop") == 0 ||
+                   strcmp(it.key, "pin") == 0 || strcmp(it.key, "reuse") == 0) {
+            st = h->param_int(&it, who, 0, 1, &iv);
+            field = it.key[0] == 'w' ? &prm->warm
+                    : it.key[0] == 'c' ? &prm->coop
+                    : it.key[0] == 'p' ? &prm->pin
+                                       : &prm->reuse;
         } else {
-            return GCUT_CU_FAIL(GCUT_ERR_INVALID,
-                                "cuda-grid: unknown parameter '%.*s' (known: sweeps, launches, "
-                                "warm, pin, coop)",
-                                (int)it.key_len, it.key);
+            return h->param_unknown(&it, who, "sweeps, launches, warm, pin, coop, reuse");
         }
-        if (bad)
-            return GCUT_CU_FAIL(GCUT_ERR_INVALID, "cuda-grid: bad value '%.*s' for '%.*s'",
-                                (int)it.value_len, it.value, (int)it.key_len, it.key);
+        if (st != GCUT_OK)
+            return st;
+        *field = (int32_t)iv;
     }
-    return GCUT_OK;
+    return r < 0 ? GCUT_ERR_INVALID : GCUT_OK;
 }
 
 static gcut_status grid_solve_grid(void *state, const gcut_grid_problem *p,
@@ -97,7 +98,8 @@ static gcut_status grid_solve_grid(void *state, const gcut_grid_problem *p,
     if (!state || !p || !opt || !sol || !sol->cut || !sol->stats)
         return GCUT_CU_FAIL(GCUT_ERR_INVALID, "cuda-grid: missing state, problem or solution");
     gcut_cu_grid_params prm;
-    gcut_status st = gcut_cu_grid_parse_params(opt->params, &prm);
+    gcut_cu_grid_params_default(&prm);
+    gcut_status st = gcut_cu_grid_params_apply(opt->params, &prm);
     if (st != GCUT_OK)
         return st;
     return gcut_cu_grid_solve(state, p, opt, &prm, sol);
@@ -109,5 +111,5 @@ const gcut_backend gcut_cu_backend_grid = GCUT_BACKEND_ASSIGN(
     GCUT_BACKEND_GRID | GCUT_BACKEND_GPU, grid_probe, grid_create, NULL, grid_solve_grid,
     grid_destroy);
 
-const gcut_mrf_plugin gcut_cu_mrf_grid = {GCUT_BACKEND_ABI_VERSION, "cuda-grid",
+const gcut_mrf_plugin gcut_cu_mrf_grid = {GCUT_PLUGIN_ABI_VERSION, "cuda-grid",
                                           gcut_cu_grid_mrf_expand, gcut_cu_grid_mrf_swap};

@@ -7,6 +7,7 @@
 #define GCUT_CU_GRID_INTERNAL_H
 
 #include "cuda_internal.h"
+#include "vision_plugin.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -22,17 +23,20 @@ typedef struct gcut_cu_grid_params {
     int32_t warm;     /* 0: ignore the kept state, every solve cold (default 1) */
     int32_t pin;      /* 1: register the grid's host arrays for fast uploads (default 1) */
     int32_t coop;     /* 1: each global relabel is one cooperative launch (default 1) */
+    int32_t reuse;    /* device moves: 1 keeps each label's move graph (default 1) */
 } gcut_cu_grid_params;
 
 /* Device-side alpha-expansion and alpha-beta swap with this engine
- * (grid_backend.c, listed by gcut_plugin_mrf). */
+ * (the tables in grid_backend.c, the driver in cuda/vision/mrf_launch.cu; the
+ * plugin descriptor lists the table as extension "gcut.vision.mrf"). */
 GCUT_CU_HIDDEN extern const gcut_mrf_plugin gcut_cu_mrf_grid;
 GCUT_CU_HIDDEN gcut_status gcut_cu_grid_mrf_expand(const gcut_mrf_problem *p, gcut_mrf_report *r);
 GCUT_CU_HIDDEN gcut_status gcut_cu_grid_mrf_swap(const gcut_mrf_problem *p, gcut_mrf_report *r);
 
-/* Parse "key=value,..." settings (defaults first); GCUT_ERR_INVALID with a
- * message naming the bad item. */
-GCUT_CU_HIDDEN gcut_status gcut_cu_grid_parse_params(const char *params, gcut_cu_grid_params *prm);
+/* The default settings, then "key=value,..." settings applied over them
+ * (NULL: none); GCUT_ERR_INVALID with a message naming the bad item. */
+GCUT_CU_HIDDEN void gcut_cu_grid_params_default(gcut_cu_grid_params *prm);
+GCUT_CU_HIDDEN gcut_status gcut_cu_grid_params_apply(const char *params, gcut_cu_grid_params *prm);
 
 /* Persistent engine state: the stream, the device arrays of the last
  * solve (residuals, excesses, labels) kept for warm re-solves, a pinned

@@ -9,7 +9,7 @@
 static gcut_status gpr_probe(const char **reason) { return gcut_cu_probe_device(reason); }
 
 const gcut_plugin_matcher gcut_cu_matcher_gpr = {
-    GCUT_BACKEND_ABI_VERSION,
+    GCUT_PLUGIN_ABI_VERSION,
     "cuda-match-gpr",
     "GPU push-relabel matching, active-column lists, adaptive global relabelling "
     "(G-PR, Deveci et al. 2013)",

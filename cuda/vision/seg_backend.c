@@ -73,6 +73,6 @@ static gcut_status seg_terminals(void *state, gcut_seg_rect box, double scale, i
 static void seg_stats(void *state, gcut_seg_plugin_stats *out) { gcut_cu_seg_stats(state, out); }
 
 const gcut_seg_plugin gcut_cu_seg_grid = {
-    GCUT_BACKEND_ABI_VERSION, GCUT_SEG_PLUGIN_VERSION, "cuda-grid", seg_create, seg_destroy,
+    GCUT_PLUGIN_ABI_VERSION, GCUT_SEG_PLUGIN_VERSION, "cuda-grid", seg_create, seg_destroy,
     seg_smoothness,           seg_set_bytes,           seg_gmm_pass, seg_data,   seg_worst,
     seg_links,                seg_terminals,           seg_stats};

@@ -7,6 +7,7 @@
 #define GCUT_CU_SEG_INTERNAL_H
 
 #include "cuda_internal.h"
+#include "vision_plugin.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "gcut/backend.h"
+#include "gcut/plugin.h"
 #include "gcut/common.h"
 #include "gcut/solve.h"
 
@@ -53,18 +54,20 @@ GCUT_I_SHARED void gcut_i_free(void *ptr);
 GCUT_I_SHARED void gcut_i_log(const gcut_solve_options *opt, gcut_log_level level,
                               const char *fmt, ...) GCUT_PRINTF(3, 4);
 
-/* The device-side multi-label moves a loaded plugin offers for grid back
- * end `backend` (gcut/backend.h), or NULL when none or the back end is
- * unavailable. For libgcut_vision's gcut_mrf_expand. */
-struct gcut_mrf_plugin;
-GCUT_I_SHARED const struct gcut_mrf_plugin *gcut_i_plugin_mrf(const char *backend);
+/* The table of the extension `name` at interface `version` that a loaded
+ * plugin offers (gcut_plugin_extension, gcut/plugin.h), for back end
+ * `backend` (NULL: any), or NULL when none is offered or the back end it
+ * belongs to cannot run here. The core does not know what the table is:
+ * for the vision layer's device energies and moves (vision/vision_plugin.h). */
+GCUT_I_SHARED const void *gcut_i_plugin_extension(const char *name, int32_t version,
+                                                  const char *backend);
 
-/* The device-side segmentation energies a loaded plugin offers for grid
- * back end `backend` (gcut/backend.h, interface GCUT_SEG_PLUGIN_VERSION),
- * or NULL when none, or the back end is unavailable. For libgcut_vision's
- * segmentation sessions. */
-struct gcut_seg_plugin;
-GCUT_I_SHARED const struct gcut_seg_plugin *gcut_i_plugin_seg(const char *backend);
+/* The name of the back end a grid solve would use with back-end setting
+ * `name` (a name, "auto" or NULL: then $GCUT_BACKEND or the automatic
+ * choice; lib/solve/choose.c), or NULL when there is none to name (no
+ * grid-native back end, or the name is unknown or unavailable: the solve
+ * reports that). For the vision layer, which asks rather than guesses. */
+GCUT_I_SHARED const char *gcut_i_grid_backend_name(const char *name);
 
 /* Start-up of back end `name` (a GPU's context: about 150 ms) on a thread
  * of its own, so that the caller overlaps it with host work (the cost
@@ -87,10 +90,7 @@ GCUT_HIDDEN int32_t gcut_i_num_cpus(void);
 /* Back-end settings, "key=value,key=value" (params.c). `who` names the
  * back end in messages. gcut_i_param_next returns 1 with *out filled, 0 at
  * the end, -1 after recording GCUT_ERR_INVALID for malformed text. */
-typedef struct gcut_i_param {
-    char key[32];
-    char value[64];
-} gcut_i_param;
+typedef gcut_param gcut_i_param;
 GCUT_HIDDEN int gcut_i_param_next(const char **cursor, const char *who, gcut_i_param *out);
 GCUT_HIDDEN gcut_status gcut_i_param_int(const gcut_i_param *p, const char *who, int64_t lo,
                                          int64_t hi, int64_t *out);

@@ -195,8 +195,13 @@ static gcut_status host_fail(gcut_status status, const char *where, const char *
     return status;
 }
 
+/* The services of the core handed to plugins; the settings parser is the
+ * one the CPU back ends use (params.c), so every back end accepts the same
+ * syntax and rejects mistakes with the same messages. */
 static const gcut_host_api host_api = {
-    GCUT_BACKEND_ABI_VERSION, host_fail, host_log, gcut_i_now_ms, gcut_i_malloc, gcut_i_free,
+    GCUT_PLUGIN_ABI_VERSION, host_fail,           host_log,          gcut_i_now_ms,
+    gcut_i_malloc,           gcut_i_free,         gcut_i_param_next, gcut_i_param_int,
+    gcut_i_param_double,     gcut_i_param_unknown,
 };
 
 const gcut_host_api *gcut_i_host_api(void) { return &host_api; }

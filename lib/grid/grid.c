@@ -469,79 +469,20 @@ gcut_status gcut_grid_backend_choose(gcut_grid *g, const char *name, int32_t *in
 {
     if (!g || !index)
         return GCUT_FAIL(GCUT_ERR_INVALID, "grid and index must not be NULL");
-    const char *why = "named by the caller";
-    if (!name || !*name || strcmp(name, "auto") == 0) {
-        const char *env = getenv("GCUT_BACKEND");
-        name = NULL;
-        if (env && *env && strcmp(env, "auto") != 0) {
-            name = env;
-            why = "named by $GCUT_BACKEND";
-        }
-    }
-    if (name) {
-        int32_t i;
-        gcut_status st = gcut_backend_find(name, &i);
-        if (st != GCUT_OK)
-            return st;
-        const char *not_ok;
-        if (!gcut_backend_available(i, &not_ok))
-            return GCUT_FAIL(GCUT_ERR_UNAVAILABLE, "back end '%s' is unavailable: %s", name,
-                             not_ok);
-        const gcut_backend *be = gcut_i_backend_table(i);
-        if (!be || (!be->solve_grid && !be->solve_graph))
-            return GCUT_FAIL(GCUT_ERR_UNSUPPORTED, "back end '%s' solves neither grids nor graphs",
-                             name);
-        *index = i;
-        if (reason)
-            *reason = why;
-        return GCUT_OK;
-    }
-    /* auto: a grid-native CPU engine (no conversion, warm re-solves), then
-     * any grid-native engine, then the graph choice on the conversion. The
-     * built-in engines first, without loading the plugins: cpu-bk settles
-     * it, and a program on a machine without a GPU does not pay the CUDA
-     * plugin's load (about 2 ms) for it. */
     int32_t pick = -1;
-    const int32_t nb = gcut_i_backend_builtin_count();
-    for (int32_t i = 0; i < nb && pick < 0; i++) {
-        const gcut_backend *be = gcut_i_backend_builtin(i);
-        if (be && be->solve_grid && (be->caps & GCUT_BACKEND_GRID) &&
-            !(be->caps & (GCUT_BACKEND_REFERENCE | GCUT_BACKEND_GPU)))
-            pick = i;
-    }
-    if (pick >= 0) {
-        snprintf(tl_reason, sizeof tl_reason, "auto: %s (grid-native CPU back end)",
-                 gcut_i_backend_builtin(pick)->name);
-        *index = pick;
-        if (reason)
-            *reason = tl_reason;
-        return GCUT_OK;
-    }
-    const int32_t count = gcut_backend_count();
-    for (int pass = 0; pass < 2 && pick < 0; pass++)
-        for (int32_t i = 0; i < count && pick < 0; i++) {
-            const gcut_backend *be = gcut_i_backend_table(i);
-            if (!be || !be->solve_grid || !(be->caps & GCUT_BACKEND_GRID) ||
-                (be->caps & GCUT_BACKEND_REFERENCE))
-                continue;
-            if (pass == 0 && (be->caps & GCUT_BACKEND_GPU))
-                continue;
-            if (gcut_backend_available(i, NULL))
-                pick = i;
-        }
-    if (pick >= 0) {
-        snprintf(tl_reason, sizeof tl_reason, "auto: %s (grid-native%s back end)",
-                 gcut_backend_name(pick),
-                 (gcut_backend_caps(pick) & GCUT_BACKEND_GPU) ? " GPU" : " CPU");
-    } else {
-        gcut_status st = ensure_graph(g);
-        const char *graph_why = "";
+    gcut_status st = gcut_i_choose_grid(name, &pick, reason);
+    if (st != GCUT_OK || pick >= 0) {
         if (st == GCUT_OK)
-            st = gcut_backend_choose(g->graph, "auto", &pick, &graph_why);
-        if (st != GCUT_OK)
-            return st;
-        snprintf(tl_reason, sizeof tl_reason, "%s, on the grid converted to a graph", graph_why);
+            *index = pick;
+        return st;
     }
+    /* No grid-native back end: the graph choice on the conversion. */
+    const char *graph_why = "";
+    if ((st = ensure_graph(g)) == GCUT_OK)
+        st = gcut_backend_choose(g->graph, "auto", &pick, &graph_why);
+    if (st != GCUT_OK)
+        return st;
+    snprintf(tl_reason, sizeof tl_reason, "%s, on the grid converted to a graph", graph_why);
     *index = pick;
     if (reason)
         *reason = tl_reason;
@@ -600,7 +541,7 @@ static gcut_status solve_native(gcut_grid *g, const gcut_backend *be,
         drop_state(g);
     }
     stats.total_ms = gcut_i_now_ms() - t0;
-    gcut_i_result_store(res, sol.flow, cut, g->n, &stats, be->name, reason);
+    gcut_i_result_store(res, sol.flow, cut, g->n, NULL, 0, &stats, be->name, reason);
     return GCUT_OK;
 }
 

@@ -44,7 +44,7 @@ static const gcut_plugin_matcher *plugin_matcher(int32_t i)
     int32_t count;
     gcut_i_plugin_matchers(&list, &count);
     i -= NUM_MATCHERS;
-    if (i < 0 || i >= count || !list[i] || list[i]->abi_version != GCUT_BACKEND_ABI_VERSION)
+    if (i < 0 || i >= count || !list[i] || list[i]->abi_version != GCUT_PLUGIN_ABI_VERSION)
         return NULL;
     return list[i];
 }

@@ -1,28 +1,12 @@
 /*
- * solve.c - gcut_solve: pick a back end, build its layout, run it, fill
- * the result. The result is only touched once the solve has succeeded.
+ * solve.c - gcut_solve: ask the chooser for a back end, build the layout it
+ * needs, run it, store the result (result.c) once it has succeeded.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "solve/solve_internal.h"
 #include "graph/graph_internal.h"
-
-struct gcut_result {
-    int64_t flow;
-    uint8_t *cut;
-    int32_t n;
-    int32_t *flows;
-    int64_t m;
-    gcut_stats stats;
-    const char *backend;
-    char reason[384];
-    /* The cut buffer of the solve before last, kept for the next grid
-     * solve of the same size (gcut_i_result_cut_buffer): repeated solves
-     * (interactive strokes) then write into memory that is already mapped
-     * instead of faulting in fresh pages every time. */
-    uint8_t *spare;
-    int32_t spare_n;
-};
 
 void gcut_solve_options_init(gcut_solve_options *opt)
 {
@@ -32,36 +16,6 @@ void gcut_solve_options_init(gcut_solve_options *opt)
     opt->struct_size = sizeof *opt;
     opt->backend = "auto";
 }
-
-gcut_status gcut_result_new(gcut_result **out)
-{
-    if (!out)
-        return GCUT_FAIL(GCUT_ERR_INVALID, "out is NULL");
-    gcut_result *r = gcut_i_calloc(1, sizeof *r);
-    if (!r)
-        return GCUT_FAIL(GCUT_ERR_NOMEM, "cannot allocate a result");
-    r->backend = "";
-    *out = r;
-    return GCUT_OK;
-}
-
-void gcut_result_free(gcut_result *r)
-{
-    if (!r)
-        return;
-    gcut_i_free(r->cut);
-    gcut_i_free(r->flows);
-    gcut_i_free(r->spare);
-    gcut_i_free(r);
-}
-
-int64_t gcut_result_flow(const gcut_result *r) { return r ? r->flow : 0; }
-const uint8_t *gcut_result_cut(const gcut_result *r) { return r ? r->cut : NULL; }
-int32_t gcut_result_num_nodes(const gcut_result *r) { return r ? r->n : 0; }
-const int32_t *gcut_result_edge_flows(const gcut_result *r) { return r ? r->flows : NULL; }
-const gcut_stats *gcut_result_stats(const gcut_result *r) { return r ? &r->stats : NULL; }
-const char *gcut_result_backend(const gcut_result *r) { return r ? r->backend : ""; }
-const char *gcut_result_reason(const gcut_result *r) { return r ? r->reason : ""; }
 
 /* Run back end `idx` on g. Buffers are fresh; on success they move into res. */
 gcut_status gcut_i_run_backend(gcut_graph *g, int32_t idx, const gcut_solve_options *opt,
@@ -109,17 +63,8 @@ gcut_status gcut_i_run_backend(gcut_graph *g, int32_t idx, const gcut_solve_opti
         gcut_i_free(flows);
         return st;
     }
-    gcut_i_free(res->cut);
-    gcut_i_free(res->flows);
-    res->flow = sol.flow;
-    res->cut = cut;
-    res->n = g->n;
-    res->flows = flows;
-    res->m = opt->want_flows ? g->m : 0;
     stats.total_ms = gcut_i_now_ms() - t0;
-    res->stats = stats;
-    res->backend = be->name;
-    snprintf(res->reason, sizeof res->reason, "%s", reason ? reason : "");
+    gcut_i_result_store(res, sol.flow, cut, g->n, flows, g->m, &stats, be->name, reason);
     return GCUT_OK;
 }
 
@@ -137,36 +82,6 @@ gcut_status gcut_i_options_copy(const gcut_solve_options *in, gcut_solve_options
     return GCUT_OK;
 }
 
-uint8_t *gcut_i_result_cut_buffer(gcut_result *res, int32_t n)
-{
-    if (res->spare && res->spare_n == n) {
-        uint8_t *b = res->spare;
-        res->spare = NULL;
-        return b;
-    }
-    return gcut_i_malloc_array(n, 1);
-}
-
-void gcut_i_result_store(gcut_result *res, int64_t flow, uint8_t *cut, int32_t n,
-                         const gcut_stats *stats, const char *backend, const char *reason)
-{
-    if (res->cut && !res->spare) {
-        res->spare = res->cut;
-        res->spare_n = res->n;
-    } else {
-        gcut_i_free(res->cut);
-    }
-    gcut_i_free(res->flows);
-    res->flow = flow;
-    res->cut = cut;
-    res->n = n;
-    res->flows = NULL;
-    res->m = 0;
-    res->stats = *stats;
-    res->backend = backend;
-    snprintf(res->reason, sizeof res->reason, "%s", reason ? reason : "");
-}
-
 gcut_status gcut_solve(gcut_graph *g, const gcut_solve_options *opt_in, gcut_result *res)
 {
     const double t0 = gcut_i_now_ms();
@@ -176,19 +91,15 @@ gcut_status gcut_solve(gcut_graph *g, const gcut_solve_options *opt_in, gcut_res
     gcut_status st = gcut_i_options_copy(opt_in, &opt);
     if (st != GCUT_OK)
         return st;
-    const int is_auto = !opt.backend || !*opt.backend || strcmp(opt.backend, "auto") == 0;
+    /* The automatic choice honours want_flows (a named back end that
+     * cannot return flows fails in gcut_i_run_backend). */
     int32_t idx;
     const char *reason;
-    st = gcut_backend_choose(g, opt.backend, &idx, &reason);
+    st = gcut_i_choose_graph(g, opt.backend, opt.want_flows ? GCUT_BACKEND_FLOWS : 0, 0, &idx,
+                             &reason);
     if (st != GCUT_OK)
         return st;
-    if (is_auto && opt.want_flows && !(gcut_backend_caps(idx) & GCUT_BACKEND_FLOWS)) {
-        /* auto must honour want_flows: take the first CPU engine that can. */
-        st = gcut_backend_choose(g, "cpu-hipr", &idx, NULL);
-        if (st != GCUT_OK)
-            return st;
-        reason = "auto: cpu-hipr (flows were asked for)";
-    }
+    const int is_auto = !opt.backend || !*opt.backend || strcmp(opt.backend, "auto") == 0;
     char why[384];
     snprintf(why, sizeof why, "%s", reason);
     gcut_i_log(&opt, GCUT_LOG_INFO, "gcut_solve: %s", why);
@@ -200,9 +111,11 @@ gcut_status gcut_solve(gcut_graph *g, const gcut_solve_options *opt_in, gcut_res
         gcut_i_log(&opt, GCUT_LOG_WARN, "gcut_solve: %s failed (%s); falling back to the CPU",
                    gcut_backend_name(idx), gcut_last_error());
         int32_t cpu;
-        if (gcut_backend_choose(g, "cpu-hipr", &cpu, NULL) == GCUT_OK) {
-            snprintf(why, sizeof why, "auto: cpu-hipr (the GPU back end failed: %s)",
-                     gcut_status_string(st));
+        const gcut_status failed = st;
+        if (gcut_i_choose_graph(g, "auto", opt.want_flows ? GCUT_BACKEND_FLOWS : 0,
+                                GCUT_BACKEND_GPU, &cpu, NULL) == GCUT_OK) {
+            snprintf(why, sizeof why, "auto: %s (the GPU back end failed: %s)",
+                     gcut_backend_name(cpu), gcut_status_string(failed));
             st = gcut_i_run_backend(g, cpu, &opt, res, why, t0);
         }
     }
@@ -222,12 +135,10 @@ gcut_status gcut_graph_maxflow(gcut_graph *g, const char *backend, int64_t *flow
         return st;
     st = gcut_solve(g, &opt, r);
     if (st == GCUT_OK) {
-        gcut_i_free(g->last_cut);
-        g->last_cut = r->cut; /* keep the cut for gcut_graph_segment */
-        g->last_cut_n = r->n;
-        r->cut = NULL;
         if (flow)
-            *flow = r->flow;
+            *flow = gcut_result_flow(r);
+        gcut_i_free(g->last_cut);
+        g->last_cut = gcut_i_result_take_cut(r, &g->last_cut_n); /* for gcut_graph_segment */
     }
     gcut_result_free(r);
     return st;

@@ -45,7 +45,7 @@
 #include <time.h>
 
 #include "core/core_internal.h"
-#include "gcut/backend.h"
+#include "vision_plugin.h"
 #include "gcut/vision/mrf.h"
 
 enum { MRF_MAX_LABELS = 4096, MRF_MAX_UNARY = 1 << 28, MRF_MAX_V = 1 << 20,
@@ -524,7 +524,10 @@ static void next_cycle_moves(void *user, int32_t cycle, int32_t *out)
 static gcut_status run_device(gcut_mrf *m, const gcut_mrf_options *opt, int32_t *labels,
                               gcut_mrf_stats *s, double t_start, int swap)
 {
-    const gcut_mrf_plugin *pm = gcut_i_plugin_mrf(opt->backend);
+    gcut_solve_options named;
+    gcut_solve_options_init(&named);
+    named.backend = opt->backend;
+    const gcut_mrf_plugin *pm = gcut_i_vision_mrf_plugin(&named);
     if (!pm || !m->unary || (swap && !pm->swap))
         return GCUT_ERR_UNSUPPORTED;
     const int32_t L = m->L;

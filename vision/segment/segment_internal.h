@@ -8,7 +8,7 @@
 #define GCUT_VISION_SEGMENT_INTERNAL_H
 
 #include "core/core_internal.h"
-#include "gcut/backend.h"
+#include "vision_plugin.h"
 #include "gcut/grid.h"
 #include "gcut/vision/segment.h"
 #include "segment/segment_math_internal.h"

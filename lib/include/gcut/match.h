@@ -27,7 +27,7 @@
  * "cpu-match-pr" (push-relabel, FIFO, global relabelling; Kaya, Langguth,
  * Manne & Uçar 2013) and "cpu-match-hk" (Hopcroft-Karp 1973, the reference).
  * The GPU plugin adds "cuda-match-gpr" (G-PR, Deveci et al. 2013) through its
- * optional gcut_plugin_matchers symbol (gcut/backend.h); it runs only when
+ * descriptor (gcut_plugin_descriptor, gcut/plugin.h); it runs only when
  * named, and fails with GCUT_ERR_UNAVAILABLE without a device.
  * "flow-cpu-hipr" and "flow-cuda-csr" solve matching as unit-capacity
  * max-flow with that max-flow back end, for comparison (they ignore the

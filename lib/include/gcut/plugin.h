@@ -1,0 +1,249 @@
+/*
+ * gcut/plugin.h - the engine ABI, for authors of back ends and plugins
+ * (advanced; not included by gcut/gcut.h).
+ *
+ * A back end is a table of functions (gcut_backend). The problem arrives as
+ * plain arrays (gcut_problem, or gcut_grid_problem for grid-native back
+ * ends); the back end writes the flow value, the canonical cut and, when
+ * asked, per-edge flows into a gcut_solution. The ABI is pure C.
+ *
+ * A plugin is a shared object named libgcut_<something>.so that exports one
+ * symbol, gcut_plugin_entry (gcut_plugin_entry_fn): given the core's host
+ * services, it hands back one gcut_plugin_descriptor listing its back ends,
+ * its bipartite matchers (they join gcut_match's table, gcut/match.h) and
+ * its named extensions (interfaces of other layers, such as the vision
+ * layer's device energies, that the core looks up by name and version
+ * without knowing them). A plugin whose descriptor has another
+ * GCUT_PLUGIN_ABI_VERSION is refused, with the reason listed by
+ * gcut_backend_available() for its back ends.
+ *
+ * Version 3 (gcut 0.2): one entry symbol returning a descriptor; settings
+ * parser in the host services; registry and engine ABI in separate headers.
+ */
+#ifndef GCUT_PLUGIN_H
+#define GCUT_PLUGIN_H
+
+#include <stdarg.h>
+
+#include "gcut/backend.h"
+#include "gcut/common.h"
+#include "gcut/graph.h"
+#include "gcut/grid.h"
+#include "gcut/match.h"
+#include "gcut/solve.h"
+
+GCUT_BEGIN_C_DECLS
+
+/** Version of this ABI: every table below starts with it. */
+#define GCUT_PLUGIN_ABI_VERSION 3
+
+/** \brief One item of a settings string (gcut_solve_options.params): "key=value". */
+typedef struct gcut_param {
+    char key[32];
+    char value[64];
+} gcut_param;
+
+/** \brief Bidirectional CSR: every edge u-v with a positive capacity in either
+ *  direction gives two arcs, u->v (cap) and v->u (rev_cap), each listed under
+ *  its tail and each other's sister. Self-loops and edges with both
+ *  capacities 0 are left out. Within a node, arcs follow edge order. */
+typedef struct gcut_bcsr {
+    int32_t n;              /**< nodes */
+    int64_t m;              /**< arcs (even) */
+    const int64_t *first;   /**< n + 1 offsets: the arcs of v are first[v] .. first[v+1]-1 */
+    const int32_t *head;    /**< m: head node of each arc */
+    const int64_t *sister;  /**< m: index of the reverse arc */
+    const int32_t *cap;     /**< m: capacity of each arc */
+    const int64_t *edge;    /**< m: 2 * edge id + (1 if the arc runs v->u, 0 if u->v) */
+} gcut_bcsr;
+
+/** \brief Forward CSR plus reversed CSR (ECL-MaxFlow's layout): the directed
+ *  arcs with positive capacity (u->v for cap > 0, v->u for rev_cap > 0),
+ *  sorted by tail, and for every node the list of arcs entering it as
+ *  indices into the forward arrays. Residuals follow from one flow per
+ *  forward arc: forward residual cap - f, backward residual f. */
+typedef struct gcut_rcsr {
+    int32_t n;              /**< nodes */
+    int64_t m;              /**< forward arcs */
+    const int64_t *row;     /**< n + 1 */
+    const int32_t *col;     /**< m: head of each forward arc */
+    const int32_t *cap;     /**< m */
+    const int64_t *rrow;    /**< n + 1: arcs entering v are rmap[rrow[v] .. rrow[v+1]-1] */
+    const int32_t *rcol;    /**< m: tail of each entering arc */
+    const int64_t *rmap;    /**< m: forward index of each entering arc */
+    const int64_t *edge;    /**< m: 2 * edge id + (1 if the arc runs v->u) */
+} gcut_rcsr;
+
+/** \brief What a back end is given to solve (all arrays read-only, owned by the core). */
+typedef struct gcut_problem {
+    int32_t num_nodes;
+    int64_t num_edges;
+    const int32_t *edge_u;       /**< num_edges */
+    const int32_t *edge_v;
+    const int32_t *edge_cap;
+    const int32_t *edge_rev_cap;
+    const int32_t *cap_source;   /**< num_nodes */
+    const int32_t *cap_sink;     /**< num_nodes */
+    const gcut_bcsr *bcsr;       /**< set when the back end has GCUT_BACKEND_NEEDS_BCSR */
+    const gcut_rcsr *rcsr;       /**< set when the back end has GCUT_BACKEND_NEEDS_RCSR */
+} gcut_problem;
+
+/** \brief Where a back end writes its answer (buffers owned by the core). */
+typedef struct gcut_solution {
+    int64_t flow;            /**< out: the maximum flow value */
+    uint8_t *cut;            /**< out: num_nodes bytes, the canonical cut */
+    int32_t *edge_flows;     /**< out, when non-NULL: num_edges per-edge flows */
+    gcut_stats *stats;       /**< out: counters and init/solve/flow/cut/transfer times */
+} gcut_solution;
+
+/** \brief Services of the core offered to back ends (so plugins need not link libgcut). */
+typedef struct gcut_host_api {
+    int32_t abi_version;     /**< GCUT_PLUGIN_ABI_VERSION */
+    /** Record a failure (status, printf-style message) for gcut_last_error(); returns status. */
+    gcut_status (*fail)(gcut_status status, const char *where, const char *fmt, ...);
+    /** Log through the call's sink if \p level <= the call's verbosity (or is an error). */
+    void (*log)(const gcut_solve_options *opt, gcut_log_level level, const char *fmt, ...);
+    /** Monotonic clock in milliseconds. */
+    double (*now_ms)(void);
+    /** gcut's allocator. */
+    void *(*malloc_fn)(size_t size);
+    void (*free_fn)(void *ptr);
+    /** The settings parser every back end shares (the same syntax and messages
+     *  everywhere): items "key=value" separated by commas, no empty items. Takes
+     *  the next item of *cursor: 1 with *out filled and *cursor advanced, 0 at the
+     *  end (NULL or ""), -1 after recording GCUT_ERR_INVALID for malformed text;
+     *  \p who names the back end in messages. */
+    int (*param_next)(const char **cursor, const char *who, gcut_param *out);
+    /** The item's value as a whole number in [lo, hi], else GCUT_ERR_INVALID recorded. */
+    gcut_status (*param_int)(const gcut_param *p, const char *who, int64_t lo, int64_t hi,
+                             int64_t *out);
+    /** The item's value as a number >= lo, else GCUT_ERR_INVALID recorded. */
+    gcut_status (*param_double)(const gcut_param *p, const char *who, double lo, double *out);
+    /** Record GCUT_ERR_INVALID for an unknown key; \p known lists the back end's keys. */
+    gcut_status (*param_unknown)(const gcut_param *p, const char *who, const char *known);
+} gcut_host_api;
+
+/** \brief One change recorded on a grid since its previous solve (warm start). */
+typedef struct gcut_grid_change {
+    int32_t node;  /**< the node whose entry changed */
+    int32_t what;  /**< direction 0 .. num_dirs-1, GCUT_GRID_SOURCE_LINK or GCUT_GRID_SINK_LINK */
+    int32_t delta; /**< new capacity - old capacity (fits: both are in [0, INT32_MAX]) */
+} gcut_grid_change;
+
+/** \brief What a grid back end is given to solve (gcut/grid.h explains the
+ *  node order and the directions). All arrays are read-only and owned by
+ *  the core. Entries of cap[d] whose neighbour would be outside the grid
+ *  hold arbitrary values and must be ignored.
+ *
+ *  Warm start: when \p warm is non-zero, the back end's state (from its
+ *  create) was last used by a successful solve_grid of this same grid, and
+ *  \p changes lists, in order, every change made since; applying their
+ *  deltas to the capacities of that solve gives the arrays here. A back end
+ *  may always ignore it and solve cold. When \p warm is 0 the state may hold
+ *  anything and must not be trusted. Either way the answer must be that of
+ *  a cold solve; set stats->warm_start to 1 when the state was reused. */
+typedef struct gcut_grid_problem {
+    int32_t width, height, depth;
+    int32_t connectivity;
+    int32_t num_dirs;               /**< == connectivity */
+    int32_t num_nodes;              /**< width * height * depth */
+    const int32_t *dir_offset;      /**< 3 * num_dirs: dx, dy, dz of direction d at 3d */
+    const int32_t *const *cap;      /**< num_dirs arrays of num_nodes: cap[d][v], v -> neighbour */
+    const int32_t *cap_source;      /**< num_nodes */
+    const int32_t *cap_sink;        /**< num_nodes */
+    int32_t warm;                   /**< non-zero: the state holds this grid's previous solve */
+    int64_t num_changes;
+    const gcut_grid_change *changes;
+} gcut_grid_problem;
+
+/** \brief A back end: a table of functions (docs/design.md section 3). */
+typedef struct gcut_backend {
+    int32_t abi_version;       /**< GCUT_PLUGIN_ABI_VERSION */
+    const char *name;
+    const char *description;
+    uint32_t caps;
+    /** Load libraries and look for a device; never fails hard. Returns GCUT_OK or
+     *  GCUT_ERR_UNAVAILABLE with *reason set to a static string. */
+    gcut_status (*probe)(const char **reason);
+    /** Optional persistent state (may be NULL: state is then NULL). */
+    gcut_status (*create)(void **state);
+    gcut_status (*solve_graph)(void *state, const gcut_problem *p, const gcut_solve_options *opt,
+                               gcut_solution *sol);
+    gcut_status (*solve_grid)(void *state, const gcut_grid_problem *p,
+                              const gcut_solve_options *opt, gcut_solution *sol);
+    void (*destroy)(void *state);
+} gcut_backend;
+
+/** Fill a gcut_backend table in one line. */
+#define GCUT_BACKEND_ASSIGN(name_, desc_, caps_, probe_, create_, solve_graph_, solve_grid_, \
+                            destroy_)                                                    \
+    {GCUT_PLUGIN_ABI_VERSION, (name_), (desc_), (caps_), (probe_), (create_),           \
+     (solve_graph_), (solve_grid_), (destroy_)}
+
+/* -------------------------------------------------- plugin matchers (optional) */
+
+/** \brief What a plugin matcher is given (gcut/match.h). The graph arrays are
+ *  read-only and owned by the core; the mates arrive holding a valid matching
+ *  (mates of rows and columns, -1 when free) and must leave holding a maximum
+ *  one, consistent both ways. */
+typedef struct gcut_match_problem {
+    int32_t rows, cols;
+    int64_t edges;
+    const int64_t *row_ptr;  /**< rows + 1: the columns of row r are row_adj[row_ptr[r] ..] */
+    const int32_t *row_adj;  /**< edges */
+    const int64_t *col_ptr;  /**< cols + 1: the rows of column c are col_adj[col_ptr[c] ..] */
+    const int32_t *col_adj;  /**< edges */
+    int32_t *row_mates;      /**< rows, in and out */
+    int32_t *col_mates;      /**< cols, in and out */
+    double deadline_ms;      /**< host now_ms() limit (GCUT_ERR_TIMEOUT past it); 1e300: none */
+    const gcut_solve_options *log; /**< for host->log */
+    gcut_match_stats *stats; /**< counters to fill (times are the core's) */
+} gcut_match_problem;
+
+/** \brief A matcher provided by a plugin; joins gcut_match's table after the
+ *  CPU matchers, under its own name. Strings are static. */
+typedef struct gcut_plugin_matcher {
+    int32_t abi_version;     /**< GCUT_PLUGIN_ABI_VERSION */
+    const char *name;        /**< "cuda-match-gpr" */
+    const char *description;
+    /** GCUT_OK, or GCUT_ERR_UNAVAILABLE with a static reason. */
+    gcut_status (*probe)(const char **reason);
+    gcut_status (*run)(const gcut_match_problem *p);
+} gcut_plugin_matcher;
+
+/* ------------------------------------------------------------ the plugin entry */
+
+/** \brief A named interface a plugin offers to another layer (e.g. the vision
+ *  layer's device energies, "gcut.vision.seg"). The core keeps it and hands
+ *  it to whoever asks for that name and version; it never reads \p table. */
+typedef struct gcut_plugin_extension {
+    const char *name;        /**< "layer.what", static */
+    int32_t version;         /**< the interface's own version */
+    const char *backend;     /**< the back end it belongs to, or NULL */
+    const void *table;       /**< the interface (a struct the two layers agree on) */
+} gcut_plugin_extension;
+
+/** \brief Everything a plugin provides. All pointers are static (valid while the
+ *  plugin is loaded, which is for the life of the process once accepted). */
+typedef struct gcut_plugin_descriptor {
+    int32_t abi_version;                        /**< GCUT_PLUGIN_ABI_VERSION: read first */
+    const char *name;                           /**< "cuda" */
+    const gcut_backend *const *backends;
+    int32_t num_backends;
+    const gcut_plugin_matcher *const *matchers; /**< may be NULL */
+    int32_t num_matchers;
+    const gcut_plugin_extension *extensions;    /**< may be NULL */
+    int32_t num_extensions;
+} gcut_plugin_descriptor;
+
+/** \brief The one symbol a plugin exports. It stores its descriptor in *out and
+ *  returns GCUT_OK, or returns GCUT_ERR_UNSUPPORTED when \p host->abi_version is
+ *  not its own (then *out, when set, tells the version it speaks). \p host stays
+ *  valid for the life of the process. */
+typedef gcut_status (*gcut_plugin_entry_fn)(const gcut_host_api *host,
+                                            const gcut_plugin_descriptor **out);
+#define GCUT_PLUGIN_ENTRY_SYMBOL "gcut_plugin_entry"
+
+GCUT_END_C_DECLS
+
+#endif /* GCUT_PLUGIN_H */
