@@ -79,7 +79,8 @@ static gcut_status choose_named(const char *name, int32_t *index)
         return st;
     const char *why;
     if (!gcut_backend_available(i, &why))
-        return GCUT_FAIL(GCUT_ERR_UNAVAILABLE, "back end '%s' is unavailable: %s", name, why);
+        return gcut_i_fail(GCUT_ERR_UNAVAILABLE, "gcut_backend_choose",
+                           "back end '%s' is unavailable: %s", name, why);
     *index = i;
     return GCUT_OK;
 }

@@ -3,9 +3,9 @@
  *
  * Called once, by the registry, the first time something past the built-in
  * back ends is asked for. Looks at every libgcut_*.so named in
- * $GCUT_PLUGIN_PATH (files or folders, colon-separated), or else at
- * libgcut_cuda.so beside libgcut (or the program), in ../lib beside the
- * program's bin/, and in the install libdir. A plugin exports one symbol,
+ * $GCUT_PLUGIN_PATH (files or folders, colon-separated) when it is set, and
+ * then nowhere else; otherwise at libgcut_cuda.so beside libgcut (or the
+ * program), in ../lib beside the program's bin/, and in the install libdir. A plugin exports one symbol,
  * gcut_plugin_entry, which hands back one descriptor; a plugin that is
  * absent, fails to load or speaks another plugin ABI is never fatal: the
  * reason becomes that of the stand-ins of the back ends it should have
@@ -132,8 +132,8 @@ void gcut_i_plugins_load(void)
             }
         }
     }
-    if (any)
-        return;
+    if (env && *env)
+        return; /* the user said where the plugins are */
     /* Next to libgcut (or the program, when linked statically), then a
      * lib/ folder beside the program's bin/, then the install libdir. */
     Dl_info info;

@@ -11,7 +11,8 @@
  * The registry holds the CPU back ends compiled into libgcut, then the back
  * ends of plugins loaded with dlopen when first needed: every
  * `libgcut_*.so` named in $GCUT_PLUGIN_PATH (a colon-separated list of files
- * or folders), then libgcut_cuda.so next to libgcut itself. A plugin that is
+ * or folders) when it is set, else libgcut_cuda.so next to libgcut itself
+ * (or in the install's libdir). A plugin that is
  * missing or fails to load is reported, never fatal: the back ends a plugin
  * is expected to provide (cuda-csr, cuda-grid) are then listed as
  * unavailable with the reason. Asking for a built-in back end by name never

@@ -1,0 +1,65 @@
+/*
+ * fake_plugin.c - plugins for tests/plugin/plugin_test.c, built three
+ * ways (FAKE_KIND):
+ *   1  a good plugin of this ABI: one back end, "fake-graph" (it solves
+ *      nothing: GCUT_ERR_UNSUPPORTED), and one extension "test.ext";
+ *   2  a plugin of the 0.1 ABI (version 2): gcut_plugin_entry(host,
+ *      backends, count), which refuses a host of another version without
+ *      touching its outputs, as the 0.1 plugins do;
+ *   3  a plugin of a future ABI (version 4) with the new entry.
+ * Each records that its entry ran in $GCUT_FAKE_PLUGIN_ENTERED, so that a
+ * test can see whether the core loaded it.
+ */
+#include <stdlib.h>
+
+#include "gcut/plugin.h"
+
+#define EXPORT __attribute__((visibility("default")))
+
+#if FAKE_KIND == 2
+EXPORT gcut_status gcut_plugin_entry(const gcut_host_api *host, const void ***backends,
+                                     int32_t *count);
+gcut_status gcut_plugin_entry(const gcut_host_api *host, const void ***backends, int32_t *count)
+{
+    setenv("GCUT_FAKE_PLUGIN_ENTERED", "2", 1);
+    if (!host || !backends || !count || host->abi_version != 2)
+        return GCUT_ERR_INVALID;
+    return GCUT_ERR_INVALID; /* never reached with a core of this ABI */
+}
+#else
+static gcut_status fake_probe(const char **reason)
+{
+    *reason = "ok";
+    return GCUT_OK;
+}
+
+static gcut_status fake_solve(void *state, const gcut_problem *p, const gcut_solve_options *opt,
+                              gcut_solution *sol)
+{
+    return GCUT_ERR_UNSUPPORTED;
+}
+
+static const gcut_backend fake_backend = GCUT_BACKEND_ASSIGN(
+    "fake-graph", "a back end of the test plugin", GCUT_BACKEND_GRAPH, fake_probe, NULL,
+    fake_solve, NULL, NULL);
+static const gcut_backend *const backends[] = {&fake_backend};
+static const int fake_table = 42;
+static const gcut_plugin_extension extensions[] = {{"test.ext", 1, "fake-graph", &fake_table}};
+
+static const gcut_plugin_descriptor descriptor = {
+#if FAKE_KIND == 3
+    4,
+#else
+    GCUT_PLUGIN_ABI_VERSION,
+#endif
+    "fake", backends, 1, NULL, 0, extensions, 1,
+};
+
+EXPORT gcut_status gcut_plugin_entry(const gcut_host_api *host, const gcut_plugin_descriptor **out);
+gcut_status gcut_plugin_entry(const gcut_host_api *host, const gcut_plugin_descriptor **out)
+{
+    setenv("GCUT_FAKE_PLUGIN_ENTERED", "1", 1);
+    *out = &descriptor;
+    return host->abi_version == descriptor.abi_version ? GCUT_OK : GCUT_ERR_UNSUPPORTED;
+}
+#endif
