@@ -9,7 +9,7 @@
  * The image is scaled bilinearly to about --mp megapixels. Seeds: a
  * foreground disc in the middle (radius a tenth of the short side) and a
  * background frame (the outer 3% of each side), as a user's first strokes;
- * the first cut is cold. Then --strokes strokes like gcut-view --bench's:
+ * the first cut is cold. Then --strokes strokes like gcut-view-bench's:
  * alternately foreground near the middle and background near the left
  * border, each a disc of radius 3 and then a horizontal segment of a tenth
  * of the width, each part followed by a warm solve (what the viewer does

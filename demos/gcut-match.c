@@ -5,12 +5,11 @@
  * Prints `cardinality: <N>` on a line of its own and the times (`init: <ms>
  * ms`, `solve: <ms> ms`), so scripts can read them.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "cli.h"
 #include "gcut/gcut.h"
 
 static const char usage[] =
@@ -29,65 +28,33 @@ static const char usage[] =
     "  -v, --verbose        log what the library does to stderr\n"
     "  -l, --list-backends  list the matchers\n"
     "  -h, --help           show this help\n"
+    "      --version        show the version\n"
     "\n"
     "output (one item per line): `size: ROWS x COLS, EDGES edges`, `cardinality: N`,\n"
     "`backend: NAME`, `initial: N` (size after the init heuristic), `parse: MS ms`,\n"
     "`init: MS ms`, `solve: MS ms` (medians with --repeat), with --check `check: ok`.\n"
     "Exit status 0 on success, 1 on bad input or a failed check, 2 on bad usage.\n";
 
-static void log_to_stderr(void *user, gcut_log_level level, const char *msg)
-{
-    (void)user;
-    static const char *names[] = {"error", "warn", "info", "debug"};
-    fprintf(stderr, "gcut [%s] %s\n", names[level], msg);
-}
-
-static int die_usage(const char *msg, const char *arg)
-{
-    fprintf(stderr, "gcut-match: %s%s%s\n", msg, arg ? ": " : "", arg ? arg : "");
-    fprintf(stderr, "Try 'gcut-match --help'.\n");
-    return 2;
-}
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    const double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static double median(double *v, int n)
 {
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    cli_sort_doubles(v, (size_t)n);
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
 static int write_mates(const char *path, const int32_t *mates, int32_t rows)
 {
-    FILE *f = strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
-    if (!f) {
-        fprintf(stderr, "gcut-match: cannot write %s: %s\n", path, strerror(errno));
+    FILE *f = cli_open_output(path);
+    if (!f)
         return 1;
-    }
     fprintf(f, "%% row column (1-based; column 0: the row is unmatched)\n");
     for (int32_t r = 0; r < rows; r++)
         fprintf(f, "%d %d\n", (int)r + 1, (int)mates[r] + 1);
-    int bad = ferror(f);
-    if (f != stdout)
-        bad |= fclose(f) != 0;
-    if (bad)
-        fprintf(stderr, "gcut-match: error writing %s\n", path);
-    return bad;
+    return cli_close_output(f, path);
 }
 
 int main(int argc, char **argv)
 {
+    cli_init("gcut-match", usage);
     gcut_match_options opt;
     gcut_match_options_init(&opt);
     const char *input = NULL, *out_path = NULL;
@@ -95,8 +62,7 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            fputs(usage, stdout);
+        if (cli_info_option(a)) {
             return 0;
         } else if (!strcmp(a, "-l") || !strcmp(a, "--list-backends")) {
             for (int32_t k = 0; k < gcut_match_backend_count(); k++)
@@ -104,16 +70,15 @@ int main(int argc, char **argv)
             return 0;
         } else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
             opt.verbosity = 2;
-            opt.log = log_to_stderr;
+            opt.log = cli_log_to_stderr;
         } else if (!strcmp(a, "--check")) {
             check = 1;
         } else if (!strcmp(a, "-b") || !strcmp(a, "--backend") || !strcmp(a, "--init") ||
                    !strcmp(a, "--out") || !strcmp(a, "-r") || !strcmp(a, "--repeat") ||
                    !strcmp(a, "--time-limit") || !strcmp(a, "--relabel-freq")) {
             if (!val)
-                return die_usage("missing value for", a);
+                return cli_usage_error("missing value for", a);
             i++;
-            char *end;
             if (!strcmp(a, "-b") || !strcmp(a, "--backend")) {
                 opt.backend = val;
             } else if (!strcmp(a, "--init")) {
@@ -124,41 +89,39 @@ int main(int argc, char **argv)
                 else if (!strcmp(val, "ks"))
                     opt.init = GCUT_MATCH_INIT_KS;
                 else
-                    return die_usage("--init must be none, greedy or ks", val);
+                    return cli_usage_error("--init must be none, greedy or ks", val);
             } else if (!strcmp(a, "--out")) {
                 out_path = val;
             } else if (!strcmp(a, "-r") || !strcmp(a, "--repeat")) {
-                long n = strtol(val, &end, 10);
-                if (*end || end == val || n < 1 || n > 1000)
-                    return die_usage("--repeat needs an integer in [1, 1000]", val);
+                int32_t n;
+                if (!cli_parse_int(val, 1, 1000, &n))
+                    return cli_usage_error("--repeat needs an integer in [1, 1000]", val);
                 repeat = (int)n;
             } else {
-                double d = strtod(val, &end);
-                if (*end || end == val || !(d > 0))
-                    return die_usage("needs a positive number", a);
+                double d;
+                if (!cli_parse_positive(val, &d))
+                    return cli_usage_error("needs a positive number", a);
                 if (!strcmp(a, "--time-limit"))
                     opt.time_limit = d;
                 else
                     opt.relabel_freq = d;
             }
         } else if (a[0] == '-' && a[1]) {
-            return die_usage("unknown option", a);
+            return cli_usage_error("unknown option", a);
         } else if (input) {
-            return die_usage("more than one input file", a);
+            return cli_usage_error("more than one input file", a);
         } else {
             input = a;
         }
     }
     if (!input)
-        return die_usage("no input file", NULL);
+        return cli_usage_error("no input file", NULL);
 
-    double t = now_ms();
+    double t = cli_now_ms();
     gcut_bipartite *b = NULL;
-    if (gcut_bipartite_read_mtx(&b, input) != GCUT_OK) {
-        fprintf(stderr, "gcut-match: %s\n", gcut_last_error());
-        return 1;
-    }
-    const double parse_ms = now_ms() - t;
+    if (gcut_bipartite_read_mtx(&b, input) != GCUT_OK)
+        return cli_fail();
+    const double parse_ms = cli_now_ms() - t;
     gcut_match_result *res = NULL;
     double *init_ms = malloc((size_t)repeat * sizeof *init_ms);
     double *solve_ms = malloc((size_t)repeat * sizeof *solve_ms);
@@ -170,7 +133,7 @@ int main(int argc, char **argv)
     int64_t card = -1;
     for (int k = 0; k < repeat; k++) {
         if (gcut_match(b, &opt, res) != GCUT_OK) {
-            fprintf(stderr, "gcut-match: %s\n", gcut_last_error());
+            cli_fail();
             goto done;
         }
         const gcut_match_stats *s = gcut_match_result_stats(res);

@@ -6,12 +6,11 @@
  * `--backend all` every available back end solves the file and a table
  * compares them.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "cli.h"
 #include "gcut/gcut.h"
 
 static const char usage[] =
@@ -30,6 +29,7 @@ static const char usage[] =
     "  -v, --verbose        log what the library does to stderr\n"
     "  -l, --list-backends  list the back ends, whether each is available and why\n"
     "  -h, --help           show this help\n"
+    "      --version        show the version\n"
     "\n"
     "output (one item per line): `flow: VALUE`, `backend: NAME (REASON)`, `parse: MS ms`,\n"
     "`build: MS ms`, `solve: MS ms`, `total: MS ms` (medians with --repeat). Exit status 0 on\n"
@@ -41,31 +41,6 @@ typedef struct args {
     int check, repeat, verbose;
     double time_limit;
 } args;
-
-static void log_to_stderr(void *user, gcut_log_level level, const char *msg)
-{
-    (void)user;
-    static const char *names[] = {"error", "warn", "info", "debug"};
-    fprintf(stderr, "gcut [%s] %s\n", names[level], msg);
-}
-
-static int die_usage(const char *msg, const char *arg)
-{
-    fprintf(stderr, "gcut-maxflow: %s%s%s\n", msg, arg ? ": " : "", arg ? arg : "");
-    fprintf(stderr, "Try 'gcut-maxflow --help'.\n");
-    return 2;
-}
-
-static int parse_int(const char *s, long lo, long hi, long *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || end == s || *end || v < lo || v > hi)
-        return 0;
-    *out = v;
-    return 1;
-}
 
 static int list_backends(void)
 {
@@ -79,34 +54,15 @@ static int list_backends(void)
     return 0;
 }
 
-/* Output files: "-" is stdout; errors are reported once, here. */
-static FILE *open_output(const char *path)
-{
-    FILE *f = strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
-    if (!f)
-        fprintf(stderr, "gcut-maxflow: cannot write %s: %s\n", path, strerror(errno));
-    return f;
-}
-
-static int close_output(FILE *f, const char *path)
-{
-    int bad = ferror(f);
-    if (f != stdout)
-        bad |= fclose(f) != 0;
-    if (bad)
-        fprintf(stderr, "gcut-maxflow: error writing %s\n", path);
-    return bad;
-}
-
 static int write_cut(const char *path, const uint8_t *cut, int32_t n)
 {
-    FILE *f = open_output(path);
+    FILE *f = cli_open_output(path);
     if (!f)
         return 1;
     fprintf(f, "c canonical cut: node id (1-based, as in the file), side (0 source, 1 sink)\n");
     for (int32_t v = 0; v < n; v++)
         fprintf(f, "%d %d\n", (int)v + 1, (int)cut[v]);
-    return close_output(f, path);
+    return cli_close_output(f, path);
 }
 
 /* DIMACS solution form: terminal arcs first (from the balance of each node),
@@ -114,7 +70,7 @@ static int write_cut(const char *path, const uint8_t *cut, int32_t n)
 static int write_flow(const char *path, const gcut_graph *g, const gcut_dimacs_info *info,
                       int64_t value, const int32_t *flows)
 {
-    FILE *f = open_output(path);
+    FILE *f = cli_open_output(path);
     if (!f)
         return 1;
     const int32_t n = gcut_graph_num_nodes(g);
@@ -154,13 +110,7 @@ static int write_flow(const char *path, const gcut_graph *g, const gcut_dimacs_i
         fprintf(f, "f %d %d %d\n", (int)u + 1, (int)v + 1, (int)flows[e]);
     }
     free(d);
-    return close_output(f, path);
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
+    return cli_close_output(f, path);
 }
 
 /* Solve with one back end, `repeat` times. Returns 0 on success. */
@@ -185,7 +135,7 @@ static int solve_one(gcut_graph *g, const args *a, const char *backend, gcut_res
     opt.want_flows = (a->flow_path || a->check) && flows_possible;
     if (a->verbose) {
         opt.verbosity = 2;
-        opt.log = log_to_stderr;
+        opt.log = cli_log_to_stderr;
     }
     double *times = calloc((size_t)a->repeat * 2, sizeof *times);
     double *totals = times + a->repeat;
@@ -196,7 +146,7 @@ static int solve_one(gcut_graph *g, const args *a, const char *backend, gcut_res
     for (int k = 0; k < a->repeat && rc == 0; k++) {
         if (gcut_solve(g, &opt, res) != GCUT_OK) {
             if (!quiet_fail)
-                fprintf(stderr, "gcut-maxflow: %s\n", gcut_last_error());
+                cli_fail();
             rc = 1;
             break;
         }
@@ -218,8 +168,8 @@ static int solve_one(gcut_graph *g, const args *a, const char *backend, gcut_res
         }
     }
     if (rc == 0) {
-        qsort(times, (size_t)a->repeat, sizeof *times, cmp_double);
-        qsort(totals, (size_t)a->repeat, sizeof *totals, cmp_double);
+        cli_sort_doubles(times, (size_t)a->repeat);
+        cli_sort_doubles(totals, (size_t)a->repeat);
         tm->solve_ms = times[a->repeat / 2];
         tm->total_ms = totals[a->repeat / 2];
     }
@@ -291,73 +241,67 @@ static int solve_all(gcut_graph *g, const args *a)
 
 int main(int argc, char **argv)
 {
+    cli_init("gcut-maxflow", usage);
     args a = {"auto", NULL, NULL, NULL, NULL, 0, 0, 1, 0, 0};
     for (int i = 1; i < argc; i++) {
         const char *s = argv[i];
         const char *next = i + 1 < argc ? argv[i + 1] : NULL;
-        long v;
-        if (!strcmp(s, "-h") || !strcmp(s, "--help")) {
-            fputs(usage, stdout);
+        if (cli_info_option(s)) {
             return 0;
         } else if (!strcmp(s, "-l") || !strcmp(s, "--list-backends")) {
             return list_backends();
         } else if (!strcmp(s, "-b") || !strcmp(s, "--backend")) {
             if (!next)
-                return die_usage("missing value for", s);
+                return cli_usage_error("missing value for", s);
             a.backend = argv[++i];
         } else if (!strcmp(s, "-t") || !strcmp(s, "--threads")) {
-            if (!next || !parse_int(next, 0, 4096, &v))
-                return die_usage("--threads needs a number 0..4096", next);
-            a.threads = (int32_t)v;
+            if (!next || !cli_parse_int(next, 0, 4096, &a.threads))
+                return cli_usage_error("--threads needs a number 0..4096", next);
             i++;
         } else if (!strcmp(s, "-r") || !strcmp(s, "--repeat")) {
-            if (!next || !parse_int(next, 1, 1000000, &v))
-                return die_usage("--repeat needs a positive number", next);
+            int32_t v;
+            if (!next || !cli_parse_int(next, 1, 1000000, &v))
+                return cli_usage_error("--repeat needs a positive number", next);
             a.repeat = (int)v;
             i++;
         } else if (!strcmp(s, "--params")) {
             if (!next)
-                return die_usage("missing value for", s);
+                return cli_usage_error("missing value for", s);
             a.params = argv[++i];
         } else if (!strcmp(s, "--cut")) {
             if (!next)
-                return die_usage("missing value for", s);
+                return cli_usage_error("missing value for", s);
             a.cut_path = argv[++i];
         } else if (!strcmp(s, "--flow")) {
             if (!next)
-                return die_usage("missing value for", s);
+                return cli_usage_error("missing value for", s);
             a.flow_path = argv[++i];
         } else if (!strcmp(s, "--time-limit")) {
-            char *end;
-            if (!next || (a.time_limit = strtod(next, &end)) <= 0 || *end)
-                return die_usage("--time-limit needs a positive number of seconds", next);
+            if (!next || !cli_parse_positive(next, &a.time_limit))
+                return cli_usage_error("--time-limit needs a positive number of seconds", next);
             i++;
         } else if (!strcmp(s, "--check")) {
             a.check = 1;
         } else if (!strcmp(s, "-v") || !strcmp(s, "--verbose")) {
             a.verbose = 1;
         } else if (s[0] == '-' && s[1] != '\0') {
-            return die_usage("unknown option", s);
+            return cli_usage_error("unknown option", s);
         } else if (a.input) {
-            return die_usage("more than one input file", s);
+            return cli_usage_error("more than one input file", s);
         } else {
             a.input = s;
         }
     }
     if (!a.input)
-        return die_usage("no input file (use - for stdin)", NULL);
+        return cli_usage_error("no input file (use - for stdin)", NULL);
 
     gcut_graph *g = NULL;
     gcut_dimacs_info info;
     /* Parse time is measured around the reader alone. */
-    struct timespec ts0, ts1;
-    clock_gettime(CLOCK_MONOTONIC, &ts0);
-    if (gcut_graph_read_dimacs(a.input, &g, &info) != GCUT_OK) {
-        fprintf(stderr, "gcut-maxflow: %s\n", gcut_last_error());
-        return 1;
-    }
-    clock_gettime(CLOCK_MONOTONIC, &ts1);
-    const double t0 = (double)(ts1.tv_sec - ts0.tv_sec) * 1e3 + (double)(ts1.tv_nsec - ts0.tv_nsec) * 1e-6;
+    const double t_parse = cli_now_ms();
+    if (gcut_graph_read_dimacs(a.input, &g, &info) != GCUT_OK)
+        return cli_fail();
+    const double t0 = cli_now_ms() - t_parse;
     printf("nodes: %d\nedges: %lld\nparse: %.2f ms\n", (int)gcut_graph_num_nodes(g),
            (long long)gcut_graph_num_edges(g), t0);
 
@@ -367,9 +311,8 @@ int main(int argc, char **argv)
     } else {
         gcut_result *res;
         if (gcut_result_new(&res) != GCUT_OK) {
-            fprintf(stderr, "gcut-maxflow: %s\n", gcut_last_error());
             gcut_graph_free(g);
-            return 1;
+            return cli_fail();
         }
         timing tm = {0, 0, 0};
         rc = solve_one(g, &a, a.backend, res, &tm, 0);

@@ -15,7 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "gcut/gcut.h"
@@ -75,6 +74,7 @@ static const char usage[] =
     "                       (disparity; sweep: depth * depth16-scale, 0 masked)\n"
     "  -q, --quiet          no progress bar\n"
     "  -h, --help           show this help\n"
+    "      --version        show the version\n"
     "\n"
     "printed (one item per line): `size: WxH`, `views: K`, `labels: N`, `backend:`,\n"
     "`cycle K: energy E, MS ms`, `cycles:`, `moves:`, `initial-energy:`, `energy: E`,\n"
@@ -90,18 +90,6 @@ static const char usage[] =
     "           --out depth.png --ply temple.ply\n";
 
 static const char prog[] = "gcut-mvs";
-
-static int die_usage(const char *msg, const char *arg)
-{
-    return stereo_cli_usage(prog, msg, arg);
-}
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
-}
 
 /* Comma-separated doubles: the count, or -1 on a bad number or more than max. */
 static int parse_doubles(const char *s, double *out, int max)
@@ -288,10 +276,10 @@ static int run_mbs(cli *o)
     double base[MAX_VIEWS];
     const int nv = split(o->views_arg, names, MAX_VIEWS);
     if (nv < 2)
-        return die_usage("--views needs 2 .. 64 comma-separated images", NULL);
+        return cli_usage_error("--views needs 2 .. 64 comma-separated images", NULL);
     const int nb = parse_doubles(o->baselines_arg, base, MAX_VIEWS);
     if (nb < 0)
-        return die_usage("--baselines must be comma-separated numbers", o->baselines_arg);
+        return cli_usage_error("--baselines must be comma-separated numbers", o->baselines_arg);
     if (nb != nv) {
         fprintf(stderr, "%s: %d views but %d baselines\n", prog, nv, nb);
         return 2;
@@ -300,15 +288,15 @@ static int run_mbs(cli *o)
     for (int i = 0; i < nv; i++)
         if (base[i] == 0) {
             if (ref >= 0)
-                return die_usage("more than one view has baseline 0 (the reference)", NULL);
+                return cli_usage_error("more than one view has baseline 0 (the reference)", NULL);
             ref = i;
         }
     if (ref < 0)
-        return die_usage("no view has baseline 0: give the reference baseline 0", NULL);
+        return cli_usage_error("no view has baseline 0: give the reference baseline 0", NULL);
     if (o->s.ndisp == 0)
-        return die_usage("--ndisp is required", NULL);
+        return cli_usage_error("--ndisp is required", NULL);
     if (o->keep > nv - 1)
-        return die_usage("--keep is more than the views other than the reference", NULL);
+        return cli_usage_error("--keep is more than the views other than the reference", NULL);
 
     gcut_mbs_options p;
     gcut_mbs_options_init(&p);
@@ -329,7 +317,7 @@ static int run_mbs(cli *o)
     if (o->s.gt_path && gcut_image_load(o->s.gt_path, &gt) != GCUT_OK)
         goto fail;
     const int32_t w = img[ref]->width, h = img[ref]->height;
-    if (!stereo_cli_check_gt(prog, gt, w, h, "the reference"))
+    if (!stereo_cli_check_gt(gt, w, h, "the reference"))
         goto out;
     int k = 0;
     for (int i = 0; i < nv; i++)
@@ -345,10 +333,10 @@ static int run_mbs(cli *o)
     if (bar.enabled)
         fprintf(stderr, "data costs: %d views x %d disparities ...\n", nv - 1, (int)p.stereo.ndisp);
     gcut_mrf_stats st;
-    const double t0 = now_ms();
+    const double t0 = cli_now_ms();
     if (gcut_mbs_match(img[ref], others, obase, nv - 1, &p, disp, &st) != GCUT_OK)
         goto fail;
-    const double wall = now_ms() - t0;
+    const double wall = cli_now_ms() - t0;
     print_head(w, h, nv, names[ref]);
     printf("labels: %d\n", (int)p.stereo.ndisp);
     print_stats(&st, wall);
@@ -359,7 +347,7 @@ static int run_mbs(cli *o)
     rc = 0;
     goto out;
 fail:
-    rc = stereo_cli_fail(prog);
+    rc = cli_fail();
 out:
     free(disp);
     free_images(img, nv);
@@ -383,17 +371,17 @@ static char *join(const char *dir, const char *name)
 static int run_sweep(cli *o)
 {
     if (!o->ref)
-        return die_usage("--cameras needs --ref NAME", NULL);
+        return cli_usage_error("--cameras needs --ref NAME", NULL);
     if (o->s.gt_path)
-        return die_usage("--gt applies to multi-baseline only (no depth ground truth here)", NULL);
+        return cli_usage_error("--gt applies to multi-baseline only (no depth ground truth here)", NULL);
     if (o->combine == GCUT_MVS_SIDE)
-        return die_usage("--combine side applies to multi-baseline only", NULL);
+        return cli_usage_error("--combine side applies to multi-baseline only", NULL);
     double box[6], range[2];
     if (o->bbox_arg && parse_doubles(o->bbox_arg, box, 6) != 6)
-        return die_usage("--bbox needs 6 comma-separated numbers", o->bbox_arg);
+        return cli_usage_error("--bbox needs 6 comma-separated numbers", o->bbox_arg);
     if (o->range_arg && (parse_doubles(o->range_arg, range, 2) != 2 || !(range[0] > 0) ||
                          !(range[1] > range[0])))
-        return die_usage("--depth-range needs NEAR,FAR with 0 < NEAR < FAR", o->range_arg);
+        return cli_usage_error("--depth-range needs NEAR,FAR with 0 < NEAR < FAR", o->range_arg);
 
     gcut_camera *cams = NULL, sel[MAX_VIEWS];
     int32_t ncam = 0, nb[MAX_VIEWS];
@@ -480,11 +468,11 @@ static int run_sweep(cli *o)
         fprintf(stderr, "plane sweep: %d neighbours x %d depths ...\n", (int)o->neighbours,
                 (int)p.ndepth);
     gcut_mrf_stats st;
-    const double t0 = now_ms();
+    const double t0 = cli_now_ms();
     if (gcut_sweep_depth((const gcut_image *const *)img, sel, nv, &p, labels, depth, &st) !=
         GCUT_OK)
         goto fail;
-    const double wall = now_ms() - t0;
+    const double wall = cli_now_ms() - t0;
     int64_t masked = 0;
     for (int64_t i = 0; i < (int64_t)w * h; i++)
         masked += labels[i] < 0;
@@ -506,7 +494,7 @@ static int run_sweep(cli *o)
     rc = 0;
     goto out;
 fail:
-    rc = stereo_cli_fail(prog);
+    rc = cli_fail();
 out:
     free(labels);
     free(depth);
@@ -518,6 +506,7 @@ out:
 
 int main(int argc, char **argv)
 {
+    cli_init(prog, usage);
     cli o;
     memset(&o, 0, sizeof(o));
     stereo_cli_init(&o.s);
@@ -528,26 +517,25 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        const int shared = stereo_cli_option(prog, argc, argv, &i, &o.s);
+        const int shared = stereo_cli_option(argc, argv, &i, &o.s);
         if (shared < 0)
             return 2;
         if (shared)
             continue;
-#define NEED_ARG()                                       \
-    do {                                                 \
-        if (!v)                                          \
-            return die_usage("option needs a value", a); \
-        i++;                                             \
+#define NEED_ARG()                                              \
+    do {                                                        \
+        if (!v)                                                 \
+            return cli_usage_error("option needs a value", a);  \
+        i++;                                                    \
     } while (0)
-#define INT_OPT(name, lo, hi, field)                                         \
-    else if (!strcmp(a, name))                                               \
-    {                                                                        \
-        NEED_ARG();                                                          \
-        if (!stereo_cli_parse_int(v, lo, hi, &o.field))                      \
-            return die_usage(name " must be in " #lo " .. " #hi, v);         \
+#define INT_OPT(name, lo, hi, field)                                        \
+    else if (!strcmp(a, name))                                              \
+    {                                                                       \
+        NEED_ARG();                                                         \
+        if (!cli_parse_int(v, lo, hi, &o.field))                            \
+            return cli_usage_error(name " must be in " #lo " .. " #hi, v);  \
     }
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            fputs(usage, stdout);
+        if (cli_info_option(a)) {
             return 0;
         } else if (!strcmp(a, "--views")) {
             NEED_ARG();
@@ -586,26 +574,26 @@ int main(int argc, char **argv)
             else if (!strcmp(v, "side"))
                 o.combine = GCUT_MVS_SIDE;
             else
-                return die_usage("--combine must be best, mean or side", v);
+                return cli_usage_error("--combine must be best, mean or side", v);
         } else if (!strcmp(a, "--ply")) {
             NEED_ARG();
             o.ply = v;
         } else if (a[0] == '-') {
-            return die_usage("unknown option", a);
+            return cli_usage_error("unknown option", a);
         } else {
-            return die_usage("unexpected argument (images go in --views)", a);
+            return cli_usage_error("unexpected argument (images go in --views)", a);
         }
 #undef INT_OPT
 #undef NEED_ARG
     }
     if (o.views_arg && o.cameras)
-        return die_usage("--views and --cameras are two modes: give one", NULL);
+        return cli_usage_error("--views and --cameras are two modes: give one", NULL);
     if (o.views_arg) {
         if (!o.baselines_arg)
-            return die_usage("--views needs --baselines", NULL);
+            return cli_usage_error("--views needs --baselines", NULL);
         return run_mbs(&o);
     }
     if (o.cameras)
         return run_sweep(&o);
-    return die_usage("give --views (multi-baseline) or --cameras (plane sweep)", NULL);
+    return cli_usage_error("give --views (multi-baseline) or --cameras (plane sweep)", NULL);
 }

@@ -11,8 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "cli.h"
 #include "gcut/gcut.h"
 #include "gcut/vision/image.h"
 #include "gcut/vision/segment.h"
@@ -46,6 +46,7 @@ static const char usage[] =
     "                       counted): print the error rate and IoU over the whole image\n"
     "      --dump FILE      write the graph of the last cut as a DIMACS max-flow file\n"
     "  -h, --help           show this help\n"
+    "      --version        show the version\n"
     "\n"
     "printed (one item per line): `size: WxH`, `backend: NAME`, `iterations: N`,\n"
     "`energy: E`, `foreground: PIXELS`, `load:`, `model:`, `build:`, `solve:`, `total: MS ms`,\n"
@@ -63,37 +64,6 @@ typedef struct args {
     double lambda;
     gcut_seg_model model;
 } args;
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
-}
-
-static int die_usage(const char *msg, const char *arg)
-{
-    fprintf(stderr, "gcut-seg: %s%s%s\n", msg, arg ? ": " : "", arg ? arg : "");
-    fprintf(stderr, "Try 'gcut-seg --help'.\n");
-    return 2;
-}
-
-static int fail(void)
-{
-    fprintf(stderr, "gcut-seg: %s\n", gcut_last_error());
-    return 1;
-}
-
-static int parse_long(const char *s, long lo, long hi, long *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || end == s || *end || v < lo || v > hi)
-        return 0;
-    *out = v;
-    return 1;
-}
 
 static int parse_rect(const char *s, int32_t r[4])
 {
@@ -121,7 +91,7 @@ static int load_gray8(const char *path, int32_t w, int32_t h, uint8_t **out)
 {
     gcut_image *img = NULL, *gray = NULL;
     if (gcut_image_load(path, &img) != GCUT_OK)
-        return fail();
+        return cli_fail();
     if (img->width != w || img->height != h) {
         fprintf(stderr, "gcut-seg: %s is %d x %d, the image %d x %d\n", path, (int)img->width,
                 (int)img->height, (int)w, (int)h);
@@ -130,7 +100,7 @@ static int load_gray8(const char *path, int32_t w, int32_t h, uint8_t **out)
     }
     if (gcut_image_to_gray(img, &gray) != GCUT_OK) {
         gcut_image_free(img);
-        return fail();
+        return cli_fail();
     }
     uint8_t *b = malloc((size_t)w * (size_t)h);
     if (!b) {
@@ -164,21 +134,21 @@ static void pixel_rgb(const gcut_image *img, int32_t x, int32_t y, uint8_t rgb[3
 static int save_mask(const char *path, const uint8_t *mask, int32_t w, int32_t h)
 {
     gcut_image m = {w, h, 1, 8, (size_t)w, (uint8_t *)mask};
-    return gcut_image_save_png(&m, path) != GCUT_OK ? fail() : 0;
+    return gcut_image_save_png(&m, path) != GCUT_OK ? cli_fail() : 0;
 }
 
 static int save_cutout(const char *path, const gcut_image *img, const uint8_t *mask)
 {
     gcut_image *o = NULL;
     if (gcut_image_new(&o, img->width, img->height, 4, 8) != GCUT_OK)
-        return fail();
+        return cli_fail();
     for (int32_t y = 0; y < img->height; y++)
         for (int32_t x = 0; x < img->width; x++) {
             uint8_t *q = o->data + (size_t)y * o->stride + 4 * (size_t)x;
             pixel_rgb(img, x, y, q);
             q[3] = mask[(size_t)y * img->width + x];
         }
-    int rc = gcut_image_save_png(o, path) != GCUT_OK ? fail() : 0;
+    int rc = gcut_image_save_png(o, path) != GCUT_OK ? cli_fail() : 0;
     gcut_image_free(o);
     return rc;
 }
@@ -192,7 +162,7 @@ static int save_overlay(const char *path, const gcut_image *img, const uint8_t *
     const int32_t w = img->width, h = img->height;
     gcut_image *o = NULL;
     if (gcut_image_new(&o, w, h, 3, 8) != GCUT_OK)
-        return fail();
+        return cli_fail();
     for (int32_t y = 0; y < h; y++)
         for (int32_t x = 0; x < w; x++) {
             const size_t p = (size_t)y * w + x;
@@ -233,7 +203,7 @@ static int save_overlay(const char *path, const gcut_image *img, const uint8_t *
                 }
             }
         }
-    int rc = gcut_image_save_png(o, path) != GCUT_OK ? fail() : 0;
+    int rc = gcut_image_save_png(o, path) != GCUT_OK ? cli_fail() : 0;
     gcut_image_free(o);
     return rc;
 }
@@ -242,8 +212,8 @@ static int dump_graph(const char *path, const gcut_seg_session *s)
 {
     gcut_graph *g = NULL;
     if (gcut_grid_to_graph(gcut_seg_session_grid(s), &g) != GCUT_OK)
-        return fail();
-    int rc = gcut_graph_write_dimacs(g, path) != GCUT_OK ? fail() : 0;
+        return cli_fail();
+    int rc = gcut_graph_write_dimacs(g, path) != GCUT_OK ? cli_fail() : 0;
     gcut_graph_free(g);
     return rc;
 }
@@ -253,16 +223,13 @@ static int parse_args(int argc, char **argv, args *a)
     for (int i = 1; i < argc; i++) {
         const char *s = argv[i];
         const char *next = i + 1 < argc ? argv[i + 1] : NULL;
-        long v;
-        char *end;
-#define NEED_VALUE()                                \
-    do {                                            \
-        if (!next)                                  \
-            return die_usage("missing value for", s); \
-        i++;                                        \
+#define NEED_VALUE()                                        \
+    do {                                                    \
+        if (!next)                                          \
+            return cli_usage_error("missing value for", s); \
+        i++;                                                \
     } while (0)
-        if (!strcmp(s, "-h") || !strcmp(s, "--help")) {
-            fputs(usage, stdout);
+        if (cli_info_option(s)) {
             return -1;
         } else if (!strcmp(s, "-s") || !strcmp(s, "--seeds")) {
             NEED_VALUE();
@@ -270,26 +237,22 @@ static int parse_args(int argc, char **argv, args *a)
         } else if (!strcmp(s, "-r") || !strcmp(s, "--rect")) {
             NEED_VALUE();
             if (!parse_rect(next, a->rect))
-                return die_usage("--rect needs X,Y,W,H (non-negative integers)", next);
+                return cli_usage_error("--rect needs X,Y,W,H (non-negative integers)", next);
             a->have_rect = 1;
         } else if (!strcmp(s, "-g") || !strcmp(s, "--grabcut")) {
             NEED_VALUE();
-            if (!parse_long(next, 1, 1000, &v))
-                return die_usage("--grabcut needs a number of iterations 1..1000", next);
-            a->grabcut = (int32_t)v;
+            if (!cli_parse_int(next, 1, 1000, &a->grabcut))
+                return cli_usage_error("--grabcut needs a number of iterations 1..1000", next);
         } else if (!strcmp(s, "--no-early-stop")) {
             a->no_early_stop = 1;
         } else if (!strcmp(s, "-l") || !strcmp(s, "--lambda")) {
             NEED_VALUE();
-            errno = 0;
-            a->lambda = strtod(next, &end);
-            if (errno || end == next || *end || !(a->lambda >= 0) || a->lambda > 1e6)
-                return die_usage("--lambda needs a number 0..1e6", next);
+            if (!cli_parse_double(next, 0, 1e6, &a->lambda))
+                return cli_usage_error("--lambda needs a number 0..1e6", next);
         } else if (!strcmp(s, "-c") || !strcmp(s, "--conn")) {
             NEED_VALUE();
-            if (!parse_long(next, 4, 8, &v) || (v != 4 && v != 8))
-                return die_usage("--conn needs 4 or 8", next);
-            a->conn = (int32_t)v;
+            if (!cli_parse_int(next, 4, 8, &a->conn) || (a->conn != 4 && a->conn != 8))
+                return cli_usage_error("--conn needs 4 or 8", next);
         } else if (!strcmp(s, "-m") || !strcmp(s, "--model")) {
             NEED_VALUE();
             if (!strcmp(next, "gmm"))
@@ -297,25 +260,22 @@ static int parse_args(int argc, char **argv, args *a)
             else if (!strcmp(next, "hist") || !strcmp(next, "histogram"))
                 a->model = GCUT_SEG_HISTOGRAM;
             else
-                return die_usage("--model needs gmm or hist", next);
+                return cli_usage_error("--model needs gmm or hist", next);
         } else if (!strcmp(s, "-k") || !strcmp(s, "--components")) {
             NEED_VALUE();
-            if (!parse_long(next, 1, 16, &v))
-                return die_usage("--components needs a number 1..16", next);
-            a->components = (int32_t)v;
+            if (!cli_parse_int(next, 1, 16, &a->components))
+                return cli_usage_error("--components needs a number 1..16", next);
         } else if (!strcmp(s, "--bins")) {
             NEED_VALUE();
-            if (!parse_long(next, 2, 64, &v))
-                return die_usage("--bins needs a number 2..64", next);
-            a->bins = (int32_t)v;
+            if (!cli_parse_int(next, 2, 64, &a->bins))
+                return cli_usage_error("--bins needs a number 2..64", next);
         } else if (!strcmp(s, "-b") || !strcmp(s, "--backend")) {
             NEED_VALUE();
             a->backend = next;
         } else if (!strcmp(s, "-t") || !strcmp(s, "--threads")) {
             NEED_VALUE();
-            if (!parse_long(next, 0, 4096, &v))
-                return die_usage("--threads needs a number 0..4096", next);
-            a->threads = (int32_t)v;
+            if (!cli_parse_int(next, 0, 4096, &a->threads))
+                return cli_usage_error("--threads needs a number 0..4096", next);
         } else if (!strcmp(s, "-o") || !strcmp(s, "--out")) {
             NEED_VALUE();
             a->out = next;
@@ -332,18 +292,18 @@ static int parse_args(int argc, char **argv, args *a)
             NEED_VALUE();
             a->dump = next;
         } else if (s[0] == '-' && s[1] != '\0') {
-            return die_usage("unknown option", s);
+            return cli_usage_error("unknown option", s);
         } else if (a->image) {
-            return die_usage("more than one image", s);
+            return cli_usage_error("more than one image", s);
         } else {
             a->image = s;
         }
 #undef NEED_VALUE
     }
     if (!a->image)
-        return die_usage("no image given", NULL);
+        return cli_usage_error("no image given", NULL);
     if (!a->seeds == !a->have_rect)
-        return die_usage("give exactly one of --seeds and --rect", NULL);
+        return cli_usage_error("give exactly one of --seeds and --rect", NULL);
     return 0;
 }
 
@@ -374,6 +334,7 @@ static gcut_status grabcut_fixed(gcut_seg_session *s, int32_t iterations, uint8_
 
 int main(int argc, char **argv)
 {
+    cli_init("gcut-seg", usage);
     args a;
     memset(&a, 0, sizeof a);
     a.lambda = -1.0;
@@ -382,10 +343,10 @@ int main(int argc, char **argv)
     if (rc)
         return rc < 0 ? 0 : rc;
 
-    const double t_load0 = now_ms();
+    const double t_load0 = cli_now_ms();
     gcut_image *img = NULL;
     if (gcut_image_load(a.image, &img) != GCUT_OK)
-        return fail();
+        return cli_fail();
     const int32_t w = img->width, h = img->height;
     const size_t n = (size_t)w * (size_t)h;
     uint8_t *seeds = malloc(n), *mask = malloc(n), *gt = NULL;
@@ -398,13 +359,13 @@ int main(int argc, char **argv)
     if (a.have_rect) {
         if (gcut_seeds_from_rect(w, h, a.rect[0], a.rect[1], a.rect[2], a.rect[3], seeds) !=
             GCUT_OK) {
-            rc = fail();
+            rc = cli_fail();
             goto done;
         }
     } else {
         gcut_image *pic = NULL;
         if (gcut_image_load(a.seeds, &pic) != GCUT_OK) {
-            rc = fail();
+            rc = cli_fail();
             goto done;
         }
         if (pic->width != w || pic->height != h) {
@@ -417,11 +378,11 @@ int main(int argc, char **argv)
         gcut_status st = gcut_seeds_from_image(pic, seeds);
         gcut_image_free(pic);
         if (st != GCUT_OK) {
-            rc = fail();
+            rc = cli_fail();
             goto done;
         }
     }
-    const double load_ms = now_ms() - t_load0;
+    const double load_ms = cli_now_ms() - t_load0;
 
     gcut_seg_options p;
     gcut_seg_options_init(&p);
@@ -440,7 +401,7 @@ int main(int argc, char **argv)
 
     gcut_seg_stats st1;
     if (gcut_seg_session_new(&s, img, seeds, &p) != GCUT_OK) {
-        rc = fail();
+        rc = cli_fail();
         goto done;
     }
     gcut_status status = a.no_early_stop && (iterations > 1 || a.grabcut)
@@ -449,7 +410,7 @@ int main(int argc, char **argv)
                              ? gcut_seg_session_grabcut(s, iterations, mask, &st1)
                              : gcut_seg_session_solve(s, mask, &st1);
     if (status != GCUT_OK) {
-        rc = fail();
+        rc = cli_fail();
         goto done;
     }
     size_t fg = 0;
@@ -470,7 +431,7 @@ int main(int argc, char **argv)
             goto done;
         gcut_seg_eval ev;
         if (gcut_seg_evaluate(mask, gt, NULL, (int64_t)n, &ev) != GCUT_OK) {
-            rc = fail();
+            rc = cli_fail();
             goto done;
         }
         printf("error: %.3f %%\n", 100.0 * ev.error_rate);

@@ -56,6 +56,7 @@ static const char usage[] =
     "      --mask FILE      non-occluded mask (non-zero = counted) for the nonocc rates\n"
     "  -q, --quiet          no progress bar\n"
     "  -h, --help           show this help\n"
+    "      --version        show the version\n"
     "\n"
     "printed (one item per line): `size: WxH`, `labels: N`, `backend: NAME`,\n"
     "`cycle K: energy E, MS ms`, `cycles: N`, `moves: N`, `energy: E`, `build:`,\n"
@@ -69,13 +70,9 @@ static const char usage[] =
 
 static const char prog[] = "gcut-stereo";
 
-static int die_usage(const char *msg, const char *arg)
-{
-    return stereo_cli_usage(prog, msg, arg);
-}
-
 int main(int argc, char **argv)
 {
+    cli_init(prog, usage);
     const char *files[2] = {NULL, NULL}, *mask_path = NULL;
     int nfiles = 0;
     stereo_cli o;
@@ -85,19 +82,18 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        const int shared = stereo_cli_option(prog, argc, argv, &i, &o);
+        const int shared = stereo_cli_option(argc, argv, &i, &o);
         if (shared < 0)
             return 2;
         if (shared)
             continue;
-#define NEED_ARG()                                             \
-    do {                                                       \
-        if (!v)                                                \
-            return die_usage("option needs a value", a);       \
-        i++;                                                   \
+#define NEED_ARG()                                              \
+    do {                                                        \
+        if (!v)                                                 \
+            return cli_usage_error("option needs a value", a);  \
+        i++;                                                    \
     } while (0)
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            fputs(usage, stdout);
+        if (cli_info_option(a)) {
             return 0;
         } else if (!strcmp(a, "--swap")) {
             p.use_swap = 1;
@@ -105,30 +101,30 @@ int main(int argc, char **argv)
             p.lr_check = 1;
         } else if (!strcmp(a, "--lr-max-diff")) {
             NEED_ARG();
-            if (!stereo_cli_parse_int(v, 0, 1024, &p.lr_max_diff))
-                return die_usage("--lr-max-diff must be in 0 .. 1024", v);
+            if (!cli_parse_int(v, 0, 1024, &p.lr_max_diff))
+                return cli_usage_error("--lr-max-diff must be in 0 .. 1024", v);
         } else if (!strcmp(a, "--lr-median")) {
             NEED_ARG();
-            if (!stereo_cli_parse_int(v, 0, 5, &p.lr_median))
-                return die_usage("--lr-median must be in 0 .. 5", v);
+            if (!cli_parse_int(v, 0, 5, &p.lr_median))
+                return cli_usage_error("--lr-median must be in 0 .. 5", v);
         } else if (!strcmp(a, "--random")) {
             p.mrf.random_order = 1;
         } else if (!strcmp(a, "--mask")) {
             NEED_ARG();
             mask_path = v;
         } else if (a[0] == '-' && a[1] != '\0') {
-            return die_usage("unknown option", a);
+            return cli_usage_error("unknown option", a);
         } else {
             if (nfiles == 2)
-                return die_usage("more than two images", a);
+                return cli_usage_error("more than two images", a);
             files[nfiles++] = a;
         }
 #undef NEED_ARG
     }
     if (nfiles != 2)
-        return die_usage("need LEFT and RIGHT images", NULL);
+        return cli_usage_error("need LEFT and RIGHT images", NULL);
     if (o.ndisp == 0)
-        return die_usage("--ndisp is required", NULL);
+        return cli_usage_error("--ndisp is required", NULL);
     stereo_cli_apply(&o, &p);
     const double scale = o.scale > 0 ? o.scale : 255.0 / (p.ndisp - 1);
 
@@ -142,7 +138,7 @@ int main(int argc, char **argv)
         goto done;
     if (mask_path && gcut_image_load(mask_path, &mask) != GCUT_OK)
         goto done;
-    if (!stereo_cli_check_gt(prog, gt, left->width, left->height, "the images"))
+    if (!stereo_cli_check_gt(gt, left->width, left->height, "the images"))
         goto out;
     disp = malloc(sizeof(int32_t) * (size_t)left->width * (size_t)left->height);
     if (!disp)
@@ -178,7 +174,7 @@ int main(int argc, char **argv)
     rc = 0;
     goto out;
 done:
-    rc = stereo_cli_fail(prog);
+    rc = cli_fail();
 out:
     free(disp);
     free(invalid);

@@ -6,7 +6,7 @@
  */
 #include "stereo_cli.h"
 
-#include <math.h>
+#include <float.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,39 +20,6 @@ void stereo_cli_init(stereo_cli *o)
     o->cost = -1;
     o->smooth = -1;
     o->gt_scale = 1;
-}
-
-int stereo_cli_usage(const char *prog, const char *msg, const char *arg)
-{
-    fprintf(stderr, "%s: %s%s%s\n", prog, msg, arg ? ": " : "", arg ? arg : "");
-    fprintf(stderr, "Try '%s --help'.\n", prog);
-    return 2;
-}
-
-int stereo_cli_fail(const char *prog)
-{
-    fprintf(stderr, "%s: %s\n", prog, gcut_last_error());
-    return 1;
-}
-
-int stereo_cli_parse_int(const char *s, int32_t lo, int32_t hi, int32_t *out)
-{
-    char *end;
-    long v = strtol(s, &end, 10);
-    if (*s == '\0' || *end != '\0' || v < lo || v > hi)
-        return 0;
-    *out = (int32_t)v;
-    return 1;
-}
-
-int stereo_cli_parse_pos(const char *s, double *out)
-{
-    char *end;
-    double v = strtod(s, &end);
-    if (*s == '\0' || *end != '\0' || !(v > 0) || !isfinite(v))
-        return 0;
-    *out = v;
-    return 1;
 }
 
 /* The integer options: name, short name, range, field. */
@@ -81,7 +48,7 @@ static int pick(const char *v, const char *const *names, int n)
     return -1;
 }
 
-int stereo_cli_option(const char *prog, int argc, char **argv, int *i, stereo_cli *o)
+int stereo_cli_option(int argc, char **argv, int *i, stereo_cli *o)
 {
     const char *a = argv[*i];
     const char *v = *i + 1 < argc ? argv[*i + 1] : NULL;
@@ -99,16 +66,16 @@ int stereo_cli_option(const char *prog, int argc, char **argv, int *i, stereo_cl
     if (!io && pick(a, valued, (int)(sizeof(valued) / sizeof(valued[0]))) < 0)
         return 0;
     if (!v) {
-        stereo_cli_usage(prog, "option needs a value", a);
+        cli_usage_error("option needs a value", a);
         return -1;
     }
     ++*i;
     if (io) {
-        if (!stereo_cli_parse_int(v, io->lo, io->hi, (int32_t *)(void *)((char *)o + io->field))) {
+        if (!cli_parse_int(v, io->lo, io->hi, (int32_t *)(void *)((char *)o + io->field))) {
             char msg[80];
             snprintf(msg, sizeof(msg), "%s must be in %d .. %d", io->name, (int)io->lo,
                      (int)io->hi);
-            stereo_cli_usage(prog, msg, v);
+            cli_usage_error(msg, v);
             return -1;
         }
     } else if (!strcmp(a, "-c") || !strcmp(a, "--cost")) {
@@ -116,7 +83,7 @@ int stereo_cli_option(const char *prog, int argc, char **argv, int *i, stereo_cl
         static const int cost_of[] = {GCUT_STEREO_BT, GCUT_STEREO_AD, GCUT_STEREO_CENSUS};
         const int k = pick(v, costs, 3);
         if (k < 0) {
-            stereo_cli_usage(prog, "--cost must be bt, ad or census", v);
+            cli_usage_error("--cost must be bt, ad or census", v);
             return -1;
         }
         o->cost = cost_of[k];
@@ -125,7 +92,7 @@ int stereo_cli_option(const char *prog, int argc, char **argv, int *i, stereo_cl
         static const int smooth_of[] = {GCUT_STEREO_POTTS, GCUT_STEREO_TL};
         const int k = pick(v, smooths, 2);
         if (k < 0) {
-            stereo_cli_usage(prog, "--smooth must be potts or tl", v);
+            cli_usage_error("--smooth must be potts or tl", v);
             return -1;
         }
         o->smooth = smooth_of[k];
@@ -137,10 +104,12 @@ int stereo_cli_option(const char *prog, int argc, char **argv, int *i, stereo_cl
         o->gt_path = v;
     } else {
         const int gts = !strcmp(a, "--gt-scale");
-        if (!stereo_cli_parse_pos(v, gts ? &o->gt_scale : &o->scale)) {
-            stereo_cli_usage(prog, gts ? "--gt-scale must be > 0" : "--scale must be > 0", v);
+        double x;
+        if (!cli_parse_double(v, 0, DBL_MAX, &x) || !(x > 0)) {
+            cli_usage_error(gts ? "--gt-scale must be > 0" : "--scale must be > 0", v);
             return -1;
         }
+        *(gts ? &o->gt_scale : &o->scale) = x;
     }
     return 1;
 }
@@ -205,12 +174,11 @@ void stereo_cli_print_stats(const gcut_mrf_stats *st)
     printf("total: %.1f ms\n", st->total_ms);
 }
 
-int stereo_cli_check_gt(const char *prog, const gcut_image *gt, int32_t w, int32_t h,
-                        const char *what)
+int stereo_cli_check_gt(const gcut_image *gt, int32_t w, int32_t h, const char *what)
 {
     if (!gt || (gt->width == w && gt->height == h))
         return 1;
-    fprintf(stderr, "%s: ground truth is %d x %d, %s %d x %d\n", prog, (int)gt->width,
+    fprintf(stderr, "%s: ground truth is %d x %d, %s %d x %d\n", cli_prog(), (int)gt->width,
             (int)gt->height, what, (int)w, (int)h);
     return 0;
 }

@@ -2,13 +2,15 @@
  * stereo_cli.h - what gcut-stereo and gcut-mvs share: the options of the
  * two-view energy and of the disparity output, the progress bar, the
  * statistics and bad-pixel lines, and the disparity PNGs. Compiled into
- * both tools (demos/CMakeLists.txt); not part of the library.
+ * both tools (demos/CMakeLists.txt); not part of the library. Messages go
+ * through common/cli.h (the tool's name from cli_init).
  */
 #ifndef GCUT_DEMOS_STEREO_CLI_H
 #define GCUT_DEMOS_STEREO_CLI_H
 
 #include <stdint.h>
 
+#include "cli.h"
 #include "gcut/gcut.h"
 #include "gcut/vision/image.h"
 #include "gcut/vision/stereo.h"
@@ -25,22 +27,10 @@ typedef struct stereo_cli {
 /* Everything not given (gt_scale 1). */
 void stereo_cli_init(stereo_cli *o);
 
-/* "PROG: MSG[: ARG]" and the --help hint on stderr; returns 2, the exit
- * status of bad usage. */
-int stereo_cli_usage(const char *prog, const char *msg, const char *arg);
-
-/* "PROG: " and gcut_last_error() on stderr; returns 1, the exit status of
- * bad input. */
-int stereo_cli_fail(const char *prog);
-
 /* Parse argv[*i] when it is a shared option (advancing *i past its value):
  * 1 if it was, 0 if it is not one of them, -1 on bad usage (reported by
- * stereo_cli_usage(prog, ...)). */
-int stereo_cli_option(const char *prog, int argc, char **argv, int *i, stereo_cli *o);
-
-/* An integer in lo .. hi (the whole string), or a finite number > 0. */
-int stereo_cli_parse_int(const char *s, int32_t lo, int32_t hi, int32_t *out);
-int stereo_cli_parse_pos(const char *s, double *out);
+ * cli_usage_error). */
+int stereo_cli_option(int argc, char **argv, int *i, stereo_cli *o);
 
 /* The given energy options into p (ndisp, cost, smoothness, cycles and
  * the back end; the rest is left as it is). */
@@ -68,8 +58,7 @@ void stereo_cli_on_move(void *user, int32_t cycle, int32_t label, int64_t energy
 void stereo_cli_print_stats(const gcut_mrf_stats *st);
 
 /* A ground truth of another size than the images: reported, 0 returned. */
-int stereo_cli_check_gt(const char *prog, const gcut_image *gt, int32_t w, int32_t h,
-                        const char *what);
+int stereo_cli_check_gt(const gcut_image *gt, int32_t w, int32_t h, const char *what);
 
 /* `badT-all:` for T = 1, 2 and, with a mask, `badT-nonocc:`. */
 gcut_status stereo_cli_print_bad(const int32_t *disp, const gcut_image *gt, double gt_scale,

@@ -95,7 +95,8 @@ fi
 if [ -z "${GCUT_DATA_DIR:-}" ] && [ -d "$ROOT/.gpucarry/data/maxflow" ]; then
   export GCUT_DATA_DIR=$ROOT/.gpucarry/data
 fi
-# SDL2 for gcut-view (its --bench): a copy in .gpucarry/sdl (headers, the
+# SDL2 for gcut-view, so that it builds there too (its latency tool
+# gcut-view-bench needs none): a copy in .gpucarry/sdl (headers, the
 # CMake package and the runtime libraries; docs/cuda.md) when the system has
 # none. Only the build and the viewer's own runs see its libraries.
 SDL_PREFIX=

@@ -7,6 +7,7 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 
 "$exe" --help > "$work/help.out"
 diff -u "$src/golden/gcut-maxflow-help.out" "$work/help.out" || fail "--help differs from golden"
+"$exe" --version | grep -qx 'gcut-maxflow [0-9][0-9.]*' || fail "--version: $("$exe" --version)"
 
 "$exe" --list-backends > "$work/list.out"
 grep -q '^cpu-ref  *yes' "$work/list.out" || fail "--list-backends lacks cpu-ref"

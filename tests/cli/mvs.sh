@@ -10,6 +10,7 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 
 "$exe" --help > "$work/help.out"
 diff -u "$src/golden/gcut-mvs-help.out" "$work/help.out" || fail "--help differs from golden"
+"$exe" --version | grep -qx 'gcut-mvs [0-9][0-9.]*' || fail "--version: $("$exe" --version)"
 
 # The reference shows texture T(x, y); the view of baseline b shows
 # T(x + b d(x), y) with d = 2 left of x = 32 and 5 right of it (the nearer

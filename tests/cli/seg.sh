@@ -8,6 +8,7 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 
 "$exe" --help > "$work/help.out"
 diff -u "$src/golden/gcut-seg-help.out" "$work/help.out" || fail "--help differs from golden"
+"$exe" --version | grep -qx 'gcut-seg [0-9][0-9.]*' || fail "--version: $("$exe" --version)"
 
 # Gray seeds, one cut: mask, cut-out, overlay, dump; error against the truth.
 out=$("$exe" "$root/images/shapes.png" --seeds "$root/images/shapes-seeds.png" \

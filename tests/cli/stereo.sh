@@ -9,6 +9,7 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 
 "$exe" --help > "$work/help.out"
 diff -u "$src/golden/gcut-stereo-help.out" "$work/help.out" || fail "--help differs from golden"
+"$exe" --version | grep -qx 'gcut-stereo [0-9][0-9.]*' || fail "--version: $("$exe" --version)"
 
 # Right image: random texture R(x, y). Left: L(x, y) = R(x - d, y), d = 2 on
 # the left half and 5 on the right half. Ground truth: d * 16.

@@ -3,14 +3,17 @@
 # of the bundled stroke file with SDL's dummy video driver, the mask against
 # gcut-seg's from the same seeds, the screenshot's size and content; then
 # the same in a real X window under Xvfb when xvfb-run is installed.
+# Arguments: gcut-view, gcut-seg, tests/, and the helper gcut-view-inspect
+# (tests/view_inspect.c: a PNG's size and colour statistics).
 set -euo pipefail
-exe=$1; seg=$2; src=$3; root=$(dirname "$src")
+exe=$1; seg=$2; src=$3; inspect=$4; root=$(dirname "$src")
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 img="$root/images/blob.png"; strokes="$root/images/blob.strokes"
 
 "$exe" --help > "$work/help.out"
 diff -u "$src/golden/gcut-view-help.out" "$work/help.out" || fail "--help differs from golden"
+"$exe" --version | grep -qx 'gcut-view [0-9][0-9.]*' || fail "--version: $("$exe" --version)"
 
 # Replay without any display.
 out=$(env -u DISPLAY -u WAYLAND_DISPLAY SDL_VIDEODRIVER=dummy "$exe" "$img" --replay "$strokes" \
@@ -32,7 +35,7 @@ awk -v e="$err" 'BEGIN {exit !(e < 2.0)}' || fail "error against the truth: $gt"
 # The screenshot: the right size, not blank or black, with the overlay
 # (green boundary pixels, blue-tinted background).
 check_shot() { # file width height
-  local s; s=$("$exe" --inspect "$1")
+  local s; s=$("$inspect" "$1")
   grep -qx "size: $2x$3" <<<"$s" || fail "$1: size: $s"
   local sd; sd=$(echo "$s" | sed -n 's/^stddev: //p')
   local mean; mean=$(echo "$s" | sed -n 's/^mean: //p')

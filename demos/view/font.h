@@ -1,13 +1,13 @@
 /*
- * view_font.h - the viewer's built-in 5x7 bitmap font (gcut-view only).
+ * font.h - the viewer's built-in 5x7 bitmap font (gcut-view's render.c only).
  *
  * One glyph per character from ' ' (32) to '_' (95); lower case is drawn
  * as upper case, anything else as '?'. Each glyph is 7 rows of 5 bits,
  * bit 4 the leftmost column. Drawn by hand for this viewer so that the
  * help and status overlays need no font library.
  */
-#ifndef GCUT_VIEW_FONT_H
-#define GCUT_VIEW_FONT_H
+#ifndef GCUT_DEMOS_VIEW_FONT_H
+#define GCUT_DEMOS_VIEW_FONT_H
 
 #include <stdint.h>
 
@@ -83,4 +83,4 @@ static const uint8_t view_font[VIEW_FONT_LAST - VIEW_FONT_FIRST + 1][VIEW_FONT_H
     {0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x1F}, /* _ */
 };
 
-#endif /* GCUT_VIEW_FONT_H */
+#endif /* GCUT_DEMOS_VIEW_FONT_H */

@@ -1,0 +1,227 @@
+/*
+ * gcut-view-bench - gcut-view's latency without a window: the time from a
+ * stroke to the updated overlay, through the viewer's own code (its model,
+ * demos/view/strokes.c, and its drawing, demos/view/render.c), on the
+ * image scaled to a given size, for any back end.
+ *
+ *     gcut-view-bench images/blob.png --replay images/blob.strokes --mp 2 --backend cuda-grid
+ *
+ * docs/viewer.md (Latency) has the numbers; bench/stroke_bench.c measures
+ * the session alone (no drawing) with seeds of its own.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "render.h"
+#include "view_internal.h"
+
+#ifndef GCUT_VIEW_DEFAULT_IMAGE
+#define GCUT_VIEW_DEFAULT_IMAGE "images/blob.png"
+#endif
+
+static const char usage[] =
+    "usage: gcut-view-bench [options] --replay FILE [IMAGE]\n"
+    "Time gcut-view's stroke -> updated overlay without a window, on the image scaled\n"
+    "to MP megapixels. Without IMAGE the bundled sample images/blob.png is used.\n"
+    "\n"
+    "The strokes of FILE (gcut-view's stroke file, scaled with the image) make the\n"
+    "first cut; then 20 short strokes, alternately foreground and background, are\n"
+    "each timed from the stroke to the composed 1280x800 frame (add_stroke, warm\n"
+    "solve, overlay) and from the release to the frame (models re-learnt, cold cut).\n"
+    "\n"
+    "options:\n"
+    "      --replay FILE      stroke file of the first cut (required)\n"
+    "      --mp MP            megapixels of the scaled image (default 2)\n"
+    "      --keep-models      keep the colour models when a stroke is released\n"
+    "                         (warm cut; default: re-learn them from all seeds)\n"
+    "  -l, --lambda L         smoothness weight (default 50)\n"
+    "  -c, --conn 4|8         pixel neighbourhood (default 8)\n"
+    "  -b, --backend NAME     max-flow back end (default auto)\n"
+    "  -h, --help             show this help\n"
+    "      --version          show the version\n"
+    "\n"
+    "printed: `size: WxH (MP MP)`, `backend: NAME`, `first cut: MS ms`, then the\n"
+    "median, p90 and max of stroke -> overlay, of its warm solve and of release ->\n"
+    "overlay. Exit status 0 on success, 1 on bad input, 2 on bad usage.\n";
+
+typedef struct args {
+    const char *image, *replay;
+    double mp;
+    view_options view;
+} args;
+
+static int parse_args(int argc, char **argv, args *a)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *s = argv[i];
+        const char *next = i + 1 < argc ? argv[i + 1] : NULL;
+        if (cli_info_option(s)) {
+            exit(0);
+        } else if (!strcmp(s, "--keep-models")) {
+            a->view.keep_models = 1;
+            continue;
+        } else if (s[0] != '-' || !s[1]) {
+            if (a->image)
+                return cli_usage_error("more than one image", s);
+            a->image = s;
+            continue;
+        }
+        if (!next)
+            return cli_usage_error("option needs a value", s);
+        i++;
+        if (!strcmp(s, "--replay")) {
+            a->replay = next;
+        } else if (!strcmp(s, "-b") || !strcmp(s, "--backend")) {
+            a->view.backend = next;
+        } else if (!strcmp(s, "--mp")) {
+            if (!cli_parse_double(next, 1e-6, 1e6, &a->mp))
+                return cli_usage_error("--mp needs a number of megapixels 1e-6..1e6", next);
+        } else if (!strcmp(s, "-l") || !strcmp(s, "--lambda")) {
+            if (!cli_parse_double(next, 0, 1e6, &a->view.lambda))
+                return cli_usage_error("not a number 0..1e6", next);
+        } else if (!strcmp(s, "-c") || !strcmp(s, "--conn")) {
+            if (strcmp(next, "4") && strcmp(next, "8"))
+                return cli_usage_error("--conn takes 4 or 8", next);
+            a->view.conn = next[0] - '0';
+        } else {
+            return cli_usage_error("unknown option", s);
+        }
+    }
+    if (!a->replay)
+        return cli_usage_error("--replay FILE is required (the strokes of the first cut)", NULL);
+    return 0;
+}
+
+/* Bilinear resize of an RGB image to about mp megapixels. */
+static int resize_to(const gcut_image *src, double mp, gcut_image **out)
+{
+    const double k = sqrt(mp * 1e6 / ((double)src->width * src->height));
+    const int32_t w = (int32_t)(src->width * k), h = (int32_t)(src->height * k);
+    gcut_image *o = NULL;
+    if (w < 8 || h < 8 || gcut_image_new(&o, w, h, 3, 8) != GCUT_OK)
+        return 1;
+    for (int32_t y = 0; y < h; y++) {
+        const double fy = (y + 0.5) / k - 0.5;
+        int32_t y0 = (int32_t)floor(fy);
+        const double ty = fy - y0;
+        y0 = y0 < 0 ? 0 : y0 >= src->height - 1 ? src->height - 2 : y0;
+        for (int32_t x = 0; x < w; x++) {
+            const double fx = (x + 0.5) / k - 0.5;
+            int32_t x0 = (int32_t)floor(fx);
+            const double tx = fx - x0;
+            x0 = x0 < 0 ? 0 : x0 >= src->width - 1 ? src->width - 2 : x0;
+            const uint8_t *a = src->data + (size_t)y0 * src->stride + 3 * (size_t)x0;
+            const uint8_t *b = a + src->stride;
+            for (int c = 0; c < 3; c++) {
+                const double top = a[c] * (1 - tx) + a[c + 3] * tx;
+                const double bot = b[c] * (1 - tx) + b[c + 3] * tx;
+                o->data[(size_t)y * o->stride + 3 * (size_t)x + c] =
+                    (uint8_t)lround(top * (1 - ty) + bot * ty);
+            }
+        }
+    }
+    *out = o;
+    return 0;
+}
+
+/* Latency: the image scaled to mp megapixels, the replayed strokes scaled
+ * the same way make the first cut; then 20 short strokes, alternately
+ * foreground and background, each timed from the stroke to the composed
+ * frame (add_stroke + warm solve + overlay), and the release (models
+ * re-learnt, cold cut). */
+static int bench(viewer *v, const stroke *in, int32_t nin, double k)
+{
+    if (frame_alloc(v, 1280, 800)) {
+        fprintf(stderr, "%s: out of memory\n", cli_prog());
+        return 1;
+    }
+    view_fit(v);
+    for (int32_t i = 0; i < nin; i++) {
+        stroke s = in[i];
+        int32_t *xy = malloc((size_t)(s.count ? s.count : 1) * 2 * sizeof *xy);
+        if (!xy)
+            return 1;
+        for (int32_t j = 0; j < 2 * s.count; j++)
+            xy[j] = (int32_t)(s.xy[j] * k);
+        s.xy = xy;
+        s.radius = (int32_t)(s.radius * k);
+        replay_stroke(v, &s);
+        free(xy);
+    }
+    if (!v->have_mask) {
+        fprintf(stderr, "%s: the strokes of --replay make no mask\n", cli_prog());
+        return 1;
+    }
+    enum { N = 20 };
+    double live[N], solve[N], rel[N];
+    const double t_first = v->last_ms;
+    for (int32_t i = 0; i < N; i++) {
+        const int kind = i % 2 ? STROKE_BG : STROKE_FG;
+        /* short horizontal strokes spread over the image, near the middle
+         * for foreground and near the border for background */
+        const int32_t y = v->h / 4 + (int32_t)((int64_t)v->h / 2 * i / N);
+        const int32_t x = kind == STROKE_FG ? v->w / 2 - v->w / 20 : v->w / 40;
+        stroke *st = stroke_begin(v, kind, 3);
+        if (!st)
+            return 1;
+        v->last_ms = 0; /* take the live path whatever the last solve took */
+        const double t0 = cli_now_ms();
+        stroke_extend(v, st, x, y);
+        stroke_extend(v, st, x + v->w / 10, y);
+        render_frame(v, -1, -1, NULL);
+        live[i] = cli_now_ms() - t0;
+        solve[i] = v->last_ms;
+        const double t1 = cli_now_ms();
+        stroke_end(v);
+        render_frame(v, -1, -1, NULL);
+        rel[i] = cli_now_ms() - t1;
+    }
+    cli_sort_doubles(live, N);
+    cli_sort_doubles(rel, N);
+    cli_sort_doubles(solve, N);
+    printf("size: %dx%d (%.2f MP)\nbackend: %s\nfirst cut: %.1f ms\n", v->w, v->h,
+           v->n / 1e6, v->last_backend ? v->last_backend : v->backend, t_first);
+    printf("stroke -> overlay, warm (%d strokes): median %.1f ms, p90 %.1f ms, max %.1f ms\n", N,
+           live[N / 2], live[N * 9 / 10], live[N - 1]);
+    printf("  of which add_stroke + warm solve of the last segment: median %.1f ms\n",
+           solve[N / 2]);
+    printf("release -> overlay, models re-learnt: median %.1f ms, p90 %.1f ms, max %.1f ms\n",
+           rel[N / 2], rel[N * 9 / 10], rel[N - 1]);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    cli_init("gcut-view-bench", usage);
+    args a;
+    memset(&a, 0, sizeof a);
+    a.mp = 2;
+    a.view.lambda = -1;
+    int rc = parse_args(argc, argv, &a);
+    if (rc)
+        return rc;
+    const char *path = a.image ? a.image : GCUT_VIEW_DEFAULT_IMAGE;
+    gcut_image *img = NULL;
+    stroke *in = NULL;
+    int32_t nin = 0;
+    if (load_image_and_strokes(path, a.replay, &img, &in, &nin))
+        return 1;
+    gcut_image *big = NULL;
+    if (resize_to(img, a.mp, &big)) {
+        fprintf(stderr, "%s: cannot scale the image to %g MP\n", cli_prog(), a.mp);
+        gcut_image_free(img);
+        strokes_free(in, nin);
+        return 1;
+    }
+    const double k = (double)big->width / img->width;
+    gcut_image_free(img);
+    viewer v;
+    rc = viewer_init(&v, big, &a.view) || bench(&v, in, nin, k);
+    viewer_free(&v);
+    strokes_free(in, nin);
+    gcut_image_free(big);
+    return rc;
+}

@@ -1,0 +1,95 @@
+/*
+ * view_internal.h - the state of gcut-view shared by its parts: the image,
+ * the seeds and the mask, the strokes, the segmentation session, and the
+ * view (zoom, pan, the composed frame). The model that changes it is in
+ * strokes.c (painting, undo, the cuts), the drawing in render.c, the window
+ * and its events in window.c, the options and the replay in main.c;
+ * bench/view_bench.c times the model and the drawing without a window.
+ */
+#ifndef GCUT_DEMOS_VIEW_INTERNAL_H
+#define GCUT_DEMOS_VIEW_INTERNAL_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "gcut/gcut.h"
+#include "gcut/vision/image.h"
+#include "gcut/vision/segment.h"
+#include "strokes.h"
+
+enum { VIEW_OVERLAY = 0, VIEW_MASK = 1, VIEW_CUTOUT = 2 };
+
+/* A solve slower than this (ms) is not redone while a stroke is painted:
+ * the overlay is then updated on release only. */
+#define LIVE_LIMIT_MS 40.0
+
+/* What the options set at the start (viewer_init). */
+typedef struct view_options {
+    const char *backend; /* NULL: auto */
+    double lambda;       /* < 0: the default */
+    int32_t conn;        /* 0: the default */
+    int keep_models, show_help;
+    int view;
+} view_options;
+
+typedef struct viewer {
+    gcut_image *img; /* RGB, 8 bits */
+    int32_t w, h, n;
+    uint8_t *seeds, *mask;
+    int have_mask;
+    stroke *strokes;
+    int32_t nstrokes, cap, ndone; /* ndone: applied (the rest can be redone) */
+    gcut_seg_session *s;
+    gcut_seg_options p;
+    char backend[64];
+    int32_t *changed; /* pixels of the current stroke not yet given to the session */
+    int32_t nchanged;
+    int relearn;      /* re-learn the models when a stroke is released */
+    double last_ms;     /* stroke -> mask of the last update */
+    int last_warm;
+    const char *last_backend;
+    int view, help;
+    int32_t brush;
+    double zoom, ox, oy; /* screen = o + zoom * image */
+    int32_t fw, fh;
+    uint32_t *frame, *disp; /* 0xAARRGGBB; disp: per image pixel, alpha 0 = transparent */
+    int disp_dirty;
+    double text_scale;
+    char msg[160];
+    FILE *record;
+} viewer;
+
+/* ---- strokes.c: the viewer's state and the model */
+
+/* Load the image at path as 8-bit RGB; 0, or 1 after printing the error. */
+int load_rgb(const char *path, gcut_image **out);
+
+/* load_rgb, then, when replay is not NULL, the strokes of that file for
+ * the image (strokes_read; else none); 0, or 1 after printing the error
+ * (nothing to free then). */
+int load_image_and_strokes(const char *path, const char *replay, gcut_image **img, stroke **in,
+                           int32_t *nin);
+
+/* A viewer of img (kept, not owned) with the settings of o; 0, or 1 after
+ * printing the error (viewer_free then frees what was allocated). */
+int viewer_init(viewer *v, gcut_image *img, const view_options *o);
+void viewer_free(viewer *v);
+
+/* The message line under the status line (fmt takes one string). */
+void set_msg(viewer *v, const char *fmt, const char *arg);
+
+/* Cut from scratch with the seeds of the applied strokes; 1 when the
+ * solve failed (the message line says why). */
+int resegment_full(viewer *v);
+
+/* A new stroke (dropping those that could have been redone), points added
+ * while painting (live warm updates), the release (recorded, then cut);
+ * what the window's mouse events and the replay do. */
+stroke *stroke_begin(viewer *v, int kind, int32_t radius);
+void stroke_extend(viewer *v, stroke *st, int32_t x, int32_t y);
+void stroke_end(viewer *v);
+
+/* Replay one stroke as if painted: point by point, then the release. */
+void replay_stroke(viewer *v, const stroke *in);
+
+#endif
