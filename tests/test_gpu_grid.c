@@ -217,12 +217,16 @@ static void test_settings(void **unused)
     tu_rng r = {5};
     tu_grid_randomise(g, &r, TU_GRID_MEDIUM);
     static const char *bad[] = {"sweeps=0", "sweeps=x", "launches=0", "warm=2", "bogus=1",
-                                "sweeps",   "coop=3"};
+                                "sweeps",   "coop=3",    "reuse=2",    "launches=auto,,sweeps=4"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         gcut_result_free(solve(g, "cuda-grid", bad[i], GCUT_ERR_INVALID));
         assert_non_null(strstr(gcut_last_error(), "cuda-grid"));
     }
-    gcut_result_free(solve(g, "cuda-grid", "launches=auto,,sweeps=4,", GCUT_OK));
+    /* The core's parser (the host services): the same rules as the CPU back
+     * ends': an empty item is malformed, a trailing comma ends the list. */
+    gcut_result_free(solve(g, "cuda-grid", "launches=auto,,sweeps=4", GCUT_ERR_INVALID));
+    assert_non_null(strstr(gcut_last_error(), "malformed parameter"));
+    gcut_result_free(solve(g, "cuda-grid", "launches=auto,sweeps=4,reuse=0,", GCUT_OK));
     /* Per-edge flows are not offered for grids. */
     gcut_result *res;
     assert_int_equal(gcut_result_new(&res), GCUT_OK);
