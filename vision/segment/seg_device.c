@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "segment/segment_internal.h"
+#include "vision_plugin.h"
 
 _Static_assert(sizeof(gcut_i_gmm_acc) == GCUT_SEG_MOMENTS * sizeof(double),
                "gcut_i_gmm_acc is the moments of gcut/backend.h");
@@ -32,25 +33,11 @@ _Static_assert(GCUT_SEG_DEV_GMM == (int)GCUT_SEG_GMM &&
                    GCUT_SEG_DEV_HISTOGRAM == (int)GCUT_SEG_HISTOGRAM,
                "model kinds agree");
 
-/* The back end a session's solves will use when it names one: its own
- * setting, else $GCUT_BACKEND (as gcut_grid_solve reads it). */
-static const char *solve_backend(const char *backend)
-{
-    if (backend && *backend && strcmp(backend, "auto") != 0)
-        return backend;
-    const char *env = getenv("GCUT_BACKEND");
-    return env && *env && strcmp(env, "auto") != 0 ? env : NULL;
-}
-
-gcut_status gcut_i_segdev_open(gcut_i_segdev *d, const char *backend, int32_t width,
+gcut_status gcut_i_segdev_open(gcut_i_segdev *d, const gcut_solve_options *solve, int32_t width,
                                int32_t height, const float *rgb)
 {
     memset(d, 0, sizeof *d);
-    const char *env = getenv("GCUT_SEG_DEVICE");
-    if (env && strcmp(env, "0") == 0)
-        return GCUT_ERR_UNSUPPORTED;
-    const char *name = solve_backend(backend);
-    const gcut_seg_plugin *pl = name ? gcut_i_plugin_seg(name) : NULL;
+    const gcut_seg_plugin *pl = gcut_i_vision_seg_plugin(solve);
     if (!pl)
         return GCUT_ERR_UNSUPPORTED;
     void *state = NULL;

@@ -227,12 +227,13 @@ typedef struct gcut_i_segdev_models {
     const gcut_i_hist *const *hist;
 } gcut_i_segdev_models;
 
-/* Open the device path for a session solved with `backend` (NULL, "auto":
- * $GCUT_BACKEND) and upload the image; GCUT_ERR_UNSUPPORTED without
- * error recorded when that back end offers none (or $GCUT_SEG_DEVICE=0),
- * the plugin's status when it fails. */
-GCUT_HIDDEN gcut_status gcut_i_segdev_open(gcut_i_segdev *d, const char *backend, int32_t width,
-                                           int32_t height, const float *rgb);
+/* Open the device path for a session whose cuts are solved with `solve`
+ * (the device energies of the back end those solves use:
+ * gcut_i_vision_seg_plugin of vision_plugin.h) and upload the image;
+ * GCUT_ERR_UNSUPPORTED without error recorded when that back end offers
+ * none, the plugin's status when it fails. */
+GCUT_HIDDEN gcut_status gcut_i_segdev_open(gcut_i_segdev *d, const gcut_solve_options *solve,
+                                           int32_t width, int32_t height, const float *rgb);
 GCUT_HIDDEN void gcut_i_segdev_close(gcut_i_segdev *d);
 GCUT_HIDDEN void gcut_i_segdev_stats(const gcut_i_segdev *d, gcut_seg_plugin_stats *out);
 

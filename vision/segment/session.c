@@ -45,8 +45,9 @@
 #include "segment/segment_internal.h"
 
 struct gcut_seg_session {
-    gcut_seg_options params;
-    char backend[64];      /* a copy of params.backend ("" for auto) */
+    gcut_seg_options params; /* params.solve's strings point at the copies below */
+    char backend[64];      /* a copy of params.solve.backend */
+    char *solve_params;    /* a copy of params.solve.params (NULL: none) */
     int32_t width, height;
     int64_t n;
     float *rgb;            /* 3n */
@@ -84,7 +85,7 @@ struct gcut_seg_session {
  * bases, kept on the device until now). */
 static void dev_drop(gcut_seg_session *s, const char *what)
 {
-    gcut_i_log(NULL, GCUT_LOG_WARN,
+    gcut_i_log(&s->params.solve, GCUT_LOG_WARN,
                "segmentation: the device energies failed (%s: %s); going on on the CPU", what,
                gcut_last_error());
     gcut_clear_error();
@@ -239,6 +240,7 @@ void gcut_seg_session_free(gcut_seg_session *s)
     gcut_i_free(s->comp_bg);
     gcut_i_free(s->tmp);
     gcut_i_free(s->tbase);
+    gcut_i_free(s->solve_params);
     gcut_i_free(s);
 }
 
@@ -252,7 +254,7 @@ gcut_status gcut_seg_session_new(gcut_seg_session **out, const gcut_image *image
     gcut_status st = gcut_i_seg_options(func, params, &p);
     if (st != GCUT_OK)
         return st;
-    if (p.backend && strlen(p.backend) >= 64)
+    if (p.solve.backend && strlen(p.solve.backend) >= 64)
         return GCUT_FAIL(GCUT_ERR_INVALID, "back-end name too long");
     const double t0 = gcut_i_seg_now_ms();
     float *rgb = NULL;
@@ -279,13 +281,23 @@ gcut_status gcut_seg_session_new(gcut_seg_session **out, const gcut_image *image
         return GCUT_FAIL(GCUT_ERR_NOMEM, "out of memory");
     }
     s->params = p;
-    if (p.backend)
-        strcpy(s->backend, p.backend);
-    s->params.backend = NULL;
+    if (p.solve.backend) {
+        strcpy(s->backend, p.solve.backend);
+        s->params.solve.backend = s->backend;
+    }
     s->width = image->width;
     s->height = image->height;
     s->n = n;
     s->rgb = rgb;
+    if (p.solve.params) {
+        const size_t len = strlen(p.solve.params);
+        if (!(s->solve_params = gcut_i_malloc(len + 1))) {
+            st = GCUT_FAIL(GCUT_ERR_NOMEM, "out of memory");
+            goto fail;
+        }
+        memcpy(s->solve_params, p.solve.params, len + 1);
+        s->params.solve.params = s->solve_params;
+    }
     s->seeds = gcut_i_malloc_array(n, 1);
     s->label = gcut_i_malloc_array(n, 1);
     s->comp_fg = gcut_i_calloc((size_t)n, 1);
@@ -306,7 +318,9 @@ gcut_status gcut_seg_session_new(gcut_seg_session **out, const gcut_image *image
     s->e.lambda = p.lambda;
     /* The device path when the back end offers it (a failure to open it
      * is not the caller's: say so and stay on the CPU). */
-    if ((st = gcut_i_segdev_open(&s->dev, s->backend, s->width, s->height, rgb)) != GCUT_OK &&
+    if (p.device_energies &&
+        (st = gcut_i_segdev_open(&s->dev, &s->params.solve, s->width, s->height, rgb)) !=
+            GCUT_OK &&
         st != GCUT_ERR_UNSUPPORTED)
         dev_drop(s, "opening");
     if (s->dev.pl && gcut_i_segdev_smoothness(&s->dev, &s->e) != GCUT_OK)
@@ -464,11 +478,7 @@ static gcut_status cut(gcut_seg_session *s, double *build_ms, double *solve_ms, 
     const gcut_i_box b = s->box;
     const uint8_t *c = NULL;
     if (b.w > 0) {
-        gcut_solve_options opt;
-        gcut_solve_options_init(&opt);
-        opt.backend = s->backend[0] ? s->backend : NULL;
-        opt.threads = s->params.threads;
-        if ((st = gcut_grid_solve(s->grid, &opt, s->res)) != GCUT_OK)
+        if ((st = gcut_grid_solve(s->grid, &s->params.solve, s->res)) != GCUT_OK)
             return st;
         c = gcut_result_cut(s->res);
     }
