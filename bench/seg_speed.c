@@ -3,6 +3,7 @@
  * cut) on one photo scaled to given sizes, as `gcut-seg --rect` runs it.
  *
  *   gcut-seg-speed PHOTO [MEGAPIXELS...] [--backend NAME] [--iterations N]
+ *                  [--cpu-energies]
  *
  * For each size (default 0.5 2 12) the photo is scaled bilinearly to about
  * that many pixels (same aspect ratio) and saved as PNG in $TMPDIR; the
@@ -12,8 +13,8 @@
  * of each stage, their sum, and the CPU time of the same part (cpu_ms;
  * on a shared machine the honest figure); `energies` says where the
  * energies (models, data costs, weights, capacities) were evaluated:
- * "device" with a back end that offers it (cuda-grid; $GCUT_SEG_DEVICE=0
- * turns it off), "host" otherwise, and xfer_ms the part of model_ms +
+ * "device" with a back end that offers it (cuda-grid; --cpu-energies,
+ * gcut_seg_options::device_energies = 0, turns it off), "host" otherwise, and xfer_ms the part of model_ms +
  * build_ms spent copying between host and device.
  */
 #include <math.h>
@@ -78,19 +79,22 @@ int main(int argc, char **argv)
 {
     const char *photo = NULL, *backend = NULL;
     double mps[16];
-    int nmp = 0, iters = 1;
+    int nmp = 0, iters = 1, cpu_energies = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--backend") && i + 1 < argc)
             backend = argv[++i];
         else if (!strcmp(argv[i], "--iterations") && i + 1 < argc)
             iters = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--cpu-energies"))
+            cpu_energies = 1;
         else if (!photo)
             photo = argv[i];
         else if (nmp < 16)
             mps[nmp++] = atof(argv[i]);
     }
     if (!photo || iters < 1) {
-        fprintf(stderr, "usage: gcut-seg-speed PHOTO [MEGAPIXELS...] [--backend NAME] [--iterations N]\n");
+        fprintf(stderr, "usage: gcut-seg-speed PHOTO [MEGAPIXELS...] [--backend NAME] "
+                        "[--iterations N] [--cpu-energies]\n");
         return 2;
     }
     if (nmp == 0) {
@@ -129,7 +133,9 @@ int main(int argc, char **argv)
         gcut_seeds_from_rect(w, h, w / 5, h / 5, w - 2 * (w / 5), h - 2 * (h / 5), seeds);
         gcut_seg_options p;
         gcut_seg_options_init(&p);
-        p.backend = backend;
+        if (backend)
+            p.solve.backend = backend;
+        p.device_energies = !cpu_energies;
         gcut_seg_stats st;
         if (gcut_grabcut(in, seeds, iters, &p, mask, &st) != GCUT_OK) {
             fprintf(stderr, "gcut-seg-speed: %s\n", gcut_last_error());

@@ -135,7 +135,8 @@ int main(int argc, char **argv)
         }
     gcut_seg_options prm;
     gcut_seg_options_init(&prm);
-    prm.backend = backend;
+    if (backend)
+        prm.solve.backend = backend;
     gcut_seg_session *s;
     double t0 = now_ms();
     if (gcut_seg_session_new(&s, img, seeds, &prm) != GCUT_OK)

@@ -38,6 +38,10 @@ static const char usage[] =
     "      --bins B         histogram bins per channel (default 16)\n"
     "  -b, --backend NAME   max-flow back end (default auto)\n"
     "  -t, --threads N      threads for parallel back ends (0 = one per core)\n"
+    "      --params STR     back-end settings, key=value[,key=value]\n"
+    "      --time-limit S   give up a cut after S seconds\n"
+    "      --cpu-energies   evaluate the energies on the CPU even where the back end\n"
+    "                       offers them on its device (cuda-grid); same result\n"
     "output:\n"
     "  -o, --out FILE       mask PNG: 0 background, 255 foreground, the image's size\n"
     "      --cutout FILE    RGBA PNG: the image with the mask as alpha\n"
@@ -56,12 +60,12 @@ static const char usage[] =
     "example: gcut-seg images/shapes.png --seeds images/shapes-seeds.png --out mask.png\n";
 
 typedef struct args {
-    const char *image, *seeds, *out, *cutout, *overlay, *gt, *dump, *backend;
+    const char *image, *seeds, *out, *cutout, *overlay, *gt, *dump, *backend, *params;
     int32_t rect[4];
     int have_rect;
     int32_t grabcut, threads, conn, components, bins;
-    int no_early_stop;
-    double lambda;
+    int no_early_stop, cpu_energies;
+    double lambda, time_limit;
     gcut_seg_model model;
 } args;
 
@@ -276,6 +280,15 @@ static int parse_args(int argc, char **argv, args *a)
             NEED_VALUE();
             if (!cli_parse_int(next, 0, 4096, &a->threads))
                 return cli_usage_error("--threads needs a number 0..4096", next);
+        } else if (!strcmp(s, "--params")) {
+            NEED_VALUE();
+            a->params = next;
+        } else if (!strcmp(s, "--time-limit")) {
+            NEED_VALUE();
+            if (!cli_parse_double(next, 0, 1e9, &a->time_limit) || !(a->time_limit > 0))
+                return cli_usage_error("--time-limit needs a positive number of seconds", next);
+        } else if (!strcmp(s, "--cpu-energies")) {
+            a->cpu_energies = 1;
         } else if (!strcmp(s, "-o") || !strcmp(s, "--out")) {
             NEED_VALUE();
             a->out = next;
@@ -395,8 +408,14 @@ int main(int argc, char **argv)
     if (a.bins)
         p.bins = a.bins;
     p.model = a.model;
-    p.backend = a.backend;
-    p.threads = a.threads;
+    if (a.cpu_energies)
+        p.device_energies = 0;
+    if (a.backend)
+        p.solve.backend = a.backend;
+    p.solve.threads = a.threads;
+    p.solve.params = a.params;
+    if (a.time_limit > 0)
+        p.solve.time_limit = a.time_limit;
     const int32_t iterations = a.grabcut ? a.grabcut : (a.have_rect ? 5 : 1);
 
     gcut_seg_stats st1;

@@ -37,6 +37,7 @@ static const int_opt int_opts[] = {
     {"--contrast-threshold", NULL, 0, 256, offsetof(stereo_cli, contrast_threshold)},
     {"--contrast-boost", NULL, 1, 100, offsetof(stereo_cli, contrast_boost)},
     {"--cycles", NULL, 1, GCUT_MRF_MAX_CYCLES, offsetof(stereo_cli, cycles)},
+    {"--threads", "-t", 0, 4096, offsetof(stereo_cli, threads)},
 };
 
 /* One of the names, or -1. */
@@ -60,8 +61,9 @@ int stereo_cli_option(int argc, char **argv, int *i, stereo_cli *o)
     for (size_t k = 0; k < sizeof(int_opts) / sizeof(int_opts[0]); k++)
         if (!strcmp(a, int_opts[k].name) || (int_opts[k].abbrev && !strcmp(a, int_opts[k].abbrev)))
             io = &int_opts[k];
-    static const char *const valued[] = {"-c", "--cost",  "-s",    "--smooth", "-b",
-                                         "--backend", "-o", "--out", "--scale", "--gt",
+    static const char *const valued[] = {"-c",    "--cost",   "-s",         "--smooth",
+                                         "-b",    "--backend", "--params",  "--time-limit",
+                                         "-o",    "--out",    "--scale",    "--gt",
                                          "--gt-scale"};
     if (!io && pick(a, valued, (int)(sizeof(valued) / sizeof(valued[0]))) < 0)
         return 0;
@@ -98,6 +100,13 @@ int stereo_cli_option(int argc, char **argv, int *i, stereo_cli *o)
         o->smooth = smooth_of[k];
     } else if (!strcmp(a, "-b") || !strcmp(a, "--backend")) {
         o->backend = v;
+    } else if (!strcmp(a, "--params")) {
+        o->params = v;
+    } else if (!strcmp(a, "--time-limit")) {
+        if (!cli_parse_double(v, 0, 1e9, &o->time_limit) || !(o->time_limit > 0)) {
+            cli_usage_error("--time-limit must be > 0 seconds", v);
+            return -1;
+        }
     } else if (!strcmp(a, "-o") || !strcmp(a, "--out")) {
         o->out = v;
     } else if (!strcmp(a, "--gt")) {
@@ -128,7 +137,12 @@ void stereo_cli_apply_smooth(const stereo_cli *o, const stereo_cli_smooth *s)
         *s->contrast_boost = o->contrast_boost;
     if (o->cycles > 0)
         s->mrf->max_cycles = o->cycles;
-    s->mrf->backend = o->backend;
+    if (o->backend)
+        s->mrf->solve.backend = o->backend;
+    s->mrf->solve.threads = o->threads;
+    s->mrf->solve.params = o->params;
+    if (o->time_limit > 0)
+        s->mrf->solve.time_limit = o->time_limit;
 }
 
 void stereo_cli_apply(const stereo_cli *o, gcut_stereo_options *p)

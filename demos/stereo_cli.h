@@ -19,9 +19,10 @@
  * strings) means not given, so that each tool keeps its own defaults. */
 typedef struct stereo_cli {
     int32_t ndisp, lambda, trunc, tl_trunc, contrast_threshold, contrast_boost, cycles;
+    int32_t threads; /* 0: one per core, the default anyway */
     int cost, smooth, quiet;
-    const char *backend, *out, *gt_path;
-    double scale, gt_scale;
+    const char *backend, *params, *out, *gt_path;
+    double scale, gt_scale, time_limit;
 } stereo_cli;
 
 /* Everything not given (gt_scale 1). */
@@ -33,7 +34,8 @@ void stereo_cli_init(stereo_cli *o);
 int stereo_cli_option(int argc, char **argv, int *i, stereo_cli *o);
 
 /* The given energy options into p (ndisp, cost, smoothness, cycles and
- * the back end; the rest is left as it is). */
+ * the max-flow options of the moves, p->mrf.solve; the rest is left as it
+ * is). */
 void stereo_cli_apply(const stereo_cli *o, gcut_stereo_options *p);
 
 /* Where a parameter struct keeps the smoothness and the moves
@@ -44,7 +46,8 @@ typedef struct stereo_cli_smooth {
     gcut_mrf_options *mrf;
 } stereo_cli_smooth;
 
-/* The given smoothness options, cycles and the back end into s. */
+/* The given smoothness options, cycles and max-flow options (back end,
+ * threads, engine settings, time limit: mrf->solve) into s. */
 void stereo_cli_apply_smooth(const stereo_cli *o, const stereo_cli_smooth *s);
 
 /* The progress bar of the moves on stderr (gcut_mrf_options::progress). */

@@ -21,7 +21,7 @@
 #               rows in grid.csv), grid-quick (two of those), seg (gcut-seg-speed
 #               on $SEG_PHOTO, default coffee.png of the data folder, at 0.5, 2 and
 #               12 MP with cuda-grid: energies on the device, then on the host
-#               with GCUT_SEG_DEVICE=0; 1 and 5 GrabCut iterations), or a
+#               with --cpu-energies; 1 and 5 GrabCut iterations), or a
 #               gcut-bench instance spec (family:key=value;...)
 #   REPEAT      GCUT_GPU_REPEAT for the test (default 100: a changing result is a race)
 #   BUILD       build folder (default build-gpu in the repository)
@@ -278,11 +278,11 @@ if has_step bench; then
       seg) # the segmentation pipeline: device energies against host energies (cuda-grid)
         PHOTO=${SEG_PHOTO:-${GCUT_DATA_DIR:-$ROOT/../shared/data}/skimage/coffee.png}
         for it in 1 5; do
-          for dev in 1 0; do
-            echo "### seg: GCUT_SEG_DEVICE=$dev gcut-seg-speed $PHOTO 0.5 2 12 --backend cuda-grid --iterations $it" >>"$OUT/bench.txt"
-            GCUT_SEG_DEVICE=$dev timeout "${BENCH_TIMEOUT:-900}" "$BUILD/bin/gcut-seg-speed" "$PHOTO" \
-              0.5 2 12 --backend cuda-grid --iterations "$it" >>"$OUT/bench.txt" 2>&1 ||
-              { note "bench seg (GCUT_SEG_DEVICE=$dev, $it iterations): failed"; STATUS=1; }
+          for energies in "" --cpu-energies; do
+            echo "### seg: gcut-seg-speed $PHOTO 0.5 2 12 --backend cuda-grid --iterations $it $energies" >>"$OUT/bench.txt"
+            timeout "${BENCH_TIMEOUT:-900}" "$BUILD/bin/gcut-seg-speed" "$PHOTO" \
+              0.5 2 12 --backend cuda-grid --iterations "$it" $energies >>"$OUT/bench.txt" 2>&1 ||
+              { note "bench seg (${energies:-device energies}, $it iterations): failed"; STATUS=1; }
           done
         done
         ;;

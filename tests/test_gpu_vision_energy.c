@@ -16,10 +16,10 @@
  *    energy within the quantisation bound (4 D + T) / scale of the CPU
  *    cut's (T = the number of rounded terms);
  *  - GrabCut iterations, strokes, and the fallbacks (another back end,
- *    $GCUT_SEG_DEVICE=0, bad calls to the plugin).
+ *    gcut_seg_options::device_energies = 0, bad calls to the plugin).
  *
  * The device follows the CPU's formulas and operation order
- * (vision/segment_math_internal.h, compiled with -fmad=false), so the
+ * (vision/segment/segment_math_internal.h, compiled with -fmad=false), so the
  * values are expected to be identical; what is asserted is what the
  * energies need: capacities equal or 1 apart on rare pixels, cuts within
  * the bounds above. With GCUT_SEG_STRICT=1 every array must match bit for
@@ -38,7 +38,7 @@
 #include "gcut/vision/segment.h"
 #include "segment/segment_internal.h"
 #include "testutil.h"
-#include "gcut/plugin.h"
+#include "vision_plugin.h"
 
 static int g_strict, g_quick;
 
@@ -266,8 +266,12 @@ typedef struct seg_case {
     double lambda;
 } seg_case;
 
-static gcut_seg_session *open_session(const gcut_image *img, const uint8_t *seeds,
-                                      const seg_case *c, const char *backend)
+/* A session of case c solved with `backend` (NULL: "auto"), its energies
+ * on the device where that back end offers them unless device_energies
+ * is 0. */
+static gcut_seg_session *open_session_on(const gcut_image *img, const uint8_t *seeds,
+                                         const seg_case *c, const char *backend,
+                                         int32_t device_energies)
 {
     gcut_seg_options p;
     gcut_seg_options_init(&p);
@@ -275,12 +279,20 @@ static gcut_seg_session *open_session(const gcut_image *img, const uint8_t *seed
     p.components = c->k;
     p.model = c->model;
     p.lambda = c->lambda;
-    p.backend = backend;
+    p.device_energies = device_energies;
+    if (backend)
+        p.solve.backend = backend;
     gcut_seg_session *s = NULL;
     if (gcut_seg_session_new(&s, img, seeds, &p) != GCUT_OK)
         fail_msg("%s: session on %s: %s", c->name, backend ? backend : "auto",
                  gcut_last_error());
     return s;
+}
+
+static gcut_seg_session *open_session(const gcut_image *img, const uint8_t *seeds,
+                                      const seg_case *c, const char *backend)
+{
+    return open_session_on(img, seeds, c, backend, 1);
 }
 
 /* Everything two sessions computed, after their first solve. Returns the
@@ -613,9 +625,9 @@ static void test_grabcut_end_to_end(void **unused)
     gcut_seg_options p;
     gcut_seg_options_init(&p);
     gcut_seg_stats sa, sb;
-    p.backend = "cpu-bk";
+    p.solve.backend = "cpu-bk";
     assert_int_equal(gcut_grabcut(img, seeds, 5, &p, ma, &sa), GCUT_OK);
-    p.backend = "cuda-grid";
+    p.solve.backend = "cuda-grid";
     if (gcut_grabcut(img, seeds, 5, &p, mb, &sb) != GCUT_OK)
         fail_msg("gcut_grabcut on cuda-grid: %s", gcut_last_error());
     assert_int_equal(sb.energy_device, 1);
@@ -639,7 +651,7 @@ static void test_grabcut_end_to_end(void **unused)
     gcut_image_free(img);
 }
 
-/* Another back end, or $GCUT_SEG_DEVICE=0: the CPU path. */
+/* Another back end, or device_energies = 0: the CPU path. */
 static void test_fallbacks(void **unused)
 {
     (void)unused;
@@ -649,8 +661,7 @@ static void test_fallbacks(void **unused)
     gcut_seg_session *s = open_session(img, seeds, &c, "cpu-bk");
     assert_false(gcut_i_seg_session_on_device(s));
     gcut_seg_session_free(s);
-    setenv("GCUT_SEG_DEVICE", "0", 1);
-    s = open_session(img, seeds, &c, "cuda-grid");
+    s = open_session_on(img, seeds, &c, "cuda-grid", 0);
     assert_false(gcut_i_seg_session_on_device(s));
     uint8_t mask[600];
     gcut_seg_stats st;
@@ -658,7 +669,6 @@ static void test_fallbacks(void **unused)
     assert_int_equal(st.energy_device, 0);
     assert_string_equal(st.backend, "cuda-grid");
     gcut_seg_session_free(s);
-    unsetenv("GCUT_SEG_DEVICE");
     /* $GCUT_BACKEND names it when the parameters do not. */
     setenv("GCUT_BACKEND", "cuda-grid", 1);
     s = open_session(img, seeds, &c, NULL);

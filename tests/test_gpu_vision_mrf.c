@@ -84,7 +84,7 @@ static void run_moves(gcut_mrf *m, int swap, const char *backend, int random_ord
     memcpy(labels, start, sizeof(int32_t) * (size_t)n);
     gcut_mrf_options o;
     gcut_mrf_options_init(&o);
-    o.backend = backend;
+    o.solve.backend = backend;
     o.random_order = random_order;
     o.seed = 7;
     gcut_status rc = swap ? gcut_mrf_swap(m, &o, labels, st) : gcut_mrf_expand(m, &o, labels, st);
@@ -207,9 +207,9 @@ static void test_overflow(void **unused)
             labels[i] = labels2[i] = before[i] = i % 3;
         gcut_mrf_options o;
         gcut_mrf_options_init(&o);
-        o.backend = "cuda-grid";
+        o.solve.backend = "cuda-grid";
         gcut_status st = swap ? gcut_mrf_swap(m, &o, labels, NULL) : gcut_mrf_expand(m, &o, labels, NULL);
-        o.backend = "cpu-bk";
+        o.solve.backend = "cpu-bk";
         gcut_status st2 =
             swap ? gcut_mrf_swap(m, &o, labels2, NULL) : gcut_mrf_expand(m, &o, labels2, NULL);
         assert_int_equal(st, st2);
@@ -217,6 +217,36 @@ static void test_overflow(void **unused)
         assert_memory_equal(labels, before, sizeof labels);
     }
     free(w);
+    gcut_mrf_free(m);
+}
+
+/* The device moves take their engine settings from the options' solve
+ * settings (gcut_mrf_options::solve.params), as the host loop's solves do:
+ * an unknown key is refused by both, the labelling left as it was. */
+static void test_solve_params(void **unused)
+{
+    (void)unused;
+    const shape s = {8, 8, 1, 4, 4};
+    tu_rng r = {11};
+    gcut_mrf *m = make(&s, &r, 0, 0, 100);
+    assert_int_equal(gcut_mrf_set_potts(m, 20), GCUT_OK);
+    int32_t labels[64], before[64];
+    for (int i = 0; i < 64; i++)
+        labels[i] = before[i] = i % 4;
+    gcut_mrf_options o;
+    gcut_mrf_options_init(&o);
+    o.solve.params = "no_such_key=1";
+    for (int swap = 0; swap < 2; swap++)
+        for (int dev = 0; dev < 2; dev++) {
+            o.solve.backend = dev ? "cuda-grid" : "cpu-bk";
+            gcut_status st = swap ? gcut_mrf_swap(m, &o, labels, NULL)
+                                  : gcut_mrf_expand(m, &o, labels, NULL);
+            if (st != GCUT_ERR_INVALID)
+                fail_msg("%s on %s with unknown settings: status %d (%s)",
+                         swap ? "swap" : "expand", o.solve.backend, (int)st, gcut_last_error());
+            assert_non_null(strstr(gcut_last_error(), "no_such_key"));
+            assert_memory_equal(labels, before, sizeof labels);
+        }
     gcut_mrf_free(m);
 }
 
@@ -230,6 +260,7 @@ int main(void)
     g_quick = quick && atoi(quick) > 0 ? atoi(quick) : 0;
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_expand_same_as_host),
                                        cmocka_unit_test(test_swap_same_as_host),
-                                       cmocka_unit_test(test_overflow)};
+                                       cmocka_unit_test(test_overflow),
+                                       cmocka_unit_test(test_solve_params)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

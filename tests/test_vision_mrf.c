@@ -177,6 +177,55 @@ static void test_metric_check(void **state)
     gcut_mrf_free(m);
 }
 
+/* The embedded solve options reach the move solves as they are: engine
+ * settings (an unknown key is the engine's error), threads, the log
+ * callback and verbosity; the labelling does not depend on them. */
+static int g_solve_logs;
+
+static void count_solve_logs(void *user, gcut_log_level level, const char *msg)
+{
+    (void)user;
+    (void)level;
+    if (strstr(msg, "gcut_grid_solve"))
+        g_solve_logs++;
+}
+
+static void test_solve_options(void **state)
+{
+    (void)state;
+    const int32_t w = 9, h = 7, L = 4, n = w * h;
+    gcut_mrf *m = random_mrf(w, h, 4, L, 1);
+    int32_t f0[63], f[63], g[63];
+    for (int32_t i = 0; i < n; i++)
+        f0[i] = rnd(L);
+    gcut_mrf_options o;
+    gcut_mrf_options_init(&o);
+    assert_int_equal(o.solve.struct_size, sizeof(gcut_solve_options));
+    assert_string_equal(o.solve.backend, "auto");
+    o.solve.backend = "cpu-bk";
+    memcpy(f, f0, sizeof f);
+    assert_int_equal(gcut_mrf_expand(m, &o, f, NULL), GCUT_OK);
+    o.solve.params = "no_such_key=1";
+    memcpy(g, f0, sizeof g);
+    assert_int_equal(gcut_mrf_expand(m, &o, g, NULL), GCUT_ERR_INVALID);
+    assert_non_null(strstr(gcut_last_error(), "no_such_key"));
+    assert_memory_equal(g, f0, sizeof g); /* unchanged on failure */
+    o.solve.params = NULL;
+    o.solve.backend = "cpu-grid-pr";
+    o.solve.threads = 2;
+    o.solve.log = count_solve_logs;
+    o.solve.verbosity = 2;
+    g_solve_logs = 0;
+    gcut_mrf_stats st;
+    assert_int_equal(gcut_mrf_expand(m, &o, g, &st), GCUT_OK);
+    assert_string_equal(st.backend, "cpu-grid-pr");
+    assert_int_equal(g_solve_logs, st.moves);
+    assert_memory_equal(g, f, sizeof g);
+    o.solve.threads = -1;
+    assert_int_equal(gcut_mrf_swap(m, &o, g, NULL), GCUT_ERR_INVALID);
+    gcut_mrf_free(m);
+}
+
 /* Left = right shifted by 2 (left half) and 5 (right half). */
 static void test_synthetic_stereo(void **state)
 {
@@ -252,6 +301,7 @@ int main(void)
         cmocka_unit_test(test_brute_force),
         cmocka_unit_test(test_exact_energy),
         cmocka_unit_test(test_metric_check),
+        cmocka_unit_test(test_solve_options),
         cmocka_unit_test(test_synthetic_stereo),
         cmocka_unit_test(test_middlebury_tsukuba),
     };

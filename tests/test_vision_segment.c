@@ -387,9 +387,9 @@ static void test_segment_scene(void **state)
     /* Each back end that can run gives the same mask (the canonical cut). */
     uint8_t *ref = malloc(n);
     gcut_seg_options_init(&p);
-    p.backend = "cpu-ref";
+    p.solve.backend = "cpu-ref";
     assert_int_equal(gcut_segment(img, seeds, &p, ref, NULL), GCUT_OK);
-    p.backend = "cpu-bk";
+    p.solve.backend = "cpu-bk";
     assert_int_equal(gcut_segment(img, seeds, &p, mask, NULL), GCUT_OK);
     assert_memory_equal(ref, mask, n);
     free(ref);
@@ -534,7 +534,7 @@ static void test_grabcut_warm_iterations(void **state)
     assert_int_equal(gcut_seeds_from_rect(w, h, 6, 5, w - 12, h - 10, seeds), GCUT_OK);
     gcut_seg_options p;
     gcut_seg_options_init(&p);
-    p.backend = "cpu-bk";
+    p.solve.backend = "cpu-bk";
     gcut_seg_session *s = NULL;
     assert_int_equal(gcut_seg_session_new(&s, img, seeds, &p), GCUT_OK);
     gcut_result *ref = NULL;
@@ -826,8 +826,18 @@ static void test_bad_input(void **state)
     p.struct_size = 0;
     assert_int_equal(gcut_segment(img, seeds, &p, mask, NULL), GCUT_ERR_INVALID);
     gcut_seg_options_init(&p);
-    p.backend = "no-such-backend";
+    p.solve.backend = "no-such-backend";
     assert_int_equal(gcut_segment(img, seeds, &p, mask, NULL), GCUT_ERR_NOT_FOUND);
+    gcut_seg_options_init(&p);
+    p.device_energies = 2;
+    assert_int_equal(gcut_segment(img, seeds, &p, mask, NULL), GCUT_ERR_INVALID);
+    assert_non_null(strstr(gcut_last_error(), "device_energies"));
+    gcut_seg_options_init(&p);
+    p.solve.threads = -1;
+    assert_int_equal(gcut_segment(img, seeds, &p, mask, NULL), GCUT_ERR_INVALID);
+    gcut_seg_options_init(&p);
+    p.solve.struct_size = 0;
+    assert_int_equal(gcut_segment(img, seeds, &p, mask, NULL), GCUT_ERR_INVALID);
     uint8_t bad[200];
     memcpy(bad, seeds, 200);
     bad[17] = 3;
@@ -853,6 +863,83 @@ static void test_bad_input(void **state)
     assert_int_equal(gcut_seg_session_grabcut(s, 0, mask, NULL), GCUT_ERR_INVALID);
     gcut_seg_session_free(s);
     gcut_image_free(img);
+}
+
+/* The embedded solve options reach the engine as they are: its settings
+ * (an unknown key is the engine's error), the log callback and verbosity;
+ * a session keeps its own copies of the back-end and settings strings;
+ * device_energies = 0 changes nothing on the CPU. */
+typedef struct log_seen {
+    int info;
+    int solves;
+} log_seen;
+
+static void on_log(void *user, gcut_log_level level, const char *msg)
+{
+    log_seen *l = user;
+    if (level == GCUT_LOG_INFO)
+        l->info++;
+    if (strstr(msg, "gcut_grid_solve"))
+        l->solves++;
+}
+
+static void test_solve_options(void **state)
+{
+    (void)state;
+    const int32_t w = 40, h = 30;
+    const int64_t n = (int64_t)w * h;
+    uint8_t *truth = malloc(n), *seeds = malloc(n), *mask = malloc(n), *ref = malloc(n);
+    gcut_image *img = scene(w, h, 10.0, truth);
+    strokes(w, h, seeds);
+    gcut_seg_options p;
+    gcut_seg_options_init(&p);
+    assert_int_equal(p.device_energies, 1);
+    assert_int_equal(p.solve.struct_size, sizeof(gcut_solve_options));
+    assert_string_equal(p.solve.backend, "auto");
+    p.solve.backend = "cpu-bk";
+    assert_int_equal(gcut_segment(img, seeds, &p, ref, NULL), GCUT_OK);
+    /* Engine settings: an unknown key is refused by the engine, by name;
+     * none (empty) is the defaults. */
+    p.solve.params = "no_such_key=1";
+    assert_int_equal(gcut_segment(img, seeds, &p, mask, NULL), GCUT_ERR_INVALID);
+    assert_non_null(strstr(gcut_last_error(), "no_such_key"));
+    p.solve.params = "";
+    assert_int_equal(gcut_segment(img, seeds, &p, mask, NULL), GCUT_OK);
+    assert_memory_equal(ref, mask, n);
+    /* The log callback and verbosity: the grid solves report there. */
+    log_seen seen = {0, 0};
+    p.solve.params = NULL;
+    p.solve.log = on_log;
+    p.solve.log_user = &seen;
+    p.solve.verbosity = 2;
+    assert_int_equal(gcut_segment(img, seeds, &p, mask, NULL), GCUT_OK);
+    assert_true(seen.solves >= 1);
+    assert_memory_equal(ref, mask, n);
+    seen.info = seen.solves = 0;
+    p.solve.verbosity = 0;
+    assert_int_equal(gcut_segment(img, seeds, &p, mask, NULL), GCUT_OK);
+    assert_int_equal(seen.info, 0);
+    /* The session copies the strings: the caller's may change. */
+    char be[16] = "cpu-bk", prm[32] = "";
+    p.solve.backend = be;
+    p.solve.params = prm;
+    p.solve.log = NULL;
+    p.device_energies = 0;
+    gcut_seg_session *s = NULL;
+    assert_int_equal(gcut_seg_session_new(&s, img, seeds, &p), GCUT_OK);
+    strcpy(be, "nope");
+    strcpy(prm, "no_such_key=1");
+    gcut_seg_stats st;
+    assert_int_equal(gcut_seg_session_solve(s, mask, &st), GCUT_OK);
+    assert_string_equal(st.backend, "cpu-bk");
+    assert_int_equal(st.energy_device, 0);
+    assert_memory_equal(ref, mask, n);
+    gcut_seg_session_free(s);
+    gcut_image_free(img);
+    free(truth);
+    free(seeds);
+    free(mask);
+    free(ref);
 }
 
 /* ------------------------------------------------------------- dataset */
@@ -949,6 +1036,7 @@ int main(void)
         cmocka_unit_test(test_evaluate),
         cmocka_unit_test(test_seeds),
         cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_solve_options),
         cmocka_unit_test(test_grabcut_dataset),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

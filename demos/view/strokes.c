@@ -382,7 +382,7 @@ int viewer_init(viewer *v, gcut_image *img, const view_options *o)
     if (o->conn)
         v->p.connectivity = o->conn;
     snprintf(v->backend, sizeof v->backend, "%s", o->backend ? o->backend : "auto");
-    v->p.backend = v->backend;
+    v->p.solve.backend = v->backend;
     v->view = o->view;
     v->brush = 4;
     v->relearn = !o->keep_models;

@@ -57,7 +57,8 @@ GCUT_I_SHARED void gcut_i_log(const gcut_solve_options *opt, gcut_log_level leve
 /* The table of the extension `name` at interface `version` that a loaded
  * plugin offers (gcut_plugin_extension, gcut/plugin.h), for back end
  * `backend` (NULL: any), or NULL when none is offered or the back end it
- * belongs to cannot run here. The core does not know what the table is:
+ * belongs to cannot run here. A built-in back end has none (and asking
+ * loads no plugin). The core does not know what the table is:
  * for the vision layer's device energies and moves (vision/vision_plugin.h). */
 GCUT_I_SHARED const void *gcut_i_plugin_extension(const char *name, int32_t version,
                                                   const char *backend);

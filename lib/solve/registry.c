@@ -160,6 +160,13 @@ const void *gcut_i_plugin_extension(const char *name, int32_t version, const cha
 {
     if (!name)
         return NULL;
+    /* Extensions come with plugins, for their back ends: asking for one of
+     * a built-in back end (the automatic grid choice, cpu-bk) needs no
+     * plugin load. */
+    ensure_builtin();
+    for (int32_t i = 0; backend && i < g_builtin; i++)
+        if (strcmp(g_entries[i].name, backend) == 0)
+            return NULL;
     ensure_init();
     for (int32_t i = 0; i < g_num_ext; i++) {
         const gcut_plugin_extension *x = &g_ext[i];

@@ -80,5 +80,8 @@ printf '2\nv1.pgm 1 2 3\n' > "$work/bad_par.txt"
 grep -q 'bad_par.txt:2: 3 numbers after the name, expected 21' "$work/err" || fail "bad cameras: $(cat "$work/err")"
 "$exe" --cameras "$work/cams_par.txt" --ref v2.pgm --neighbours 5 2> "$work/err"; [ $? = 1 ] || fail "neighbours: exit"
 "$exe" --cameras "$work/cams_par.txt" --ref v2.pgm --gt x 2> /dev/null; [ $? = 2 ] || fail "gt with sweep: exit"
+"$exe" --views "$work/v1.pgm,$work/v2.pgm" --baselines 0,1 --ndisp 8 -b cpu-bk \
+  --params no_such_key=1 -q 2> "$work/err"; [ $? = 1 ] || fail "bad params: exit"
+grep -q 'no_such_key' "$work/err" || fail "bad params: $(cat "$work/err")"
 "$exe" --bogus 2> /dev/null; [ $? = 2 ] || fail "unknown option exit"
 echo ok

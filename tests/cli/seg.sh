@@ -55,5 +55,18 @@ grep -q 'no background' "$work/err" || fail "full rect: $(cat "$work/err")"
 "$exe" "$root/images/shapes.png" --seeds "$root/images/blob-scribbles.png" 2> "$work/err"; [ $? = 1 ] || fail "size mismatch: exit"
 grep -q '200 x 150' "$work/err" || fail "size mismatch: $(cat "$work/err")"
 "$exe" "$root/images/shapes.png" --rect 1,1,5,5 --conn 6 2> /dev/null; [ $? = 2 ] || fail "bad conn: exit"
+# The solve options reach the engine: an unknown engine setting is its
+# error (exit 1, the key named); --cpu-energies and --time-limit change
+# nothing here.
+"$exe" "$root/images/shapes.png" --seeds "$root/images/shapes-seeds.png" -b cpu-bk \
+  --params no_such_key=1 2> "$work/err"; [ $? = 1 ] || fail "bad params: exit"
+grep -q 'no_such_key' "$work/err" || fail "bad params: $(cat "$work/err")"
+"$exe" "$root/images/shapes.png" --rect 1,1,5,5 --time-limit 0 2> /dev/null; [ $? = 2 ] || fail "bad time limit: exit"
+set -e
+a=$("$exe" "$root/images/blob.png" --rect 40,15,120,120 -b cpu-bk | grep -E '^(energy|foreground):')
+b=$("$exe" "$root/images/blob.png" --rect 40,15,120,120 -b cpu-bk --cpu-energies --time-limit 60 \
+    --params "" -t 2 | grep -E '^(energy|foreground):')
+[ "$a" = "$b" ] || fail "--cpu-energies / --time-limit changed the result: $a / $b"
+set +e
 "$exe" --bogus 2> /dev/null; [ $? = 2 ] || fail "unknown option exit"
 echo ok

@@ -74,5 +74,12 @@ grep -q 'ndisp is required' "$work/err" || fail "no ndisp: $(cat "$work/err")"
 "$exe" "$work/missing.pgm" "$work/right.pgm" --ndisp 8 2> "$work/err"; [ $? = 1 ] || fail "missing: exit"
 "$exe" "$work/left.pgm" "$work/right.pgm" --ndisp 8 --lr-median 9 2> "$work/err"; [ $? = 2 ] || fail "bad median: exit"
 grep -q 'lr-median must be in 0 .. 5' "$work/err" || fail "bad median: $(cat "$work/err")"
+# The move solves' options reach the engine: an unknown engine setting is
+# its error, named; a bad time limit is bad usage.
+"$exe" "$work/left.pgm" "$work/right.pgm" --ndisp 8 -b cpu-bk --params no_such_key=1 -q \
+  2> "$work/err"; [ $? = 1 ] || fail "bad params: exit"
+grep -q 'no_such_key' "$work/err" || fail "bad params: $(cat "$work/err")"
+"$exe" "$work/left.pgm" "$work/right.pgm" --ndisp 8 --time-limit -1 2> /dev/null; [ $? = 2 ] || fail "bad time limit: exit"
+"$exe" "$work/left.pgm" "$work/right.pgm" --ndisp 8 --threads x 2> /dev/null; [ $? = 2 ] || fail "bad threads: exit"
 "$exe" --bogus 2> /dev/null; [ $? = 2 ] || fail "unknown option exit"
 echo ok

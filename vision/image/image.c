@@ -4,12 +4,9 @@
  * the gray / RGB / float conversions. DESIGN.md section 5.
  *
  * Invariants:
- *  - every image gcut makes went through gcut_i_image_alloc(), so its
- *    width, height <= GCUT_IMAGE_MAX_SIDE and its pixel bytes <=
- *    GCUT_IMAGE_MAX_BYTES; the limits are checked in 64-bit arithmetic
- *    before anything is allocated, so no size computed afterwards can wrap;
- *  - the struct and its pixels are one allocation (pixels at a 64-byte
- *    offset), so gcut_image_free() is one call and cannot half-free;
+ *  - every image gcut makes went through gcut_i_image_alloc() (image_buf.c,
+ *    with the size limits and gcut_image_free(): the helpers this file and
+ *    the format files share, so that neither calls into the other's);
  *  - an image given by the caller is checked by gcut_i_image_check() before
  *    any use, because the struct is public and may have been filled by hand;
  *  - a save either renames a complete temporary file over the target or
@@ -25,104 +22,12 @@
 
 #include "image/image_internal.h"
 
-/* Offset of the pixels in an image's allocation: past the struct, and a
- * cache line so that rows start aligned for vector code. */
-#define IMAGE_HEADER_BYTES 64
-
 /* A file larger than this cannot hold an image within the limits in any
  * supported encoding (plain PNM spends at most 6 characters per 2-byte
  * sample), so it is refused before being read. */
 #define IMAGE_MAX_FILE_BYTES (4 * GCUT_I_IMAGE_MAX_BYTES + ((uint64_t)1 << 20))
 
 /* ------------------------------------------------------------- the object */
-
-int gcut_i_host_little_endian(void)
-{
-    const uint16_t one = 1;
-    uint8_t first;
-    memcpy(&first, &one, 1);
-    return first == 1;
-}
-
-size_t gcut_i_image_row_bytes(const gcut_image *img)
-{
-    return (size_t)img->width * (size_t)img->channels * (size_t)(img->depth / 8);
-}
-
-gcut_status gcut_i_image_check_size(const char *func, const char *name, int64_t width,
-                                    int64_t height, int32_t channels, int32_t depth,
-                                    gcut_status zero_status, uint64_t *bytes)
-{
-    if (width <= 0 || height <= 0)
-        return gcut_i_fail(zero_status, func, "%s: image has zero size (%lld x %lld)", name,
-                           (long long)width, (long long)height);
-    /* Each factor is bounded before the product is formed: with both sides
-     * <= 2^24, channels <= 4 and 2 bytes per sample the product is < 2^51. */
-    uint64_t b = 0;
-    if (width <= GCUT_I_IMAGE_MAX_SIDE && height <= GCUT_I_IMAGE_MAX_SIDE)
-        b = (uint64_t)width * (uint64_t)height * (uint64_t)channels * (uint64_t)(depth / 8);
-    if (width > GCUT_I_IMAGE_MAX_SIDE || height > GCUT_I_IMAGE_MAX_SIDE ||
-        b > GCUT_I_IMAGE_MAX_BYTES)
-        return gcut_i_fail(GCUT_ERR_OVERFLOW, func,
-                           "%s: dimensions %lld x %lld x %d overflow the size limit (sides up "
-                           "to %ld, at most %llu bytes of pixels)",
-                           name, (long long)width, (long long)height, (int)channels,
-                           (long)GCUT_I_IMAGE_MAX_SIDE, (unsigned long long)GCUT_I_IMAGE_MAX_BYTES);
-    if (bytes)
-        *bytes = b;
-    return GCUT_OK;
-}
-
-gcut_status gcut_i_image_alloc(const char *func, const char *name, int64_t width, int64_t height,
-                               int32_t channels, int32_t depth, gcut_status zero_status,
-                               gcut_image **out)
-{
-    uint64_t bytes = 0;
-    gcut_status st =
-        gcut_i_image_check_size(func, name, width, height, channels, depth, zero_status, &bytes);
-    if (st != GCUT_OK)
-        return st;
-    gcut_image *img = gcut_i_malloc(IMAGE_HEADER_BYTES + (size_t)bytes);
-    if (!img)
-        return gcut_i_fail(GCUT_ERR_NOMEM, func, "%s: cannot allocate %llu bytes of pixels", name,
-                           (unsigned long long)bytes);
-    img->width = (int32_t)width;
-    img->height = (int32_t)height;
-    img->channels = channels;
-    img->depth = depth;
-    img->stride = (size_t)width * (size_t)channels * (size_t)(depth / 8);
-    img->data = (uint8_t *)img + IMAGE_HEADER_BYTES;
-    *out = img;
-    return GCUT_OK;
-}
-
-gcut_status gcut_i_image_check(const char *func, const gcut_image *img)
-{
-    if (!img)
-        return gcut_i_fail(GCUT_ERR_INVALID, func, "the image must not be NULL");
-    if (img->channels != 1 && img->channels != 3 && img->channels != 4)
-        return gcut_i_fail(GCUT_ERR_INVALID, func, "image channels must be 1, 3 or 4 (not %d)",
-                           (int)img->channels);
-    if (img->depth != 8 && img->depth != 16)
-        return gcut_i_fail(GCUT_ERR_INVALID, func, "image depth must be 8 or 16 bits (not %d)",
-                           (int)img->depth);
-    if (img->width <= 0 || img->height <= 0 || img->width > GCUT_IMAGE_MAX_SIDE ||
-        img->height > GCUT_IMAGE_MAX_SIDE)
-        return gcut_i_fail(GCUT_ERR_INVALID, func, "image size %d x %d is out of range [1, %ld]",
-                           (int)img->width, (int)img->height, (long)GCUT_IMAGE_MAX_SIDE);
-    size_t row = gcut_i_image_row_bytes(img);
-    if (img->stride < row)
-        return gcut_i_fail(GCUT_ERR_INVALID, func,
-                           "image stride %zu is smaller than a row (%zu bytes)", img->stride, row);
-    /* The last byte of the buffer must be addressable: (height - 1) *
-     * stride + row must fit in size_t. */
-    if ((uint64_t)(img->height - 1) > (SIZE_MAX - row) / img->stride)
-        return gcut_i_fail(GCUT_ERR_INVALID, func, "image stride %zu times %d rows overflows",
-                           img->stride, (int)img->height);
-    if (!img->data)
-        return gcut_i_fail(GCUT_ERR_INVALID, func, "image data must not be NULL");
-    return GCUT_OK;
-}
 
 gcut_status gcut_image_new(gcut_image **out, int32_t width, int32_t height, int32_t channels,
                            int32_t depth)
@@ -142,8 +47,6 @@ gcut_status gcut_image_new(gcut_image **out, int32_t width, int32_t height, int3
     *out = img;
     return GCUT_OK;
 }
-
-void gcut_image_free(gcut_image *img) { gcut_i_free(img); }
 
 int gcut_image_format_available(const char *format)
 {

@@ -1,8 +1,13 @@
 /*
  * image_internal.h - what the image files of libgcut_vision share: size
- * limits, allocation of checked images, and the per-format decoders and
- * encoders behind gcut_image_load_memory() and gcut_image_save(). Never
+ * limits, allocation of checked images (image_buf.c), and the per-format
+ * decoders and encoders behind gcut_image_load_memory() and
+ * gcut_image_save() (image_png.c, image_jpeg.c, image_pnm.c). Never
  * installed.
+ *
+ * Who calls whom: the format files call only image_buf.c (and the core);
+ * image.c calls image_buf.c and the formats' decoders and encoders. No
+ * file calls back into image.c.
  *
  * Every decoder works on a complete buffer (the file is read whole first),
  * so it always knows how many bytes are left and can refuse a truncated
@@ -35,6 +40,9 @@ typedef enum gcut_i_image_format {
     GCUT_I_FORMAT_PNM = 2
 } gcut_i_image_format;
 
+/* ------------------------------------------------------ image_buf.c
+ * (with gcut_image_free() of gcut/vision/image.h) */
+
 /* Check width x height x channels x depth against the limits. `func` and
  * `name` go into the message: a zero size fails with `zero_status`
  * (GCUT_ERR_PARSE for a file, GCUT_ERR_INVALID for an argument), a size
@@ -62,6 +70,8 @@ GCUT_HIDDEN size_t gcut_i_image_row_bytes(const gcut_image *img);
 
 /* 1 when the host stores the low byte of a uint16_t first. */
 GCUT_HIDDEN int gcut_i_host_little_endian(void);
+
+/* ------------------------------------------------------ the formats */
 
 /* Decoders: the buffer holds a whole file (size >= 1) whose first bytes
  * matched the format's magic. On failure *out is unchanged and the error is

@@ -47,6 +47,7 @@
 #include "core/core_internal.h"
 #include "vision_plugin.h"
 #include "gcut/vision/mrf.h"
+#include "vision_plugin.h"
 
 enum { MRF_MAX_LABELS = 4096, MRF_MAX_UNARY = 1 << 28, MRF_MAX_V = 1 << 20,
        MRF_MAX_W = 1 << 16 };
@@ -86,6 +87,7 @@ void gcut_mrf_options_init(gcut_mrf_options *o)
     o->struct_size = sizeof(*o);
     o->max_cycles = 20;
     o->seed = 1;
+    gcut_solve_options_init(&o->solve);
 }
 
 void gcut_mrf_free(gcut_mrf *m)
@@ -514,9 +516,11 @@ static void next_cycle_moves(void *user, int32_t cycle, int32_t *out)
     }
 }
 
-/* Alpha-expansion or alpha-beta swap on a plugin's device
- * (gcut_plugin_mrf, backend.h), when the back end asked for offers it and
- * the unary costs are a table: the same moves in the same order (the
+/* Alpha-expansion or alpha-beta swap on a plugin's device (the
+ * gcut_mrf_plugin that vision_plugin.h finds for opt->solve), when the
+ * back end asked for offers it and the unary costs are a table; the
+ * device solves its moves with opt->solve (time limit, log, engine
+ * settings) as the host loop's gcut_grid_solve calls would: the same moves in the same order (the
  * random order drawn here, cycle by cycle, exactly as the host loop draws
  * it), each decided by the canonical cut, so the labelling and the
  * energies are the host loop's. Returns GCUT_ERR_UNSUPPORTED (and does
@@ -524,10 +528,7 @@ static void next_cycle_moves(void *user, int32_t cycle, int32_t *out)
 static gcut_status run_device(gcut_mrf *m, const gcut_mrf_options *opt, int32_t *labels,
                               gcut_mrf_stats *s, double t_start, int swap)
 {
-    gcut_solve_options named;
-    gcut_solve_options_init(&named);
-    named.backend = opt->backend;
-    const gcut_mrf_plugin *pm = gcut_i_vision_mrf_plugin(&named);
+    const gcut_mrf_plugin *pm = gcut_i_vision_mrf_plugin(&opt->solve);
     if (!pm || !m->unary || (swap && !pm->swap))
         return GCUT_ERR_UNSUPPORTED;
     const int32_t L = m->L;
@@ -540,9 +541,6 @@ static gcut_status run_device(gcut_mrf *m, const gcut_mrf_options *opt, int32_t 
     int32_t off[3 * GCUT_GRID_MAX_DIRS];
     for (int32_t d = 0; d < m->conn; d++)
         gcut_grid_direction(m->conn, d, &off[3 * d], &off[3 * d + 1], &off[3 * d + 2]);
-    gcut_solve_options so;
-    gcut_solve_options_init(&so);
-    so.backend = opt->backend;
     gcut_mrf_problem p;
     memset(&p, 0, sizeof p);
     p.width = m->w;
@@ -561,7 +559,7 @@ static gcut_status run_device(gcut_mrf *m, const gcut_mrf_options *opt, int32_t 
     p.moves_user = &dm;
     p.labels = labels;
     p.energy = s->initial_energy;
-    p.opt = &so;
+    p.opt = &opt->solve; /* the caller's, as they are (engine settings too) */
     p.progress = opt->progress;
     p.progress_user = opt->progress_user;
     gcut_mrf_report r;
@@ -608,7 +606,7 @@ static gcut_status run(gcut_mrf *m, const gcut_mrf_options *opt_in, int32_t *lab
     st = gcut_mrf_energy(m, labels, &s.initial_energy);
     if (st != GCUT_OK)
         return st;
-    if (opt.backend) {
+    if (opt.solve.backend) {
         st = run_device(m, &opt, labels, &s, t_start, swap);
         if (st == GCUT_OK && stats_out)
             *stats_out = s;
@@ -628,10 +626,6 @@ static gcut_status run(gcut_mrf *m, const gcut_mrf_options *opt_in, int32_t *lab
     }
     memcpy(f, labels, (size_t)n * sizeof(int32_t));
     fill_moves(order, L, swap);
-    gcut_solve_options so;
-    gcut_solve_options_init(&so);
-    so.backend = opt.backend;
-    so.threads = opt.threads;
     uint64_t rng = opt.seed;
     int64_t energy = s.initial_energy;
     /* Swap skips pairs with no active node; count labels in use. */
@@ -663,7 +657,7 @@ static gcut_status run(gcut_mrf *m, const gcut_mrf_options *opt_in, int32_t *lab
             if (st != GCUT_OK)
                 goto done;
             const double t1 = now_ms();
-            st = gcut_grid_solve(m->grid, &so, m->res);
+            st = gcut_grid_solve(m->grid, &opt.solve, m->res);
             if (st != GCUT_OK)
                 goto done;
             const double t2 = now_ms();

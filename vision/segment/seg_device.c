@@ -1,14 +1,16 @@
 /*
  * seg_device.c - the segmentation energy evaluated on a back end's device
- * (gcut_plugin_seg, gcut/backend.h): the vision layer's side.
+ * (gcut_seg_plugin, vision_plugin.h): gcut_i_seg_eval_device, the device
+ * implementation of the session's evaluator (segment_internal.h,
+ * "evaluators"; seg_cpu.c is the CPU's).
  *
  * A session whose back end offers device energies (cuda-grid) hands the
- * pixel loops of energy.c, gmm.c and session.c to the plugin: beta and the
+ * pixel loops of energy.c, gmm.c and seg_cpu.c to the plugin: beta and the
  * pair weights, the GMM passes of the initial fit and of each GrabCut
  * learning step, the data costs, the scale, the n-links and t-links of the
  * grid. The decisions between the passes (which cluster to split, the
  * models from the moments, the box) stay on the host, in the same code as
- * the CPU path (gcut_i_gmm_fit_passes, gcut_i_gmm_from_acc), and every
+ * the CPU's (gcut_i_gmm_fit_passes, gcut_i_gmm_from_acc), and every
  * result comes back to the session's host arrays, so that everything else
  * (strokes, the energy of a labelling, the grid) works unchanged.
  *
@@ -20,10 +22,10 @@
  * the device's polynomial value there is replaced, so that the energies
  * agree too. Those pixels are never in the grid.
  */
-#include <stdlib.h>
 #include <string.h>
 
 #include "segment/segment_internal.h"
+#include "vision_plugin.h"
 
 _Static_assert(sizeof(gcut_i_gmm_acc) == GCUT_SEG_MOMENTS * sizeof(double),
                "gcut_i_gmm_acc is the moments of gcut/backend.h");
@@ -32,44 +34,38 @@ _Static_assert(GCUT_SEG_DEV_GMM == (int)GCUT_SEG_GMM &&
                    GCUT_SEG_DEV_HISTOGRAM == (int)GCUT_SEG_HISTOGRAM,
                "model kinds agree");
 
-gcut_status gcut_i_segdev_open(gcut_i_segdev *d, const char *backend, int32_t width,
-                               int32_t height, const float *rgb)
+gcut_status gcut_i_seg_eval_open_device(gcut_i_seg_eval *ev, const gcut_solve_options *solve)
 {
-    memset(d, 0, sizeof *d);
-    const char *env = getenv("GCUT_SEG_DEVICE");
-    if (env && strcmp(env, "0") == 0)
-        return GCUT_ERR_UNSUPPORTED;
-    gcut_solve_options so;
-    gcut_solve_options_init(&so);
-    so.backend = backend;
-    const gcut_seg_plugin *pl = gcut_i_vision_seg_plugin(&so);
+    const gcut_seg_plugin *pl = gcut_i_vision_seg_plugin(solve);
     if (!pl)
         return GCUT_ERR_UNSUPPORTED;
     void *state = NULL;
-    gcut_status st = pl->create(width, height, rgb, &state);
+    gcut_status st = pl->create(ev->width, ev->height, ev->rgb, &state);
     if (st != GCUT_OK)
         return st;
-    d->pl = pl;
-    d->state = state;
-    d->seeds_dirty = 1;
+    ev->pl = pl;
+    ev->dev = state;
+    ev->ops = &gcut_i_seg_eval_device;
     return GCUT_OK;
 }
 
-void gcut_i_segdev_close(gcut_i_segdev *d)
+static void dev_close(gcut_i_seg_eval *ev)
 {
-    if (d->pl && d->state)
-        d->pl->destroy(d->state);
-    memset(d, 0, sizeof *d);
+    if (ev->pl && ev->dev)
+        ev->pl->destroy(ev->dev);
+    ev->pl = NULL;
+    ev->dev = NULL;
 }
 
-void gcut_i_segdev_stats(const gcut_i_segdev *d, gcut_seg_plugin_stats *out)
+static double dev_transfer_ms(const gcut_i_seg_eval *ev)
 {
-    memset(out, 0, sizeof *out);
-    if (d->pl)
-        d->pl->stats(d->state, out);
+    gcut_seg_plugin_stats ps;
+    memset(&ps, 0, sizeof ps);
+    ev->pl->stats(ev->dev, &ps);
+    return ps.upload_ms + ps.download_ms;
 }
 
-gcut_status gcut_i_segdev_smoothness(gcut_i_segdev *d, gcut_i_energy *e)
+static gcut_status dev_smoothness(gcut_i_seg_eval *ev, gcut_i_energy *e)
 {
     for (int32_t j = 0; j < e->connectivity / 2; j++)
         if (!e->pair[j] && !(e->pair[j] = gcut_i_malloc_array(e->n, sizeof(float))))
@@ -77,25 +73,20 @@ gcut_status gcut_i_segdev_smoothness(gcut_i_segdev *d, gcut_i_energy *e)
                              (long long)e->n);
     double beta = 0.0;
     gcut_status st =
-        d->pl->smoothness(d->state, e->connectivity, e->lambda, &beta, (float *const *)e->pair);
+        ev->pl->smoothness(ev->dev, e->connectivity, e->lambda, &beta, (float *const *)e->pair);
     if (st == GCUT_OK)
         e->beta = beta;
     return st;
 }
 
-gcut_status gcut_i_segdev_seeds(gcut_i_segdev *d, const uint8_t *seeds)
+static gcut_status dev_seeds(gcut_i_seg_eval *ev, const uint8_t *seeds)
 {
-    if (!d->seeds_dirty)
-        return GCUT_OK;
-    gcut_status st = d->pl->set_bytes(d->state, GCUT_SEG_BYTES_SEEDS, seeds);
-    if (st == GCUT_OK)
-        d->seeds_dirty = 0;
-    return st;
+    return ev->pl->set_bytes(ev->dev, GCUT_SEG_BYTES_SEEDS, seeds);
 }
 
-gcut_status gcut_i_segdev_select(gcut_i_segdev *d, const uint8_t *select)
+static gcut_status dev_select(gcut_i_seg_eval *ev, const uint8_t *select)
 {
-    return d->pl->set_bytes(d->state, GCUT_SEG_BYTES_SELECT, select);
+    return ev->pl->set_bytes(ev->dev, GCUT_SEG_BYTES_SELECT, select);
 }
 
 /* A GMM as the plugin reads it. */
@@ -123,19 +114,28 @@ static void dev_hist(const gcut_i_hist *h, gcut_seg_dev_model *m)
 /* ------------------------------------------------------------ GMM passes */
 
 typedef struct dev_passes {
-    gcut_i_segdev *d;
+    gcut_i_seg_eval *ev;
     uint8_t want;
     int32_t fg;
     int32_t k;
     double moments[GCUT_SEG_PLUGIN_MAX_K * GCUT_SEG_MOMENTS];
 } dev_passes;
 
+static void passes_init(dev_passes *p, gcut_i_seg_eval *ev, uint8_t want, int32_t fg, int32_t k)
+{
+    memset(p, 0, sizeof *p);
+    p->ev = ev;
+    p->want = want;
+    p->fg = fg;
+    p->k = k;
+}
+
 static gcut_status run_pass(dev_passes *p, gcut_seg_pass *ps)
 {
     ps->fg = p->fg;
     ps->want = p->want;
     ps->k = p->k;
-    return p->d->pl->gmm_pass(p->d->state, ps, p->moments);
+    return p->ev->pl->gmm_pass(p->ev->dev, ps, p->moments);
 }
 
 static void moments_to(const dev_passes *p, int32_t c, gcut_i_gmm_acc *acc)
@@ -190,31 +190,28 @@ static gcut_status dev_assign(void *user, const gcut_i_gmm *g, int32_t k, gcut_i
     return st;
 }
 
-gcut_status gcut_i_segdev_gmm_fit(gcut_i_segdev *d, gcut_i_gmm *g, int32_t k, uint8_t want,
-                                  int32_t fg, int32_t rounds)
+/* gcut_i_gmm_fit over the selected pixels (the last select upload) with
+ * the device's passes; fg: which class's component array. */
+static gcut_status dev_gmm_fit(gcut_i_seg_eval *ev, gcut_i_gmm *g, int32_t k,
+                               const uint8_t *select, uint8_t want, int32_t fg, int32_t rounds)
 {
+    (void)select; /* uploaded by dev_select */
     if (k < 1 || k > GCUT_I_GMM_MAX_K)
         return GCUT_FAIL(GCUT_ERR_INVALID, "GMM components %d outside 1..%d", (int)k,
                          GCUT_I_GMM_MAX_K);
     dev_passes p;
-    memset(&p, 0, sizeof p);
-    p.d = d;
-    p.want = want;
-    p.fg = fg;
-    p.k = k;
+    passes_init(&p, ev, want, fg, k);
     const gcut_i_gmm_passes ps = {&p, dev_start, dev_split, dev_assign};
     return gcut_i_gmm_fit_passes(g, k, &ps, want, rounds);
 }
 
-gcut_status gcut_i_segdev_gmm_learn(gcut_i_segdev *d, gcut_i_gmm *g, int32_t k, uint8_t want,
-                                    int32_t fg)
+/* gcut_i_gmm_learn of the selected pixels with the components of the last
+ * data pass of class fg. */
+static gcut_status learn_class(gcut_i_seg_eval *ev, gcut_i_gmm *g, int32_t k, uint8_t want,
+                               int32_t fg)
 {
     dev_passes p;
-    memset(&p, 0, sizeof p);
-    p.d = d;
-    p.want = want;
-    p.fg = fg;
-    p.k = k;
+    passes_init(&p, ev, want, fg, k);
     gcut_seg_pass ps;
     memset(&ps, 0, sizeof ps);
     ps.mode = GCUT_SEG_PASS_FROM_DATA;
@@ -233,15 +230,28 @@ gcut_status gcut_i_segdev_gmm_learn(gcut_i_segdev *d, gcut_i_gmm *g, int32_t k, 
     return GCUT_OK;
 }
 
+/* GrabCut's steps 1 and 2 on the device: the labels select each class,
+ * the components are those of the last data pass there. */
+static gcut_status dev_gmm_learn(gcut_i_seg_eval *ev, gcut_i_gmm g[2], int32_t k,
+                                 const uint8_t *label, const uint8_t *comp_bg,
+                                 const uint8_t *comp_fg)
+{
+    (void)comp_bg;
+    (void)comp_fg; /* the device's own */
+    gcut_status st;
+    if ((st = dev_select(ev, label)) != GCUT_OK || (st = learn_class(ev, &g[1], k, 1, 1)) != GCUT_OK)
+        return st;
+    return learn_class(ev, &g[0], k, 0, 0);
+}
+
 /* ------------------------------------------------------------ data costs */
 
-gcut_status gcut_i_segdev_data(gcut_i_segdev *d, const gcut_i_segdev_models *m, gcut_i_box box,
-                               const uint8_t *seeds, const float *rgb, gcut_i_energy *e,
-                               uint8_t *comp_fg, uint8_t *comp_bg)
+static gcut_status dev_data(gcut_i_seg_eval *ev, const gcut_i_seg_models *m, gcut_i_box box,
+                            const uint8_t *seeds, gcut_i_energy *e, uint8_t *comp_fg,
+                            uint8_t *comp_bg)
 {
-    gcut_status st = gcut_i_segdev_seeds(d, seeds);
-    if (st != GCUT_OK)
-        return st;
+    gcut_status st;
+    const float *rgb = ev->rgb;
     gcut_seg_dev_model fg, bg;
     if (m->gmm) {
         dev_gmm(m->gmm[1], &fg);
@@ -251,8 +261,8 @@ gcut_status gcut_i_segdev_data(gcut_i_segdev *d, const gcut_i_segdev_models *m, 
         dev_hist(m->hist[0], &bg);
     }
     const gcut_seg_rect r = {box.x0, box.y0, box.w, box.h};
-    if ((st = d->pl->data(d->state, r, &fg, &bg, e->dfg, e->dbg, m->gmm ? comp_fg : NULL,
-                          m->gmm ? comp_bg : NULL)) != GCUT_OK)
+    if ((st = ev->pl->data(ev->dev, r, &fg, &bg, e->dfg, e->dbg, m->gmm ? comp_fg : NULL,
+                           m->gmm ? comp_bg : NULL)) != GCUT_OK)
         return st;
     if (!m->gmm)
         return GCUT_OK;
@@ -278,37 +288,55 @@ gcut_status gcut_i_segdev_data(gcut_i_segdev *d, const gcut_i_segdev_models *m, 
 
 /* ------------------------------------------------------------ the grid */
 
-gcut_status gcut_i_segdev_scale(gcut_i_segdev *d, gcut_i_box box, double *scale)
+static gcut_status dev_scale(gcut_i_seg_eval *ev, const gcut_i_energy *e, gcut_i_box box,
+                             double *scale)
 {
+    (void)e; /* the device's pair weights */
     const gcut_seg_rect r = {box.x0, box.y0, box.w, box.h};
     double worst = 0.0;
-    gcut_status st = d->pl->worst(d->state, r, &worst);
+    gcut_status st = ev->pl->worst(ev->dev, r, &worst);
     if (st == GCUT_OK)
         *scale = gcut_i_energy_scale_from_worst(worst);
     return st;
 }
 
-gcut_status gcut_i_segdev_fill_links(gcut_i_segdev *d, int32_t connectivity, double scale,
-                                     gcut_i_box box, gcut_grid *g, int32_t *tmp)
+static gcut_status dev_links(gcut_i_seg_eval *ev, const gcut_i_energy *e, double scale,
+                             gcut_i_box box, gcut_grid *g, int32_t *tmp)
 {
     const gcut_seg_rect r = {box.x0, box.y0, box.w, box.h};
     gcut_status st;
-    for (int32_t dir = 0; dir < connectivity; dir++)
-        if ((st = d->pl->links(d->state, r, scale, dir, tmp)) != GCUT_OK ||
+    for (int32_t dir = 0; dir < e->connectivity; dir++)
+        if ((st = ev->pl->links(ev->dev, r, scale, dir, tmp)) != GCUT_OK ||
             (st = gcut_grid_set_caps(g, dir, tmp)) != GCUT_OK)
             return st;
     return GCUT_OK;
 }
 
-gcut_status gcut_i_segdev_fill_terminals(gcut_i_segdev *d, const uint8_t *seeds, double scale,
-                                         gcut_i_box box, int rebase, gcut_grid *g, int32_t *tmp)
+static gcut_status dev_terminals(gcut_i_seg_eval *ev, const gcut_i_energy *e, double scale,
+                                 const uint8_t *seeds, gcut_i_box box, int rebase, gcut_grid *g,
+                                 int32_t *tmp)
 {
-    gcut_status st = gcut_i_segdev_seeds(d, seeds);
-    if (st != GCUT_OK)
-        return st;
+    (void)e;
+    (void)seeds; /* the device's copies */
     const gcut_seg_rect r = {box.x0, box.y0, box.w, box.h};
     const int64_t nb = (int64_t)box.w * box.h;
-    if ((st = d->pl->terminals(d->state, r, scale, rebase, tmp, tmp + nb)) != GCUT_OK)
+    gcut_status st;
+    if ((st = ev->pl->terminals(ev->dev, r, scale, rebase, tmp, tmp + nb)) != GCUT_OK)
         return st;
     return gcut_grid_set_terminals(g, tmp, tmp + nb);
 }
+
+const gcut_i_seg_eval_ops gcut_i_seg_eval_device = {
+    .device = 1,
+    .smoothness = dev_smoothness,
+    .seeds = dev_seeds,
+    .select = dev_select,
+    .gmm_fit = dev_gmm_fit,
+    .gmm_learn = dev_gmm_learn,
+    .data = dev_data,
+    .scale = dev_scale,
+    .links = dev_links,
+    .terminals = dev_terminals,
+    .transfer_ms = dev_transfer_ms,
+    .close = dev_close,
+};

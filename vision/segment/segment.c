@@ -153,8 +153,8 @@ void gcut_seg_options_init(gcut_seg_options *p)
     p->bins = 16;
     p->lambda = 50.0;
     p->connectivity = 8;
-    p->backend = NULL;
-    p->threads = 0;
+    p->device_energies = 1;
+    gcut_solve_options_init(&p->solve);
 }
 
 gcut_status gcut_i_seg_options(const char *func, const gcut_seg_options *in, gcut_seg_options *p)
@@ -180,8 +180,15 @@ gcut_status gcut_i_seg_options(const char *func, const gcut_seg_options *in, gcu
     if (in->connectivity != 4 && in->connectivity != 8)
         return gcut_i_fail(GCUT_ERR_INVALID, func, "connectivity %d (4 or 8)",
                            (int)in->connectivity);
-    if (in->threads < 0)
-        return gcut_i_fail(GCUT_ERR_INVALID, func, "threads %d < 0", (int)in->threads);
+    if (in->device_energies != 0 && in->device_energies != 1)
+        return gcut_i_fail(GCUT_ERR_INVALID, func, "device_energies %d (0 or 1)",
+                           (int)in->device_energies);
+    if (in->solve.struct_size != sizeof in->solve)
+        return gcut_i_fail(GCUT_ERR_INVALID, func,
+                           "solve options not set up by gcut_seg_options_init (struct_size %zu)",
+                           in->solve.struct_size);
+    if (in->solve.threads < 0)
+        return gcut_i_fail(GCUT_ERR_INVALID, func, "threads %d < 0", (int)in->solve.threads);
     *p = *in;
     return GCUT_OK;
 }

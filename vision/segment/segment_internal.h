@@ -211,67 +211,109 @@ GCUT_HIDDEN void gcut_i_energy_tlinks(const gcut_i_energy *e, double scale, cons
 
 GCUT_HIDDEN void gcut_i_energy_free(gcut_i_energy *e);
 
-/* ---------------------------------------------------------------- device */
+/* ---------------------------------------------------------------- evaluators */
 
-/* The energies on a back end's device (seg_device.c, gcut_plugin_seg of
- * gcut/backend.h). A session holds one while the device path is in use. */
-typedef struct gcut_i_segdev {
-    const gcut_seg_plugin *pl; /* NULL: the CPU path */
-    void *state;
-    int seeds_dirty;           /* the host's seeds changed since the last upload */
-} gcut_i_segdev;
+/* The energy steps of a session (session.c), behind one interface with
+ * two implementations: the CPU's (seg_cpu.c, over energy.c, gmm.c and
+ * histogram.c) and a back end's device (seg_device.c, over the plugin's
+ * gcut_seg_plugin, vision_plugin.h). Both write the same values into the
+ * same host arrays (the device evaluates the formulas of
+ * segment_math_internal.h in the CPU's order), so everything else in the
+ * session (strokes, the energy of a labelling, the grid) is the same
+ * whichever runs. A device step that fails is redone on the CPU: the
+ * session switches its evaluator's ops to gcut_i_seg_eval_cpu for good
+ * (gcut_i_seg_eval_drop_device). */
+typedef struct gcut_i_seg_eval gcut_i_seg_eval;
 
 /* The two classes' models, [1] foreground: GMMs, or (gmm NULL) histograms. */
-typedef struct gcut_i_segdev_models {
+typedef struct gcut_i_seg_models {
     const gcut_i_gmm *const *gmm;
     const gcut_i_hist *const *hist;
-} gcut_i_segdev_models;
+} gcut_i_seg_models;
 
-/* Open the device path for a session solved with `backend` (NULL, "auto":
- * $GCUT_BACKEND) and upload the image; GCUT_ERR_UNSUPPORTED without
- * error recorded when that back end offers none (or $GCUT_SEG_DEVICE=0),
- * the plugin's status when it fails. */
-GCUT_HIDDEN gcut_status gcut_i_segdev_open(gcut_i_segdev *d, const char *backend, int32_t width,
-                                           int32_t height, const float *rgb);
-GCUT_HIDDEN void gcut_i_segdev_close(gcut_i_segdev *d);
-GCUT_HIDDEN void gcut_i_segdev_stats(const gcut_i_segdev *d, gcut_seg_plugin_stats *out);
+typedef struct gcut_i_seg_eval_ops {
+    int device; /* 1: the device's (gcut_seg_stats::energy_device) */
+    /* e->beta and e->pair from the image (gcut_i_seg_beta,
+     * gcut_i_energy_smoothness); e->pair allocated here when NULL. */
+    gcut_status (*smoothness)(gcut_i_seg_eval *ev, gcut_i_energy *e);
+    /* The seeds changed since the last call (the device uploads them; the
+     * CPU reads them in place). The session calls it before `data` and
+     * `terminals` when they did. */
+    gcut_status (*seeds)(gcut_i_seg_eval *ev, const uint8_t *seeds);
+    /* The class selector of the GMM passes that follow (the device
+     * uploads it; the CPU reads the array handed to gmm_fit). */
+    gcut_status (*select)(gcut_i_seg_eval *ev, const uint8_t *select);
+    /* gcut_i_gmm_fit of the pixels with select[p] == want; fg: which
+     * class's component array (the device's). GCUT_ERR_INVALID when no
+     * pixel is selected, on both. */
+    gcut_status (*gmm_fit)(gcut_i_seg_eval *ev, gcut_i_gmm *g, int32_t k, const uint8_t *select,
+                           uint8_t want, int32_t fg, int32_t rounds);
+    /* GrabCut's learning step: both models re-estimated from the labels
+     * (1 foreground) and each pixel's component in the last data pass
+     * (comp_bg / comp_fg); a class without pixels keeps its model
+     * (gcut_i_gmm_learn_both). */
+    gcut_status (*gmm_learn)(gcut_i_seg_eval *ev, gcut_i_gmm g[2], int32_t k,
+                             const uint8_t *label, const uint8_t *comp_bg,
+                             const uint8_t *comp_fg);
+    /* The data costs into e->dfg / e->dbg: both classes for every pixel of
+     * the box, outside it only the cost of the pixel's seed class (the
+     * other set equal); with GMMs each computed pixel's most likely
+     * component into comp_fg / comp_bg. */
+    gcut_status (*data)(gcut_i_seg_eval *ev, const gcut_i_seg_models *m, gcut_i_box box,
+                        const uint8_t *seeds, gcut_i_energy *e, uint8_t *comp_fg,
+                        uint8_t *comp_bg);
+    /* gcut_i_energy_scale of the box. */
+    gcut_status (*scale)(gcut_i_seg_eval *ev, const gcut_i_energy *e, gcut_i_box box,
+                         double *scale);
+    /* gcut_i_energy_fill_links: the grid's direction arrays. tmp: 2 * box
+     * pixels of scratch. */
+    gcut_status (*links)(gcut_i_seg_eval *ev, const gcut_i_energy *e, double scale,
+                         gcut_i_box box, gcut_grid *g, int32_t *tmp);
+    /* gcut_i_energy_fill_terminals: the grid's terminal arrays, from the
+     * evaluator's t-link bases, recomputed first when `rebase` (the box,
+     * the scale or the seeds outside the box changed since they were, or
+     * none were computed by this evaluator yet). */
+    gcut_status (*terminals)(gcut_i_seg_eval *ev, const gcut_i_energy *e, double scale,
+                             const uint8_t *seeds, gcut_i_box box, int rebase, gcut_grid *g,
+                             int32_t *tmp);
+    /* Milliseconds spent copying between host and device so far (CPU: 0). */
+    double (*transfer_ms)(const gcut_i_seg_eval *ev);
+    /* Release what the implementation holds (the device state). */
+    void (*close)(gcut_i_seg_eval *ev);
+} gcut_i_seg_eval_ops;
 
-/* e->beta and e->pair (allocated here when NULL), as gcut_i_seg_beta and
- * gcut_i_energy_smoothness. */
-GCUT_HIDDEN gcut_status gcut_i_segdev_smoothness(gcut_i_segdev *d, gcut_i_energy *e);
+/* An evaluator: its ops and what the two implementations keep. */
+struct gcut_i_seg_eval {
+    const gcut_i_seg_eval_ops *ops;
+    int32_t width, height;
+    int64_t n;
+    const float *rgb;          /* the session's image, 3n */
+    int32_t *tbase;            /* CPU: the box's gcut_i_energy_tlink_base, 3 per pixel */
+    int64_t tbase_cap;         /* its size in pixels */
+    const gcut_seg_plugin *pl; /* device: the back end's energies */
+    void *dev;                 /* device: the plugin's state */
+};
 
-/* Upload the seeds if they changed (d->seeds_dirty); the class selector
- * of the GMM passes. */
-GCUT_HIDDEN gcut_status gcut_i_segdev_seeds(gcut_i_segdev *d, const uint8_t *seeds);
-GCUT_HIDDEN gcut_status gcut_i_segdev_select(gcut_i_segdev *d, const uint8_t *select);
+GCUT_HIDDEN extern const gcut_i_seg_eval_ops gcut_i_seg_eval_cpu;
+GCUT_HIDDEN extern const gcut_i_seg_eval_ops gcut_i_seg_eval_device;
 
-/* gcut_i_gmm_fit over the selected pixels (the last select upload)
- * with the device's passes; fg: which class's component array. */
-GCUT_HIDDEN gcut_status gcut_i_segdev_gmm_fit(gcut_i_segdev *d, gcut_i_gmm *g, int32_t k,
-                                              uint8_t want, int32_t fg, int32_t rounds);
+/* A CPU evaluator of the width x height image rgb (kept, not copied). */
+GCUT_HIDDEN void gcut_i_seg_eval_init(gcut_i_seg_eval *ev, int32_t width, int32_t height,
+                                      const float *rgb);
 
-/* gcut_i_gmm_learn of the selected pixels with the components of the last
- * data pass of class fg (GrabCut's assignment and re-estimation). */
-GCUT_HIDDEN gcut_status gcut_i_segdev_gmm_learn(gcut_i_segdev *d, gcut_i_gmm *g, int32_t k,
-                                                uint8_t want, int32_t fg);
+/* Switch to the device's energies of the back end that grid solves with
+ * `solve` use (gcut_i_vision_seg_plugin) and upload the image. GCUT_OK:
+ * ev->ops is gcut_i_seg_eval_device; GCUT_ERR_UNSUPPORTED, no error
+ * recorded, when that back end offers none; the plugin's status when it
+ * fails. Either failure leaves the CPU evaluator. */
+GCUT_HIDDEN gcut_status gcut_i_seg_eval_open_device(gcut_i_seg_eval *ev,
+                                                    const gcut_solve_options *solve);
 
-/* The data costs of session.c's data_terms into e->dfg / e->dbg and (GMM)
- * comp_fg / comp_bg. */
-GCUT_HIDDEN gcut_status gcut_i_segdev_data(gcut_i_segdev *d, const gcut_i_segdev_models *m,
-                                           gcut_i_box box, const uint8_t *seeds,
-                                           const float *rgb, gcut_i_energy *e, uint8_t *comp_fg,
-                                           uint8_t *comp_bg);
+/* Go on with the CPU's ops (closing the device's state); its t-link bases
+ * are then to be computed (rebase). */
+GCUT_HIDDEN void gcut_i_seg_eval_drop_device(gcut_i_seg_eval *ev);
 
-/* gcut_i_energy_scale, gcut_i_energy_fill_links and
- * gcut_i_energy_fill_terminals (rebase: the seeds, the box or the scale
- * changed since the last call) on the device. tmp: 2 * box pixels. */
-GCUT_HIDDEN gcut_status gcut_i_segdev_scale(gcut_i_segdev *d, gcut_i_box box, double *scale);
-GCUT_HIDDEN gcut_status gcut_i_segdev_fill_links(gcut_i_segdev *d, int32_t connectivity,
-                                                 double scale, gcut_i_box box, gcut_grid *g,
-                                                 int32_t *tmp);
-GCUT_HIDDEN gcut_status gcut_i_segdev_fill_terminals(gcut_i_segdev *d, const uint8_t *seeds,
-                                                     double scale, gcut_i_box box, int rebase,
-                                                     gcut_grid *g, int32_t *tmp);
+GCUT_HIDDEN void gcut_i_seg_eval_free(gcut_i_seg_eval *ev);
 
 /* For the tests: the session's energy, models and device path. */
 GCUT_HIDDEN const gcut_i_energy *gcut_i_seg_session_energy(const gcut_seg_session *s);

@@ -9,34 +9,39 @@
  * P. Kohli, P. Torr, "Dynamic graph cuts", PAMI 2007 (re-using the flow
  * after small changes, done by the grid engine: grid.h).
  *
+ * What is current is kept in one set of named bits, `stale` (STALE_*
+ * below: a set bit means "redo it before use").
+ *
  * Invariants:
  *  - models[] and e.dfg / e.dbg always belong together: every change of a
- *    model recomputes every data cost and drops `grid_ready`;
- *  - while `grid_ready`, the grid holds e on `box` (energy.c: the box
+ *    model recomputes every data cost and sets STALE_GRID;
+ *  - without STALE_GRID, the grid holds e on `box` (energy.c: the box
  *    contains every unknown pixel, the rest is folded into t-links)
  *    quantised at `scale` with the current seeds: a stroke inside the box
  *    only rewrites the t-links of its pixels (gcut_grid_set_tweights,
  *    which the engine records for a warm solve); a stroke that changes a
- *    pixel outside the box sets `terms_dirty`, and the next solve rebuilds
+ *    pixel outside the box sets STALE_TERMS, and the next solve rebuilds
  *    box, data costs and grid (cold);
  *  - data costs of both classes are known for every pixel of the box;
  *    outside it only the cost of the pixel's seed class is computed (the
  *    other is set equal), which is all the energy and the GMM need there;
  *  - the scale depends on the pair weights of the box only (energy.c
  *    clamps the t-links to them), so neither a stroke nor a new model
- *    can push a t-link past the budget; while `links_ready`, the grid's
+ *    can push a t-link past the budget; without STALE_LINKS, the grid's
  *    direction arrays hold the box's n-links at `scale`, and a rebuild
  *    for the same box (a GrabCut iteration) only rewrites the t-links,
  *    which the engine re-solves warm;
  *  - label[] is the labelling of the last cut (1 foreground), or before any
  *    cut the initial guess (the unknown pixels belong to the class that
  *    learnt from them);
- *  - on the device path (dev.pl set: the back end offers device energies,
- *    seg_device.c) the same quantities are computed there and copied into
- *    the same host arrays, bit for bit the CPU's; `tbase` is then unused
- *    (the device keeps the t-link bases, `base_ready` says whether they
- *    are current). A failing device call drops the path for good
- *    (dev_drop) and the step is redone on the CPU.
+ *  - every energy step goes through the evaluator `ev` (segment_internal.h,
+ *    "evaluators"): the CPU's (seg_cpu.c), or the device's when the back
+ *    end offers device energies (seg_device.c), which computes the same
+ *    quantities there and copies them into the same host arrays, bit for
+ *    bit the CPU's. Each keeps its own t-link bases (STALE_BASE: not
+ *    those of the box, the scale and the seeds) and copy of the seeds
+ *    (STALE_EVAL_SEEDS). A failing device step switches `ev` to the CPU
+ *    for good (on_cpu_after) and the step is redone there.
  */
 #include <math.h>
 #include <stdio.h>
@@ -45,8 +50,9 @@
 #include "segment/segment_internal.h"
 
 struct gcut_seg_session {
-    gcut_seg_options params;
-    char backend[64];      /* a copy of params.backend ("" for auto) */
+    gcut_seg_options params; /* params.solve's strings point at the copies below */
+    char backend[64];      /* a copy of params.solve.backend */
+    char *solve_params;    /* a copy of params.solve.params (NULL: none) */
     int32_t width, height;
     int64_t n;
     float *rgb;            /* 3n */
@@ -63,33 +69,61 @@ struct gcut_seg_session {
     int32_t *tmp;          /* 2n: scratch for the grid arrays */
     gcut_grid *grid;
     gcut_result *res;
-    int grid_ready, terms_dirty, solved;
-    int links_ready;       /* the grid's n-links are those of `box` at `scale` */
-    int32_t *tbase;        /* gcut_i_energy_tlink_base of the box, 3 per pixel */
-    int64_t tbase_cap;     /* its size in pixels */
-    int base_ready;        /* tbase belongs to the box, the scale and the seeds */
-    double smooth;         /* gcut_i_energy_smooth of label, while smooth_ok */
-    int smooth_ok;
-    double data;           /* gcut_i_energy_data of label and the costs, while data_ok */
-    int data_ok;
-    gcut_i_box seed_box;   /* gcut_i_seed_box of seeds, while seed_box_ok */
-    int seed_box_ok;
+    uint32_t stale;        /* STALE_* bits */
+    double smooth;         /* gcut_i_energy_smooth of label, unless STALE_SMOOTH */
+    double data;           /* gcut_i_energy_data of label and the costs, unless STALE_DATA */
+    gcut_i_box seed_box;   /* gcut_i_seed_box of seeds, unless STALE_SEED_BOX */
     double model_ms;       /* model time not yet reported in stats */
-    gcut_i_segdev dev;     /* the device path, or dev.pl NULL */
+    gcut_i_seg_eval ev;    /* the energies: the CPU's or the device's */
     double xfer_reported;  /* device transfer ms already reported in stats */
 };
 
-/* Leave the device path after a failed call: say so, forget the error,
- * and let the caller redo the step on the CPU (which rebuilds the t-link
- * bases, kept on the device until now). */
-static void dev_drop(gcut_seg_session *s, const char *what)
+/* What a session has to redo before it uses it. */
+enum {
+    STALE_SEED_BOX = 1u << 0,   /* seed_box (the seeds changed) */
+    STALE_TERMS = 1u << 1,      /* box and data costs: a seed outside the box changed */
+    STALE_GRID = 1u << 2,       /* the grid's arrays (energy, box, scale or seeds) */
+    STALE_LINKS = 1u << 3,      /* the grid's n-links (those of links_box at scale) */
+    STALE_BASE = 1u << 4,       /* the evaluator's t-link bases (box, scale, seeds) */
+    STALE_SMOOTH = 1u << 5,     /* smooth (the labels changed) */
+    STALE_DATA = 1u << 6,       /* data (the labels or the costs changed) */
+    STALE_EVAL_SEEDS = 1u << 7, /* the evaluator's copy of the seeds (the device's) */
+    STALE_LABELS = 1u << 8,     /* no cut yet: label is the initial guess */
+    STALE_ALL = (1u << 9) - 1
+};
+
+/* Leave the device after a failed call: say so, forget the error, and
+ * go on with the CPU evaluator (whose t-link bases are yet to be made). */
+static void drop_device(gcut_seg_session *s, const char *what)
 {
-    gcut_i_log(NULL, GCUT_LOG_WARN,
+    gcut_i_log(&s->params.solve, GCUT_LOG_WARN,
                "segmentation: the device energies failed (%s: %s); going on on the CPU", what,
                gcut_last_error());
     gcut_clear_error();
-    gcut_i_segdev_close(&s->dev);
-    s->base_ready = 0;
+    gcut_i_seg_eval_drop_device(&s->ev);
+    s->stale |= STALE_BASE;
+}
+
+/* A step failed. On the device, unless its status is the caller's
+ * (`callers`: the CPU would fail the same way), switch to the CPU and
+ * return 1: redo the step there. Else 0: the status stands. */
+static int on_cpu_after(gcut_seg_session *s, int callers, const char *what)
+{
+    if (!s->ev.ops->device || callers)
+        return 0;
+    drop_device(s, what);
+    return 1;
+}
+
+/* The evaluator's copy of the seeds, current. */
+static gcut_status sync_seeds(gcut_seg_session *s)
+{
+    if (!(s->stale & STALE_EVAL_SEEDS))
+        return GCUT_OK;
+    gcut_status st = s->ev.ops->seeds(&s->ev, s->seeds);
+    if (st == GCUT_OK)
+        s->stale &= ~(uint32_t)STALE_EVAL_SEEDS;
+    return st;
 }
 
 static gcut_status check_seeds(const char *func, const uint8_t *seeds, int64_t n,
@@ -117,64 +151,24 @@ static gcut_status check_seeds(const char *func, const uint8_t *seeds, int64_t n
  * GrabCut assignment step needs exactly these, with the same models). */
 static void data_terms(gcut_seg_session *s)
 {
-    const float *rgb = s->rgb;
-    if (!s->seed_box_ok) {
+    if (s->stale & STALE_SEED_BOX) {
         s->seed_box = gcut_i_seed_box(s->seeds, s->width, s->height);
-        s->seed_box_ok = 1;
+        s->stale &= ~(uint32_t)STALE_SEED_BOX;
     }
     const gcut_i_box b = s->seed_box;
     const int gmm = s->params.model == GCUT_SEG_GMM;
-    if (s->dev.pl) {
-        const gcut_i_gmm *g[2] = {&s->gmm[0], &s->gmm[1]};
-        const gcut_i_hist *h[2] = {&s->hist[0], &s->hist[1]};
-        const gcut_i_segdev_models m = {gmm ? g : NULL, gmm ? NULL : h};
-        if (gcut_i_segdev_data(&s->dev, &m, b, s->seeds, rgb, &s->e, s->comp_fg, s->comp_bg) ==
-            GCUT_OK) {
-            s->box = b;
-            s->grid_ready = 0;
-            s->terms_dirty = 0;
-            s->data_ok = 0;
-            return;
-        }
-        dev_drop(s, "data costs");
-    }
-    const int32_t w = s->width;
-    for (int32_t y = 0; y < s->height; y++) {
-        const int64_t r = (int64_t)y * w;
-        const int row_in = b.w > 0 && y >= b.y0 && y < b.y0 + b.h;
-        if (gmm) {
-            /* Background over the whole row, foreground over the box: both
-             * in batches (gcut_i_gmm_nll_run). */
-            gcut_i_gmm_nll_run(&s->gmm[0], rgb + 3 * r, w, s->e.dbg + r, s->comp_bg + r);
-            if (row_in)
-                gcut_i_gmm_nll_run(&s->gmm[1], rgb + 3 * (r + b.x0), b.w, s->e.dfg + r + b.x0,
-                                   s->comp_fg + r + b.x0);
-        }
-        for (int32_t x = 0; x < w; x++) {
-            const int64_t p = r + x;
-            const uint8_t sd = s->seeds[p];
-            const int both = row_in && x >= b.x0 && x < b.x0 + b.w;
-            if (!gmm) {
-                s->e.dfg[p] = (both || sd == GCUT_SEED_FG) ? gcut_i_hist_nll(&s->hist[1], rgb + 3 * p)
-                                                           : 0.0f;
-                s->e.dbg[p] = (both || sd == GCUT_SEED_BG) ? gcut_i_hist_nll(&s->hist[0], rgb + 3 * p)
-                                                           : 0.0f;
-            } else if (!both && sd == GCUT_SEED_FG) {
-                s->e.dfg[p] = gcut_i_gmm_nll(&s->gmm[1], rgb + 3 * p, &s->comp_fg[p]);
-            }
-            if (!both) {
-                /* A fixed pixel outside the box: only its own class counts. */
-                if (sd == GCUT_SEED_FG)
-                    s->e.dbg[p] = s->e.dfg[p];
-                else
-                    s->e.dfg[p] = s->e.dbg[p];
-            }
-        }
-    }
+    const gcut_i_gmm *g[2] = {&s->gmm[0], &s->gmm[1]};
+    const gcut_i_hist *h[2] = {&s->hist[0], &s->hist[1]};
+    const gcut_i_seg_models m = {gmm ? g : NULL, gmm ? NULL : h};
+    gcut_status st;
+    /* The CPU's cannot fail. */
+    while ((st = sync_seeds(s)) != GCUT_OK ||
+           (st = s->ev.ops->data(&s->ev, &m, b, s->seeds, &s->e, s->comp_fg, s->comp_bg)) !=
+               GCUT_OK)
+        if (!on_cpu_after(s, 0, "data costs"))
+            break;
     s->box = b;
-    s->grid_ready = 0;
-    s->terms_dirty = 0;
-    s->data_ok = 0;
+    s->stale = (s->stale | STALE_GRID | STALE_DATA) & ~(uint32_t)STALE_TERMS;
 }
 
 /* First models: each class from its seeds, or from the unknown pixels when
@@ -188,26 +182,23 @@ static gcut_status initial_models(gcut_seg_session *s, int64_t nfg, int64_t nbg)
         const uint8_t sd = s->seeds[p];
         sel[p] = sd == GCUT_SEED_FG ? 1 : sd == GCUT_SEED_BG ? 2 : unknown_to;
     }
+    const int gmm = s->params.model == GCUT_SEG_GMM;
     gcut_status st = GCUT_OK;
-    if (s->dev.pl && s->params.model == GCUT_SEG_GMM &&
-        gcut_i_segdev_select(&s->dev, sel) != GCUT_OK)
-        dev_drop(s, "class selection");
+    while (gmm && (st = s->ev.ops->select(&s->ev, sel)) != GCUT_OK)
+        if (!on_cpu_after(s, 0, "class selection"))
+            return st;
     for (int c = 1; c >= 0; c--) {
         const uint8_t want = c ? 1 : 2;
-        if (s->params.model == GCUT_SEG_GMM && s->dev.pl) {
-            st = gcut_i_segdev_gmm_fit(&s->dev, &s->gmm[c], s->params.components, want, c, 2);
-            /* A class without pixels fails the same way on both paths; any
-             * other failure is the device's. */
-            if (st != GCUT_OK && st != GCUT_ERR_INVALID) {
-                dev_drop(s, "GMM fit");
-                st = gcut_i_gmm_fit(&s->gmm[c], s->params.components, s->rgb, s->n, sel, want,
-                                    2, NULL);
-            }
-        } else if (s->params.model == GCUT_SEG_GMM)
-            st = gcut_i_gmm_fit(&s->gmm[c], s->params.components, s->rgb, s->n, sel, want, 2,
-                                NULL);
-        else
+        if (gmm) {
+            /* A class without pixels fails the same way on both; any other
+             * failure is the device's. */
+            while ((st = s->ev.ops->gmm_fit(&s->ev, &s->gmm[c], s->params.components, sel, want,
+                                            c, 2)) != GCUT_OK &&
+                   on_cpu_after(s, st == GCUT_ERR_INVALID, "GMM fit"))
+                ;
+        } else {
             st = gcut_i_hist_fit(&s->hist[c], s->params.bins, s->rgb, s->n, sel, want);
+        }
         if (st != GCUT_OK) {
             char why[256];
             snprintf(why, sizeof why, "%s", gcut_last_error());
@@ -226,7 +217,7 @@ void gcut_seg_session_free(gcut_seg_session *s)
 {
     if (!s)
         return;
-    gcut_i_segdev_close(&s->dev);
+    gcut_i_seg_eval_free(&s->ev);
     gcut_grid_free(s->grid);
     gcut_result_free(s->res);
     gcut_i_energy_free(&s->e);
@@ -238,7 +229,7 @@ void gcut_seg_session_free(gcut_seg_session *s)
     gcut_i_free(s->comp_fg);
     gcut_i_free(s->comp_bg);
     gcut_i_free(s->tmp);
-    gcut_i_free(s->tbase);
+    gcut_i_free(s->solve_params);
     gcut_i_free(s);
 }
 
@@ -252,7 +243,7 @@ gcut_status gcut_seg_session_new(gcut_seg_session **out, const gcut_image *image
     gcut_status st = gcut_i_seg_options(func, params, &p);
     if (st != GCUT_OK)
         return st;
-    if (p.backend && strlen(p.backend) >= 64)
+    if (p.solve.backend && strlen(p.solve.backend) >= 64)
         return GCUT_FAIL(GCUT_ERR_INVALID, "back-end name too long");
     const double t0 = gcut_i_seg_now_ms();
     float *rgb = NULL;
@@ -279,13 +270,25 @@ gcut_status gcut_seg_session_new(gcut_seg_session **out, const gcut_image *image
         return GCUT_FAIL(GCUT_ERR_NOMEM, "out of memory");
     }
     s->params = p;
-    if (p.backend)
-        strcpy(s->backend, p.backend);
-    s->params.backend = NULL;
+    if (p.solve.backend) {
+        strcpy(s->backend, p.solve.backend);
+        s->params.solve.backend = s->backend;
+    }
     s->width = image->width;
     s->height = image->height;
     s->n = n;
     s->rgb = rgb;
+    s->stale = STALE_ALL & ~(uint32_t)STALE_TERMS;
+    gcut_i_seg_eval_init(&s->ev, s->width, s->height, rgb);
+    if (p.solve.params) {
+        const size_t len = strlen(p.solve.params);
+        if (!(s->solve_params = gcut_i_malloc(len + 1))) {
+            st = GCUT_FAIL(GCUT_ERR_NOMEM, "out of memory");
+            goto fail;
+        }
+        memcpy(s->solve_params, p.solve.params, len + 1);
+        s->params.solve.params = s->solve_params;
+    }
     s->seeds = gcut_i_malloc_array(n, 1);
     s->label = gcut_i_malloc_array(n, 1);
     s->comp_fg = gcut_i_calloc((size_t)n, 1);
@@ -304,22 +307,15 @@ gcut_status gcut_seg_session_new(gcut_seg_session **out, const gcut_image *image
     s->e.n = n;
     s->e.connectivity = p.connectivity;
     s->e.lambda = p.lambda;
-    /* The device path when the back end offers it (a failure to open it
-     * is not the caller's: say so and stay on the CPU). */
-    if ((st = gcut_i_segdev_open(&s->dev, s->backend, s->width, s->height, rgb)) != GCUT_OK &&
+    /* The device's energies when the back end offers them (a failure to
+     * open them is not the caller's: say so and stay on the CPU). */
+    if (p.device_energies &&
+        (st = gcut_i_seg_eval_open_device(&s->ev, &s->params.solve)) != GCUT_OK &&
         st != GCUT_ERR_UNSUPPORTED)
-        dev_drop(s, "opening");
-    if (s->dev.pl && gcut_i_segdev_smoothness(&s->dev, &s->e) != GCUT_OK)
-        dev_drop(s, "smoothness");
-    if (!s->dev.pl) {
-        s->e.beta = gcut_i_seg_beta(rgb, s->width, s->height, p.connectivity);
-        for (int j = 0; j < 4; j++) {
-            gcut_i_free(s->e.pair[j]);
-            s->e.pair[j] = NULL;
-        }
-        if ((st = gcut_i_energy_smoothness(&s->e, rgb)) != GCUT_OK)
+        drop_device(s, "opening");
+    while ((st = s->ev.ops->smoothness(&s->ev, &s->e)) != GCUT_OK)
+        if (!on_cpu_after(s, 0, "smoothness"))
             goto fail;
-    }
     if ((st = initial_models(s, nfg, nbg)) != GCUT_OK)
         goto fail;
     data_terms(s);
@@ -336,73 +332,38 @@ static gcut_status build_grid(gcut_seg_session *s)
 {
     gcut_status st;
     const gcut_i_box b = s->box;
+    const gcut_i_seg_eval_ops *ops;
     if (b.w == 0) {
-        s->grid_ready = 1; /* nothing to cut: every pixel is a seed */
+        s->stale &= ~(uint32_t)STALE_GRID; /* nothing to cut: every pixel is a seed */
         return GCUT_OK;
     }
     if (!s->res && (st = gcut_result_new(&s->res)) != GCUT_OK)
         return st;
-    if (s->links_ready && memcmp(&s->links_box, &b, sizeof b) != 0)
-        s->links_ready = 0;
+    if (!(s->stale & STALE_LINKS) && memcmp(&s->links_box, &b, sizeof b) != 0)
+        s->stale |= STALE_LINKS;
     if (s->grid && (gcut_grid_width(s->grid) != b.w || gcut_grid_height(s->grid) != b.h)) {
         gcut_grid_free(s->grid);
         s->grid = NULL;
-        s->links_ready = 0;
+        s->stale |= STALE_LINKS;
     }
     if (!s->grid &&
         (st = gcut_grid_new(&s->grid, b.w, b.h, 1, s->params.connectivity)) != GCUT_OK)
         return st;
-    if (!s->links_ready && s->dev.pl) {
-        if ((st = gcut_i_segdev_scale(&s->dev, b, &s->scale)) != GCUT_OK ||
-            (st = gcut_i_segdev_fill_links(&s->dev, s->params.connectivity, s->scale, b, s->grid,
-                                           s->tmp)) != GCUT_OK) {
-            if (st == GCUT_ERR_NOMEM || st == GCUT_ERR_INVALID)
-                return st; /* the grid's, not the device's */
-            dev_drop(s, "n-links");
-        } else {
-            s->links_box = b;
-            s->links_ready = 1;
-            s->base_ready = 0;
-        }
-    }
-    if (!s->links_ready) {
-        s->scale = gcut_i_energy_scale(&s->e, b);
-        if ((st = gcut_i_energy_fill_links(&s->e, s->scale, b, s->grid, s->tmp)) != GCUT_OK)
-            return st;
+    /* GCUT_ERR_NOMEM and GCUT_ERR_INVALID are the grid's, not the device's. */
+    if (s->stale & STALE_LINKS) {
+        while ((st = (ops = s->ev.ops)->scale(&s->ev, &s->e, b, &s->scale)) != GCUT_OK ||
+               (st = ops->links(&s->ev, &s->e, s->scale, b, s->grid, s->tmp)) != GCUT_OK)
+            if (!on_cpu_after(s, st == GCUT_ERR_NOMEM || st == GCUT_ERR_INVALID, "n-links"))
+                return st;
         s->links_box = b;
-        s->links_ready = 1;
-        s->base_ready = 0;
+        s->stale = (s->stale | STALE_BASE) & ~(uint32_t)STALE_LINKS;
     }
-    if (s->dev.pl) {
-        st = gcut_i_segdev_fill_terminals(&s->dev, s->seeds, s->scale, b, !s->base_ready,
-                                          s->grid, s->tmp);
-        if (st == GCUT_OK) {
-            s->base_ready = 1;
-            s->grid_ready = 1;
-            return GCUT_OK;
-        }
-        if (st == GCUT_ERR_NOMEM || st == GCUT_ERR_INVALID)
+    while ((st = sync_seeds(s)) != GCUT_OK ||
+           (st = s->ev.ops->terminals(&s->ev, &s->e, s->scale, s->seeds, b,
+                                      (s->stale & STALE_BASE) != 0, s->grid, s->tmp)) != GCUT_OK)
+        if (!on_cpu_after(s, st == GCUT_ERR_NOMEM || st == GCUT_ERR_INVALID, "t-links"))
             return st;
-        dev_drop(s, "t-links");
-    }
-    if (!s->base_ready) {
-        const int64_t nb = (int64_t)b.w * b.h;
-        if (nb > s->tbase_cap) {
-            int32_t *t = gcut_i_malloc_array(3 * nb, sizeof(int32_t));
-            if (!t)
-                return GCUT_FAIL(GCUT_ERR_NOMEM, "out of memory (%lld pixels)", (long long)nb);
-            gcut_i_free(s->tbase);
-            s->tbase = t;
-            s->tbase_cap = nb;
-        }
-        if ((st = gcut_i_energy_tlink_base(&s->e, s->scale, s->seeds, b, s->tbase)) != GCUT_OK)
-            return st;
-        s->base_ready = 1;
-    }
-    if ((st = gcut_i_energy_fill_terminals(&s->e, s->scale, s->seeds, b, s->tbase, s->grid,
-                                           s->tmp)) != GCUT_OK)
-        return st;
-    s->grid_ready = 1;
+    s->stale &= ~(uint32_t)(STALE_BASE | STALE_GRID);
     return GCUT_OK;
 }
 
@@ -411,13 +372,13 @@ static gcut_status build_grid(gcut_seg_session *s)
  * part while the labels and the costs stay. */
 static double energy(gcut_seg_session *s)
 {
-    if (!s->smooth_ok) {
+    if (s->stale & STALE_SMOOTH) {
         s->smooth = gcut_i_energy_smooth(&s->e, s->label);
-        s->smooth_ok = 1;
+        s->stale &= ~(uint32_t)STALE_SMOOTH;
     }
-    if (!s->data_ok) {
+    if (s->stale & STALE_DATA) {
         s->data = gcut_i_energy_data(&s->e, s->label);
-        s->data_ok = 1;
+        s->stale &= ~(uint32_t)STALE_DATA;
     }
     return s->data + s->smooth;
 }
@@ -436,15 +397,13 @@ static void fill_stats(gcut_seg_session *s, gcut_seg_stats *stats, double model_
     stats->scale = s->scale;
     stats->beta = s->e.beta;
     stats->iterations = iterations;
-    if (s->dev.pl) {
-        gcut_seg_plugin_stats ps;
-        gcut_i_segdev_stats(&s->dev, &ps);
-        const double xfer = ps.upload_ms + ps.download_ms;
+    if (s->ev.ops->device) {
+        const double xfer = s->ev.ops->transfer_ms(&s->ev);
         stats->energy_device = 1;
         stats->transfer_ms = xfer - s->xfer_reported;
         s->xfer_reported = xfer;
     }
-    if (s->res && s->solved && s->box.w > 0) {
+    if (s->res && !(s->stale & STALE_LABELS) && s->box.w > 0) {
         stats->flow = gcut_result_flow(s->res);
         stats->warm_start = gcut_result_stats(s->res)->warm_start;
         stats->backend = gcut_result_backend(s->res);
@@ -456,19 +415,15 @@ static gcut_status cut(gcut_seg_session *s, double *build_ms, double *solve_ms, 
 {
     gcut_status st;
     double t0 = gcut_i_seg_now_ms();
-    if (s->terms_dirty)
+    if (s->stale & STALE_TERMS)
         data_terms(s);
-    if (!s->grid_ready && (st = build_grid(s)) != GCUT_OK)
+    if ((s->stale & STALE_GRID) && (st = build_grid(s)) != GCUT_OK)
         return st;
     double t1 = gcut_i_seg_now_ms();
     const gcut_i_box b = s->box;
     const uint8_t *c = NULL;
     if (b.w > 0) {
-        gcut_solve_options opt;
-        gcut_solve_options_init(&opt);
-        opt.backend = s->backend[0] ? s->backend : NULL;
-        opt.threads = s->params.threads;
-        if ((st = gcut_grid_solve(s->grid, &opt, s->res)) != GCUT_OK)
+        if ((st = gcut_grid_solve(s->grid, &s->params.solve, s->res)) != GCUT_OK)
             return st;
         c = gcut_result_cut(s->res);
     }
@@ -485,8 +440,8 @@ static gcut_status cut(gcut_seg_session *s, double *build_ms, double *solve_ms, 
             s->label[p] = l;
         }
     if (ch)
-        s->smooth_ok = s->data_ok = 0;
-    s->solved = 1;
+        s->stale |= STALE_SMOOTH | STALE_DATA;
+    s->stale &= ~(uint32_t)STALE_LABELS;
     double t2 = gcut_i_seg_now_ms();
     *build_ms += t1 - t0;
     *solve_ms += t2 - t1;
@@ -527,28 +482,15 @@ static int relearn(gcut_seg_session *s)
         nfg += s->label[p];
     if (nfg == 0 || nfg == s->n)
         return 0;
-    if (s->params.model == GCUT_SEG_GMM && s->dev.pl) {
-        /* Steps 1 and 2 on the device: the labels select each class, the
-         * components are those of the last data pass there. */
-        const int32_t k = s->params.components;
-        if (gcut_i_segdev_select(&s->dev, s->label) != GCUT_OK ||
-            gcut_i_segdev_gmm_learn(&s->dev, &s->gmm[1], k, 1, 1) != GCUT_OK ||
-            gcut_i_segdev_gmm_learn(&s->dev, &s->gmm[0], k, 0, 0) != GCUT_OK) {
-            /* The host has the components too: redo both on the CPU (a
-             * model learnt here already equals the CPU's). */
-            dev_drop(s, "GMM learning");
-        } else {
-            data_terms(s);
-            return 1;
-        }
-    }
     if (s->params.model == GCUT_SEG_GMM) {
-        /* Step 1: each pixel's component is the most likely one of its
-         * class under the current models (recorded by the last data pass);
-         * step 2: maximum-likelihood components from those assignments,
-         * both classes in one pass. */
-        gcut_i_gmm_learn_both(s->gmm, s->params.components, s->rgb, s->n, s->label, s->comp_bg,
-                              s->comp_fg);
+        /* GrabCut's steps 1 and 2. The host has the components of the last
+         * data pass too: a failed device redoes both on the CPU (a model
+         * learnt there already equals the CPU's). */
+        gcut_status st;
+        while ((st = s->ev.ops->gmm_learn(&s->ev, s->gmm, s->params.components, s->label,
+                                          s->comp_bg, s->comp_fg)) != GCUT_OK)
+            if (!on_cpu_after(s, 0, "GMM learning"))
+                return 0;
     } else {
         if (gcut_i_hist_fit(&s->hist[1], s->params.bins, s->rgb, s->n, s->label, 1) != GCUT_OK ||
             gcut_i_hist_fit(&s->hist[0], s->params.bins, s->rgb, s->n, s->label, 0) != GCUT_OK)
@@ -570,7 +512,7 @@ gcut_status gcut_seg_session_grabcut(gcut_seg_session *s, int32_t iterations, ui
     gcut_status st;
     int32_t done = 0;
     double prev = INFINITY;
-    if (!s->solved) {
+    if (s->stale & STALE_LABELS) {
         /* Iteration 1 cuts with the models learnt from the seeds. */
         if ((st = cut(s, &build_ms, &solve_ms, NULL)) != GCUT_OK)
             return st;
@@ -605,21 +547,20 @@ gcut_status gcut_seg_session_grabcut(gcut_seg_session *s, int32_t iterations, ui
  * label is folded into its neighbours' t-links there). */
 static void set_tlink(gcut_seg_session *s, int64_t p)
 {
-    if (!s->grid_ready || s->terms_dirty)
+    if (s->stale & (STALE_GRID | STALE_TERMS))
         return;
     const int32_t x = (int32_t)(p % s->width), y = (int32_t)(p / s->width);
     const gcut_i_box b = s->box;
     if (x < b.x0 || x >= b.x0 + b.w || y < b.y0 || y >= b.y0 + b.h) {
-        s->terms_dirty = 1;
-        s->grid_ready = 0;
-        s->base_ready = 0; /* the folded terms of p's neighbours change */
+        /* The folded terms of p's neighbours change. */
+        s->stale |= STALE_TERMS | STALE_GRID | STALE_BASE;
         return;
     }
     int32_t src, snk;
     gcut_i_energy_tlinks(&s->e, s->scale, s->seeds, b, x, y, &src, &snk);
     const int32_t v = (y - b.y0) * b.w + (x - b.x0);
     if (gcut_grid_set_tweights(s->grid, v, src, snk) != GCUT_OK)
-        s->grid_ready = 0; /* rebuilt from the seeds at the next solve */
+        s->stale |= STALE_GRID; /* rebuilt from the seeds at the next solve */
 }
 
 gcut_status gcut_seg_session_add_stroke(gcut_seg_session *s, uint8_t label,
@@ -641,8 +582,7 @@ gcut_status gcut_seg_session_add_stroke(gcut_seg_session *s, uint8_t label,
         if (s->seeds[p] == label)
             continue;
         s->seeds[p] = label;
-        s->seed_box_ok = 0;
-        s->dev.seeds_dirty = 1;
+        s->stale |= STALE_SEED_BOX | STALE_EVAL_SEEDS;
         set_tlink(s, p);
     }
     return GCUT_OK;
@@ -662,8 +602,7 @@ gcut_status gcut_seg_session_set_seeds(gcut_seg_session *s, const uint8_t *seeds
         if (s->seeds[p] == seeds[p])
             continue;
         s->seeds[p] = seeds[p];
-        s->seed_box_ok = 0;
-        s->dev.seeds_dirty = 1;
+        s->stale |= STALE_SEED_BOX | STALE_EVAL_SEEDS;
         set_tlink(s, p);
     }
     return GCUT_OK;
@@ -686,4 +625,4 @@ const uint8_t *gcut_i_seg_session_comp(const gcut_seg_session *s, int fg)
     return fg ? s->comp_fg : s->comp_bg;
 }
 
-int gcut_i_seg_session_on_device(const gcut_seg_session *s) { return s->dev.pl != NULL; }
+int gcut_i_seg_session_on_device(const gcut_seg_session *s) { return s->ev.ops->device; }

@@ -349,7 +349,7 @@ gcut_status gcut_mbs_match(const gcut_image *ref, const gcut_image *const *views
                          (int)s->ndisp);
     /* The energy and solve of gcut_stereo_match() with the multi-view data
      * term: the same weights (of the reference) and smoothness units. */
-    void *warm = gcut_i_backend_warm_start(s->mrf.backend); /* overlapped with the costs */
+    void *warm = gcut_i_backend_warm_start(s->mrf.solve.backend); /* overlapped with the costs */
     st = gcut_mbs_data_cost(ref, views, baselines, nviews, p, cost);
     if (st == GCUT_OK)
         st = gcut_i_stereo_energy(ref, s, cost, &m);

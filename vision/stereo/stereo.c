@@ -347,7 +347,7 @@ static gcut_status solve_view(const gcut_image *left, const gcut_image *right,
         return GCUT_FAIL(GCUT_ERR_NOMEM, "out of memory (%lld x %d costs)", (long long)n,
                          (int)p->ndisp);
     /* The device starts up while the costs are computed. */
-    void *warm = gcut_i_backend_warm_start(p->mrf.backend);
+    void *warm = gcut_i_backend_warm_start(p->mrf.solve.backend);
     gcut_status st = gcut_stereo_data_cost(left, right, p, cost);
     if (st == GCUT_OK)
         st = gcut_i_stereo_energy(left, p, cost, &m);

@@ -513,7 +513,7 @@ gcut_status gcut_sweep_depth(const gcut_image *const *images, const gcut_camera 
         c.tmp[i] *= c.tmp[i];
     integral(c.tmp, c.cw, c.ch, c.Srr);
     plane_maps(&c, cams);
-    warm = gcut_i_backend_warm_start(p->mrf.backend); /* overlapped with the costs */
+    warm = gcut_i_backend_warm_start(p->mrf.solve.backend); /* overlapped with the costs */
     const double sfar = 1.0 / p->zfar, snear = 1.0 / p->znear;
     for (int32_t l = 0; l < L; l++) {
         plane_costs(&c, images, sfar + (snear - sfar) * l / (L - 1));

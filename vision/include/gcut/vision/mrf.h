@@ -53,6 +53,7 @@
 
 #include "gcut/common.h"
 #include "gcut/grid.h"
+#include "gcut/solve.h"
 #include "gcut/vision/export.h"
 
 GCUT_BEGIN_C_DECLS
@@ -78,13 +79,17 @@ typedef struct gcut_mrf_options {
     int32_t max_cycles;            /**< 1 .. GCUT_MRF_MAX_CYCLES (default 20) */
     int32_t random_order;          /**< 0: labels in order; 1: a new random order each cycle */
     uint64_t seed;                 /**< seed of the random order (default 1) */
-    const char *backend;           /**< max-flow back end of the moves (NULL/"auto": cpu-bk);
-                                        "cuda-grid" runs a whole expansion or swap on the
-                                        GPU when the unary costs are a table (same
-                                        labelling) */
-    int32_t threads;               /**< threads for parallel back ends (0: one per core) */
     gcut_mrf_progress_fn progress; /**< NULL: none */
     void *progress_user;           /**< passed to \p progress */
+    /** The max-flow solves of the moves, passed to gcut_grid_solve() as
+     *  they are: back end (default "auto"), threads, time limit (of each
+     *  move's solve), log callback and verbosity, engine settings
+     *  (`params`). Set up by gcut_mrf_options_init() with
+     *  gcut_solve_options_init(). A back end that offers device moves
+     *  ("cuda-grid") runs a whole expansion or swap on the GPU when the
+     *  unary costs are a table (same labelling), with these settings.
+     *  \since 0.2 (replaces the `backend` and `threads` fields of 0.1) */
+    gcut_solve_options solve;
 } gcut_mrf_options;
 
 /** \brief What a run did. Times in milliseconds. */
@@ -103,7 +108,8 @@ typedef struct gcut_mrf_stats {
     const char *backend;                           /**< back end of the moves (static string) */
 } gcut_mrf_stats;
 
-/** \brief Defaults: 20 cycles, sequential order, seed 1, "auto", no progress.
+/** \brief Defaults: 20 cycles, sequential order, seed 1, no progress, solve
+ *  options as gcut_solve_options_init() (back end "auto").
  *  \since 0.1 */
 GCUT_VISION_EXPORT void gcut_mrf_options_init(gcut_mrf_options *o);
 

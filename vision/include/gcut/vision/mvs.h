@@ -76,7 +76,8 @@ typedef enum gcut_mvs_combine {
 /** \brief Multi-baseline settings. Fill with gcut_mbs_options_init() first. */
 typedef struct gcut_mbs_options {
     size_t struct_size;       /**< set by gcut_mbs_options_init */
-    gcut_stereo_options stereo; /**< labels, per-view cost, smoothness, moves (stereo.h) */
+    gcut_stereo_options stereo; /**< labels, per-view cost, smoothness, moves and their
+                                     max-flow options (stereo.mrf.solve; stereo.h) */
     gcut_mvs_combine combine; /**< default GCUT_MVS_SIDE */
     int32_t keep;             /**< views kept by GCUT_MVS_BEST (0: half, rounded up; default 0) */
 } gcut_mbs_options;
@@ -224,7 +225,8 @@ typedef struct gcut_sweep_options {
     int32_t tl_trunc;            /**< truncation of the linear term in labels (default 3) */
     int32_t contrast_threshold;  /**< as gcut_stereo_options (default 8) */
     int32_t contrast_boost;      /**< as gcut_stereo_options (default 2) */
-    gcut_mrf_options mrf;        /**< cycles, back end, progress */
+    gcut_mrf_options mrf;        /**< cycles, progress, the max-flow options of the
+                                      moves (mrf.solve: back end, threads, ...) */
 } gcut_sweep_options;
 
 /** \brief Defaults as documented on the fields. \since 0.2 */

@@ -12,7 +12,8 @@
  *     // a rectangle: outside is background, inside unknown (GrabCut)
  *     gcut_seeds_from_rect(img->width, img->height, 40, 30, 200, 150, seeds);
  *     gcut_seg_options p;
- *     gcut_seg_options_init(&p);                 // GMM k=5, lambda 50, 8-connected, "auto"
+ *     gcut_seg_options_init(&p);                 // GMM k=5, lambda 50, 8-connected
+ *     p.solve.backend = "cpu-bk";                // optional: the max-flow options (solve.h)
  *     gcut_grabcut(img, seeds, 5, &p, mask, NULL);   // mask: 0 background, 255 foreground
  *     // or one cut from user scribbles:
  *     gcut_seeds_from_image(scribbles, seeds);       // see below for the colours
@@ -54,6 +55,7 @@
 
 #include "gcut/common.h"
 #include "gcut/grid.h"
+#include "gcut/solve.h"
 #include "gcut/vision/export.h"
 #include "gcut/vision/image.h"
 
@@ -87,11 +89,25 @@ typedef struct gcut_seg_options {
     int32_t bins;           /**< histogram bins per channel, 2..64 (default 16) */
     double lambda;          /**< smoothness weight, >= 0 (default 50) */
     int32_t connectivity;   /**< 4 or 8 (default 8) */
-    const char *backend;    /**< max-flow back end: NULL or "auto" (default), "cpu-bk" ... */
-    int32_t threads;        /**< threads for parallel back ends (0: one per core) */
+    /** Where the energies (colour models, data costs, pair weights, the
+     *  grid's capacities) are evaluated: 1 (default) on the device of the
+     *  back end the cuts use when it offers device energies (cuda-grid;
+     *  docs/segmentation.md, "On the GPU"), else on the CPU; 0 always on
+     *  the CPU (the cut still runs on the back end). The results are the
+     *  same either way. \since 0.2 */
+    int32_t device_energies;
+    /** The max-flow solves, passed to gcut_grid_solve() as they are: back
+     *  end (default "auto"), threads, time limit, log callback and
+     *  verbosity, engine settings (`params`). Set up by
+     *  gcut_seg_options_init() with gcut_solve_options_init(); a session
+     *  copies the back end and params strings. \since 0.2 (replaces the
+     *  `backend` and `threads` fields of 0.1) */
+    gcut_solve_options solve;
 } gcut_seg_options;
 
-/** \brief Defaults: GMM with 5 components, 16 bins, lambda 50, 8-connected, "auto".
+/** \brief Defaults: GMM with 5 components, 16 bins, lambda 50, 8-connected,
+ *  device energies where offered, solve options as gcut_solve_options_init()
+ *  (back end "auto").
  *  \since 0.1 */
 GCUT_VISION_EXPORT void gcut_seg_options_init(gcut_seg_options *p);
 

@@ -69,7 +69,9 @@ typedef struct gcut_stereo_options {
     int32_t contrast_threshold;  /**< below it a pair is "smooth" (default 8) */
     int32_t contrast_boost;      /**< weight of smooth pairs (default 2; 1: none) */
     int32_t use_swap;            /**< 0: alpha-expansion (default), 1: alpha-beta swap */
-    gcut_mrf_options mrf;        /**< cycles, order, back end, progress */
+    gcut_mrf_options mrf;        /**< cycles, order, progress, and the max-flow
+                                      options of the moves (mrf.solve: back end,
+                                      threads, time limit, log, engine settings) */
     /* Occlusions (since 0.2; fields are only ever added here, at the end). */
     int32_t lr_check;            /**< 1: gcut_stereo_match also solves the right view,
                                       marks the pixels whose two disparities disagree and
