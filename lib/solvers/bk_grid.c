@@ -119,25 +119,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/compiler_internal.h"
 #include "solvers/solvers_internal.h"
-
-#if defined(__GNUC__) || defined(__clang__)
-#define BKG_INLINE static inline __attribute__((always_inline))
-#define BKG_UNLIKELY(x) __builtin_expect(!!(x), 0)
-#define BKG_CTZ(x) __builtin_ctz(x)
-#else
-#define BKG_INLINE static inline
-#define BKG_UNLIKELY(x) (x)
-static inline int BKG_CTZ(uint32_t x)
-{
-    int k = 0;
-    while (!(x & 1u)) {
-        x >>= 1;
-        k++;
-    }
-    return k;
-}
-#endif
 
 #define NONE ((int32_t)-1)
 
@@ -233,14 +216,14 @@ typedef struct bkg_state {
 /* Record of node v. Every function below takes nd as a parameter and is
  * inlined into one copy per connectivity (BKG_INSTANCE), so nd + 4 is a
  * constant and this is a shift or a multiply-add by a constant. */
-BKG_INLINE uint32_t *rec_of(const bkg_state *s, int64_t v, const int nd)
+GCUT_INLINE uint32_t *rec_of(const bkg_state *s, int64_t v, const int nd)
 {
     return s->rec + (size_t)v * (size_t)REC_WORDS(nd);
 }
 
 /* Node v's tree word and label: in its own array for 8 and more
  * directions, at the end of the record for 4 and 6 (see the top). */
-BKG_INLINE bkg_md *md_of(const bkg_state *s, int64_t v, const int nd)
+GCUT_INLINE bkg_md *md_of(const bkg_state *s, int64_t v, const int nd)
 {
     if (MD_APART(nd))
         return &s->md[v];
@@ -253,8 +236,8 @@ BKG_INLINE bkg_md *md_of(const bkg_state *s, int64_t v, const int nd)
  * node enters or leaves T, so that reading the cut costs n / 8 bytes of
  * reads instead of a pass over every record: on a 4-megapixel image that
  * is most of the time of a warm re-solve. */
-BKG_INLINE void sink_set(bkg_state *s, int64_t v) { s->sink_bits[v >> 6] |= 1ull << (v & 63); }
-BKG_INLINE void sink_clear(bkg_state *s, int64_t v)
+GCUT_INLINE void sink_set(bkg_state *s, int64_t v) { s->sink_bits[v >> 6] |= 1ull << (v & 63); }
+GCUT_INLINE void sink_clear(bkg_state *s, int64_t v)
 {
     s->sink_bits[v >> 6] &= ~(1ull << (v & 63));
 }
@@ -262,7 +245,7 @@ BKG_INLINE void sink_clear(bkg_state *s, int64_t v)
 /* Append v to the active FIFO. The links live in the records: a queue
  * needs a slot per node anyway, and a node is usually activated right
  * after its record was read, so the write costs no extra miss. */
-BKG_INLINE void activate(bkg_state *s, int32_t v, const int nd)
+GCUT_INLINE void activate(bkg_state *s, int32_t v, const int nd)
 {
     uint32_t *r = rec_of(s, v, nd);
     if ((int32_t)r[F_NEXT(nd)] != NONE)
@@ -276,7 +259,7 @@ BKG_INLINE void activate(bkg_state *s, int32_t v, const int nd)
 }
 
 /* Next active node that is still in a tree (freed ones are dropped). */
-BKG_INLINE int32_t pop_active(bkg_state *s, const int nd)
+GCUT_INLINE int32_t pop_active(bkg_state *s, const int nd)
 {
     while (s->qhead != NONE) {
         const int32_t v = s->qhead;
@@ -309,10 +292,10 @@ static int grow_orphans(bkg_state *s)
 /* v loses its parent. A node enters the list at most once per adoption
  * phase in the main loop (as in bk.c); the warm start may add one twice,
  * which adoption skips. If the list cannot grow the solve fails (oom). */
-BKG_INLINE void make_orphan(bkg_state *s, int32_t v, const int nd)
+GCUT_INLINE void make_orphan(bkg_state *s, int32_t v, const int nd)
 {
     md_of(s, v, nd)->meta = (md_of(s, v, nd)->meta & ~31u) | P_ORPHAN;
-    if (BKG_UNLIKELY(s->otail == s->ocap) && !grow_orphans(s)) {
+    if (GCUT_UNLIKELY(s->otail == s->ocap) && !grow_orphans(s)) {
         s->oom = 1;
         return;
     }
@@ -323,7 +306,7 @@ BKG_INLINE void make_orphan(bkg_state *s, int32_t v, const int nd)
 
 /* One scan of active node i. Returns the direction of an arc from S to T
  * (its tail in *from), or -1. */
-BKG_INLINE int grow(bkg_state *s, int32_t i, int32_t *from, const int nd)
+GCUT_INLINE int grow(bkg_state *s, int32_t i, int32_t *from, const int nd)
 {
     const uint32_t *ri = rec_of(s, i, nd);
     const uint32_t mi = md_of(s, i, nd)->meta, tsi = M_TS(mi), di = md_of(s, i, nd)->dist;
@@ -388,7 +371,7 @@ BKG_INLINE int grow(bkg_state *s, int32_t i, int32_t *from, const int nd)
  * the flow runs parent -> child, against the parent direction p, so the
  * residual used is the parent's res[p ^ 1]; in T it runs child -> parent,
  * the child's res[p]. */
-BKG_INLINE void augment(bkg_state *s, int32_t u, int a, const int nd)
+GCUT_INLINE void augment(bkg_state *s, int32_t u, int a, const int nd)
 {
     const int32_t v = (int32_t)(u + s->off[a]);
     uint32_t *const ru = rec_of(s, u, nd), *const rv = rec_of(s, v, nd);
@@ -476,7 +459,7 @@ BKG_INLINE void augment(bkg_state *s, int32_t u, int a, const int nd)
 
 /* Distance from j to its terminal, walking up to the first node measured
  * in this phase; BKG_INF if the path meets an orphan. */
-BKG_INLINE int64_t origin_dist(bkg_state *s, int64_t j, const int nd)
+GCUT_INLINE int64_t origin_dist(bkg_state *s, int64_t j, const int nd)
 {
     int64_t dd = 0;
     for (;;) {
@@ -497,7 +480,7 @@ BKG_INLINE int64_t origin_dist(bkg_state *s, int64_t j, const int nd)
 }
 
 /* Stamp the path from j (at distance dd) up to the first stamped node. */
-BKG_INLINE void stamp(bkg_state *s, int64_t j, int64_t dd, const int nd)
+GCUT_INLINE void stamp(bkg_state *s, int64_t j, int64_t dd, const int nd)
 {
     for (;;) {
         const uint32_t m = md_of(s, j, nd)->meta;
@@ -516,7 +499,7 @@ BKG_INLINE void stamp(bkg_state *s, int64_t j, int64_t dd, const int nd)
  * trees: a node outside T with residual into a node y of T always has y
  * active, and a node x of S with residual out of it to a node outside S is
  * always active. */
-BKG_INLINE void leave_tree(bkg_state *s, int32_t i, uint32_t tree, const int nd)
+GCUT_INLINE void leave_tree(bkg_state *s, int32_t i, uint32_t tree, const int nd)
 {
     const uint32_t *ri = rec_of(s, i, nd);
     const uint64_t n = (uint64_t)s->n;
@@ -539,7 +522,7 @@ BKG_INLINE void leave_tree(bkg_state *s, int32_t i, uint32_t tree, const int nd)
  * one i has residual to, whose own path reaches the terminal), the one
  * nearest the terminal; failing that, free i, re-activate the neighbours
  * that could grow into it again and orphan its children. */
-BKG_INLINE void process_orphan(bkg_state *s, int32_t i, const int nd)
+GCUT_INLINE void process_orphan(bkg_state *s, int32_t i, const int nd)
 {
     uint32_t *ri = rec_of(s, i, nd);
     const uint32_t tree = M_TREE(md_of(s, i, nd)->meta);
@@ -588,7 +571,7 @@ static void reverse_orphans(bkg_state *s)
     }
 }
 
-BKG_INLINE void adopt(bkg_state *s, const int nd)
+GCUT_INLINE void adopt(bkg_state *s, const int nd)
 {
     while (s->ohead != s->otail) {
         const int32_t i = s->orphans[s->ohead++];
@@ -604,7 +587,7 @@ BKG_INLINE void adopt(bkg_state *s, const int nd)
  * ordering invariant with equal timestamps. Two walks per path, no stack:
  * the first counts the steps up to a node of known depth (ts == 1), the
  * second writes the depths. O(n), once per 2^25 phases. */
-BKG_INLINE void renumber(bkg_state *s, const int nd)
+GCUT_INLINE void renumber(bkg_state *s, const int nd)
 {
     for (int64_t v = 0; v < s->n; v++)
         md_of(s, v, nd)->meta &= 127u;
@@ -640,7 +623,7 @@ BKG_INLINE void renumber(bkg_state *s, const int nd)
     s->time = 0;
 }
 
-BKG_INLINE void next_phase(bkg_state *s, const int nd)
+GCUT_INLINE void next_phase(bkg_state *s, const int nd)
 {
     if (s->time >= s->time_limit)
         renumber(s, nd);
@@ -653,7 +636,7 @@ BKG_INLINE void next_phase(bkg_state *s, const int nd)
  * again before the queue moves on (its next field points to itself
  * meanwhile, so adoption does not queue it twice). The phase counter moves
  * once per augmentation. */
-BKG_INLINE gcut_status run(bkg_state *s, double deadline, const int nd)
+GCUT_INLINE gcut_status run(bkg_state *s, double deadline, const int nd)
 {
     int32_t cur = NONE;
     int64_t steps = 0;
@@ -676,12 +659,12 @@ BKG_INLINE gcut_status run(bkg_state *s, double deadline, const int nd)
             augment(s, u, a, nd);
             reverse_orphans(s);
             adopt(s, nd);
-            if (BKG_UNLIKELY(s->oom))
+            if (GCUT_UNLIKELY(s->oom))
                 return GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-bk: cannot grow the orphan list");
         } else {
             cur = NONE;
         }
-        if (BKG_UNLIKELY(++steps % BKG_CLOCK_EVERY == 0) && gcut_i_now_ms() > deadline) {
+        if (GCUT_UNLIKELY(++steps % BKG_CLOCK_EVERY == 0) && gcut_i_now_ms() > deadline) {
             if (cur != NONE)
                 rec_of(s, cur, nd)[F_NEXT(nd)] = (uint32_t)NONE;
             return GCUT_FAIL(GCUT_ERR_TIMEOUT, "cpu-bk: time limit reached");
@@ -711,7 +694,7 @@ static void border_masks(const gcut_grid_problem *p, uint32_t mask[64])
 /* Residuals from the capacities (0 for directions leaving the grid),
  * cancel min(cap_source, cap_sink), plant the forests: every node with a
  * terminal residual is an active root of its tree. */
-BKG_INLINE void cold_init(bkg_state *s, const gcut_grid_problem *p, const int nd)
+GCUT_INLINE void cold_init(bkg_state *s, const gcut_grid_problem *p, const int nd)
 {
     uint32_t mask[64];
     border_masks(p, mask);
@@ -759,7 +742,7 @@ BKG_INLINE void cold_init(bkg_state *s, const gcut_grid_problem *p, const int nd
  * residual in [delta, old delta). Parent arcs carry at least the old delta,
  * so the trees stay valid. With delta = 1 the state then satisfies every
  * invariant of a plain cold start after its first growth steps. */
-BKG_INLINE void rescale(bkg_state *s, const int nd)
+GCUT_INLINE void rescale(bkg_state *s, const int nd)
 {
     next_phase(s, nd);
     s->ohead = s->otail = 0;
@@ -836,7 +819,7 @@ typedef struct ibfs {
 
 static int ibfs_push(ibfs *b, ibfs_list *l, int32_t v)
 {
-    if (BKG_UNLIKELY(l->len == l->cap)) {
+    if (GCUT_UNLIKELY(l->len == l->cap)) {
         const int64_t cap = l->cap ? 2 * l->cap : 4096;
         int32_t *p = gcut_i_realloc(l->v, (size_t)cap * sizeof(int32_t));
         if (!p) {
@@ -851,14 +834,14 @@ static int ibfs_push(ibfs *b, ibfs_list *l, int32_t v)
 }
 
 /* Orphan v (its label is dist) into its bucket. */
-BKG_INLINE void ibfs_orphan(bkg_state *s, ibfs *b, int32_t v, const int nd)
+GCUT_INLINE void ibfs_orphan(bkg_state *s, ibfs *b, int32_t v, const int nd)
 {
     uint32_t *r = rec_of(s, v, nd);
     const uint32_t lab = md_of(s, v, nd)->dist;
     md_of(s, v, nd)->meta = (md_of(s, v, nd)->meta & ~31u) | P_ORPHAN;
     if ((int32_t)r[F_NEXT(nd)] != NONE)
         return; /* in its bucket already (its label has not moved since) */
-    if (BKG_UNLIKELY((int64_t)lab >= b->nbucket)) {
+    if (GCUT_UNLIKELY((int64_t)lab >= b->nbucket)) {
         int64_t nb = b->nbucket ? 2 * b->nbucket : 1024;
         while (nb <= (int64_t)lab)
             nb *= 2;
@@ -881,7 +864,7 @@ BKG_INLINE void ibfs_orphan(bkg_state *s, ibfs *b, int32_t v, const int nd)
 }
 
 /* The children of v in `tree` become orphans. */
-BKG_INLINE void ibfs_orphan_children(bkg_state *s, ibfs *b, int32_t v, uint32_t tree,
+GCUT_INLINE void ibfs_orphan_children(bkg_state *s, ibfs *b, int32_t v, uint32_t tree,
                                      const int nd)
 {
     const uint64_t n = (uint64_t)s->n;
@@ -896,14 +879,14 @@ BKG_INLINE void ibfs_orphan_children(bkg_state *s, ibfs *b, int32_t v, uint32_t 
 }
 
 /* The children of v found by a scan (bit d: direction d) become orphans. */
-BKG_INLINE void ibfs_orphan_kids(bkg_state *s, ibfs *b, int32_t v, uint32_t kids, const int nd)
+GCUT_INLINE void ibfs_orphan_kids(bkg_state *s, ibfs *b, int32_t v, uint32_t kids, const int nd)
 {
     for (; kids; kids &= kids - 1)
-        ibfs_orphan(s, b, (int32_t)(v + s->off[BKG_CTZ(kids)]), nd);
+        ibfs_orphan(s, b, (int32_t)(v + s->off[GCUT_CTZ32(kids)]), nd);
 }
 
 /* tr[x] += delta, keeping flow = sum of cap_source - max(tr, 0). */
-BKG_INLINE void ibfs_tr_add(bkg_state *s, uint32_t *rx, int64_t delta, const int nd)
+GCUT_INLINE void ibfs_tr_add(bkg_state *s, uint32_t *rx, int64_t delta, const int nd)
 {
     const int64_t old = (int32_t)rx[F_TR(nd)], now = old + delta;
     s->flow -= (now > 0 ? now : 0) - (old > 0 ? old : 0);
@@ -918,7 +901,7 @@ BKG_INLINE void ibfs_tr_add(bkg_state *s, uint32_t *rx, int64_t delta, const int
  * or with the other sign, becomes an orphan too. A move that would take a
  * parent's tr out of [-INT32_MAX, INT32_MAX] is not made (x keeps its
  * flow; the hand-over to BK makes it a root of the other tree). */
-BKG_INLINE void ibfs_discharge(bkg_state *s, ibfs *b, int64_t x, const int nd)
+GCUT_INLINE void ibfs_discharge(bkg_state *s, ibfs *b, int64_t x, const int nd)
 {
     for (;;) {
         uint32_t *rx = rec_of(s, x, nd);
@@ -944,7 +927,7 @@ BKG_INLINE void ibfs_discharge(bkg_state *s, ibfs *b, int64_t x, const int nd)
             a = *arc;
         if (a > room)
             a = room;
-        if (BKG_UNLIKELY(a == 0))
+        if (GCUT_UNLIKELY(a == 0))
             return;
         *arc -= (uint32_t)a;
         *back += (uint32_t)a;
@@ -972,7 +955,7 @@ BKG_INLINE void ibfs_discharge(bkg_state *s, ibfs *b, int64_t x, const int nd)
  * walk, and what could not pass waits near the frontier instead of being
  * pulled from the roots again path by path. Returns the flow moved over
  * the arc (0 only when a tr is at the end of its range). */
-BKG_INLINE int64_t augment_ex(bkg_state *s, ibfs *b, int32_t u, int a, const int nd)
+GCUT_INLINE int64_t augment_ex(bkg_state *s, ibfs *b, int32_t u, int a, const int nd)
 {
     const int64_t v = u + s->off[a];
     uint32_t *const ru = rec_of(s, u, nd), *const rv = rec_of(s, v, nd);
@@ -989,7 +972,7 @@ BKG_INLINE int64_t augment_ex(bkg_state *s, ibfs *b, int32_t u, int a, const int
         f = INT32_MAX - (tv > 0 ? tv : 0);
     if (f > INT32_MAX + (int64_t)(tu < 0 ? tu : 0))
         f = INT32_MAX + (int64_t)(tu < 0 ? tu : 0);
-    if (BKG_UNLIKELY(f <= 0))
+    if (GCUT_UNLIKELY(f <= 0))
         return 0;
     ru[a] -= (uint32_t)f;
     rv[a ^ 1] += (uint32_t)f;
@@ -1013,7 +996,7 @@ BKG_INLINE int64_t augment_ex(bkg_state *s, ibfs *b, int32_t u, int a, const int
 }
 
 /* Adopt or relabel orphan i (see the comment above). */
-BKG_INLINE void ibfs_adopt_one(bkg_state *s, ibfs *b, int32_t i, const int nd)
+GCUT_INLINE void ibfs_adopt_one(bkg_state *s, ibfs *b, int32_t i, const int nd)
 {
     uint32_t *ri = rec_of(s, i, nd);
     const uint32_t tree = M_TREE(md_of(s, i, nd)->meta), t = tree == T_T;
@@ -1099,7 +1082,7 @@ BKG_INLINE void ibfs_adopt_one(bkg_state *s, ibfs *b, int32_t i, const int nd)
 
 /* Take the orphans augment() listed into the buckets, then process the
  * buckets in label order (children join higher buckets as we go). */
-BKG_INLINE void ibfs_adopt(bkg_state *s, ibfs *b, const int nd)
+GCUT_INLINE void ibfs_adopt(bkg_state *s, ibfs *b, const int nd)
 {
     for (int64_t k = 0; k < s->otail; k++) {
         const int32_t v = s->orphans[k];
@@ -1119,7 +1102,7 @@ BKG_INLINE void ibfs_adopt(bkg_state *s, ibfs *b, const int nd)
         r[F_NEXT(nd)] = (uint32_t)NONE;
         if (M_PAR(md_of(s, v, nd)->meta) == P_ORPHAN && md_of(s, v, nd)->dist == lab)
             ibfs_adopt_one(s, b, v, nd);
-        if (BKG_UNLIKELY(b->budget < 0))
+        if (GCUT_UNLIKELY(b->budget < 0))
             return; /* the phase is abandoned (ibfs_run) */
     }
     b->omin = UINT32_MAX;
@@ -1128,14 +1111,14 @@ BKG_INLINE void ibfs_adopt(bkg_state *s, ibfs *b, const int nd)
 
 /* One pass of tree t: scan every node of its frontier (label D), add the
  * free neighbours at D + 1, augment where the other tree is met. */
-BKG_INLINE void ibfs_pass(bkg_state *s, ibfs *b, int t, const int nd)
+GCUT_INLINE void ibfs_pass(bkg_state *s, ibfs *b, int t, const int nd)
 {
     const uint64_t n = (uint64_t)s->n;
     const uint32_t tree = t ? T_T : T_S, other = t ? T_S : T_T;
     const uint32_t D = b->D[t];
     b->growing = t;
     for (int64_t k = 0; k < b->cur[t].len; k++) {
-        if (BKG_UNLIKELY(++b->steps % BKG_CLOCK_EVERY == 0) && gcut_i_now_ms() > b->deadline) {
+        if (GCUT_UNLIKELY(++b->steps % BKG_CLOCK_EVERY == 0) && gcut_i_now_ms() > b->deadline) {
             b->timeout = 1;
             return;
         }
@@ -1164,10 +1147,10 @@ BKG_INLINE void ibfs_pass(bkg_state *s, ibfs *b, int t, const int nd)
                 const int dir = t ? d ^ 1 : d;
                 if (!s->excess)
                     augment(s, from, dir, nd);
-                else if (BKG_UNLIKELY(augment_ex(s, b, from, dir, nd) == 0))
+                else if (GCUT_UNLIKELY(augment_ex(s, b, from, dir, nd) == 0))
                     continue; /* stuck at the end of the range: BK finishes it */
                 ibfs_adopt(s, b, nd);
-                if (BKG_UNLIKELY(b->oom || s->oom || b->budget < 0))
+                if (GCUT_UNLIKELY(b->oom || s->oom || b->budget < 0))
                     return;
                 d--; /* the same arc again: it may still have residual */
             }
@@ -1183,7 +1166,7 @@ BKG_INLINE void ibfs_pass(bkg_state *s, ibfs *b, int t, const int nd)
 }
 
 /* Entries of the frontier list still at label D in tree t. */
-BKG_INLINE int64_t ibfs_live(bkg_state *s, ibfs *b, int t, const int nd)
+GCUT_INLINE int64_t ibfs_live(bkg_state *s, ibfs *b, int t, const int nd)
 {
     const uint32_t tree = t ? T_T : T_S;
     int64_t w = 0;
@@ -1201,7 +1184,7 @@ BKG_INLINE int64_t ibfs_live(bkg_state *s, ibfs *b, int t, const int nd)
  * holding them in index order, which fixes the order of the whole run).
  * Returns GCUT_OK, GCUT_ERR_NOMEM or GCUT_ERR_TIMEOUT (then the state is
  * left for a cold start, as after a timeout of run()). */
-BKG_INLINE gcut_status ibfs_run(bkg_state *s, double deadline, const int nd)
+GCUT_INLINE gcut_status ibfs_run(bkg_state *s, double deadline, const int nd)
 {
     ibfs b;
     memset(&b, 0, sizeof b);
@@ -1257,7 +1240,7 @@ BKG_INLINE gcut_status ibfs_run(bkg_state *s, double deadline, const int nd)
 
 /* tr[v] += delta, keeping flow = sum of cap_source - max(tr, 0). Returns 0
  * if tr would leave [-INT32_MAX, INT32_MAX] (then the caller goes cold). */
-BKG_INLINE int add_tr(bkg_state *s, int64_t v, int64_t delta, const int nd)
+GCUT_INLINE int add_tr(bkg_state *s, int64_t v, int64_t delta, const int nd)
 {
     uint32_t *r = rec_of(s, v, nd);
     const int64_t old = (int32_t)r[F_TR(nd)], now = old + delta;
@@ -1281,7 +1264,7 @@ static int inside(const gcut_grid_problem *p, int32_t v, int d)
  * residual makes it a root of the matching tree (leaving the other tree
  * as a freed node would); otherwise it keeps its parent only if the
  * parent arc still has residual in the tree's direction. */
-BKG_INLINE void repair(bkg_state *s, int32_t v, const int nd)
+GCUT_INLINE void repair(bkg_state *s, int32_t v, const int nd)
 {
     uint32_t *rv = rec_of(s, v, nd);
     const uint32_t m = md_of(s, v, nd)->meta, tree = M_TREE(m), par = M_PAR(m);
@@ -1317,7 +1300,7 @@ BKG_INLINE void repair(bkg_state *s, int32_t v, const int nd)
  *     down): the reparametrisation of the header comment.
  * Touched nodes are collected in the (empty) active queue. Returns 0 when
  * a tr would overflow: the caller then starts cold. */
-BKG_INLINE int warm_replay(bkg_state *s, const gcut_grid_problem *p, const int nd)
+GCUT_INLINE int warm_replay(bkg_state *s, const gcut_grid_problem *p, const int nd)
 {
     /* A fresh phase: every kept timestamp is then below it, so a node
      * re-rooted with (ts = time, dist = 1) sits strictly above its old
@@ -1363,7 +1346,7 @@ BKG_INLINE int warm_replay(bkg_state *s, const gcut_grid_problem *p, const int n
  * residual on the side opposite to their tree (repair would move them to
  * the other tree): the cut has to move far, and the kept trees are more
  * hindrance than help. */
-BKG_INLINE int many_flips(const bkg_state *s, const int nd)
+GCUT_INLINE int many_flips(const bkg_state *s, const int nd)
 {
     const int64_t limit = s->n / BKG_WARM_FLIPS;
     int64_t flips = 0;
@@ -1383,7 +1366,7 @@ BKG_INLINE int many_flips(const bkg_state *s, const int nd)
 /* Fresh forests on the kept flow, as cold_init builds them on zero flow:
  * every node with terminal residual a root of its side (label 1, active,
  * in index order), every other node free; the IBFS phase starts from here. */
-BKG_INLINE void reforest(bkg_state *s, const int nd)
+GCUT_INLINE void reforest(bkg_state *s, const int nd)
 {
     s->qhead = s->qtail = NONE;
     s->ohead = s->otail = 0;
@@ -1410,7 +1393,7 @@ BKG_INLINE void reforest(bkg_state *s, const int nd)
  * stay active so the main loop grows from them), or fresh forests for
  * the IBFS phase on the kept flow; WARM_AUTO picks IBFS when many_flips.
  * Returns 0 (start cold), WARM_BK or WARM_IBFS. */
-BKG_INLINE int warm_init(bkg_state *s, const gcut_grid_problem *p, int mode, const int nd)
+GCUT_INLINE int warm_init(bkg_state *s, const gcut_grid_problem *p, int mode, const int nd)
 {
     if (!warm_replay(s, p, nd))
         return 0;
@@ -1597,7 +1580,7 @@ static gcut_status run_phases(bkg_state *s, const bkg_ops *ops, double deadline)
             return GCUT_OK;
         s->delta = s->delta >> BKG_SCALE_SHIFT ? s->delta >> BKG_SCALE_SHIFT : 1;
         ops->rescale(s);
-        if (BKG_UNLIKELY(s->oom))
+        if (GCUT_UNLIKELY(s->oom))
             return GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-bk: cannot grow the orphan list");
     }
 }

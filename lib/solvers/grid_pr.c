@@ -82,13 +82,8 @@
 #include <string.h>
 
 #include "core/event_internal.h"
+#include "core/compiler_internal.h"
 #include "solvers/solvers_internal.h"
-
-#if defined(__GNUC__) || defined(__clang__)
-#define GPR_INLINE static inline __attribute__((always_inline))
-#else
-#define GPR_INLINE static inline
-#endif
 
 #define GPR_MAX_THREADS 64
 /* A phase over fewer items than this runs on the driving thread (default
@@ -172,7 +167,7 @@ static void list_push(gpr_tl *t, int which, int32_t v)
 }
 
 /* This thread's share [lo, hi) of [0, total). */
-GPR_INLINE void share(int64_t total, int32_t id, int32_t nt, int64_t *lo, int64_t *hi)
+GCUT_INLINE void share(int64_t total, int32_t id, int32_t nt, int64_t *lo, int64_t *hi)
 {
     *lo = total * id / nt;
     *hi = total * (id + 1) / nt;
@@ -180,7 +175,7 @@ GPR_INLINE void share(int64_t total, int32_t id, int32_t nt, int64_t *lo, int64_
 
 /* The k-th item of the concatenated input lists, walking forward from
  * list *t (k only grows within one share). */
-GPR_INLINE int32_t input_item(const gpr *P, int64_t k, int32_t *t)
+GCUT_INLINE int32_t input_item(const gpr *P, int64_t k, int32_t *t)
 {
     while (k >= P->prefix[*t + 1])
         (*t)++;
@@ -188,7 +183,7 @@ GPR_INLINE int32_t input_item(const gpr *P, int64_t k, int32_t *t)
 }
 
 /* Put v on this thread's output list once per round. */
-GPR_INLINE void mark_once(gpr *P, gpr_tl *t, int32_t v)
+GCUT_INLINE void mark_once(gpr *P, gpr_tl *t, int32_t v)
 {
     if (atomic_exchange_explicit(&P->mark[v], P->stamp, memory_order_relaxed) != P->stamp)
         list_push(t, P->cur ^ 1, v);

@@ -101,6 +101,7 @@
 #include <string.h>
 
 #include "core/event_internal.h"
+#include "core/compiler_internal.h"
 #include "solvers/solvers_internal.h"
 
 /* hi_pr's global-update accounting: a relabel costs BETA plus the node's
@@ -130,12 +131,6 @@
 /* Spin iterations before a waiting thread sleeps. */
 #define PRSN_SPIN 4000
 #define PRSN_SPIN_OVERSUBSCRIBED 20
-
-#if defined(__GNUC__) || defined(__clang__)
-#define PRSN_INLINE static inline __attribute__((always_inline))
-#else
-#define PRSN_INLINE static inline
-#endif
 
 /* ------------------------------------------------------------ thread pool */
 
@@ -262,7 +257,7 @@ static int list_grow(prsn_list *l, int64_t need)
     return 0;
 }
 
-PRSN_INLINE void list_push(prsn_tl *tl, prsn_list *l, int32_t v)
+GCUT_INLINE void list_push(prsn_tl *tl, prsn_list *l, int32_t v)
 {
     if (l->len == l->room && list_grow(l, l->len + 1) != 0) {
         tl->nomem = 1;
@@ -273,7 +268,7 @@ PRSN_INLINE void list_push(prsn_tl *tl, prsn_list *l, int32_t v)
 
 /* Node at position i of the current list; *s is a segment hint that only
  * moves forward (positions handed to one thread increase). */
-PRSN_INLINE int32_t list_at(const prsn *P, int64_t i, int32_t *s)
+GCUT_INLINE int32_t list_at(const prsn *P, int64_t i, int32_t *s)
 {
     while (P->off[*s + 1] <= i)
         (*s)++;
@@ -297,13 +292,13 @@ static void set_current(prsn *P, int cur)
 /* ------------------------------------------------------------ one round */
 
 /* v wins against w (both in the work set), labels at the round's start. */
-PRSN_INLINE int wins(uint32_t dv, uint32_t dw, int32_t v, int32_t w)
+GCUT_INLINE int wins(uint32_t dv, uint32_t dw, int32_t v, int32_t w)
 {
     return dv == dw + 1 || dv + 1 < dw || (dv == dw && v < w);
 }
 
 /* Put w on this thread's next list unless someone did this round. */
-PRSN_INLINE void discover(prsn *P, prsn_tl *tl, prsn_list *out, int32_t w, const int par)
+GCUT_INLINE void discover(prsn *P, prsn_tl *tl, prsn_list *out, int32_t w, const int par)
 {
     const uint32_t r = P->round;
     _Atomic uint32_t *mark = &P->node[w].mark;
@@ -323,7 +318,7 @@ PRSN_INLINE void discover(prsn *P, prsn_tl *tl, prsn_list *out, int32_t w, const
 
 /* Discharge v on private copies of its label and excess (Listing 1.1 of the
  * paper, with the loser's cap described at the top of the file). */
-PRSN_INLINE void discharge(prsn *P, prsn_tl *tl, prsn_list *out, int32_t v, const int par)
+GCUT_INLINE void discharge(prsn *P, prsn_tl *tl, prsn_list *out, int32_t v, const int par)
 {
     prsn_arc *const arc = P->arc;
     prsn_node *const node = P->node;
@@ -407,7 +402,7 @@ done:
 /* Discharge phase: positions of the work set handed out in chunks. */
 /* The thread's next list is copied to a local while it fills (the compiler
  * can then keep it in registers: pushes write through other pointers). */
-PRSN_INLINE void job_discharge_impl(prsn *P, int32_t id, const int par)
+GCUT_INLINE void job_discharge_impl(prsn *P, int32_t id, const int par)
 {
     prsn_tl *tl = &P->tl[id];
     prsn_list out = tl->list[P->cur ^ 1];
@@ -522,7 +517,7 @@ static void job_reset(prsn *P, int32_t id, int32_t nthreads)
 
 /* One BFS level: w joins when its arc into the frontier has residual
  * capacity (the sister of the arc listed under the frontier node). */
-PRSN_INLINE void job_bfs_impl(prsn *P, int32_t id, const int par)
+GCUT_INLINE void job_bfs_impl(prsn *P, int32_t id, const int par)
 {
     const prsn_arc *const arc = P->arc;
     _Atomic uint32_t *const lab = P->lab;
