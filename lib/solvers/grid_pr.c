@@ -68,7 +68,8 @@
  * process the lists, so flow, labels and cut are the same for any thread
  * count.
  *
- * Threads: a pool created per solve; the caller is worker 0 and drives.
+ * Threads: the fork-join pool of lib/core/pool.c, started per solve; the
+ * caller is worker 0 and drives.
  * Phases with fewer than par_min items (default GRIDPR_PAR_ITEMS; BFS levels
  * an eighth of that) run on the driver alone.
  *
@@ -76,12 +77,11 @@
  * Memory per node: 4 * nd (residuals) + 8 (excess) + 8 (added) + 4 * 4
  * (sink residual, label, new label, stamp) bytes, plus the lists.
  */
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/event_internal.h"
+#include "core/pool_internal.h"
 #include "core/compiler_internal.h"
 #include "solvers/solvers_internal.h"
 
@@ -94,13 +94,12 @@
 #define GRIDPR_ALPHA 6
 #define GRIDPR_BETA 12
 #define GRIDPR_FREQ 0.5
-/* Spin iterations before a waiting thread sleeps (few when the pool has
- * more threads than the machine has cores). */
+/* Spin iterations before a waiting thread sleeps (while every thread has
+ * a core; see gcut_i_pool_init). */
 #define GRIDPR_SPIN 2000
-#define GRIDPR_SPIN_OVERSUBSCRIBED 20
 #define GRIDPR_LIST_MIN 1024
 
-enum { JOB_INIT, JOB_SEED, JOB_BFS, JOB_ACTIVE, JOB_PUSH, JOB_RELABEL, JOB_COMMIT, JOB_CUT, JOB_STOP };
+enum { JOB_INIT, JOB_SEED, JOB_BFS, JOB_ACTIVE, JOB_PUSH, JOB_RELABEL, JOB_COMMIT, JOB_CUT };
 
 typedef struct gridpr_list {
     int32_t *item;
@@ -137,16 +136,9 @@ typedef struct gridpr {
     int64_t par_min;         /* phases of fewer items run on the driver */
     double freq;             /* global relabelling frequency */
     gridpr_tl *tl;
-    /* pool */
-    pthread_t *th;
-    _Atomic int job;
-    int32_t phase_threads;   /* how many threads share the current phase */
-    int events;              /* start and done are initialised */
-    int spin;                /* spin iterations before sleeping */
-    gcut_i_event start, done;
+    int job;                 /* the current phase's job */
+    gcut_i_pool pool;
 } gridpr;
-
-/* ------------------------------------------------------------ pool */
 
 /* ------------------------------------------------------------ helpers */
 
@@ -386,28 +378,11 @@ static void run_job(gridpr *P, int job, int32_t id, int32_t nt)
     }
 }
 
-typedef struct gridpr_arg {
-    gridpr *P;
-    int32_t id;
-} gridpr_arg;
-
-/* Workers 1..nthreads-1: one job per start bump, then a done bump. A
- * worker outside the phase's thread count just acknowledges. */
-static void *worker_main(void *arg_)
+/* A share of the current phase, on a thread of the pool. */
+static void pool_job(void *ctx, int32_t id, int32_t nt)
 {
-    gridpr_arg *a = arg_;
-    gridpr *P = a->P;
-    uint32_t seen = 0;
-    for (;;) {
-        gcut_i_event_wait(&P->start, seen, 1, P->spin);
-        seen++;
-        const int job = atomic_load_explicit(&P->job, memory_order_relaxed);
-        if (job == JOB_STOP)
-            return NULL;
-        if (a->id < P->phase_threads)
-            run_job(P, job, a->id, P->phase_threads);
-        gcut_i_event_bump(&P->done);
-    }
+    gridpr *P = ctx;
+    run_job(P, P->job, id, nt);
 }
 
 /* Run one phase: on the pool when `par`, else on the driver alone. The
@@ -420,12 +395,8 @@ static void phase(gridpr *P, int job, int par)
         run_job(P, job, 0, 1);
         return;
     }
-    const uint32_t base = atomic_load(&P->done.val);
-    P->phase_threads = P->nthreads;
-    atomic_store(&P->job, job);
-    gcut_i_event_bump(&P->start);
-    run_job(P, job, 0, P->nthreads);
-    gcut_i_event_wait(&P->done, base, (uint32_t)(P->nthreads - 1), P->spin);
+    P->job = job;
+    gcut_i_pool_run(&P->pool, pool_job, P);
 }
 
 /* Make the outputs of the last phase the inputs of the next. */
@@ -477,13 +448,7 @@ static gcut_status global_relabel(gridpr *P)
 
 static void gridpr_free(gridpr *P)
 {
-    if (P->th) {
-        atomic_store(&P->job, JOB_STOP);
-        gcut_i_event_bump(&P->start);
-        for (int32_t i = 1; i < P->nthreads; i++)
-            pthread_join(P->th[i], NULL);
-        gcut_i_free(P->th);
-    }
+    gcut_i_pool_destroy(&P->pool);
     if (P->tl) {
         for (int32_t i = 0; i < P->nthreads; i++) {
             gcut_i_free(P->tl[i].list[0].item);
@@ -498,25 +463,13 @@ static void gridpr_free(gridpr *P)
     gcut_i_free((void *)P->lab);
     gcut_i_free(P->newlab);
     gcut_i_free((void *)P->mark);
-    if (P->events) {
-        gcut_i_event_destroy(&P->start);
-        gcut_i_event_destroy(&P->done);
-    }
 }
 
 /* Allocate and start the pool; threads that cannot be created are simply
- * not used. The arg array outlives the pool (caller's). */
-static gcut_status gridpr_new(gridpr *P, const gcut_grid_problem *p, int32_t nthreads,
-                              gridpr_arg *args)
+ * not used. */
+static gcut_status gridpr_new(gridpr *P, const gcut_grid_problem *p, int32_t nthreads)
 {
     memset(P, 0, sizeof *P);
-    if (gcut_i_event_init(&P->start) != 0)
-        return GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-grid-pr: cannot create a condition variable");
-    if (gcut_i_event_init(&P->done) != 0) {
-        gcut_i_event_destroy(&P->start);
-        return GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-grid-pr: cannot create a condition variable");
-    }
-    P->events = 1;
     P->p = p;
     P->n = p->num_nodes;
     P->nd = p->num_dirs;
@@ -540,19 +493,9 @@ static gcut_status gridpr_new(gridpr *P, const gcut_grid_problem *p, int32_t nth
     if (!P->tl || !P->res || !P->sink_res || !P->excess || !P->added || !P->lab || !P->newlab ||
         !P->mark)
         return GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-grid-pr: cannot allocate %d nodes", (int)P->n);
-    P->spin = nthreads > gcut_i_num_cpus() ? GRIDPR_SPIN_OVERSUBSCRIBED : GRIDPR_SPIN;
-    if (nthreads > 1) {
-        P->th = gcut_i_calloc((size_t)nthreads, sizeof *P->th);
-        if (!P->th)
-            return GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-grid-pr: cannot allocate the pool");
-        for (int32_t i = 1; i < nthreads; i++) {
-            args[i].P = P;
-            args[i].id = i;
-            if (pthread_create(&P->th[i], NULL, worker_main, &args[i]) != 0)
-                break;
-            P->nthreads = i + 1;
-        }
-    }
+    if (gcut_i_pool_init(&P->pool, nthreads, GRIDPR_SPIN) != 0)
+        return GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-grid-pr: cannot allocate the pool");
+    P->nthreads = gcut_i_pool_start(&P->pool);
     return GCUT_OK;
 }
 
@@ -589,9 +532,8 @@ static gcut_status grid_pr_solve(void *state, const gcut_grid_problem *p,
         nthreads = GRIDPR_MAX_THREADS;
     if (nthreads < 1)
         nthreads = 1;
-    gridpr_arg args[GRIDPR_MAX_THREADS];
     gridpr P;
-    gcut_status s = gridpr_new(&P, p, nthreads, args);
+    gcut_status s = gridpr_new(&P, p, nthreads);
     if (s != GCUT_OK)
         goto done;
     P.par_min = GRIDPR_PAR_ITEMS;
