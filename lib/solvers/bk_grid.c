@@ -18,14 +18,7 @@
  *   relabelled without walks to the root; BK then finishes from its
  *   trees, so the answer stays BK's exact one; warm solves where much of
  *   the cut moves start with it too, from the kept flow: the `warm`
- *   setting, see warm_init);
- *
- *   O. Juan and Y. Boykov, "Capacity scaling for graph cuts in vision",
- *   ICCV 2007 (the `cold=scale` setting: cold solves run in phases; in a
- *   phase with threshold delta residuals below delta count as saturated,
- *   so the trees only carry paths of bottleneck >= delta; delta shrinks by
- *   BKG_SCALE_SHIFT bits a phase down to 1, which is plain BK and gives
- *   the exact answer).
+ *   setting, see warm_init; `cold=plain` starts BK from zero instead).
  *
  * Cold starts on the 40 GrabCut first cuts (8-connected, 0.1-0.27 Mpixel,
  * one core, CPU time, 2026-11-21): plain BK 152 ms geometric mean, BK with
@@ -92,10 +85,9 @@
  *
  * Invariants (beyond bk.c's):
  *   - res[d] == 0 for every direction d leaving the grid;
- *   - tr of a node with a non-terminal parent, and of a free node, is 0
- *     (in a scaling phase: below delta in magnitude); a root of S has
- *     tr >= delta, a root of T tr <= -delta; every tree arc carries a
- *     residual >= delta (delta is 1 outside scaling phases);
+ *   - tr of a node with a non-terminal parent, and of a free node, is 0;
+ *     a root of S has tr > 0, a root of T tr < 0; every tree arc carries a
+ *     residual > 0;
  *   - tr = cap_source - cap_sink - (net flow out of v through n-links), and
  *     the flow value is the sum over v of cap_source[v] - max(tr[v], 0).
  *     The second follows from the first for the reparametrised problem
@@ -148,15 +140,6 @@ enum { T_FREE = 0, T_S = 1, T_T = 2 };
 #define F_NEXT(nd) ((nd) + 1)
 
 #define BKG_CLOCK_EVERY 4096
-/* Capacity scaling of cold solves (cold=scale): the first threshold is the largest
- * power of two <= max capacity / 2^BKG_SCALE_FIRST, and each phase divides
- * it by 2^BKG_SCALE_SHIFT. Each phase costs a pass over the grid. On
- * eleven GrabCut images (5 iterations, the first cut cold, the others warm
- * and unscaled; capacities up to 2^26; CPU time, 2026-11-21) factors 8,
- * 16 and 32 took 10.4, 10.2 and 10.6 s in all, against 12.8 s without
- * scaling; 16 was never much slower than no scaling on any one image, 32
- * was (banana1's first cut: 1.4x slower). */
-#define BKG_SCALE_SHIFT 4
 /* Warm solves (the `warm` setting): BK on the kept trees, or fresh
  * forests and the IBFS phase on the kept flow; `auto` takes IBFS when
  * more than n / BKG_WARM_FLIPS of the touched nodes changed side
@@ -182,7 +165,6 @@ enum { T_FREE = 0, T_S = 1, T_T = 2 };
  * GrabCut first cuts take at most ~30 steps per node. */
 #define BKG_EXCESS_WORK 256
 enum { WARM_AUTO = 0, WARM_BK = 1, WARM_IBFS = 2 };
-#define BKG_SCALE_FIRST 1
 #define BKG_INF INT64_MAX
 
 /* A node's tree word and label, apart from its record (see the top). */
@@ -208,7 +190,6 @@ typedef struct bkg_state {
     uint32_t time_limit;  /* renumber timestamps when time reaches it */
     int64_t flow;
     int64_t augmentations, path_arcs;
-    uint32_t delta;       /* capacity scaling: residuals below it count as 0 */
     int excess;           /* the IBFS phase moves excesses (EIBFS), the `excess` setting */
     int again;            /* the excess phase gave up: start again without (ibfs_run) */
 } bkg_state;
@@ -313,8 +294,8 @@ GCUT_INLINE int grow(bkg_state *s, int32_t i, int32_t *from, const int nd)
     const uint64_t n = (uint64_t)s->n;
     if (M_TREE(mi) == T_S) {
         for (int d = 0; d < nd; d++) {
-            if (ri[d] < s->delta)
-                continue; /* saturated (below delta), or leaving the grid */
+            if (ri[d] == 0)
+                continue; /* saturated, or leaving the grid */
             const int64_t j = i + s->off[d];
             const uint32_t mj = md_of(s, j, nd)->meta;
             const uint32_t tj = M_TREE(mj);
@@ -345,7 +326,7 @@ GCUT_INLINE int grow(bkg_state *s, int32_t i, int32_t *from, const int nd)
             const uint32_t tj = M_TREE(mj);
             if (tj == T_T && (M_TS(mj) > tsi || md_of(s, j, nd)->dist <= di))
                 continue;
-            if (rec_of(s, j, nd)[d ^ 1] < s->delta)
+            if (rec_of(s, j, nd)[d ^ 1] == 0)
                 continue;
             if (tj == T_FREE) {
                 md_of(s, j, nd)->meta = META(tsi, T_T, d ^ 1);
@@ -421,7 +402,7 @@ GCUT_INLINE void augment(bkg_state *s, int32_t u, int a, const int nd)
         const uint32_t p = M_PAR(md_of(s, x, nd)->meta);
         if (p == P_TERMINAL) {
             rx[F_TR(nd)] -= f;
-            if (rx[F_TR(nd)] < s->delta)
+            if (rx[F_TR(nd)] == 0)
                 make_orphan(s, (int32_t)x, nd);
             break;
         }
@@ -429,7 +410,7 @@ GCUT_INLINE void augment(bkg_state *s, int32_t u, int a, const int nd)
         uint32_t *ry = rec_of(s, y, nd);
         ry[p ^ 1] -= f;
         rx[p] += f;
-        if (ry[p ^ 1] < s->delta)
+        if (ry[p ^ 1] == 0)
             make_orphan(s, (int32_t)x, nd);
         x = y;
     }
@@ -439,14 +420,14 @@ GCUT_INLINE void augment(bkg_state *s, int32_t u, int a, const int nd)
         const uint32_t p = M_PAR(md_of(s, x, nd)->meta);
         if (p == P_TERMINAL) {
             rx[F_TR(nd)] += f;
-            if ((uint32_t)(-(int32_t)rx[F_TR(nd)]) < s->delta)
+            if (rx[F_TR(nd)] == 0)
                 make_orphan(s, (int32_t)x, nd);
             break;
         }
         const int64_t y = x + s->off[p];
         rx[p] -= f;
         rec_of(s, y, nd)[p ^ 1] += f;
-        if (rx[p] < s->delta)
+        if (rx[p] == 0)
             make_orphan(s, (int32_t)x, nd);
         x = y;
     }
@@ -536,7 +517,7 @@ GCUT_INLINE void process_orphan(bkg_state *s, int32_t i, const int nd)
             continue;
         if (M_TREE(md_of(s, j, nd)->meta) != tree)
             continue;
-        if ((tree == T_S ? rec_of(s, j, nd)[d ^ 1] : ri[d]) < s->delta)
+        if ((tree == T_S ? rec_of(s, j, nd)[d ^ 1] : ri[d]) == 0)
             continue;
         const int64_t dd = origin_dist(s, j, nd);
         if (dd == BKG_INF)
@@ -722,9 +703,9 @@ GCUT_INLINE void cold_init(bkg_state *s, const gcut_grid_problem *p, const int n
                 r[F_TR(nd)] = (uint32_t)tr;
                 r[F_NEXT(nd)] = (uint32_t)NONE;
                 md_of(s, v, nd)->dist = 1;
-                if (tr <= -(int64_t)s->delta)
+                if (tr < 0)
                     sink_set(s, v);
-                if (tr >= (int64_t)s->delta || tr <= -(int64_t)s->delta) {
+                if (tr != 0) {
                     md_of(s, v, nd)->meta = META(0, tr > 0 ? T_S : T_T, P_TERMINAL);
                     activate(s, (int32_t)v, nd);
                 } else {
@@ -735,22 +716,19 @@ GCUT_INLINE void cold_init(bkg_state *s, const gcut_grid_problem *p, const int n
     }
 }
 
-/* The next scaling phase, after s->delta was lowered: every node whose
- * terminal residual now reaches delta becomes a root of its tree (leaving
- * the other tree if it was there, as repair does), orphans are adopted,
- * and every node of a tree is activated, since growth skipped its arcs of
- * residual in [delta, old delta). Parent arcs carry at least the old delta,
- * so the trees stay valid. With delta = 1 the state then satisfies every
- * invariant of a plain cold start after its first growth steps. */
-GCUT_INLINE void rescale(bkg_state *s, const int nd)
+/* The hand-over of the IBFS phase to BK: every node with terminal
+ * residual becomes a root of its tree (leaving the other tree if it was
+ * there, as repair does), orphans are adopted, and every node of a tree is
+ * activated. The state then satisfies every invariant of a plain cold
+ * start after its first growth steps. */
+GCUT_INLINE void hand_over(bkg_state *s, const int nd)
 {
     next_phase(s, nd);
     s->ohead = s->otail = 0;
-    const int64_t dl = s->delta;
     for (int64_t v = 0; v < s->n; v++) {
         uint32_t *r = rec_of(s, v, nd);
         const int32_t tr = (int32_t)r[F_TR(nd)];
-        if (tr < dl && tr > -dl)
+        if (tr == 0)
             continue;
         const uint32_t m = md_of(s, v, nd)->meta, tree = M_TREE(m);
         const uint32_t want = tr > 0 ? T_S : T_T;
@@ -1179,8 +1157,8 @@ GCUT_INLINE int64_t ibfs_live(bkg_state *s, ibfs *b, int t, const int nd)
     return w;
 }
 
-/* The IBFS phase of a cold solve, on the state cold_init left (delta 1,
- * every node with terminal residual a root, labels 1, the active queue
+/* The IBFS phase of a cold solve, on the state cold_init left (every
+ * node with terminal residual a root, labels 1, the active queue
  * holding them in index order, which fixes the order of the whole run).
  * Returns GCUT_OK, GCUT_ERR_NOMEM or GCUT_ERR_TIMEOUT (then the state is
  * left for a cold start, as after a timeout of run()). */
@@ -1232,9 +1210,9 @@ GCUT_INLINE gcut_status ibfs_run(bkg_state *s, double deadline, const int nd)
         s->again = 1;
         return GCUT_OK;
     }
-    /* Hand over to BK: every tree node active (rescale with delta 1). */
+    /* Hand over to BK: every tree node active. */
     s->time = 0;
-    rescale(s, nd);
+    hand_over(s, nd);
     return GCUT_OK;
 }
 
@@ -1446,7 +1424,6 @@ static void read_cut(const bkg_state *s, uint8_t *cut)
     }                                                                                         \
     static void cold_##N(bkg_state *s, const gcut_grid_problem *p) { cold_init(s, p, N); }      \
     static gcut_status run_##N(bkg_state *s, double dl) { return run(s, dl, N); }              \
-    static void rescale_##N(bkg_state *s) { rescale(s, N); }                                   \
     static gcut_status ibfs_##N(bkg_state *s, double dl) { return ibfs_run(s, dl, N); }
 BKG_INSTANCE(4)
 BKG_INSTANCE(6)
@@ -1458,13 +1435,12 @@ typedef struct bkg_ops {
     int (*warm)(bkg_state *, const gcut_grid_problem *, int);
     void (*cold)(bkg_state *, const gcut_grid_problem *);
     gcut_status (*run)(bkg_state *, double);
-    void (*rescale)(bkg_state *);
     gcut_status (*ibfs)(bkg_state *, double);
 } bkg_ops;
 
 static const bkg_ops *ops_for(int32_t nd)
 {
-#define BKG_OPS(N) {warm_##N, cold_##N, run_##N, rescale_##N, ibfs_##N}
+#define BKG_OPS(N) {warm_##N, cold_##N, run_##N, ibfs_##N}
     static const bkg_ops ops4 = BKG_OPS(4), ops6 = BKG_OPS(6), ops8 = BKG_OPS(8),
                          ops18 = BKG_OPS(18), ops26 = BKG_OPS(26);
 #undef BKG_OPS
@@ -1513,25 +1489,6 @@ void gcut_i_bk_grid_destroy(void *state)
     gcut_i_free(state);
 }
 
-/* The first threshold of a cold solve (see BKG_SCALE_FIRST); 1, plain BK,
- * when the capacities are small. */
-static uint32_t first_delta(const gcut_grid_problem *p)
-{
-    int32_t mx = 0;
-    for (int32_t v = 0; v < p->num_nodes; v++) {
-        const int32_t t = p->cap_source[v] > p->cap_sink[v] ? p->cap_source[v] - p->cap_sink[v]
-                                                          : p->cap_sink[v] - p->cap_source[v];
-        mx = t > mx ? t : mx;
-    }
-    for (int k = 0; k < p->num_dirs; k++)
-        for (int32_t v = 0; v < p->num_nodes; v++)
-            mx = p->cap[k][v] > mx ? p->cap[k][v] : mx;
-    uint32_t d = 1;
-    while ((int64_t)d * 2 <= (int64_t)mx >> BKG_SCALE_FIRST)
-        d *= 2;
-    return d;
-}
-
 /* Size the records for p's grid (kept when the shape matches). */
 static gcut_status fit(bkg_state *s, const gcut_grid_problem *p)
 {
@@ -1569,32 +1526,15 @@ static gcut_status fit(bkg_state *s, const gcut_grid_problem *p)
     return GCUT_OK;
 }
 
-/* The scaling phases down to delta = 1 (plain BK, the exact end). */
-static gcut_status run_phases(bkg_state *s, const bkg_ops *ops, double deadline)
-{
-    gcut_status st;
-    for (;;) {
-        if ((st = ops->run(s, deadline)) != GCUT_OK)
-            return st;
-        if (s->delta == 1)
-            return GCUT_OK;
-        s->delta = s->delta >> BKG_SCALE_SHIFT ? s->delta >> BKG_SCALE_SHIFT : 1;
-        ops->rescale(s);
-        if (GCUT_UNLIKELY(s->oom))
-            return GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-bk: cannot grow the orphan list");
-    }
-}
-
 /* How a cold solve starts (the `cold` setting). */
-enum { COLD_IBFS = 0, COLD_SCALE = 1, COLD_PLAIN = 2 };
+enum { COLD_IBFS = 0, COLD_PLAIN = 1 };
 
 /* Set s up for a cold solve of p: the forests of cold_init, then, by the
- * mode, the IBFS phase (which leaves BK a nearly maximum flow), or the
- * first capacity-scaling threshold, or nothing (plain BK). */
+ * mode, the IBFS phase (which leaves BK a nearly maximum flow) or nothing
+ * (plain BK). */
 static gcut_status cold_start(bkg_state *s, const gcut_grid_problem *p, const bkg_ops *ops,
                               int mode, double deadline)
 {
-    s->delta = mode == COLD_SCALE ? first_delta(p) : 1;
     ops->cold(s, p);
     if (mode != COLD_IBFS)
         return GCUT_OK;
@@ -1624,13 +1564,10 @@ static gcut_status parse_params(const char *str, int64_t *ts_limit, int *cold, i
         } else if (strcmp(p.key, "cold") == 0) {
             if (strcmp(p.value, "ibfs") == 0)
                 *cold = COLD_IBFS;
-            else if (strcmp(p.value, "scale") == 0)
-                *cold = COLD_SCALE;
             else if (strcmp(p.value, "plain") == 0)
                 *cold = COLD_PLAIN;
             else
-                st = GCUT_FAIL(GCUT_ERR_INVALID, "cpu-bk: cold=%s (want ibfs, scale or plain)",
-                               p.value);
+                st = GCUT_FAIL(GCUT_ERR_INVALID, "cpu-bk: cold=%s (want ibfs or plain)", p.value);
         } else if (strcmp(p.key, "excess") == 0) {
             st = gcut_i_param_int(&p, "cpu-bk", 0, 1, &ex);
         } else if (strcmp(p.key, "warm") == 0) {
@@ -1686,7 +1623,6 @@ gcut_status gcut_i_bk_grid_solve(void *state, const gcut_grid_problem *p,
     s->again = 0;
     s->oom = 0;
     s->augmentations = s->path_arcs = 0;
-    s->delta = 1;
     int warm = can_warm ? ops->warm(s, p, wmode) : 0;
     if (s->oom) {
         st = GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-bk: cannot grow the orphan list");
@@ -1704,7 +1640,7 @@ gcut_status gcut_i_bk_grid_solve(void *state, const gcut_grid_problem *p,
     sol->stats->warm_start = warm != 0;
 
     t0 = gcut_i_now_ms();
-    if ((st = run_phases(s, ops, deadline)) != GCUT_OK)
+    if ((st = ops->run(s, deadline)) != GCUT_OK)
         goto done;
     sol->stats->solve_ms = gcut_i_now_ms() - t0;
     sol->stats->augmentations = s->augmentations;
