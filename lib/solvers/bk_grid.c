@@ -20,13 +20,11 @@
  *   the cut moves start with it too, from the kept flow: the `warm`
  *   setting, see warm_init; `cold=plain` starts BK from zero instead).
  *
- * Cold starts on the 40 GrabCut first cuts (8-connected, 0.1-0.27 Mpixel,
- * one core, CPU time, 2026-11-21): plain BK 152 ms geometric mean, BK with
- * capacity scaling 150 ms, IBFS then BK 97 ms, faster than scaling on
- * every one of the 40. BK alone spends its time in adoption there: long
- * trees over weak data terms, a subtree orphaned by each augmentation and
- * freed, 1.5 million nodes freed and regrown and 20 million steps of
- * walks to the roots on person1's first cut (docs/segmentation.md).
+ * IBFS is the default cold start because on the GrabCut first cuts it
+ * beat plain BK and capacity scaling (removed in 0.2) on every image: BK
+ * alone spends its time in adoption there (long trees over weak data
+ * terms, a subtree orphaned by each augmentation, freed and regrown).
+ * Measured in bench/results/cpu-bk-grid-2026-11-21.md.
  *
  * Excess IBFS (the `excess` setting, on by default): A. V. Goldberg, S.
  * Hed, H. Kaplan, P. Kohli, R. E. Tarjan, R. F. Werneck, "Faster and more
@@ -36,12 +34,10 @@
  * S up towards the source, each stopping where an arc saturates, and the
  * node left holding flow is re-adopted and moves it on (or, if no parent
  * is left, becomes a root of the other tree). Roots may then sit at any
- * label. Same 40 first cuts (harness of the session, one core, CPU time,
- * 2026-11-21): IBFS 88.8 ms geometric mean, excess IBFS 66.8 ms, faster
- * on each of the 40 (banana1 469 -> 284 ms, cross 1534 -> 1021 ms),
- * meeting-arc pushes 7x fewer. On uniform random grids it is slower (512 x 512
- * 4-connected 168 -> 259 ms, 64^3 6-connected 284 -> 420 ms): `excess=0`
- * there. Excesses can go round in circles, which plain IBFS cannot (each
+ * label. It is on by default because it won on every GrabCut first cut;
+ * on uniform random grids, where paths are short, it loses and `excess=0`
+ * is faster (bench/results/cpu-bk-grid-2026-11-21.md). Excesses can go
+ * round in circles, which plain IBFS cannot (each
  * augmentation adds to the flow), so the mode has a work budget
  * (BKG_EXCESS_WORK) and the solve starts again without it past that.
  *
@@ -67,10 +63,10 @@
  * bytes a node), and the scans read a neighbour's pair first and its
  * record only when the residual matters: the eight pairs around a pixel
  * lie in three cache lines, where the 48-byte records of the rows above and
- * below spread over six or more. On the 40 GrabCut first cuts that made
- * the IBFS phase 7% faster (CPU time, geometric mean 68.4 -> 63.9 ms,
- * 2026-11-21); on 4- and 6-connected random grids, where a node's own
- * record and pair are both read at most steps, apart was no faster. The
+ * below spread over six or more. Apart made the IBFS phase faster on the
+ * GrabCut first cuts; on 4- and 6-connected grids, where a node's own
+ * record and pair are both read at most steps, it was no faster
+ * (bench/results/cpu-bk-grid-2026-11-21.md). The
  * parent is a direction (0..25) or one of the codes P_TERMINAL, P_ORPHAN,
  * P_NONE (free), so the parent node is computed, not stored.
  *
@@ -143,26 +139,18 @@ enum { T_FREE = 0, T_S = 1, T_T = 2 };
 /* Warm solves (the `warm` setting): BK on the kept trees, or fresh
  * forests and the IBFS phase on the kept flow; `auto` takes IBFS when
  * more than n / BKG_WARM_FLIPS of the touched nodes changed side
- * (many_flips). On the 40 GrabCut images (the first cut and four warm
- * ones, wall time of the solves, 2026-11-21): BK for every warm cut 4.6 s
- * in all, IBFS for every one 4.1 s but slower on 24 images (up to 4x on
- * fullmoon, whose warm cuts take a millisecond). Per cut, IBFS pays where
- * more than about a tenth of the nodes flip (banana1 0.67-0.84x of BK's
- * time, 153077 0.53-0.80x, person6 0.45-0.85x) and loses below (stone1,
- * teddy, music, banana2: 1.6-2.8x). Choosing per cut from the two runs'
- * times, thresholds of 1/25 to 1/8 gave about 7% less solve time in all
- * than BK alone (1/12 and 1/10 the least), 1/7 5%, 1/50 6%. Measured with
- * `auto` (CPU time, three runs, the least of each): the four warm cuts
- * plus their model updates 5.66 -> 4.71 s over the 40 images, 153077
- * 0.68x, banana1 0.73x, cross 0.76x, 326038 1.09x (flips just above a
- * tenth, where BK was as fast). */
+ * (many_flips). On the GrabCut warm cuts IBFS pays where more than about a
+ * tenth of the nodes flip and loses below; thresholds from 1/25 to 1/8
+ * did about equally well, 1/10 and 1/12 best
+ * (bench/results/cpu-bk-grid-2026-11-21.md). */
 #define BKG_WARM_FLIPS 10
 /* Work allowed to the excess mode of the IBFS phase, in steps (orphans
  * processed, arcs an excess moves over) per node, plus 2^20. Unlike plain
  * IBFS, where each augmentation adds to the flow, excesses can go round in
  * circles (flow that T cannot take coming back as a root of S, labels
- * climbing); past the budget the solve starts again without them. The 40
- * GrabCut first cuts take at most ~30 steps per node. */
+ * climbing); past the budget the solve starts again without them. The
+ * GrabCut first cuts stay far below it (at most about 30 steps per node:
+ * bench/results/cpu-bk-grid-2026-11-21.md). */
 #define BKG_EXCESS_WORK 256
 enum { WARM_AUTO = 0, WARM_BK = 1, WARM_IBFS = 2 };
 #define BKG_INF INT64_MAX
@@ -1181,13 +1169,12 @@ GCUT_INLINE gcut_status ibfs_run(bkg_state *s, double deadline, const int nd)
     b.D[0] = b.D[1] = 1;
     /* The trees grow a level at a time; next grows the tree that has
      * processed fewer orphans so far, in turn when equal (the rule of the
-     * ESA 2015 paper's code). On the 40 GrabCut first cuts (one core, CPU
-     * time, 2026-11-22) that was 4% faster in geometric mean than strict
-     * turns (89.7 against 93.8 ms, plain IBFS). Growing the tree with the
-     * smaller frontier was slower than turns: 109 against 97 ms; the
-     * frontier of T, all the pixels that prefer the background, stays
-     * larger, so S alone grew into deep trees whose orphans cascaded. A
-     * tree whose frontier is empty can grow no more, and the phase ends. */
+     * ESA 2015 paper's code): faster on the GrabCut first cuts than strict
+     * turns, and growing the tree with the smaller frontier was slower
+     * than both (bench/results/cpu-bk-grid-2026-11-21.md): the frontier of
+     * T, all the pixels that prefer the background, stays larger, so S
+     * alone grew into deep trees whose orphans cascaded. A tree whose
+     * frontier is empty can grow no more, and the phase ends. */
     b.budget = BKG_EXCESS_WORK * (int64_t)s->n + (1 << 20);
     for (int t = 0; !b.oom && !s->oom && !b.timeout && b.budget >= 0;) {
         if (ibfs_live(s, &b, t, nd) == 0)
