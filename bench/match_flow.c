@@ -128,3 +128,26 @@ done:
     free(ones);
     return st;
 }
+
+int64_t mflow_match_checked(const gcut_bipartite *b, const char *backend,
+                            char err[MFLOW_ERR_LEN])
+{
+    const int32_t nr = gcut_bipartite_num_rows(b), nc = gcut_bipartite_num_cols(b);
+    int32_t *rm = malloc(((size_t)nr + 1) * sizeof *rm);
+    int32_t *cm = malloc(((size_t)nc + 1) * sizeof *cm);
+    int64_t card = -1;
+    gcut_solve_options opt;
+    gcut_solve_options_init(&opt);
+    opt.backend = backend;
+    if (!rm || !cm)
+        mflow_fail(GCUT_ERR_NOMEM, err, "out of memory");
+    else if (mflow_match(b, &opt, rm, cm, &card, NULL, err) != GCUT_OK)
+        card = -1;
+    else if (gcut_match_check(b, rm, cm, card, NULL, NULL) != GCUT_OK) {
+        mflow_fail(GCUT_ERR_INTERNAL, err, "%s: check: %s", backend, gcut_last_error());
+        card = -1;
+    }
+    free(rm);
+    free(cm);
+    return card;
+}

@@ -13,7 +13,7 @@
  * It is there to compare the max-flow engines with the dedicated matchers
  * (gcut-match-maxflow, bench/run-match.sh) and to cross-check them in the
  * tests (tests/test_match.c, tests/test_gpu_match.c, which compile this
- * file in). gcut_solve cannot start from a flow, so there is no initial
+ * file in; built with GCUT_ALLOW_EXPERIMENTAL, for gcut_match_check). gcut_solve cannot start from a flow, so there is no initial
  * matching.
  *
  *     int32_t *rm = malloc(rows * 4), *cm = malloc(cols * 4);
@@ -52,5 +52,11 @@ typedef struct mflow_times {
 gcut_status mflow_match(const gcut_bipartite *b, const gcut_solve_options *opt,
                         int32_t *row_mates, int32_t *col_mates, int64_t *cardinality,
                         mflow_times *times, char err[MFLOW_ERR_LEN]);
+
+/* mflow_match with `backend`'s defaults, then the König certificate of
+ * gcut_match_check on the mates (the tests' cross-check). Returns the
+ * cardinality, or -1 with the message in err. */
+int64_t mflow_match_checked(const gcut_bipartite *b, const char *backend,
+                            char err[MFLOW_ERR_LEN]);
 
 #endif /* GCUT_BENCH_MATCH_FLOW_H */

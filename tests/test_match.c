@@ -82,22 +82,10 @@ static int64_t match_checked(const gcut_bipartite *b, const char *backend, gcut_
  * certificate; returns the cardinality. */
 static int64_t flow_checked(const gcut_bipartite *b)
 {
-    const int32_t nr = gcut_bipartite_num_rows(b), nc = gcut_bipartite_num_cols(b);
-    int32_t *rm = malloc(((size_t)nr + 1) * sizeof *rm);
-    int32_t *cm = malloc(((size_t)nc + 1) * sizeof *cm);
-    assert_non_null(rm);
-    assert_non_null(cm);
-    gcut_solve_options opt;
-    gcut_solve_options_init(&opt);
-    opt.backend = "cpu-hipr";
-    int64_t card;
     char err[MFLOW_ERR_LEN];
-    if (mflow_match(b, &opt, rm, cm, &card, NULL, err) != GCUT_OK)
+    const int64_t card = mflow_match_checked(b, "cpu-hipr", err);
+    if (card < 0)
         fail_msg("max-flow (cpu-hipr): %s", err);
-    if (gcut_match_check(b, rm, cm, card, NULL, NULL) != GCUT_OK)
-        fail_msg("max-flow (cpu-hipr): check: %s", gcut_last_error());
-    free(rm);
-    free(cm);
     return card;
 }
 
