@@ -4,13 +4,17 @@
 # ../shared/data/. Writes bench/results/match-cpu-<tag>.{csv,md}.
 #
 #   bench/run-match.sh BUILD_DIR TAG [REPEAT]
+#   MAXFLOW=cpu-hipr,cuda-csr bench/run-match.sh BUILD_DIR TAG   # and matching as max-flow
 #
 # Times are the medians of REPEAT runs (default 3) as printed by gcut-match
 # (`init:` and `solve:`); the file is parsed once per run and not timed.
+# MAXFLOW (comma-separated max-flow back ends, default none) adds rows
+# `maxflow-BACKEND` from gcut-match-maxflow (matching solved as max-flow,
+# no initial matching: init `none`; solve = flow graph + max-flow + mates).
 set -euo pipefail
 build=${1:?build dir}; tag=${2:?tag}; repeat=${3:-3}
 here=$(cd "$(dirname "$0")" && pwd)
-gen=$build/bin/gcut-gen-mtx; match=$build/bin/gcut-match
+gen=$build/bin/gcut-gen-mtx; match=$build/bin/gcut-match; mflow=$build/bin/gcut-match-maxflow
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 csv=$here/results/match-cpu-$tag.csv; md=$here/results/match-cpu-$tag.md
 
@@ -31,20 +35,28 @@ done
 shopt -s nullglob globstar
 for f in "$here"/../../shared/data/**/*.mtx; do files+=("$f"); done
 
+# row NAME MATCHER INIT OUTPUT: one CSV row from gcut-match(-maxflow)'s lines.
+row() {
+  local out=$4
+  get() { echo "$out" | sed -n "s/^$1: //p"; }
+  size=$(get size)   # "R x C, E edges"
+  r=${size%% x*}; c=${size#* x }; c=${c%%,*}; e=${size#*, }; e=${e%% *}
+  ti=$(get init | cut -d' ' -f1); ts=$(get solve | cut -d' ' -f1)
+  tt=$(awk -v a="$ti" -v b="$ts" 'BEGIN {printf "%.3f", a + b}')
+  echo "$1,$r,$c,$e,$2,$3,$(get cardinality),$(get initial),$ti,$ts,$tt" >> "$csv"
+  echo "$1 $2 $3: $(get cardinality) in $tt ms" >&2
+}
+
 echo "instance,rows,cols,edges,backend,init,cardinality,initial,init_ms,solve_ms,total_ms" > "$csv"
 for f in "${files[@]}"; do
   name=$(basename "$f" .mtx)
   for b in cpu-match-pr cpu-match-hk; do
     for i in none greedy ks; do
-      out=$("$match" -b "$b" --init "$i" --repeat "$repeat" --check "$f")
-      get() { echo "$out" | sed -n "s/^$1: //p"; }
-      size=$(get size)   # "R x C, E edges"
-      r=${size%% x*}; c=${size#* x }; c=${c%%,*}; e=${size#*, }; e=${e%% *}
-      ti=$(get init | cut -d' ' -f1); ts=$(get solve | cut -d' ' -f1)
-      tt=$(awk -v a="$ti" -v b="$ts" 'BEGIN {printf "%.3f", a + b}')
-      echo "$name,$r,$c,$e,$b,$i,$(get cardinality),$(get initial),$ti,$ts,$tt" >> "$csv"
-      echo "$name $b $i: $(get cardinality) in $tt ms" >&2
+      row "$name" "$b" "$i" "$("$match" -b "$b" --init "$i" --repeat "$repeat" --check "$f")"
     done
+  done
+  for b in ${MAXFLOW//,/ }; do
+    row "$name" "maxflow-$b" none "$("$mflow" -b "$b" --repeat "$repeat" --check "$f")"
   done
 done
 

@@ -10,7 +10,7 @@
 # Environment:
 #   STEPS       comma-separated subset of env,build,test,sanitize,bench (default: all)
 #   BENCH       comma-separated modes (default small): small (GPU and CPU engines
-#               on mid-sized instances), small-gpu, small-tc, small-ops1, targets
+#               on mid-sized instances), small-gpu, small-tc, targets
 #               (the genrmf/RLG/grid sizes on the GPU), targets-tc, targets-host,
 #               targets-params (the targets once per parameter set in $TPARAMS),
 #               targets-cpu (cpu-hipr on them), variants (settings compared),
@@ -224,19 +224,18 @@ if has_step bench; then
       small) bench_run small cuda-csr,cpu-hipr,cpu-bk "" 3 "${SMALL[@]}" ;;
       small-gpu) bench_run small-gpu cuda-csr "" 3 "${SMALL[@]}" ;;
       small-tc) bench_run small-tc cuda-csr "variant=tc" 3 "${SMALL[@]}" ;;
-      small-ops1) bench_run small-ops1 cuda-csr "ops=1" 3 "${SMALL[@]}" ;;
       targets) bench_run targets cuda-csr "" 2 "${TARGETS[@]}" ;;
       targets-tc) bench_run targets-tc cuda-csr "variant=tc" 1 "${TARGETS[@]}" ;;
       targets-host) bench_run targets-host cuda-csr "driver=host" 1 "${TARGETS[@]}" ;;
       targets-params) # TPARAMS: space-separated parameter sets, one run each
-        for p in ${TPARAMS:-tail=off}; do
+        for p in ${TPARAMS:-relabel_freq=2}; do
           bench_run "targets-${p//[=,]/_}" cuda-csr "$p" 1 "${TARGETS[@]}"
         done
         ;;
       targets-cpu) bench_run targets-cpu cpu-hipr "" 1 "${TARGETS[@]}" ;;
       variants)
-        for p in "variant=tc" "ops=1" "ops=8" "group=4" "group=8" "group=32" "tail=off" \
-                 "relabel_freq=2" "relabel_freq=0.5"; do
+        for p in "variant=tc" "driver=host" "group=4" "group=8" "group=32" "relabel_freq=2" \
+                 "relabel_freq=0.5"; do
           bench_run "var-${p//[=,]/_}" cuda-csr "$p" 2 "${VARSPECS[@]}"
         done
         ;;

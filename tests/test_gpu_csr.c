@@ -86,32 +86,28 @@ static int gpu_agrees(gcut_graph *g, const answer *ref, const char *params, int 
 /* Parameter sets every case is solved with. The first four (the default
  * worklist engine with its cooperative driver, the thread-centric one, the
  * worklist engine driven by the host, and the worklist on the BCSR layout)
- * are repeated g_repeat times;
- * the others, which exercise the group sizes, the tail kernel and extreme
- * relabel intervals, twice. Large graphs get the first k_large_variants
- * only: a global relabel after every round, or none at all, costs minutes
- * on a graph with thousands of BFS levels. */
+ * are repeated g_repeat times; the others, which exercise the group sizes,
+ * the host driver (with its single-block tail kernels) and extreme relabel
+ * intervals, twice. Large graphs get the first k_large_variants only: a
+ * global relabel after every round, or none at all, costs minutes on a
+ * graph with thousands of BFS levels. */
 static const char *const k_variants[] = {
     "variant=vc",
     "variant=tc",
     "variant=vc,driver=host",
     "variant=bcsr",
     "variant=vc,group=1",
-    "variant=vc,group=32,tail=off",
+    "variant=vc,group=32",
     "variant=vc,group=4",
     "variant=vc,group=8,driver=host",
-    "variant=vc,tail=100000",
-    "variant=vc,driver=host,tail=100000",
+    "variant=vc,group=32,driver=host",
     "variant=vc,relabel_rounds=1,batch=1,driver=host",
     "variant=vc,relabel_rounds=1",
-    "variant=vc,relabel_rounds=1000000,tail=off",
+    "variant=vc,relabel_rounds=1000000",
     "variant=tc,relabel_rounds=3",
-    "variant=vc,ops=1",
-    "variant=tc,ops=16",
-    "variant=vc,driver=host,ops=2,tail=off",
     "variant=bcsr,driver=host",
     "variant=bcsr,group=1,relabel_rounds=1",
-    "variant=bcsr,group=32,driver=host,tail=100000,ops=3",
+    "variant=bcsr,group=32,driver=host",
 };
 #define NUM_VARIANTS (int)(sizeof k_variants / sizeof k_variants[0])
 #define NUM_MAIN 4 /* repeated g_repeat times */
@@ -318,8 +314,8 @@ static gcut_graph *make_grid(int32_t w, int32_t h, int32_t maxcap, uint64_t seed
 }
 
 /* A path of n nodes from a source-linked end to a sink-linked end, with
- * random side branches: thousands of BFS levels and push rounds (the tail
- * kernel and the batched BFS get a long workout). */
+ * random side branches: thousands of BFS levels and push rounds (the host
+ * driver's tail kernels and the batched BFS get a long workout). */
 static gcut_graph *make_path(int32_t n, uint64_t seed)
 {
     gcut_graph *g;
@@ -486,17 +482,19 @@ static void test_params(void **state)
     assert_int_equal(solve_with(g, "variant=xx", 0, NULL), GCUT_ERR_INVALID);
     assert_int_equal(solve_with(g, "group=3", 0, NULL), GCUT_ERR_INVALID);
     assert_int_equal(solve_with(g, "relabel_freq=0", 0, NULL), GCUT_ERR_INVALID);
-    assert_int_equal(solve_with(g, "tail", 0, NULL), GCUT_ERR_INVALID);
+    assert_int_equal(solve_with(g, "batch", 0, NULL), GCUT_ERR_INVALID);
     assert_int_equal(solve_with(g, "batch=0", 0, NULL), GCUT_ERR_INVALID);
-    assert_int_equal(solve_with(g, "ops=0", 0, NULL), GCUT_ERR_INVALID);
+    /* tail and ops were removed in 0.2: unknown keys now. */
+    assert_int_equal(solve_with(g, "tail=off", 0, NULL), GCUT_ERR_INVALID);
+    assert_int_equal(solve_with(g, "ops=1", 0, NULL), GCUT_ERR_INVALID);
     assert_int_equal(solve_with(g, "driver=gpu", 0, NULL), GCUT_ERR_INVALID);
-    assert_int_equal(solve_with(g, "driver=host,ops=3", 0, NULL), GCUT_OK);
+    assert_int_equal(solve_with(g, "driver=host", 0, NULL), GCUT_OK);
     assert_int_equal(solve_with(g, "variant=tc,driver=coop", 0, NULL), GCUT_OK);
     assert_int_equal(solve_with(g, "variant=tc,relabel_freq=0.5,batch=4,", 0, NULL), GCUT_OK);
     assert_int_equal(solve_with(g, "", 0, NULL), GCUT_OK);
     assert_int_equal(solve_with(g, "variant=bcs", 0, NULL), GCUT_ERR_INVALID);
     assert_int_equal(solve_with(g, "variant=bcsr,group=3", 0, NULL), GCUT_ERR_INVALID);
-    assert_int_equal(solve_with(g, "variant=bcsr,driver=host,ops=2", 0, NULL), GCUT_OK);
+    assert_int_equal(solve_with(g, "variant=bcsr,driver=host", 0, NULL), GCUT_OK);
     /* No per-edge flows on the merged layout: a clear refusal. */
     gcut_solve_options opt;
     gcut_solve_options_init(&opt);

@@ -6,8 +6,9 @@
  * 5): G-PR's threads race for rows, and a cardinality that changes between
  * repeats, or a certificate that fails once, is a race.
  *
- * flow-cuda-csr (matching as max-flow, solved by cuda-csr) is checked the
- * same way, once per graph and repeat, when cuda-csr is available.
+ * Matching as max-flow solved by cuda-csr (the reduction of
+ * bench/match_flow.c, compiled in) is checked the same way, once per graph
+ * and repeat, when cuda-csr is available.
  *
  * GCUT_GPU_QUICK=1 runs the small shapes alone (for compute-sanitizer).
  *
@@ -18,10 +19,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "match_flow.h"
 #include "testutil.h"
 
 static int g_repeat = 5;
-static int g_flow_csr; /* flow-cuda-csr available */
+static int g_flow_csr; /* cuda-csr available */
 
 static const gcut_match_init INITS[] = {GCUT_MATCH_INIT_NONE, GCUT_MATCH_INIT_GREEDY,
                                         GCUT_MATCH_INIT_KS};
@@ -47,6 +49,17 @@ static int64_t match_checked(const gcut_bipartite *b, const char *backend, gcut_
     return card;
 }
 
+/* Matching as max-flow, solved by cuda-csr: the mates pass the
+ * certificate; returns the cardinality. */
+static int64_t flow_checked(const gcut_bipartite *b)
+{
+    char err[MFLOW_ERR_LEN];
+    const int64_t card = mflow_match_checked(b, "cuda-csr", err);
+    if (card < 0)
+        fail_msg("max-flow (cuda-csr): %s", err);
+    return card;
+}
+
 /* G-PR with every init, g_repeat times each, must find `expect`. */
 static void gpr_all(const gcut_bipartite *b, int64_t expect)
 {
@@ -57,11 +70,11 @@ static void gpr_all(const gcut_bipartite *b, int64_t expect)
                 fail_msg("cuda-match-gpr init %d repeat %d: cardinality %lld, expected %lld",
                          (int)INITS[i], rep, (long long)card, (long long)expect);
         }
-    /* The flow matcher ignores the init: one init is enough. */
+    /* Max-flow has no initial matching: one run per repeat. */
     for (int rep = 0; g_flow_csr && rep < g_repeat; rep++) {
-        const int64_t card = match_checked(b, "flow-cuda-csr", GCUT_MATCH_INIT_NONE);
+        const int64_t card = flow_checked(b);
         if (card != expect)
-            fail_msg("flow-cuda-csr repeat %d: cardinality %lld, expected %lld", rep,
+            fail_msg("max-flow (cuda-csr) repeat %d: cardinality %lld, expected %lld", rep,
                      (long long)card, (long long)expect);
     }
 }
@@ -179,15 +192,12 @@ int main(void)
         return 77;
     }
     {
-        const int32_t one = 0;
-        gcut_match_options_init(&opt);
-        opt.backend = "flow-cuda-csr";
-        g_flow_csr = gcut_bipartite_new(&probe, 1, 1, &one, &one, 1) == GCUT_OK &&
-                     gcut_match_result_new(&res) == GCUT_OK && gcut_match(probe, &opt, res) == GCUT_OK;
+        int32_t i;
+        const char *why = NULL;
+        g_flow_csr =
+            gcut_backend_find("cuda-csr", &i) == GCUT_OK && gcut_backend_available(i, &why);
         if (!g_flow_csr)
-            printf("flow-cuda-csr not tested: %s\n", gcut_last_error());
-        gcut_match_result_free(res);
-        gcut_bipartite_free(probe);
+            printf("max-flow (cuda-csr) not tested: %s\n", why ? why : gcut_last_error());
     }
     const char *rep = getenv("GCUT_GPU_REPEAT");
     if (rep && atoi(rep) > 0)

@@ -14,10 +14,7 @@
  *   relabel_rounds=N     rounds between global relabels (default
  *                        max(100, n^2 / (1000 m)))
  *   relabel_freq=X       divide the default interval by X (> 0)
- *   tail=auto|off|N      finish phases in one block once at most N
- *                        vertices are active (vc only)
  *   batch=N              rounds launched between two checks of the host
- *   ops=N                pushes and lifts per active vertex and round
  *   driver=auto|coop|host  vc only: one cooperative launch per global
  *                        relabel cycle with grid barriers between rounds
  *                        (auto: where the device supports it), or one
@@ -59,9 +56,7 @@ static gcut_status parse_params(const char *params, gcut_cu_csr_params *prm)
     prm->group = 0;
     prm->relabel_rounds = 0;
     prm->relabel_freq = 1.0;
-    prm->tail = -1;
     prm->batch = 0;
-    prm->ops = 0;
     prm->driver = GCUT_CU_CSR_DRIVER_AUTO;
     const char *cur = params;
     gcut_cu_param it;
@@ -96,15 +91,6 @@ static gcut_status parse_params(const char *params, gcut_cu_csr_params *prm)
                 bad = 1;
         } else if (gcut_cu_param_is(&it, "relabel_freq")) {
             bad = gcut_cu_param_double(&it, &prm->relabel_freq) != 0;
-        } else if (gcut_cu_param_is(&it, "tail")) {
-            if (gcut_cu_param_value_is(&it, "auto"))
-                prm->tail = -1;
-            else if (gcut_cu_param_value_is(&it, "off"))
-                prm->tail = 0;
-            else if (gcut_cu_param_int(&it, 0, 1 << 20, &iv) == 0)
-                prm->tail = (int32_t)iv;
-            else
-                bad = 1;
         } else if (gcut_cu_param_is(&it, "batch")) {
             if (gcut_cu_param_int(&it, 1, 4096, &iv) == 0)
                 prm->batch = (int32_t)iv;
@@ -119,15 +105,10 @@ static gcut_status parse_params(const char *params, gcut_cu_csr_params *prm)
                 prm->driver = GCUT_CU_CSR_DRIVER_HOST;
             else
                 bad = 1;
-        } else if (gcut_cu_param_is(&it, "ops")) {
-            if (gcut_cu_param_int(&it, 1, 1024, &iv) == 0)
-                prm->ops = (int32_t)iv;
-            else
-                bad = 1;
         } else {
             return GCUT_CU_FAIL(GCUT_ERR_INVALID,
                                 "cuda-csr: unknown parameter '%.*s' (known: variant, group, "
-                                "relabel_rounds, relabel_freq, tail, batch, ops, driver)",
+                                "relabel_rounds, relabel_freq, batch, driver)",
                                 (int)it.key_len, it.key);
         }
         if (bad)

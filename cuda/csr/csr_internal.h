@@ -42,9 +42,7 @@ typedef struct gcut_cu_csr_params {
     int32_t group;          /* lanes per active vertex (vc): 0 = by degree, or 1, 4, 8, 32 */
     int64_t relabel_rounds; /* rounds between global relabels; 0 = the default formula */
     double relabel_freq;    /* the default interval is divided by this (1 = as is) */
-    int32_t tail;           /* hybrid tail threshold in vertices: -1 = auto, 0 = off */
     int32_t batch;          /* rounds launched between two host checks; 0 = default */
-    int32_t ops;            /* pushes and lifts per vertex and round; 0 = default */
     gcut_cu_csr_driver driver;
 } gcut_cu_csr_params;
 

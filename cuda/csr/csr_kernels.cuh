@@ -176,20 +176,17 @@ struct Tally {
 };
 
 /*
- * Up to `ops` pushes and lifts of vertex u (u < 0: a placeholder lane set)
- * by a group of G lanes (G a power of two <= 32, aligned within the warp):
- * a bounded discharge. Each operation scans u's residual arcs for the
- * lowest neighbour and then pushes there or lifts u above it; the next
- * operation starts from what this one left (less excess, or a new height),
- * so a vertex that saturates an arc, or lifts, can go on in the same round.
- * All 32 lanes of the warp must call this together (the reductions shuffle
- * over the whole warp; the loop exits only when no group of the warp has
- * work left). `next` is the round whose worklist receives vertices that
- * are (still) active; WL = false (variant tc) keeps no worklist.
+ * One push or lift of vertex u (u < 0: a placeholder lane set) by a group
+ * of G lanes (G a power of two <= 32, aligned within the warp): scan u's
+ * residual arcs for the lowest neighbour, then push there or lift u above
+ * it (Hong's one operation per vertex and round; a bounded discharge of
+ * several lost, see csr_tuning.h). All 32 lanes of the warp must call this
+ * together (the reductions shuffle over the whole warp). `next` is the
+ * round whose worklist receives vertices that are (still) active; WL =
+ * false (variant tc) keeps no worklist.
  */
 template <int G, typename Idx, bool WL>
-__device__ __forceinline__ void process(const Args<Idx> &A, int32_t u, uint32_t next, int ops,
-                                        Tally &t)
+__device__ __forceinline__ void process(const Args<Idx> &A, int32_t u, uint32_t next, Tally &t)
 {
     const unsigned full = 0xffffffffu;
     const int lane = threadIdx.x & 31;
@@ -216,131 +213,124 @@ __device__ __forceinline__ void process(const Args<Idx> &A, int32_t u, uint32_t 
     if (glane == 0 && active)
         t.work++;
 
-    for (int op = 0; op < ops; op++) {
-        if (!__any_sync(full, active))
-            break;
-        /* With residual capacity to the terminal (height 0) the lowest
-         * neighbour is the terminal itself: no scan needed. Otherwise each
-         * lane scans a strided share of the residual out-arcs: forward arcs
-         * with flow < cap, and entering arcs with flow > 0. */
-        int32_t best_h = kNoHeight;
-        unsigned long long best_pos = 0; /* 2 * position + (1 for an entering arc) */
-        if (active && tr == 0 && A.bcsr) {
-            /* BCSR: one list holds every residual arc of u. */
-            const Idx bb = A.brow[u], be = A.brow[u + 1];
-            for (Idx i = bb + (Idx)glane; i < be; i += (Idx)G) {
-                if (__ldcg(&A.bres[i]) > 0) {
-                    const int32_t hv = __ldcg(&A.height[__ldg(&A.bcol[i])]);
-                    if (hv < best_h) {
-                        best_h = hv;
-                        best_pos = 2ull * (unsigned long long)i;
-                    }
-                }
-            }
-        } else if (active && tr == 0) {
-            const Idx fb = A.row[u], fe = A.row[u + 1];
-            for (Idx i = fb + (Idx)glane; i < fe; i += (Idx)G) {
-                if (__ldcg(&A.flow[i]) < __ldg(&A.cap[i])) {
-                    const int32_t hv = __ldcg(&A.height[__ldg(&A.col[i])]);
-                    if (hv < best_h) {
-                        best_h = hv;
-                        best_pos = 2ull * (unsigned long long)i;
-                    }
-                }
-            }
-            const Idx rb = A.rrow[u], re = A.rrow[u + 1];
-            for (Idx i = rb + (Idx)glane; i < re; i += (Idx)G) {
-                if (__ldcg(&A.flow[__ldg(&A.rmap[i])]) > 0) {
-                    const int32_t hv = __ldcg(&A.height[__ldg(&A.rcol[i])]);
-                    if (hv < best_h) {
-                        best_h = hv;
-                        best_pos = 2ull * (unsigned long long)i + 1ull;
-                    }
+    if (!__any_sync(full, active))
+        return; /* no group of the warp has work */
+    /* With residual capacity to the terminal (height 0) the lowest
+     * neighbour is the terminal itself: no scan needed. Otherwise each
+     * lane scans a strided share of the residual out-arcs: forward arcs
+     * with flow < cap, and entering arcs with flow > 0. */
+    int32_t best_h = kNoHeight;
+    unsigned long long best_pos = 0; /* 2 * position + (1 for an entering arc) */
+    if (active && tr == 0 && A.bcsr) {
+        /* BCSR: one list holds every residual arc of u. */
+        const Idx bb = A.brow[u], be = A.brow[u + 1];
+        for (Idx i = bb + (Idx)glane; i < be; i += (Idx)G) {
+            if (__ldcg(&A.bres[i]) > 0) {
+                const int32_t hv = __ldcg(&A.height[__ldg(&A.bcol[i])]);
+                if (hv < best_h) {
+                    best_h = hv;
+                    best_pos = 2ull * (unsigned long long)i;
                 }
             }
         }
-        /* Minimum over the group: key = height, then lane (ties go to the
-         * lowest lane, any choice would do). */
-        unsigned long long key = ((unsigned long long)(uint32_t)best_h << 32) | (unsigned)lane;
-        if (G > 1) {
-#pragma unroll
-            for (int off = G / 2; off > 0; off >>= 1) {
-                const unsigned long long other = __shfl_xor_sync(full, key, off);
-                key = other < key ? other : key;
-            }
-            best_pos = __shfl_sync(full, best_pos, (int)(key & 31u));
-        }
-        const int32_t hmin = (int32_t)(key >> 32);
-
-        if (glane == 0 && active) {
-            if (tr > 0) {
-                /* Push to the terminal. */
-                const long long d = e < (long long)tr ? e : (long long)tr;
-                tr -= (int32_t)d;
-                A.term[u] = tr;
-                atomicAdd(&A.excess[u], (unsigned long long)(-d));
-                e -= d;
-                t.pushes++;
-            } else if (hmin < h && A.bcsr) {
-                /* BCSR push. Only u subtracts from bres[u -> v] (others only
-                 * add, v pushing back), so the re-read residual is at least
-                 * what the scan saw and the subtraction never goes below 0.
-                 * Subtracting before adding keeps bres[u->v] + bres[v->u] at
-                 * most the pair's capacity at every instant. */
-                const Idx a = (Idx)(best_pos >> 1);
-                const int32_t v = __ldg(&A.bcol[a]);
-                const long long res = (long long)__ldcg(&A.bres[a]);
-                const long long d = e < res ? e : res;
-                atomicAdd(&A.bres[a], (unsigned long long)(-d));
-                atomicAdd(&A.bres[bcsr_find(A, v, u)], (unsigned long long)d);
-                atomicAdd(&A.excess[v], (unsigned long long)d);
-                atomicAdd(&A.excess[u], (unsigned long long)(-d));
-                e -= d;
-                t.pushes++;
-                if (WL)
-                    activate(A, v, next);
-            } else if (hmin < h) {
-                /* Push to the lowest neighbour. The residual is re-read:
-                 * since the scan it can only have grown (only u moves
-                 * flow[a] towards u's bound), so it is still > 0. */
-                const unsigned long long i = best_pos >> 1;
-                long long a;
-                int32_t v;
-                long long res;
-                if ((best_pos & 1ull) == 0) {
-                    a = (long long)i;
-                    v = __ldg(&A.col[a]);
-                    res = (long long)__ldg(&A.cap[a]) - (long long)__ldcg(&A.flow[a]);
-                } else {
-                    a = (long long)__ldg(&A.rmap[i]);
-                    v = __ldg(&A.rcol[i]);
-                    res = (long long)__ldcg(&A.flow[a]);
+    } else if (active && tr == 0) {
+        const Idx fb = A.row[u], fe = A.row[u + 1];
+        for (Idx i = fb + (Idx)glane; i < fe; i += (Idx)G) {
+            if (__ldcg(&A.flow[i]) < __ldg(&A.cap[i])) {
+                const int32_t hv = __ldcg(&A.height[__ldg(&A.col[i])]);
+                if (hv < best_h) {
+                    best_h = hv;
+                    best_pos = 2ull * (unsigned long long)i;
                 }
-                const long long d = e < res ? e : res;
-                atomicAdd(&A.flow[a], (best_pos & 1ull) ? -(int32_t)d : (int32_t)d);
-                atomicAdd(&A.excess[v], (unsigned long long)d);
-                atomicAdd(&A.excess[u], (unsigned long long)(-d));
-                e -= d;
-                t.pushes++;
-                if (WL)
-                    activate(A, v, next);
-            } else {
-                /* Lift: one above the lowest residual neighbour, or `dead`
-                 * (inactive) when there is none or it is too high. Heights
-                 * never decrease here: hmin >= h. */
-                h = (hmin == kNoHeight || hmin >= A.dead - 1) ? A.dead : hmin + 1;
-                A.height[u] = h;
-                t.relabels++;
             }
-            active = e > 0 && h < A.dead;
         }
-        if (G > 1) {
-            e = __shfl_sync(full, e, leader);
-            h = __shfl_sync(full, h, leader);
-            tr = __shfl_sync(full, tr, leader);
-            active = __shfl_sync(full, active, leader);
+        const Idx rb = A.rrow[u], re = A.rrow[u + 1];
+        for (Idx i = rb + (Idx)glane; i < re; i += (Idx)G) {
+            if (__ldcg(&A.flow[__ldg(&A.rmap[i])]) > 0) {
+                const int32_t hv = __ldcg(&A.height[__ldg(&A.rcol[i])]);
+                if (hv < best_h) {
+                    best_h = hv;
+                    best_pos = 2ull * (unsigned long long)i + 1ull;
+                }
+            }
         }
     }
+    /* Minimum over the group: key = height, then lane (ties go to the
+     * lowest lane, any choice would do). */
+    unsigned long long key = ((unsigned long long)(uint32_t)best_h << 32) | (unsigned)lane;
+    if (G > 1) {
+#pragma unroll
+        for (int off = G / 2; off > 0; off >>= 1) {
+            const unsigned long long other = __shfl_xor_sync(full, key, off);
+            key = other < key ? other : key;
+        }
+        best_pos = __shfl_sync(full, best_pos, (int)(key & 31u));
+    }
+    const int32_t hmin = (int32_t)(key >> 32);
+
+    if (glane == 0 && active) {
+        if (tr > 0) {
+            /* Push to the terminal. */
+            const long long d = e < (long long)tr ? e : (long long)tr;
+            tr -= (int32_t)d;
+            A.term[u] = tr;
+            atomicAdd(&A.excess[u], (unsigned long long)(-d));
+            e -= d;
+            t.pushes++;
+        } else if (hmin < h && A.bcsr) {
+            /* BCSR push. Only u subtracts from bres[u -> v] (others only
+             * add, v pushing back), so the re-read residual is at least
+             * what the scan saw and the subtraction never goes below 0.
+             * Subtracting before adding keeps bres[u->v] + bres[v->u] at
+             * most the pair's capacity at every instant. */
+            const Idx a = (Idx)(best_pos >> 1);
+            const int32_t v = __ldg(&A.bcol[a]);
+            const long long res = (long long)__ldcg(&A.bres[a]);
+            const long long d = e < res ? e : res;
+            atomicAdd(&A.bres[a], (unsigned long long)(-d));
+            atomicAdd(&A.bres[bcsr_find(A, v, u)], (unsigned long long)d);
+            atomicAdd(&A.excess[v], (unsigned long long)d);
+            atomicAdd(&A.excess[u], (unsigned long long)(-d));
+            e -= d;
+            t.pushes++;
+            if (WL)
+                activate(A, v, next);
+        } else if (hmin < h) {
+            /* Push to the lowest neighbour. The residual is re-read:
+             * since the scan it can only have grown (only u moves
+             * flow[a] towards u's bound), so it is still > 0. */
+            const unsigned long long i = best_pos >> 1;
+            long long a;
+            int32_t v;
+            long long res;
+            if ((best_pos & 1ull) == 0) {
+                a = (long long)i;
+                v = __ldg(&A.col[a]);
+                res = (long long)__ldg(&A.cap[a]) - (long long)__ldcg(&A.flow[a]);
+            } else {
+                a = (long long)__ldg(&A.rmap[i]);
+                v = __ldg(&A.rcol[i]);
+                res = (long long)__ldcg(&A.flow[a]);
+            }
+            const long long d = e < res ? e : res;
+            atomicAdd(&A.flow[a], (best_pos & 1ull) ? -(int32_t)d : (int32_t)d);
+            atomicAdd(&A.excess[v], (unsigned long long)d);
+            atomicAdd(&A.excess[u], (unsigned long long)(-d));
+            e -= d;
+            t.pushes++;
+            if (WL)
+                activate(A, v, next);
+        } else {
+            /* Lift: one above the lowest residual neighbour, or `dead`
+             * (inactive) when there is none or it is too high. Heights
+             * never decrease here: hmin >= h. */
+            h = (hmin == kNoHeight || hmin >= A.dead - 1) ? A.dead : hmin + 1;
+            A.height[u] = h;
+            t.relabels++;
+        }
+        active = e > 0 && h < A.dead;
+    }
+
     /* Still active: again in the next round. */
     if (WL && glane == 0 && active)
         activate(A, u, next);
@@ -375,7 +365,7 @@ __device__ __forceinline__ void flush_tally(const Tally &t, Ctl *ctl, unsigned i
  * together (process() shuffles over the warp). */
 template <int G, typename Idx, bool WL>
 __device__ __forceinline__ void round_body(const Args<Idx> &A, uint32_t round, uint32_t count,
-                                           uint32_t warp, uint32_t nwarps, int ops, Tally &t)
+                                           uint32_t warp, uint32_t nwarps, Tally &t)
 {
     constexpr uint32_t kGroupsPerWarp = 32 / G;
     const int32_t *cur = list_of(A, round);
@@ -385,7 +375,7 @@ __device__ __forceinline__ void round_body(const Args<Idx> &A, uint32_t round, u
         int32_t u = -1;
         if (idx < count)
             u = WL ? __ldcg(&cur[idx]) : (int32_t)idx;
-        process<G, Idx, WL>(A, u, round + 1u, ops, t);
+        process<G, Idx, WL>(A, u, round + 1u, t);
     }
 }
 
@@ -398,14 +388,14 @@ __device__ __forceinline__ void round_body(const Args<Idx> &A, uint32_t round, u
  * not depend on a count the host has not read.
  */
 template <int G, typename Idx, bool WL>
-__global__ void __launch_bounds__(GCUT_CSR_BLOCK) round_kernel(Args<Idx> A, uint32_t round, int ops)
+__global__ void __launch_bounds__(GCUT_CSR_BLOCK) round_kernel(Args<Idx> A, uint32_t round)
 {
     if (blockIdx.x == 0 && threadIdx.x == 0)
         A.ctl->cnt[(round + 2u) % 3u] = 0;
     const uint32_t count = WL ? __ldcg(&A.ctl->cnt[round % 3u]) : (uint32_t)A.n;
     Tally t = {0, 0, 0};
     round_body<G, Idx, WL>(A, round, count, (blockIdx.x * blockDim.x + threadIdx.x) >> 5,
-                           (gridDim.x * blockDim.x) >> 5, ops, t);
+                           (gridDim.x * blockDim.x) >> 5, t);
     flush_tally(t, A.ctl, WL ? nullptr : &A.ctl->cnt[round % 3u]);
 }
 
@@ -419,7 +409,7 @@ __global__ void __launch_bounds__(GCUT_CSR_BLOCK) round_kernel(Args<Idx> A, uint
 template <int G, typename Idx>
 __device__ __forceinline__ uint32_t block_rounds(const Args<Idx> &A, uint32_t round,
                                                  uint32_t max_rounds, uint32_t exit_above,
-                                                 int ops, Tally &t)
+                                                 Tally &t)
 {
     const uint32_t stop = round + max_rounds;
     for (; round != stop; round++) {
@@ -430,20 +420,20 @@ __device__ __forceinline__ uint32_t block_rounds(const Args<Idx> &A, uint32_t ro
             break;
         if (threadIdx.x == 0)
             A.ctl->cnt[(round + 2u) % 3u] = 0;
-        round_body<G, Idx, true>(A, round, count, threadIdx.x >> 5, blockDim.x >> 5, ops, t);
+        round_body<G, Idx, true>(A, round, count, threadIdx.x >> 5, blockDim.x >> 5, t);
         __syncthreads();
     }
     return round;
 }
 
-/* The hybrid tail as a kernel of one block (host-driven mode); leaves the
+/* The hybrid tail as a kernel of one block (host driver); leaves the
  * round it stopped before in ctl->tail_round. */
 template <int G, typename Idx>
 __global__ void __launch_bounds__(GCUT_CSR_TAIL_THREADS)
-    tail_kernel(Args<Idx> A, uint32_t round, uint32_t max_rounds, uint32_t exit_above, int ops)
+    tail_kernel(Args<Idx> A, uint32_t round, uint32_t max_rounds, uint32_t exit_above)
 {
     Tally t = {0, 0, 0};
-    round = block_rounds<G, Idx>(A, round, max_rounds, exit_above, ops, t);
+    round = block_rounds<G, Idx>(A, round, max_rounds, exit_above, t);
     if (threadIdx.x == 0)
         A.ctl->tail_round = round;
     flush_tally(t, A.ctl, nullptr);
@@ -575,8 +565,8 @@ __device__ __forceinline__ int32_t block_levels(const Args<Idx> &A, int32_t leve
     return level;
 }
 
-/* block_levels as a kernel (host-driven mode): the next level to run goes
- * to ctl->bfs_level. */
+/* block_levels as a kernel (host driver): the next level to run goes to
+ * ctl->bfs_level. */
 template <int G, typename Idx>
 __global__ void __launch_bounds__(GCUT_CSR_TAIL_THREADS)
     bfs_tail_kernel(Args<Idx> A, int32_t level, uint32_t exit_above)
@@ -621,30 +611,23 @@ __global__ void rebuild_kernel(Args<Idx> A, uint32_t round)
 
 /* Settings of one cycle of the cooperative driver (passed by value). */
 struct CycleParams {
-    uint32_t round;          /* the first round of the cycle */
-    uint32_t interval;       /* rounds before the next global relabel, at least */
-    float depth_factor;      /* ... and at least this times the BFS depth; 0: fixed */
-    uint32_t tail_enter;     /* block 0 runs rounds alone up to this many active */
-    uint32_t tail_exit;      /* ... and hands back above this many */
-    uint32_t bfs_tail_enter; /* the same for BFS frontiers */
-    uint32_t bfs_tail_exit;
-    int ops;
+    uint32_t round;     /* the first round of the cycle */
+    uint32_t interval;  /* rounds before the next global relabel, at least */
+    float depth_factor; /* ... and at least this times the BFS depth; 0: fixed */
 };
 
 /*
  * One cycle of a phase in one cooperative launch: a global relabel (BFS
  * from the terminal, rebuild of the worklist), then rounds until the
  * worklist empties or the relabel interval is over. Grid-wide barriers
- * replace kernel launches. While the frontier or the worklist is small,
- * block 0 runs levels or rounds alone and the other blocks wait at the
- * next barrier.
+ * replace kernel launches, and every block takes part in every level and
+ * round (block 0 running short lists alone while the others wait lost on
+ * every graph measured: csr_tuning.h).
  *
  * Every decision that steers the barriers is taken by all threads from a
  * counter read after a barrier and not written before the next one: the
- * multi-block step at level/round k clears only the counter that was read
- * before the previous barrier, and before block 0 starts to rotate the
- * counters on its own, one more barrier makes sure that everybody has read
- * the current one.
+ * step at level/round k clears only the counter that was read before the
+ * previous barrier.
  *
  * The host clears cnt, bcnt, active and excess_nodes before the launch.
  * Leaves in ctl: active and excess_nodes of the rebuild, bfs_level (the
@@ -667,17 +650,6 @@ __global__ void __launch_bounds__(GCUT_CSR_COOP_BLOCK) cycle_kernel(Args<Idx> A,
         const uint32_t count = __ldcg(&ctl->bcnt[(uint32_t)(level - 1) % 3u]);
         if (count == 0)
             break;
-        if (count <= P.bfs_tail_enter) {
-            grid.sync();
-            if (blockIdx.x == 0) {
-                const int32_t next = block_levels<G, Idx>(A, level, P.bfs_tail_exit);
-                if (threadIdx.x == 0)
-                    ctl->bfs_level = next;
-            }
-            grid.sync();
-            level = __ldcg(&ctl->bfs_level);
-            continue;
-        }
         if (tid == 0)
             ctl->bcnt[(uint32_t)(level + 1) % 3u] = 0;
         bfs_level_body<G>(A, level, count, tid, nthreads);
@@ -701,25 +673,9 @@ __global__ void __launch_bounds__(GCUT_CSR_COOP_BLOCK) cycle_kernel(Args<Idx> A,
             const uint32_t count = __ldcg(&ctl->cnt[round % 3u]);
             if (count == 0)
                 break;
-            if (count <= P.tail_enter) {
-                grid.sync();
-                if (blockIdx.x == 0) {
-                    const uint64_t left = interval - k;
-                    const uint32_t budget = left < (1u << 30) ? (uint32_t)left : (1u << 30);
-                    const uint32_t next =
-                        block_rounds<G, Idx>(A, round, budget, P.tail_exit, P.ops, t);
-                    if (threadIdx.x == 0)
-                        ctl->tail_round = next;
-                }
-                grid.sync();
-                const uint32_t next = __ldcg(&ctl->tail_round);
-                k += next - round;
-                round = next;
-                continue;
-            }
             if (tid == 0)
                 ctl->cnt[(round + 2u) % 3u] = 0;
-            round_body<G, Idx, true>(A, round, count, tid >> 5, nthreads >> 5, P.ops, t);
+            round_body<G, Idx, true>(A, round, count, tid >> 5, nthreads >> 5, t);
             grid.sync();
             round++;
             k++;

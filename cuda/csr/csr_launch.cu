@@ -221,14 +221,12 @@ struct Engine {
     uint32_t round;        /* next round to run; stamps are rounds */
     uint64_t interval;     /* rounds between global relabels */
     bool interval_fixed;   /* set by relabel_rounds: not adapted to the BFS depth */
-    uint32_t tail_enter, tail_exit;         /* worklist sizes for the tail kernel */
-    uint32_t bfs_tail_enter, bfs_tail_exit; /* frontier sizes for the BFS tail kernel */
-    int32_t bfs_depth;                      /* levels of the last BFS */
+    uint32_t tail_enter;   /* host driver: worklists and frontiers up to this size run */
+    uint32_t tail_exit;    /* in the single-block kernels, until they grow past tail_exit */
+    int32_t bfs_depth;     /* levels of the last BFS */
     int batch;
-    int ops;               /* pushes and lifts per active vertex and round */
     bool coop;             /* the cooperative driver: one launch per relabel cycle */
     int coop_grid;         /* its blocks (all resident at once) */
-    uint32_t coop_tail_enter, coop_tail_exit; /* block-0 thresholds in the cycle kernel */
     int grid_round, grid_n;
     double deadline;
     double transfer_ms;
@@ -297,20 +295,20 @@ gcut_status launch_round(Engine<Idx> &E)
     cudaStream_t st = E.s->stream;
     const uint32_t r = E.round;
     if (!E.wl) {
-        gcut_csr::round_kernel<1, Idx, false><<<E.grid_round, GCUT_CSR_BLOCK, 0, st>>>(E.A, r, E.ops);
+        gcut_csr::round_kernel<1, Idx, false><<<E.grid_round, GCUT_CSR_BLOCK, 0, st>>>(E.A, r);
     } else {
         switch (E.group) {
         case 1:
-            gcut_csr::round_kernel<1, Idx, true><<<E.grid_round, GCUT_CSR_BLOCK, 0, st>>>(E.A, r, E.ops);
+            gcut_csr::round_kernel<1, Idx, true><<<E.grid_round, GCUT_CSR_BLOCK, 0, st>>>(E.A, r);
             break;
         case 4:
-            gcut_csr::round_kernel<4, Idx, true><<<E.grid_round, GCUT_CSR_BLOCK, 0, st>>>(E.A, r, E.ops);
+            gcut_csr::round_kernel<4, Idx, true><<<E.grid_round, GCUT_CSR_BLOCK, 0, st>>>(E.A, r);
             break;
         case 8:
-            gcut_csr::round_kernel<8, Idx, true><<<E.grid_round, GCUT_CSR_BLOCK, 0, st>>>(E.A, r, E.ops);
+            gcut_csr::round_kernel<8, Idx, true><<<E.grid_round, GCUT_CSR_BLOCK, 0, st>>>(E.A, r);
             break;
         default:
-            gcut_csr::round_kernel<32, Idx, true><<<E.grid_round, GCUT_CSR_BLOCK, 0, st>>>(E.A, r, E.ops);
+            gcut_csr::round_kernel<32, Idx, true><<<E.grid_round, GCUT_CSR_BLOCK, 0, st>>>(E.A, r);
             break;
         }
     }
@@ -327,16 +325,16 @@ gcut_status launch_tail(Engine<Idx> &E, uint32_t max_rounds)
     const int T = GCUT_CSR_TAIL_THREADS;
     switch (E.group) {
     case 1:
-        gcut_csr::tail_kernel<1, Idx><<<1, T, 0, st>>>(E.A, E.round, max_rounds, E.tail_exit, E.ops);
+        gcut_csr::tail_kernel<1, Idx><<<1, T, 0, st>>>(E.A, E.round, max_rounds, E.tail_exit);
         break;
     case 4:
-        gcut_csr::tail_kernel<4, Idx><<<1, T, 0, st>>>(E.A, E.round, max_rounds, E.tail_exit, E.ops);
+        gcut_csr::tail_kernel<4, Idx><<<1, T, 0, st>>>(E.A, E.round, max_rounds, E.tail_exit);
         break;
     case 8:
-        gcut_csr::tail_kernel<8, Idx><<<1, T, 0, st>>>(E.A, E.round, max_rounds, E.tail_exit, E.ops);
+        gcut_csr::tail_kernel<8, Idx><<<1, T, 0, st>>>(E.A, E.round, max_rounds, E.tail_exit);
         break;
     default:
-        gcut_csr::tail_kernel<32, Idx><<<1, T, 0, st>>>(E.A, E.round, max_rounds, E.tail_exit, E.ops);
+        gcut_csr::tail_kernel<32, Idx><<<1, T, 0, st>>>(E.A, E.round, max_rounds, E.tail_exit);
         break;
     }
     GCUT_CUDA_CHECK_LAUNCH(st);
@@ -372,16 +370,16 @@ gcut_status launch_bfs_tail(Engine<Idx> &E, int32_t level)
     const int T = GCUT_CSR_TAIL_THREADS;
     switch (E.group) {
     case 1:
-        gcut_csr::bfs_tail_kernel<1, Idx><<<1, T, 0, st>>>(E.A, level, E.bfs_tail_exit);
+        gcut_csr::bfs_tail_kernel<1, Idx><<<1, T, 0, st>>>(E.A, level, E.tail_exit);
         break;
     case 4:
-        gcut_csr::bfs_tail_kernel<4, Idx><<<1, T, 0, st>>>(E.A, level, E.bfs_tail_exit);
+        gcut_csr::bfs_tail_kernel<4, Idx><<<1, T, 0, st>>>(E.A, level, E.tail_exit);
         break;
     case 8:
-        gcut_csr::bfs_tail_kernel<8, Idx><<<1, T, 0, st>>>(E.A, level, E.bfs_tail_exit);
+        gcut_csr::bfs_tail_kernel<8, Idx><<<1, T, 0, st>>>(E.A, level, E.tail_exit);
         break;
     default:
-        gcut_csr::bfs_tail_kernel<32, Idx><<<1, T, 0, st>>>(E.A, level, E.bfs_tail_exit);
+        gcut_csr::bfs_tail_kernel<32, Idx><<<1, T, 0, st>>>(E.A, level, E.tail_exit);
         break;
     }
     GCUT_CUDA_CHECK_LAUNCH(st);
@@ -427,7 +425,7 @@ gcut_status global_relabel_run(Engine<Idx> &E)
         const uint32_t frontier = E.s->h_ctl->bcnt[(uint32_t)(level - 1) % 3u];
         if (frontier == 0)
             break;
-        small = frontier <= E.bfs_tail_enter;
+        small = frontier <= E.tail_enter;
         if ((rc = check_time(E)) != GCUT_OK)
             return rc;
     }
@@ -476,7 +474,7 @@ gcut_status run_phase(Engine<Idx> &E, int32_t *term, int phase)
         uint32_t count = E.s->h_ctl->active;
         while (count > 0 && since < interval) {
             const uint64_t left = interval - since;
-            if (E.wl && E.tail_enter > 0 && count <= E.tail_enter) {
+            if (E.wl && count <= E.tail_enter) {
                 const uint32_t budget = left < 0x40000000u ? (uint32_t)left : 0x40000000u;
                 st = launch_tail(E, budget);
                 if (st == GCUT_OK)
@@ -561,11 +559,6 @@ gcut_status run_phase_coop(Engine<Idx> &E, int32_t *term, int phase)
         P.round = E.round;
         P.interval = E.interval < 0x40000000u ? (uint32_t)E.interval : 0x40000000u;
         P.depth_factor = E.interval_fixed ? 0.0f : (float)GCUT_CSR_RELABEL_DEPTH_FACTOR;
-        P.tail_enter = E.coop_tail_enter;
-        P.tail_exit = E.coop_tail_exit;
-        P.bfs_tail_enter = E.coop_tail_enter;
-        P.bfs_tail_exit = E.coop_tail_exit;
-        P.ops = E.ops;
         /* Clear cnt[], bcnt[], active and excess_nodes (the first 8 words). */
         GCUT_CUDA_CHECK(cudaMemsetAsync(E.A.ctl, 0, 8 * sizeof(unsigned int), st));
         void *args[] = {(void *)&E.A, (void *)&P};
@@ -639,7 +632,6 @@ gcut_status solve(gcut_cu_csr_state *s, const gcut_problem *p, const gcut_solve_
     const int64_t mb = bcsr ? hb->m : 0;
     E.group = !E.wl ? 1 : prm->group ? prm->group : auto_group(g);
     E.batch = prm->batch > 0 ? prm->batch : GCUT_CSR_BATCH;
-    E.ops = prm->ops > 0 ? prm->ops : GCUT_CSR_OPS;
     E.deadline = opt->time_limit > 0 ? t_start + opt->time_limit * 1e3 : INFINITY;
     E.grid_round = s->num_sms * GCUT_CSR_BLOCKS_PER_SM;
     {
@@ -658,11 +650,8 @@ gcut_status solve(gcut_cu_csr_state *s, const gcut_problem *p, const gcut_solve_
             iv = 1e9;
         E.interval = (uint64_t)iv;
     }
-    const uint32_t per_block = GCUT_CSR_TAIL_THREADS / (uint32_t)E.group;
-    E.tail_enter = prm->tail < 0 ? GCUT_CSR_TAIL_ENTER_GROUPS * per_block : (uint32_t)prm->tail;
+    E.tail_enter = GCUT_CSR_TAIL_ENTER_GROUPS * (GCUT_CSR_TAIL_THREADS / (uint32_t)E.group);
     E.tail_exit = E.tail_enter * GCUT_CSR_TAIL_EXIT_FACTOR;
-    E.bfs_tail_enter = GCUT_CSR_TAIL_ENTER_GROUPS * per_block;
-    E.bfs_tail_exit = E.bfs_tail_enter * GCUT_CSR_TAIL_EXIT_FACTOR;
     /* The cooperative driver (vc only): every block resident at once. */
     E.coop = false;
     if (E.wl && prm->driver != GCUT_CU_CSR_DRIVER_HOST && s->coop_ok) {
@@ -672,10 +661,6 @@ gcut_status solve(gcut_cu_csr_state *s, const gcut_problem *p, const gcut_solve_
         if (per_sm > 0) {
             E.coop = true;
             E.coop_grid = per_sm * s->num_sms;
-            const uint32_t coop_block = GCUT_CSR_COOP_BLOCK / (uint32_t)E.group;
-            E.coop_tail_enter =
-                prm->tail < 0 ? GCUT_CSR_COOP_TAIL_ENTER_GROUPS * coop_block : (uint32_t)prm->tail;
-            E.coop_tail_exit = E.coop_tail_enter * GCUT_CSR_TAIL_EXIT_FACTOR;
         }
     }
     if (prm->driver == GCUT_CU_CSR_DRIVER_COOP && E.wl && !E.coop)
@@ -870,11 +855,11 @@ gcut_status solve(gcut_cu_csr_state *s, const gcut_problem *p, const gcut_solve_
     sol->stats->relabels = (int64_t)s->h_ctl->relabels;
     sol->stats->threads = E.grid_round * GCUT_CSR_BLOCK;
     gcut_cu_host->log(opt, GCUT_LOG_INFO,
-                      "cuda-csr: flow %lld, %d nodes, %lld arcs, variant %s, group %d, ops %d: "
+                      "cuda-csr: flow %lld, %d nodes, %lld arcs, variant %s, group %d: "
                       "%s driver, %lld rounds (%lld in the tail kernel), %lld global relabels (%.2f ms, "
                       "last BFS %d levels); init %.2f ms, phase I %.2f ms, phase II %.2f ms",
                       (long long)flow, (int)n, (long long)(bcsr ? mb : m),
-                      bcsr ? "bcsr" : E.wl ? "vc" : "tc", E.group, E.ops,
+                      bcsr ? "bcsr" : E.wl ? "vc" : "tc", E.group,
                       E.coop ? "cooperative" : "host",
                       (long long)E.rounds, (long long)E.tail_rounds,
                       (long long)E.global_relabels, E.relabel_ms, (int)E.bfs_depth,

@@ -18,27 +18,29 @@
  * one launch per global relabel cycle, grid barriers between rounds). */
 #define GCUT_CSR_COOP_BLOCK 512
 
-/* In the cycle kernel block 0 can run rounds (and BFS levels) alone up to
- * this many times the vertices it has in flight (tail=N sets it), handing
- * back above GCUT_CSR_TAIL_EXIT_FACTOR times that. Off by default: with
- * grid barriers this cheap, keeping every block busy won on every target
- * measured (tail=off: genrmf 32..128 1.6x to 2.2x, RLG 1.6x, grids even). */
-#define GCUT_CSR_COOP_TAIL_ENTER_GROUPS 0
+/* The cycle kernel keeps every block in every round and BFS level: block
+ * 0 running short worklists alone while the others waited at the next
+ * barrier (the `tail` setting before 0.2) was 1.6x to 2.1x slower on the
+ * genrmf and RLG targets and even on the grid (bench/results/h100/:
+ * 2026-11-21-small-targets.txt with it, 2026-11-21-targets-params.txt
+ * without). */
 
-/* Threads of the single-block kernel that finishes the tail of a phase,
- * when only a few vertices stay active for many rounds. */
+/* Threads of the single-block kernels that finish the tail of a phase (and
+ * of a BFS) in the host driver, when only a few vertices stay active for
+ * many rounds (deep, narrow graphs: thousands of levels of a few vertices). */
 #define GCUT_CSR_TAIL_THREADS 1024
 
-/* The tail kernel takes over when at most
+/* The tail kernels take over when at most
  * GCUT_CSR_TAIL_ENTER_GROUPS * (vertices in flight per block) vertices are
- * active, and hands back once the worklist grows past
+ * active, and hand back once the worklist grows past
  * GCUT_CSR_TAIL_EXIT_FACTOR times that. */
 #define GCUT_CSR_TAIL_ENTER_GROUPS 2
 #define GCUT_CSR_TAIL_EXIT_FACTOR 8
 
-/* Pushes and lifts an active vertex may do in one round (a bounded
- * discharge; 1 is Hong's one operation per vertex and round). */
-#define GCUT_CSR_OPS 1
+/* One push or lift per active vertex and round (Hong's rule): a bounded
+ * discharge of up to 8 (the `ops` setting before 0.2) was 1.06x to 2.2x
+ * slower on genrmf, the grid and the power-law graph and within 3% on RLG
+ * (bench/results/h100/2026-11-21-cpu-variants-tc.txt). */
 
 /* Rounds launched back to back between two reads of the worklist size. */
 #define GCUT_CSR_BATCH 8
@@ -66,7 +68,8 @@
 
 /* A vertex with this many arcs (out + in) makes the automatic group a
  * whole warp: on a power-law graph (500k nodes, average degree 8) group=32
- * ran 2.9x faster than group=8 on the H100. */
+ * ran 2.9x faster than group=8 on the H100
+ * (bench/results/h100/2026-11-21-cpu-variants-tc.txt). */
 #define GCUT_CSR_HUB_DEGREE 512
 
 /* 64-bit index arrays are converted to 32 bits on the device through a

@@ -16,24 +16,20 @@
 #include "solve/solve_internal.h"
 #include "match/match_internal.h"
 
-/* A matcher is either a function of its own (run) or the reduction to
- * max-flow solved by the max-flow back end named flow_backend (run NULL). */
+/* A matcher: a function on the bipartite graph. (Matching solved as
+ * max-flow by a max-flow back end, for comparison, is the bench tool
+ * gcut-match-maxflow: bench/match_flow.c.) */
 typedef struct match_backend {
     const char *name;
     const char *description;
     gcut_i_matcher_fn run;
-    const char *flow_backend;
 } match_backend;
 
 static const match_backend g_matchers[] = {
     {"cpu-match-pr", "push-relabel matching, FIFO, global relabelling (Kaya et al. 2013)",
-     gcut_i_match_pr, NULL},
+     gcut_i_match_pr},
     {"cpu-match-hk", "Hopcroft-Karp matching, the reference (Hopcroft & Karp 1973)",
-     gcut_i_match_hk, NULL},
-    {"flow-cpu-hipr", "matching as unit-capacity max-flow, solved by cpu-hipr (comparison)",
-     NULL, "cpu-hipr"},
-    {"flow-cuda-csr", "matching as unit-capacity max-flow, solved by cuda-csr (comparison)",
-     NULL, "cuda-csr"},
+     gcut_i_match_hk},
 };
 #define NUM_MATCHERS ((int32_t)(sizeof g_matchers / sizeof g_matchers[0]))
 
@@ -150,101 +146,6 @@ static gcut_status load_initial(const gcut_bipartite *b, const int32_t *init, in
     return GCUT_OK;
 }
 
-/*
- * Matching as max-flow (the textbook reduction; Ford & Fulkerson 1962): one
- * node per row (ids 0 .. nr-1) and per column (nr .. nr+nc-1), capacity 1
- * from the source to every row and from every column to the sink, and an
- * edge row -> column of capacity 1 for every (already merged) bipartite
- * edge. An integral maximum flow saturates one edge out of each matched row
- * and one into each matched column, so the edges that carry flow 1 are a
- * maximum matching. It is here only to compare the max-flow engines with the
- * dedicated matchers: the matching in ctx (the caller's initial matching and
- * the heuristic's) is discarded, since gcut_solve cannot start from a flow.
- */
-static gcut_status match_by_flow(const gcut_i_match_ctx *ctx, const char *backend)
-{
-    const gcut_bipartite *b = ctx->b;
-    const int32_t nr = b->nr, nc = b->nc;
-    for (int32_t r = 0; r < nr; r++)
-        ctx->rmate[r] = -1;
-    for (int32_t c = 0; c < nc; c++)
-        ctx->cmate[c] = -1;
-    if (b->m == 0)
-        return GCUT_OK;
-    if ((int64_t)nr + nc > INT32_MAX)
-        return GCUT_FAIL(GCUT_ERR_OVERFLOW, "%d rows + %d columns do not fit a flow graph",
-                         (int)nr, (int)nc);
-    gcut_solve_options sopt;
-    gcut_solve_options_init(&sopt);
-    sopt.backend = backend;
-    sopt.want_flows = 1;
-    sopt.verbosity = ctx->log->verbosity;
-    sopt.log = ctx->log->log;
-    sopt.log_user = ctx->log->log_user;
-    if (ctx->deadline < 1e299) {
-        const double left = (ctx->deadline - gcut_i_now_ms()) / 1e3;
-        if (left <= 0)
-            return GCUT_FAIL(GCUT_ERR_TIMEOUT, "time limit reached before %s started", backend);
-        sopt.time_limit = left;
-    }
-
-    const int64_t m = b->m;
-    int32_t *from = gcut_i_malloc_array(m, sizeof *from);
-    int32_t *to = gcut_i_malloc_array(m, sizeof *to);
-    int32_t *cap = gcut_i_malloc_array(m, sizeof *cap);
-    int32_t *ones = gcut_i_malloc_array((int64_t)nr + nc, sizeof *ones);
-    gcut_graph *g = NULL;
-    gcut_result *res = NULL;
-    gcut_status st = GCUT_OK;
-    if (!from || !to || !cap || !ones) {
-        st = GCUT_FAIL(GCUT_ERR_NOMEM, "out of memory building the flow graph");
-        goto done;
-    }
-    /* Edge k of the flow graph is CSR entry k: its flow is read back below. */
-    for (int32_t r = 0; r < nr; r++)
-        for (int64_t k = b->rptr[r]; k < b->rptr[r + 1]; k++) {
-            from[k] = r;
-            to[k] = nr + b->radj[k];
-            cap[k] = 1;
-        }
-    for (int64_t v = 0; v < (int64_t)nr + nc; v++)
-        ones[v] = 1;
-    if ((st = gcut_graph_new(&g, nr + nc, m)) != GCUT_OK ||
-        (st = gcut_graph_add_edges(g, m, from, to, cap, NULL)) != GCUT_OK ||
-        (st = gcut_graph_add_tweights_bulk(g, 0, nr, ones, NULL)) != GCUT_OK ||
-        (st = gcut_graph_add_tweights_bulk(g, nr, nc, NULL, ones)) != GCUT_OK ||
-        (st = gcut_result_new(&res)) != GCUT_OK || (st = gcut_solve(g, &sopt, res)) != GCUT_OK)
-        goto done; /* the message of the failing call stands */
-    const int32_t *flows = gcut_result_edge_flows(res);
-    if (!flows) {
-        st = GCUT_FAIL(GCUT_ERR_INTERNAL, "%s returned no edge flows", backend);
-        goto done;
-    }
-    for (int32_t r = 0; r < nr; r++)
-        for (int64_t k = b->rptr[r]; k < b->rptr[r + 1]; k++)
-            if (flows[k] == 1) {
-                const int32_t c = b->radj[k];
-                /* Unit capacities at the terminals make this impossible for
-                 * a valid flow; checked so a bad engine cannot corrupt mates. */
-                if (ctx->rmate[r] >= 0 || ctx->cmate[c] >= 0) {
-                    st = GCUT_FAIL(GCUT_ERR_INTERNAL, "%s: flow 1 on two edges at row %d or "
-                                                      "column %d", backend, (int)r, (int)c);
-                    goto done;
-                }
-                ctx->rmate[r] = c;
-                ctx->cmate[c] = r;
-            }
-    ctx->stats->augmentations = gcut_result_flow(res);
-done:
-    gcut_result_free(res);
-    gcut_graph_free(g);
-    gcut_i_free(from);
-    gcut_i_free(to);
-    gcut_i_free(cap);
-    gcut_i_free(ones);
-    return st;
-}
-
 gcut_status gcut_match(const gcut_bipartite *b, const gcut_match_options *opt,
                        gcut_match_result *res)
 {
@@ -275,17 +176,10 @@ gcut_status gcut_match(const gcut_bipartite *b, const gcut_match_options *opt,
         }
         if (!mb && !pm)
             return GCUT_FAIL(GCUT_ERR_NOT_FOUND, "no matcher named '%s' (cpu-match-pr, "
-                                                 "cpu-match-hk, flow-cpu-hipr, "
-                                                 "flow-cuda-csr, auto, or a plugin's)", name);
+                                                 "cpu-match-hk, auto, or a plugin's)", name);
         const char *why = "unavailable";
         if (pm && (!pm->probe || !pm->run || pm->probe(&why) != GCUT_OK))
             return GCUT_FAIL(GCUT_ERR_UNAVAILABLE, "matcher %s is unavailable: %s", pm->name,
-                             why ? why : "no reason given");
-        int32_t fi;
-        if (mb && mb->flow_backend &&
-            (gcut_backend_find(mb->flow_backend, &fi) != GCUT_OK ||
-             !gcut_backend_available(fi, &why)))
-            return GCUT_FAIL(GCUT_ERR_UNAVAILABLE, "matcher %s is unavailable: %s", mb->name,
                              why ? why : "no reason given");
     }
 
@@ -338,8 +232,6 @@ gcut_status gcut_match(const gcut_bipartite *b, const gcut_match_options *opt,
                                  .row_mates = rmate, .col_mates = cmate,
                                  .deadline_ms = ctx.deadline, .log = &lopt, .stats = &stats};
         st = pm->run(&mp);
-    } else if (mb->flow_backend) {
-        st = match_by_flow(&ctx, mb->flow_backend);
     } else {
         st = mb->run(&ctx);
     }

@@ -18,22 +18,13 @@
  *   relabelled without walks to the root; BK then finishes from its
  *   trees, so the answer stays BK's exact one; warm solves where much of
  *   the cut moves start with it too, from the kept flow: the `warm`
- *   setting, see warm_init);
+ *   setting, see warm_init; `cold=plain` starts BK from zero instead).
  *
- *   O. Juan and Y. Boykov, "Capacity scaling for graph cuts in vision",
- *   ICCV 2007 (the `cold=scale` setting: cold solves run in phases; in a
- *   phase with threshold delta residuals below delta count as saturated,
- *   so the trees only carry paths of bottleneck >= delta; delta shrinks by
- *   BKG_SCALE_SHIFT bits a phase down to 1, which is plain BK and gives
- *   the exact answer).
- *
- * Cold starts on the 40 GrabCut first cuts (8-connected, 0.1-0.27 Mpixel,
- * one core, CPU time, 2026-11-21): plain BK 152 ms geometric mean, BK with
- * capacity scaling 150 ms, IBFS then BK 97 ms, faster than scaling on
- * every one of the 40. BK alone spends its time in adoption there: long
- * trees over weak data terms, a subtree orphaned by each augmentation and
- * freed, 1.5 million nodes freed and regrown and 20 million steps of
- * walks to the roots on person1's first cut (docs/segmentation.md).
+ * IBFS is the default cold start because on the GrabCut first cuts it
+ * beat plain BK and capacity scaling (removed in 0.2) on every image: BK
+ * alone spends its time in adoption there (long trees over weak data
+ * terms, a subtree orphaned by each augmentation, freed and regrown).
+ * Measured in bench/results/cpu-bk-grid-2026-11-21.md.
  *
  * Excess IBFS (the `excess` setting, on by default): A. V. Goldberg, S.
  * Hed, H. Kaplan, P. Kohli, R. E. Tarjan, R. F. Werneck, "Faster and more
@@ -43,12 +34,10 @@
  * S up towards the source, each stopping where an arc saturates, and the
  * node left holding flow is re-adopted and moves it on (or, if no parent
  * is left, becomes a root of the other tree). Roots may then sit at any
- * label. Same 40 first cuts (harness of the session, one core, CPU time,
- * 2026-11-21): IBFS 88.8 ms geometric mean, excess IBFS 66.8 ms, faster
- * on each of the 40 (banana1 469 -> 284 ms, cross 1534 -> 1021 ms),
- * meeting-arc pushes 7x fewer. On uniform random grids it is slower (512 x 512
- * 4-connected 168 -> 259 ms, 64^3 6-connected 284 -> 420 ms): `excess=0`
- * there. Excesses can go round in circles, which plain IBFS cannot (each
+ * label. It is on by default because it won on every GrabCut first cut;
+ * on uniform random grids, where paths are short, it loses and `excess=0`
+ * is faster (bench/results/cpu-bk-grid-2026-11-21.md). Excesses can go
+ * round in circles, which plain IBFS cannot (each
  * augmentation adds to the flow), so the mode has a work budget
  * (BKG_EXCESS_WORK) and the solve starts again without it past that.
  *
@@ -74,10 +63,10 @@
  * bytes a node), and the scans read a neighbour's pair first and its
  * record only when the residual matters: the eight pairs around a pixel
  * lie in three cache lines, where the 48-byte records of the rows above and
- * below spread over six or more. On the 40 GrabCut first cuts that made
- * the IBFS phase 7% faster (CPU time, geometric mean 68.4 -> 63.9 ms,
- * 2026-11-21); on 4- and 6-connected random grids, where a node's own
- * record and pair are both read at most steps, apart was no faster. The
+ * below spread over six or more. Apart made the IBFS phase faster on the
+ * GrabCut first cuts; on 4- and 6-connected grids, where a node's own
+ * record and pair are both read at most steps, it was no faster
+ * (bench/results/cpu-bk-grid-2026-11-21.md). The
  * parent is a direction (0..25) or one of the codes P_TERMINAL, P_ORPHAN,
  * P_NONE (free), so the parent node is computed, not stored.
  *
@@ -92,10 +81,9 @@
  *
  * Invariants (beyond bk.c's):
  *   - res[d] == 0 for every direction d leaving the grid;
- *   - tr of a node with a non-terminal parent, and of a free node, is 0
- *     (in a scaling phase: below delta in magnitude); a root of S has
- *     tr >= delta, a root of T tr <= -delta; every tree arc carries a
- *     residual >= delta (delta is 1 outside scaling phases);
+ *   - tr of a node with a non-terminal parent, and of a free node, is 0;
+ *     a root of S has tr > 0, a root of T tr < 0; every tree arc carries a
+ *     residual > 0;
  *   - tr = cap_source - cap_sink - (net flow out of v through n-links), and
  *     the flow value is the sum over v of cap_source[v] - max(tr[v], 0).
  *     The second follows from the first for the reparametrised problem
@@ -119,25 +107,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/compiler_internal.h"
 #include "solvers/solvers_internal.h"
-
-#if defined(__GNUC__) || defined(__clang__)
-#define BKG_INLINE static inline __attribute__((always_inline))
-#define BKG_UNLIKELY(x) __builtin_expect(!!(x), 0)
-#define BKG_CTZ(x) __builtin_ctz(x)
-#else
-#define BKG_INLINE static inline
-#define BKG_UNLIKELY(x) (x)
-static inline int BKG_CTZ(uint32_t x)
-{
-    int k = 0;
-    while (!(x & 1u)) {
-        x >>= 1;
-        k++;
-    }
-    return k;
-}
-#endif
 
 #define NONE ((int32_t)-1)
 
@@ -165,41 +136,23 @@ enum { T_FREE = 0, T_S = 1, T_T = 2 };
 #define F_NEXT(nd) ((nd) + 1)
 
 #define BKG_CLOCK_EVERY 4096
-/* Capacity scaling of cold solves (cold=scale): the first threshold is the largest
- * power of two <= max capacity / 2^BKG_SCALE_FIRST, and each phase divides
- * it by 2^BKG_SCALE_SHIFT. Each phase costs a pass over the grid. On
- * eleven GrabCut images (5 iterations, the first cut cold, the others warm
- * and unscaled; capacities up to 2^26; CPU time, 2026-11-21) factors 8,
- * 16 and 32 took 10.4, 10.2 and 10.6 s in all, against 12.8 s without
- * scaling; 16 was never much slower than no scaling on any one image, 32
- * was (banana1's first cut: 1.4x slower). */
-#define BKG_SCALE_SHIFT 4
 /* Warm solves (the `warm` setting): BK on the kept trees, or fresh
  * forests and the IBFS phase on the kept flow; `auto` takes IBFS when
  * more than n / BKG_WARM_FLIPS of the touched nodes changed side
- * (many_flips). On the 40 GrabCut images (the first cut and four warm
- * ones, wall time of the solves, 2026-11-21): BK for every warm cut 4.6 s
- * in all, IBFS for every one 4.1 s but slower on 24 images (up to 4x on
- * fullmoon, whose warm cuts take a millisecond). Per cut, IBFS pays where
- * more than about a tenth of the nodes flip (banana1 0.67-0.84x of BK's
- * time, 153077 0.53-0.80x, person6 0.45-0.85x) and loses below (stone1,
- * teddy, music, banana2: 1.6-2.8x). Choosing per cut from the two runs'
- * times, thresholds of 1/25 to 1/8 gave about 7% less solve time in all
- * than BK alone (1/12 and 1/10 the least), 1/7 5%, 1/50 6%. Measured with
- * `auto` (CPU time, three runs, the least of each): the four warm cuts
- * plus their model updates 5.66 -> 4.71 s over the 40 images, 153077
- * 0.68x, banana1 0.73x, cross 0.76x, 326038 1.09x (flips just above a
- * tenth, where BK was as fast). */
+ * (many_flips). On the GrabCut warm cuts IBFS pays where more than about a
+ * tenth of the nodes flip and loses below; thresholds from 1/25 to 1/8
+ * did about equally well, 1/10 and 1/12 best
+ * (bench/results/cpu-bk-grid-2026-11-21.md). */
 #define BKG_WARM_FLIPS 10
 /* Work allowed to the excess mode of the IBFS phase, in steps (orphans
  * processed, arcs an excess moves over) per node, plus 2^20. Unlike plain
  * IBFS, where each augmentation adds to the flow, excesses can go round in
  * circles (flow that T cannot take coming back as a root of S, labels
- * climbing); past the budget the solve starts again without them. The 40
- * GrabCut first cuts take at most ~30 steps per node. */
+ * climbing); past the budget the solve starts again without them. The
+ * GrabCut first cuts stay far below it (at most about 30 steps per node:
+ * bench/results/cpu-bk-grid-2026-11-21.md). */
 #define BKG_EXCESS_WORK 256
 enum { WARM_AUTO = 0, WARM_BK = 1, WARM_IBFS = 2 };
-#define BKG_SCALE_FIRST 1
 #define BKG_INF INT64_MAX
 
 /* A node's tree word and label, apart from its record (see the top). */
@@ -225,7 +178,6 @@ typedef struct bkg_state {
     uint32_t time_limit;  /* renumber timestamps when time reaches it */
     int64_t flow;
     int64_t augmentations, path_arcs;
-    uint32_t delta;       /* capacity scaling: residuals below it count as 0 */
     int excess;           /* the IBFS phase moves excesses (EIBFS), the `excess` setting */
     int again;            /* the excess phase gave up: start again without (ibfs_run) */
 } bkg_state;
@@ -233,14 +185,14 @@ typedef struct bkg_state {
 /* Record of node v. Every function below takes nd as a parameter and is
  * inlined into one copy per connectivity (BKG_INSTANCE), so nd + 4 is a
  * constant and this is a shift or a multiply-add by a constant. */
-BKG_INLINE uint32_t *rec_of(const bkg_state *s, int64_t v, const int nd)
+GCUT_INLINE uint32_t *rec_of(const bkg_state *s, int64_t v, const int nd)
 {
     return s->rec + (size_t)v * (size_t)REC_WORDS(nd);
 }
 
 /* Node v's tree word and label: in its own array for 8 and more
  * directions, at the end of the record for 4 and 6 (see the top). */
-BKG_INLINE bkg_md *md_of(const bkg_state *s, int64_t v, const int nd)
+GCUT_INLINE bkg_md *md_of(const bkg_state *s, int64_t v, const int nd)
 {
     if (MD_APART(nd))
         return &s->md[v];
@@ -253,8 +205,8 @@ BKG_INLINE bkg_md *md_of(const bkg_state *s, int64_t v, const int nd)
  * node enters or leaves T, so that reading the cut costs n / 8 bytes of
  * reads instead of a pass over every record: on a 4-megapixel image that
  * is most of the time of a warm re-solve. */
-BKG_INLINE void sink_set(bkg_state *s, int64_t v) { s->sink_bits[v >> 6] |= 1ull << (v & 63); }
-BKG_INLINE void sink_clear(bkg_state *s, int64_t v)
+GCUT_INLINE void sink_set(bkg_state *s, int64_t v) { s->sink_bits[v >> 6] |= 1ull << (v & 63); }
+GCUT_INLINE void sink_clear(bkg_state *s, int64_t v)
 {
     s->sink_bits[v >> 6] &= ~(1ull << (v & 63));
 }
@@ -262,7 +214,7 @@ BKG_INLINE void sink_clear(bkg_state *s, int64_t v)
 /* Append v to the active FIFO. The links live in the records: a queue
  * needs a slot per node anyway, and a node is usually activated right
  * after its record was read, so the write costs no extra miss. */
-BKG_INLINE void activate(bkg_state *s, int32_t v, const int nd)
+GCUT_INLINE void activate(bkg_state *s, int32_t v, const int nd)
 {
     uint32_t *r = rec_of(s, v, nd);
     if ((int32_t)r[F_NEXT(nd)] != NONE)
@@ -276,7 +228,7 @@ BKG_INLINE void activate(bkg_state *s, int32_t v, const int nd)
 }
 
 /* Next active node that is still in a tree (freed ones are dropped). */
-BKG_INLINE int32_t pop_active(bkg_state *s, const int nd)
+GCUT_INLINE int32_t pop_active(bkg_state *s, const int nd)
 {
     while (s->qhead != NONE) {
         const int32_t v = s->qhead;
@@ -309,10 +261,10 @@ static int grow_orphans(bkg_state *s)
 /* v loses its parent. A node enters the list at most once per adoption
  * phase in the main loop (as in bk.c); the warm start may add one twice,
  * which adoption skips. If the list cannot grow the solve fails (oom). */
-BKG_INLINE void make_orphan(bkg_state *s, int32_t v, const int nd)
+GCUT_INLINE void make_orphan(bkg_state *s, int32_t v, const int nd)
 {
     md_of(s, v, nd)->meta = (md_of(s, v, nd)->meta & ~31u) | P_ORPHAN;
-    if (BKG_UNLIKELY(s->otail == s->ocap) && !grow_orphans(s)) {
+    if (GCUT_UNLIKELY(s->otail == s->ocap) && !grow_orphans(s)) {
         s->oom = 1;
         return;
     }
@@ -323,15 +275,15 @@ BKG_INLINE void make_orphan(bkg_state *s, int32_t v, const int nd)
 
 /* One scan of active node i. Returns the direction of an arc from S to T
  * (its tail in *from), or -1. */
-BKG_INLINE int grow(bkg_state *s, int32_t i, int32_t *from, const int nd)
+GCUT_INLINE int grow(bkg_state *s, int32_t i, int32_t *from, const int nd)
 {
     const uint32_t *ri = rec_of(s, i, nd);
     const uint32_t mi = md_of(s, i, nd)->meta, tsi = M_TS(mi), di = md_of(s, i, nd)->dist;
     const uint64_t n = (uint64_t)s->n;
     if (M_TREE(mi) == T_S) {
         for (int d = 0; d < nd; d++) {
-            if (ri[d] < s->delta)
-                continue; /* saturated (below delta), or leaving the grid */
+            if (ri[d] == 0)
+                continue; /* saturated, or leaving the grid */
             const int64_t j = i + s->off[d];
             const uint32_t mj = md_of(s, j, nd)->meta;
             const uint32_t tj = M_TREE(mj);
@@ -362,7 +314,7 @@ BKG_INLINE int grow(bkg_state *s, int32_t i, int32_t *from, const int nd)
             const uint32_t tj = M_TREE(mj);
             if (tj == T_T && (M_TS(mj) > tsi || md_of(s, j, nd)->dist <= di))
                 continue;
-            if (rec_of(s, j, nd)[d ^ 1] < s->delta)
+            if (rec_of(s, j, nd)[d ^ 1] == 0)
                 continue;
             if (tj == T_FREE) {
                 md_of(s, j, nd)->meta = META(tsi, T_T, d ^ 1);
@@ -388,7 +340,7 @@ BKG_INLINE int grow(bkg_state *s, int32_t i, int32_t *from, const int nd)
  * the flow runs parent -> child, against the parent direction p, so the
  * residual used is the parent's res[p ^ 1]; in T it runs child -> parent,
  * the child's res[p]. */
-BKG_INLINE void augment(bkg_state *s, int32_t u, int a, const int nd)
+GCUT_INLINE void augment(bkg_state *s, int32_t u, int a, const int nd)
 {
     const int32_t v = (int32_t)(u + s->off[a]);
     uint32_t *const ru = rec_of(s, u, nd), *const rv = rec_of(s, v, nd);
@@ -438,7 +390,7 @@ BKG_INLINE void augment(bkg_state *s, int32_t u, int a, const int nd)
         const uint32_t p = M_PAR(md_of(s, x, nd)->meta);
         if (p == P_TERMINAL) {
             rx[F_TR(nd)] -= f;
-            if (rx[F_TR(nd)] < s->delta)
+            if (rx[F_TR(nd)] == 0)
                 make_orphan(s, (int32_t)x, nd);
             break;
         }
@@ -446,7 +398,7 @@ BKG_INLINE void augment(bkg_state *s, int32_t u, int a, const int nd)
         uint32_t *ry = rec_of(s, y, nd);
         ry[p ^ 1] -= f;
         rx[p] += f;
-        if (ry[p ^ 1] < s->delta)
+        if (ry[p ^ 1] == 0)
             make_orphan(s, (int32_t)x, nd);
         x = y;
     }
@@ -456,14 +408,14 @@ BKG_INLINE void augment(bkg_state *s, int32_t u, int a, const int nd)
         const uint32_t p = M_PAR(md_of(s, x, nd)->meta);
         if (p == P_TERMINAL) {
             rx[F_TR(nd)] += f;
-            if ((uint32_t)(-(int32_t)rx[F_TR(nd)]) < s->delta)
+            if (rx[F_TR(nd)] == 0)
                 make_orphan(s, (int32_t)x, nd);
             break;
         }
         const int64_t y = x + s->off[p];
         rx[p] -= f;
         rec_of(s, y, nd)[p ^ 1] += f;
-        if (rx[p] < s->delta)
+        if (rx[p] == 0)
             make_orphan(s, (int32_t)x, nd);
         x = y;
     }
@@ -476,7 +428,7 @@ BKG_INLINE void augment(bkg_state *s, int32_t u, int a, const int nd)
 
 /* Distance from j to its terminal, walking up to the first node measured
  * in this phase; BKG_INF if the path meets an orphan. */
-BKG_INLINE int64_t origin_dist(bkg_state *s, int64_t j, const int nd)
+GCUT_INLINE int64_t origin_dist(bkg_state *s, int64_t j, const int nd)
 {
     int64_t dd = 0;
     for (;;) {
@@ -497,7 +449,7 @@ BKG_INLINE int64_t origin_dist(bkg_state *s, int64_t j, const int nd)
 }
 
 /* Stamp the path from j (at distance dd) up to the first stamped node. */
-BKG_INLINE void stamp(bkg_state *s, int64_t j, int64_t dd, const int nd)
+GCUT_INLINE void stamp(bkg_state *s, int64_t j, int64_t dd, const int nd)
 {
     for (;;) {
         const uint32_t m = md_of(s, j, nd)->meta;
@@ -516,7 +468,7 @@ BKG_INLINE void stamp(bkg_state *s, int64_t j, int64_t dd, const int nd)
  * trees: a node outside T with residual into a node y of T always has y
  * active, and a node x of S with residual out of it to a node outside S is
  * always active. */
-BKG_INLINE void leave_tree(bkg_state *s, int32_t i, uint32_t tree, const int nd)
+GCUT_INLINE void leave_tree(bkg_state *s, int32_t i, uint32_t tree, const int nd)
 {
     const uint32_t *ri = rec_of(s, i, nd);
     const uint64_t n = (uint64_t)s->n;
@@ -539,7 +491,7 @@ BKG_INLINE void leave_tree(bkg_state *s, int32_t i, uint32_t tree, const int nd)
  * one i has residual to, whose own path reaches the terminal), the one
  * nearest the terminal; failing that, free i, re-activate the neighbours
  * that could grow into it again and orphan its children. */
-BKG_INLINE void process_orphan(bkg_state *s, int32_t i, const int nd)
+GCUT_INLINE void process_orphan(bkg_state *s, int32_t i, const int nd)
 {
     uint32_t *ri = rec_of(s, i, nd);
     const uint32_t tree = M_TREE(md_of(s, i, nd)->meta);
@@ -553,7 +505,7 @@ BKG_INLINE void process_orphan(bkg_state *s, int32_t i, const int nd)
             continue;
         if (M_TREE(md_of(s, j, nd)->meta) != tree)
             continue;
-        if ((tree == T_S ? rec_of(s, j, nd)[d ^ 1] : ri[d]) < s->delta)
+        if ((tree == T_S ? rec_of(s, j, nd)[d ^ 1] : ri[d]) == 0)
             continue;
         const int64_t dd = origin_dist(s, j, nd);
         if (dd == BKG_INF)
@@ -588,7 +540,7 @@ static void reverse_orphans(bkg_state *s)
     }
 }
 
-BKG_INLINE void adopt(bkg_state *s, const int nd)
+GCUT_INLINE void adopt(bkg_state *s, const int nd)
 {
     while (s->ohead != s->otail) {
         const int32_t i = s->orphans[s->ohead++];
@@ -604,7 +556,7 @@ BKG_INLINE void adopt(bkg_state *s, const int nd)
  * ordering invariant with equal timestamps. Two walks per path, no stack:
  * the first counts the steps up to a node of known depth (ts == 1), the
  * second writes the depths. O(n), once per 2^25 phases. */
-BKG_INLINE void renumber(bkg_state *s, const int nd)
+GCUT_INLINE void renumber(bkg_state *s, const int nd)
 {
     for (int64_t v = 0; v < s->n; v++)
         md_of(s, v, nd)->meta &= 127u;
@@ -640,7 +592,7 @@ BKG_INLINE void renumber(bkg_state *s, const int nd)
     s->time = 0;
 }
 
-BKG_INLINE void next_phase(bkg_state *s, const int nd)
+GCUT_INLINE void next_phase(bkg_state *s, const int nd)
 {
     if (s->time >= s->time_limit)
         renumber(s, nd);
@@ -653,7 +605,7 @@ BKG_INLINE void next_phase(bkg_state *s, const int nd)
  * again before the queue moves on (its next field points to itself
  * meanwhile, so adoption does not queue it twice). The phase counter moves
  * once per augmentation. */
-BKG_INLINE gcut_status run(bkg_state *s, double deadline, const int nd)
+GCUT_INLINE gcut_status run(bkg_state *s, double deadline, const int nd)
 {
     int32_t cur = NONE;
     int64_t steps = 0;
@@ -676,12 +628,12 @@ BKG_INLINE gcut_status run(bkg_state *s, double deadline, const int nd)
             augment(s, u, a, nd);
             reverse_orphans(s);
             adopt(s, nd);
-            if (BKG_UNLIKELY(s->oom))
+            if (GCUT_UNLIKELY(s->oom))
                 return GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-bk: cannot grow the orphan list");
         } else {
             cur = NONE;
         }
-        if (BKG_UNLIKELY(++steps % BKG_CLOCK_EVERY == 0) && gcut_i_now_ms() > deadline) {
+        if (GCUT_UNLIKELY(++steps % BKG_CLOCK_EVERY == 0) && gcut_i_now_ms() > deadline) {
             if (cur != NONE)
                 rec_of(s, cur, nd)[F_NEXT(nd)] = (uint32_t)NONE;
             return GCUT_FAIL(GCUT_ERR_TIMEOUT, "cpu-bk: time limit reached");
@@ -711,7 +663,7 @@ static void border_masks(const gcut_grid_problem *p, uint32_t mask[64])
 /* Residuals from the capacities (0 for directions leaving the grid),
  * cancel min(cap_source, cap_sink), plant the forests: every node with a
  * terminal residual is an active root of its tree. */
-BKG_INLINE void cold_init(bkg_state *s, const gcut_grid_problem *p, const int nd)
+GCUT_INLINE void cold_init(bkg_state *s, const gcut_grid_problem *p, const int nd)
 {
     uint32_t mask[64];
     border_masks(p, mask);
@@ -739,9 +691,9 @@ BKG_INLINE void cold_init(bkg_state *s, const gcut_grid_problem *p, const int nd
                 r[F_TR(nd)] = (uint32_t)tr;
                 r[F_NEXT(nd)] = (uint32_t)NONE;
                 md_of(s, v, nd)->dist = 1;
-                if (tr <= -(int64_t)s->delta)
+                if (tr < 0)
                     sink_set(s, v);
-                if (tr >= (int64_t)s->delta || tr <= -(int64_t)s->delta) {
+                if (tr != 0) {
                     md_of(s, v, nd)->meta = META(0, tr > 0 ? T_S : T_T, P_TERMINAL);
                     activate(s, (int32_t)v, nd);
                 } else {
@@ -752,22 +704,19 @@ BKG_INLINE void cold_init(bkg_state *s, const gcut_grid_problem *p, const int nd
     }
 }
 
-/* The next scaling phase, after s->delta was lowered: every node whose
- * terminal residual now reaches delta becomes a root of its tree (leaving
- * the other tree if it was there, as repair does), orphans are adopted,
- * and every node of a tree is activated, since growth skipped its arcs of
- * residual in [delta, old delta). Parent arcs carry at least the old delta,
- * so the trees stay valid. With delta = 1 the state then satisfies every
- * invariant of a plain cold start after its first growth steps. */
-BKG_INLINE void rescale(bkg_state *s, const int nd)
+/* The hand-over of the IBFS phase to BK: every node with terminal
+ * residual becomes a root of its tree (leaving the other tree if it was
+ * there, as repair does), orphans are adopted, and every node of a tree is
+ * activated. The state then satisfies every invariant of a plain cold
+ * start after its first growth steps. */
+GCUT_INLINE void hand_over(bkg_state *s, const int nd)
 {
     next_phase(s, nd);
     s->ohead = s->otail = 0;
-    const int64_t dl = s->delta;
     for (int64_t v = 0; v < s->n; v++) {
         uint32_t *r = rec_of(s, v, nd);
         const int32_t tr = (int32_t)r[F_TR(nd)];
-        if (tr < dl && tr > -dl)
+        if (tr == 0)
             continue;
         const uint32_t m = md_of(s, v, nd)->meta, tree = M_TREE(m);
         const uint32_t want = tr > 0 ? T_S : T_T;
@@ -836,7 +785,7 @@ typedef struct ibfs {
 
 static int ibfs_push(ibfs *b, ibfs_list *l, int32_t v)
 {
-    if (BKG_UNLIKELY(l->len == l->cap)) {
+    if (GCUT_UNLIKELY(l->len == l->cap)) {
         const int64_t cap = l->cap ? 2 * l->cap : 4096;
         int32_t *p = gcut_i_realloc(l->v, (size_t)cap * sizeof(int32_t));
         if (!p) {
@@ -851,14 +800,14 @@ static int ibfs_push(ibfs *b, ibfs_list *l, int32_t v)
 }
 
 /* Orphan v (its label is dist) into its bucket. */
-BKG_INLINE void ibfs_orphan(bkg_state *s, ibfs *b, int32_t v, const int nd)
+GCUT_INLINE void ibfs_orphan(bkg_state *s, ibfs *b, int32_t v, const int nd)
 {
     uint32_t *r = rec_of(s, v, nd);
     const uint32_t lab = md_of(s, v, nd)->dist;
     md_of(s, v, nd)->meta = (md_of(s, v, nd)->meta & ~31u) | P_ORPHAN;
     if ((int32_t)r[F_NEXT(nd)] != NONE)
         return; /* in its bucket already (its label has not moved since) */
-    if (BKG_UNLIKELY((int64_t)lab >= b->nbucket)) {
+    if (GCUT_UNLIKELY((int64_t)lab >= b->nbucket)) {
         int64_t nb = b->nbucket ? 2 * b->nbucket : 1024;
         while (nb <= (int64_t)lab)
             nb *= 2;
@@ -881,7 +830,7 @@ BKG_INLINE void ibfs_orphan(bkg_state *s, ibfs *b, int32_t v, const int nd)
 }
 
 /* The children of v in `tree` become orphans. */
-BKG_INLINE void ibfs_orphan_children(bkg_state *s, ibfs *b, int32_t v, uint32_t tree,
+GCUT_INLINE void ibfs_orphan_children(bkg_state *s, ibfs *b, int32_t v, uint32_t tree,
                                      const int nd)
 {
     const uint64_t n = (uint64_t)s->n;
@@ -896,14 +845,14 @@ BKG_INLINE void ibfs_orphan_children(bkg_state *s, ibfs *b, int32_t v, uint32_t 
 }
 
 /* The children of v found by a scan (bit d: direction d) become orphans. */
-BKG_INLINE void ibfs_orphan_kids(bkg_state *s, ibfs *b, int32_t v, uint32_t kids, const int nd)
+GCUT_INLINE void ibfs_orphan_kids(bkg_state *s, ibfs *b, int32_t v, uint32_t kids, const int nd)
 {
     for (; kids; kids &= kids - 1)
-        ibfs_orphan(s, b, (int32_t)(v + s->off[BKG_CTZ(kids)]), nd);
+        ibfs_orphan(s, b, (int32_t)(v + s->off[GCUT_CTZ32(kids)]), nd);
 }
 
 /* tr[x] += delta, keeping flow = sum of cap_source - max(tr, 0). */
-BKG_INLINE void ibfs_tr_add(bkg_state *s, uint32_t *rx, int64_t delta, const int nd)
+GCUT_INLINE void ibfs_tr_add(bkg_state *s, uint32_t *rx, int64_t delta, const int nd)
 {
     const int64_t old = (int32_t)rx[F_TR(nd)], now = old + delta;
     s->flow -= (now > 0 ? now : 0) - (old > 0 ? old : 0);
@@ -918,7 +867,7 @@ BKG_INLINE void ibfs_tr_add(bkg_state *s, uint32_t *rx, int64_t delta, const int
  * or with the other sign, becomes an orphan too. A move that would take a
  * parent's tr out of [-INT32_MAX, INT32_MAX] is not made (x keeps its
  * flow; the hand-over to BK makes it a root of the other tree). */
-BKG_INLINE void ibfs_discharge(bkg_state *s, ibfs *b, int64_t x, const int nd)
+GCUT_INLINE void ibfs_discharge(bkg_state *s, ibfs *b, int64_t x, const int nd)
 {
     for (;;) {
         uint32_t *rx = rec_of(s, x, nd);
@@ -944,7 +893,7 @@ BKG_INLINE void ibfs_discharge(bkg_state *s, ibfs *b, int64_t x, const int nd)
             a = *arc;
         if (a > room)
             a = room;
-        if (BKG_UNLIKELY(a == 0))
+        if (GCUT_UNLIKELY(a == 0))
             return;
         *arc -= (uint32_t)a;
         *back += (uint32_t)a;
@@ -972,7 +921,7 @@ BKG_INLINE void ibfs_discharge(bkg_state *s, ibfs *b, int64_t x, const int nd)
  * walk, and what could not pass waits near the frontier instead of being
  * pulled from the roots again path by path. Returns the flow moved over
  * the arc (0 only when a tr is at the end of its range). */
-BKG_INLINE int64_t augment_ex(bkg_state *s, ibfs *b, int32_t u, int a, const int nd)
+GCUT_INLINE int64_t augment_ex(bkg_state *s, ibfs *b, int32_t u, int a, const int nd)
 {
     const int64_t v = u + s->off[a];
     uint32_t *const ru = rec_of(s, u, nd), *const rv = rec_of(s, v, nd);
@@ -989,7 +938,7 @@ BKG_INLINE int64_t augment_ex(bkg_state *s, ibfs *b, int32_t u, int a, const int
         f = INT32_MAX - (tv > 0 ? tv : 0);
     if (f > INT32_MAX + (int64_t)(tu < 0 ? tu : 0))
         f = INT32_MAX + (int64_t)(tu < 0 ? tu : 0);
-    if (BKG_UNLIKELY(f <= 0))
+    if (GCUT_UNLIKELY(f <= 0))
         return 0;
     ru[a] -= (uint32_t)f;
     rv[a ^ 1] += (uint32_t)f;
@@ -1013,7 +962,7 @@ BKG_INLINE int64_t augment_ex(bkg_state *s, ibfs *b, int32_t u, int a, const int
 }
 
 /* Adopt or relabel orphan i (see the comment above). */
-BKG_INLINE void ibfs_adopt_one(bkg_state *s, ibfs *b, int32_t i, const int nd)
+GCUT_INLINE void ibfs_adopt_one(bkg_state *s, ibfs *b, int32_t i, const int nd)
 {
     uint32_t *ri = rec_of(s, i, nd);
     const uint32_t tree = M_TREE(md_of(s, i, nd)->meta), t = tree == T_T;
@@ -1099,7 +1048,7 @@ BKG_INLINE void ibfs_adopt_one(bkg_state *s, ibfs *b, int32_t i, const int nd)
 
 /* Take the orphans augment() listed into the buckets, then process the
  * buckets in label order (children join higher buckets as we go). */
-BKG_INLINE void ibfs_adopt(bkg_state *s, ibfs *b, const int nd)
+GCUT_INLINE void ibfs_adopt(bkg_state *s, ibfs *b, const int nd)
 {
     for (int64_t k = 0; k < s->otail; k++) {
         const int32_t v = s->orphans[k];
@@ -1119,7 +1068,7 @@ BKG_INLINE void ibfs_adopt(bkg_state *s, ibfs *b, const int nd)
         r[F_NEXT(nd)] = (uint32_t)NONE;
         if (M_PAR(md_of(s, v, nd)->meta) == P_ORPHAN && md_of(s, v, nd)->dist == lab)
             ibfs_adopt_one(s, b, v, nd);
-        if (BKG_UNLIKELY(b->budget < 0))
+        if (GCUT_UNLIKELY(b->budget < 0))
             return; /* the phase is abandoned (ibfs_run) */
     }
     b->omin = UINT32_MAX;
@@ -1128,14 +1077,14 @@ BKG_INLINE void ibfs_adopt(bkg_state *s, ibfs *b, const int nd)
 
 /* One pass of tree t: scan every node of its frontier (label D), add the
  * free neighbours at D + 1, augment where the other tree is met. */
-BKG_INLINE void ibfs_pass(bkg_state *s, ibfs *b, int t, const int nd)
+GCUT_INLINE void ibfs_pass(bkg_state *s, ibfs *b, int t, const int nd)
 {
     const uint64_t n = (uint64_t)s->n;
     const uint32_t tree = t ? T_T : T_S, other = t ? T_S : T_T;
     const uint32_t D = b->D[t];
     b->growing = t;
     for (int64_t k = 0; k < b->cur[t].len; k++) {
-        if (BKG_UNLIKELY(++b->steps % BKG_CLOCK_EVERY == 0) && gcut_i_now_ms() > b->deadline) {
+        if (GCUT_UNLIKELY(++b->steps % BKG_CLOCK_EVERY == 0) && gcut_i_now_ms() > b->deadline) {
             b->timeout = 1;
             return;
         }
@@ -1164,10 +1113,10 @@ BKG_INLINE void ibfs_pass(bkg_state *s, ibfs *b, int t, const int nd)
                 const int dir = t ? d ^ 1 : d;
                 if (!s->excess)
                     augment(s, from, dir, nd);
-                else if (BKG_UNLIKELY(augment_ex(s, b, from, dir, nd) == 0))
+                else if (GCUT_UNLIKELY(augment_ex(s, b, from, dir, nd) == 0))
                     continue; /* stuck at the end of the range: BK finishes it */
                 ibfs_adopt(s, b, nd);
-                if (BKG_UNLIKELY(b->oom || s->oom || b->budget < 0))
+                if (GCUT_UNLIKELY(b->oom || s->oom || b->budget < 0))
                     return;
                 d--; /* the same arc again: it may still have residual */
             }
@@ -1183,7 +1132,7 @@ BKG_INLINE void ibfs_pass(bkg_state *s, ibfs *b, int t, const int nd)
 }
 
 /* Entries of the frontier list still at label D in tree t. */
-BKG_INLINE int64_t ibfs_live(bkg_state *s, ibfs *b, int t, const int nd)
+GCUT_INLINE int64_t ibfs_live(bkg_state *s, ibfs *b, int t, const int nd)
 {
     const uint32_t tree = t ? T_T : T_S;
     int64_t w = 0;
@@ -1196,12 +1145,12 @@ BKG_INLINE int64_t ibfs_live(bkg_state *s, ibfs *b, int t, const int nd)
     return w;
 }
 
-/* The IBFS phase of a cold solve, on the state cold_init left (delta 1,
- * every node with terminal residual a root, labels 1, the active queue
+/* The IBFS phase of a cold solve, on the state cold_init left (every
+ * node with terminal residual a root, labels 1, the active queue
  * holding them in index order, which fixes the order of the whole run).
  * Returns GCUT_OK, GCUT_ERR_NOMEM or GCUT_ERR_TIMEOUT (then the state is
  * left for a cold start, as after a timeout of run()). */
-BKG_INLINE gcut_status ibfs_run(bkg_state *s, double deadline, const int nd)
+GCUT_INLINE gcut_status ibfs_run(bkg_state *s, double deadline, const int nd)
 {
     ibfs b;
     memset(&b, 0, sizeof b);
@@ -1220,13 +1169,12 @@ BKG_INLINE gcut_status ibfs_run(bkg_state *s, double deadline, const int nd)
     b.D[0] = b.D[1] = 1;
     /* The trees grow a level at a time; next grows the tree that has
      * processed fewer orphans so far, in turn when equal (the rule of the
-     * ESA 2015 paper's code). On the 40 GrabCut first cuts (one core, CPU
-     * time, 2026-11-22) that was 4% faster in geometric mean than strict
-     * turns (89.7 against 93.8 ms, plain IBFS). Growing the tree with the
-     * smaller frontier was slower than turns: 109 against 97 ms; the
-     * frontier of T, all the pixels that prefer the background, stays
-     * larger, so S alone grew into deep trees whose orphans cascaded. A
-     * tree whose frontier is empty can grow no more, and the phase ends. */
+     * ESA 2015 paper's code): faster on the GrabCut first cuts than strict
+     * turns, and growing the tree with the smaller frontier was slower
+     * than both (bench/results/cpu-bk-grid-2026-11-21.md): the frontier of
+     * T, all the pixels that prefer the background, stays larger, so S
+     * alone grew into deep trees whose orphans cascaded. A tree whose
+     * frontier is empty can grow no more, and the phase ends. */
     b.budget = BKG_EXCESS_WORK * (int64_t)s->n + (1 << 20);
     for (int t = 0; !b.oom && !s->oom && !b.timeout && b.budget >= 0;) {
         if (ibfs_live(s, &b, t, nd) == 0)
@@ -1249,15 +1197,15 @@ BKG_INLINE gcut_status ibfs_run(bkg_state *s, double deadline, const int nd)
         s->again = 1;
         return GCUT_OK;
     }
-    /* Hand over to BK: every tree node active (rescale with delta 1). */
+    /* Hand over to BK: every tree node active. */
     s->time = 0;
-    rescale(s, nd);
+    hand_over(s, nd);
     return GCUT_OK;
 }
 
 /* tr[v] += delta, keeping flow = sum of cap_source - max(tr, 0). Returns 0
  * if tr would leave [-INT32_MAX, INT32_MAX] (then the caller goes cold). */
-BKG_INLINE int add_tr(bkg_state *s, int64_t v, int64_t delta, const int nd)
+GCUT_INLINE int add_tr(bkg_state *s, int64_t v, int64_t delta, const int nd)
 {
     uint32_t *r = rec_of(s, v, nd);
     const int64_t old = (int32_t)r[F_TR(nd)], now = old + delta;
@@ -1281,7 +1229,7 @@ static int inside(const gcut_grid_problem *p, int32_t v, int d)
  * residual makes it a root of the matching tree (leaving the other tree
  * as a freed node would); otherwise it keeps its parent only if the
  * parent arc still has residual in the tree's direction. */
-BKG_INLINE void repair(bkg_state *s, int32_t v, const int nd)
+GCUT_INLINE void repair(bkg_state *s, int32_t v, const int nd)
 {
     uint32_t *rv = rec_of(s, v, nd);
     const uint32_t m = md_of(s, v, nd)->meta, tree = M_TREE(m), par = M_PAR(m);
@@ -1317,7 +1265,7 @@ BKG_INLINE void repair(bkg_state *s, int32_t v, const int nd)
  *     down): the reparametrisation of the header comment.
  * Touched nodes are collected in the (empty) active queue. Returns 0 when
  * a tr would overflow: the caller then starts cold. */
-BKG_INLINE int warm_replay(bkg_state *s, const gcut_grid_problem *p, const int nd)
+GCUT_INLINE int warm_replay(bkg_state *s, const gcut_grid_problem *p, const int nd)
 {
     /* A fresh phase: every kept timestamp is then below it, so a node
      * re-rooted with (ts = time, dist = 1) sits strictly above its old
@@ -1363,7 +1311,7 @@ BKG_INLINE int warm_replay(bkg_state *s, const gcut_grid_problem *p, const int n
  * residual on the side opposite to their tree (repair would move them to
  * the other tree): the cut has to move far, and the kept trees are more
  * hindrance than help. */
-BKG_INLINE int many_flips(const bkg_state *s, const int nd)
+GCUT_INLINE int many_flips(const bkg_state *s, const int nd)
 {
     const int64_t limit = s->n / BKG_WARM_FLIPS;
     int64_t flips = 0;
@@ -1383,7 +1331,7 @@ BKG_INLINE int many_flips(const bkg_state *s, const int nd)
 /* Fresh forests on the kept flow, as cold_init builds them on zero flow:
  * every node with terminal residual a root of its side (label 1, active,
  * in index order), every other node free; the IBFS phase starts from here. */
-BKG_INLINE void reforest(bkg_state *s, const int nd)
+GCUT_INLINE void reforest(bkg_state *s, const int nd)
 {
     s->qhead = s->qtail = NONE;
     s->ohead = s->otail = 0;
@@ -1410,7 +1358,7 @@ BKG_INLINE void reforest(bkg_state *s, const int nd)
  * stay active so the main loop grows from them), or fresh forests for
  * the IBFS phase on the kept flow; WARM_AUTO picks IBFS when many_flips.
  * Returns 0 (start cold), WARM_BK or WARM_IBFS. */
-BKG_INLINE int warm_init(bkg_state *s, const gcut_grid_problem *p, int mode, const int nd)
+GCUT_INLINE int warm_init(bkg_state *s, const gcut_grid_problem *p, int mode, const int nd)
 {
     if (!warm_replay(s, p, nd))
         return 0;
@@ -1463,7 +1411,6 @@ static void read_cut(const bkg_state *s, uint8_t *cut)
     }                                                                                         \
     static void cold_##N(bkg_state *s, const gcut_grid_problem *p) { cold_init(s, p, N); }      \
     static gcut_status run_##N(bkg_state *s, double dl) { return run(s, dl, N); }              \
-    static void rescale_##N(bkg_state *s) { rescale(s, N); }                                   \
     static gcut_status ibfs_##N(bkg_state *s, double dl) { return ibfs_run(s, dl, N); }
 BKG_INSTANCE(4)
 BKG_INSTANCE(6)
@@ -1475,13 +1422,12 @@ typedef struct bkg_ops {
     int (*warm)(bkg_state *, const gcut_grid_problem *, int);
     void (*cold)(bkg_state *, const gcut_grid_problem *);
     gcut_status (*run)(bkg_state *, double);
-    void (*rescale)(bkg_state *);
     gcut_status (*ibfs)(bkg_state *, double);
 } bkg_ops;
 
 static const bkg_ops *ops_for(int32_t nd)
 {
-#define BKG_OPS(N) {warm_##N, cold_##N, run_##N, rescale_##N, ibfs_##N}
+#define BKG_OPS(N) {warm_##N, cold_##N, run_##N, ibfs_##N}
     static const bkg_ops ops4 = BKG_OPS(4), ops6 = BKG_OPS(6), ops8 = BKG_OPS(8),
                          ops18 = BKG_OPS(18), ops26 = BKG_OPS(26);
 #undef BKG_OPS
@@ -1530,25 +1476,6 @@ void gcut_i_bk_grid_destroy(void *state)
     gcut_i_free(state);
 }
 
-/* The first threshold of a cold solve (see BKG_SCALE_FIRST); 1, plain BK,
- * when the capacities are small. */
-static uint32_t first_delta(const gcut_grid_problem *p)
-{
-    int32_t mx = 0;
-    for (int32_t v = 0; v < p->num_nodes; v++) {
-        const int32_t t = p->cap_source[v] > p->cap_sink[v] ? p->cap_source[v] - p->cap_sink[v]
-                                                          : p->cap_sink[v] - p->cap_source[v];
-        mx = t > mx ? t : mx;
-    }
-    for (int k = 0; k < p->num_dirs; k++)
-        for (int32_t v = 0; v < p->num_nodes; v++)
-            mx = p->cap[k][v] > mx ? p->cap[k][v] : mx;
-    uint32_t d = 1;
-    while ((int64_t)d * 2 <= (int64_t)mx >> BKG_SCALE_FIRST)
-        d *= 2;
-    return d;
-}
-
 /* Size the records for p's grid (kept when the shape matches). */
 static gcut_status fit(bkg_state *s, const gcut_grid_problem *p)
 {
@@ -1586,32 +1513,15 @@ static gcut_status fit(bkg_state *s, const gcut_grid_problem *p)
     return GCUT_OK;
 }
 
-/* The scaling phases down to delta = 1 (plain BK, the exact end). */
-static gcut_status run_phases(bkg_state *s, const bkg_ops *ops, double deadline)
-{
-    gcut_status st;
-    for (;;) {
-        if ((st = ops->run(s, deadline)) != GCUT_OK)
-            return st;
-        if (s->delta == 1)
-            return GCUT_OK;
-        s->delta = s->delta >> BKG_SCALE_SHIFT ? s->delta >> BKG_SCALE_SHIFT : 1;
-        ops->rescale(s);
-        if (BKG_UNLIKELY(s->oom))
-            return GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-bk: cannot grow the orphan list");
-    }
-}
-
 /* How a cold solve starts (the `cold` setting). */
-enum { COLD_IBFS = 0, COLD_SCALE = 1, COLD_PLAIN = 2 };
+enum { COLD_IBFS = 0, COLD_PLAIN = 1 };
 
 /* Set s up for a cold solve of p: the forests of cold_init, then, by the
- * mode, the IBFS phase (which leaves BK a nearly maximum flow), or the
- * first capacity-scaling threshold, or nothing (plain BK). */
+ * mode, the IBFS phase (which leaves BK a nearly maximum flow) or nothing
+ * (plain BK). */
 static gcut_status cold_start(bkg_state *s, const gcut_grid_problem *p, const bkg_ops *ops,
                               int mode, double deadline)
 {
-    s->delta = mode == COLD_SCALE ? first_delta(p) : 1;
     ops->cold(s, p);
     if (mode != COLD_IBFS)
         return GCUT_OK;
@@ -1641,13 +1551,10 @@ static gcut_status parse_params(const char *str, int64_t *ts_limit, int *cold, i
         } else if (strcmp(p.key, "cold") == 0) {
             if (strcmp(p.value, "ibfs") == 0)
                 *cold = COLD_IBFS;
-            else if (strcmp(p.value, "scale") == 0)
-                *cold = COLD_SCALE;
             else if (strcmp(p.value, "plain") == 0)
                 *cold = COLD_PLAIN;
             else
-                st = GCUT_FAIL(GCUT_ERR_INVALID, "cpu-bk: cold=%s (want ibfs, scale or plain)",
-                               p.value);
+                st = GCUT_FAIL(GCUT_ERR_INVALID, "cpu-bk: cold=%s (want ibfs or plain)", p.value);
         } else if (strcmp(p.key, "excess") == 0) {
             st = gcut_i_param_int(&p, "cpu-bk", 0, 1, &ex);
         } else if (strcmp(p.key, "warm") == 0) {
@@ -1703,7 +1610,6 @@ gcut_status gcut_i_bk_grid_solve(void *state, const gcut_grid_problem *p,
     s->again = 0;
     s->oom = 0;
     s->augmentations = s->path_arcs = 0;
-    s->delta = 1;
     int warm = can_warm ? ops->warm(s, p, wmode) : 0;
     if (s->oom) {
         st = GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-bk: cannot grow the orphan list");
@@ -1721,7 +1627,7 @@ gcut_status gcut_i_bk_grid_solve(void *state, const gcut_grid_problem *p,
     sol->stats->warm_start = warm != 0;
 
     t0 = gcut_i_now_ms();
-    if ((st = run_phases(s, ops, deadline)) != GCUT_OK)
+    if ((st = ops->run(s, deadline)) != GCUT_OK)
         goto done;
     sol->stats->solve_ms = gcut_i_now_ms() - t0;
     sol->stats->augmentations = s->augmentations;

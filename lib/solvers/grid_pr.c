@@ -68,59 +68,53 @@
  * process the lists, so flow, labels and cut are the same for any thread
  * count.
  *
- * Threads: a pool created per solve; the caller is worker 0 and drives.
- * Phases with fewer than par_min items (default GPR_PAR_ITEMS; BFS levels
+ * Threads: the fork-join pool of lib/core/pool.c, started per solve; the
+ * caller is worker 0 and drives.
+ * Phases with fewer than par_min items (default GRIDPR_PAR_ITEMS; BFS levels
  * an eighth of that) run on the driver alone.
  *
  * Settings (opt->params): par_min=N, gr_freq=F (see parse_params).
  * Memory per node: 4 * nd (residuals) + 8 (excess) + 8 (added) + 4 * 4
  * (sink residual, label, new label, stamp) bytes, plus the lists.
  */
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/event_internal.h"
+#include "core/pool_internal.h"
+#include "core/compiler_internal.h"
 #include "solvers/solvers_internal.h"
 
-#if defined(__GNUC__) || defined(__clang__)
-#define GPR_INLINE static inline __attribute__((always_inline))
-#else
-#define GPR_INLINE static inline
-#endif
-
-#define GPR_MAX_THREADS 64
+#define GRIDPR_MAX_THREADS 64
 /* A phase over fewer items than this runs on the driving thread (default
  * of the par_min setting). */
-#define GPR_PAR_ITEMS 4096
+#define GRIDPR_PAR_ITEMS 4096
 /* Cherkassky-Goldberg: a relabel costs BETA plus the degree; a global
  * relabelling runs once FREQ * work > ALPHA * n + m. */
-#define GPR_ALPHA 6
-#define GPR_BETA 12
-#define GPR_FREQ 0.5
-/* Spin iterations before a waiting thread sleeps (few when the pool has
- * more threads than the machine has cores). */
-#define GPR_SPIN 2000
-#define GPR_SPIN_OVERSUBSCRIBED 20
-#define GPR_LIST_MIN 1024
+#define GRIDPR_ALPHA 6
+#define GRIDPR_BETA 12
+#define GRIDPR_FREQ 0.5
+/* Spin iterations before a waiting thread sleeps (while every thread has
+ * a core; see gcut_i_pool_init). */
+#define GRIDPR_SPIN 2000
+#define GRIDPR_LIST_MIN 1024
 
-enum { JOB_INIT, JOB_SEED, JOB_BFS, JOB_ACTIVE, JOB_PUSH, JOB_RELABEL, JOB_COMMIT, JOB_CUT, JOB_STOP };
+enum { JOB_INIT, JOB_SEED, JOB_BFS, JOB_ACTIVE, JOB_PUSH, JOB_RELABEL, JOB_COMMIT, JOB_CUT };
 
-typedef struct gpr_list {
+typedef struct gridpr_list {
     int32_t *item;
     int64_t len, room;
-} gpr_list;
+} gridpr_list;
 
 /* Per-thread: written by its thread within a phase, read by the driver
  * between phases; padded apart. */
-typedef struct gpr_tl {
-    _Alignas(64) gpr_list list[2];
+typedef struct gridpr_tl {
+    _Alignas(64) gridpr_list list[2];
     int64_t pushes, relabels, work, to_sink, count;
     int nomem;
-} gpr_tl;
+} gridpr_tl;
 
-typedef struct gpr {
+typedef struct gridpr {
     int32_t n, nd, w, h, dp;
     uint32_t dead;           /* n + 1: above every distance to the sink */
     int64_t off[GCUT_GRID_MAX_DIRS];
@@ -136,30 +130,23 @@ typedef struct gpr {
     uint32_t stamp;          /* the current round's stamp */
     uint32_t level;          /* the current BFS level's label */
     int cur;                 /* input lists: list[cur]; output: list[cur ^ 1] */
-    int64_t prefix[GPR_MAX_THREADS + 1]; /* input list offsets */
+    int64_t prefix[GRIDPR_MAX_THREADS + 1]; /* input list offsets */
     int64_t flow0;           /* cancelled terminal capacity */
     int32_t nthreads;        /* running (the pool's size) */
     int64_t par_min;         /* phases of fewer items run on the driver */
     double freq;             /* global relabelling frequency */
-    gpr_tl *tl;
-    /* pool */
-    pthread_t *th;
-    _Atomic int job;
-    int32_t phase_threads;   /* how many threads share the current phase */
-    int events;              /* start and done are initialised */
-    int spin;                /* spin iterations before sleeping */
-    gcut_i_event start, done;
-} gpr;
-
-/* ------------------------------------------------------------ pool */
+    gridpr_tl *tl;
+    int job;                 /* the current phase's job */
+    gcut_i_pool pool;
+} gridpr;
 
 /* ------------------------------------------------------------ helpers */
 
-static void list_push(gpr_tl *t, int which, int32_t v)
+static void list_push(gridpr_tl *t, int which, int32_t v)
 {
-    gpr_list *l = &t->list[which];
+    gridpr_list *l = &t->list[which];
     if (l->len == l->room) {
-        int64_t room = l->room ? 2 * l->room : GPR_LIST_MIN;
+        int64_t room = l->room ? 2 * l->room : GRIDPR_LIST_MIN;
         int32_t *item = gcut_i_realloc(l->item, (size_t)room * sizeof *item);
         if (!item) {
             t->nomem = 1;
@@ -172,7 +159,7 @@ static void list_push(gpr_tl *t, int which, int32_t v)
 }
 
 /* This thread's share [lo, hi) of [0, total). */
-GPR_INLINE void share(int64_t total, int32_t id, int32_t nt, int64_t *lo, int64_t *hi)
+GCUT_INLINE void share(int64_t total, int32_t id, int32_t nt, int64_t *lo, int64_t *hi)
 {
     *lo = total * id / nt;
     *hi = total * (id + 1) / nt;
@@ -180,7 +167,7 @@ GPR_INLINE void share(int64_t total, int32_t id, int32_t nt, int64_t *lo, int64_
 
 /* The k-th item of the concatenated input lists, walking forward from
  * list *t (k only grows within one share). */
-GPR_INLINE int32_t input_item(const gpr *P, int64_t k, int32_t *t)
+GCUT_INLINE int32_t input_item(const gridpr *P, int64_t k, int32_t *t)
 {
     while (k >= P->prefix[*t + 1])
         (*t)++;
@@ -188,7 +175,7 @@ GPR_INLINE int32_t input_item(const gpr *P, int64_t k, int32_t *t)
 }
 
 /* Put v on this thread's output list once per round. */
-GPR_INLINE void mark_once(gpr *P, gpr_tl *t, int32_t v)
+GCUT_INLINE void mark_once(gridpr *P, gridpr_tl *t, int32_t v)
 {
     if (atomic_exchange_explicit(&P->mark[v], P->stamp, memory_order_relaxed) != P->stamp)
         list_push(t, P->cur ^ 1, v);
@@ -197,7 +184,7 @@ GPR_INLINE void mark_once(gpr *P, gpr_tl *t, int32_t v)
 /* ------------------------------------------------------------ jobs */
 
 /* Residuals, terminal arcs, excesses; border directions get 0. */
-static void job_init(gpr *P, gpr_tl *t, int32_t id, int32_t nt)
+static void job_init(gridpr *P, gridpr_tl *t, int32_t id, int32_t nt)
 {
     const gcut_grid_problem *p = P->p;
     int64_t lo, hi, flow0 = 0;
@@ -224,7 +211,7 @@ static void job_init(gpr *P, gpr_tl *t, int32_t id, int32_t nt)
 
 /* Global relabelling, level 1: every label to dead, the nodes with a
  * residual arc to the sink to 1 and onto the output list. */
-static void job_seed(gpr *P, gpr_tl *t, int32_t id, int32_t nt)
+static void job_seed(gridpr *P, gridpr_tl *t, int32_t id, int32_t nt)
 {
     int64_t lo, hi;
     share(P->n, id, nt, &lo, &hi);
@@ -241,7 +228,7 @@ static void job_seed(gpr *P, gpr_tl *t, int32_t id, int32_t nt)
 
 /* One BFS level: claim every dead node with a residual arc into the
  * frontier (a CAS of its label, so each is claimed once). */
-static void job_bfs(gpr *P, gpr_tl *t, int32_t id, int32_t nt)
+static void job_bfs(gridpr *P, gridpr_tl *t, int32_t id, int32_t nt)
 {
     int64_t lo, hi;
     int32_t li = 0;
@@ -266,7 +253,7 @@ static void job_bfs(gpr *P, gpr_tl *t, int32_t id, int32_t nt)
 }
 
 /* After a global relabelling: the active nodes, in node order. */
-static void job_active(gpr *P, gpr_tl *t, int32_t id, int32_t nt)
+static void job_active(gridpr *P, gridpr_tl *t, int32_t id, int32_t nt)
 {
     int64_t lo, hi;
     share(P->n, id, nt, &lo, &hi);
@@ -278,7 +265,7 @@ static void job_active(gpr *P, gpr_tl *t, int32_t id, int32_t nt)
 
 /* Phase A: push on admissible arcs; the label is checked before the
  * residual is read (see the top). */
-static void job_push(gpr *P, gpr_tl *t, int32_t id, int32_t nt)
+static void job_push(gridpr *P, gridpr_tl *t, int32_t id, int32_t nt)
 {
     int64_t lo, hi;
     int32_t li = 0;
@@ -318,7 +305,7 @@ static void job_push(gpr *P, gpr_tl *t, int32_t id, int32_t nt)
 
 /* Phase B: fold the received flow; relabel active nodes with no admissible
  * arc (into newlab: the labels everyone reads stay those of the round). */
-static void job_relabel(gpr *P, gpr_tl *t, int32_t id, int32_t nt)
+static void job_relabel(gridpr *P, gridpr_tl *t, int32_t id, int32_t nt)
 {
     int64_t lo, hi;
     int32_t li = 0;
@@ -344,13 +331,13 @@ static void job_relabel(gpr *P, gpr_tl *t, int32_t id, int32_t nt)
         if (best > L) {
             P->newlab[v] = best;
             t->relabels++;
-            t->work += GPR_BETA + P->nd;
+            t->work += GRIDPR_BETA + P->nd;
         }
     }
 }
 
 /* Phase C: publish labels; the still-active nodes are the next list. */
-static void job_commit(gpr *P, gpr_tl *t, int32_t id, int32_t nt)
+static void job_commit(gridpr *P, gridpr_tl *t, int32_t id, int32_t nt)
 {
     int64_t lo, hi;
     int32_t li = 0;
@@ -364,7 +351,7 @@ static void job_commit(gpr *P, gpr_tl *t, int32_t id, int32_t nt)
     }
 }
 
-static void job_cut(gpr *P, gpr_tl *t, int32_t id, int32_t nt)
+static void job_cut(gridpr *P, gridpr_tl *t, int32_t id, int32_t nt)
 {
     (void)t;
     int64_t lo, hi;
@@ -375,9 +362,9 @@ static void job_cut(gpr *P, gpr_tl *t, int32_t id, int32_t nt)
                                                                                  : GCUT_SOURCE;
 }
 
-static void run_job(gpr *P, int job, int32_t id, int32_t nt)
+static void run_job(gridpr *P, int job, int32_t id, int32_t nt)
 {
-    gpr_tl *t = &P->tl[id];
+    gridpr_tl *t = &P->tl[id];
     switch (job) {
     case JOB_INIT: job_init(P, t, id, nt); break;
     case JOB_SEED: job_seed(P, t, id, nt); break;
@@ -391,33 +378,16 @@ static void run_job(gpr *P, int job, int32_t id, int32_t nt)
     }
 }
 
-typedef struct gpr_arg {
-    gpr *P;
-    int32_t id;
-} gpr_arg;
-
-/* Workers 1..nthreads-1: one job per start bump, then a done bump. A
- * worker outside the phase's thread count just acknowledges. */
-static void *worker_main(void *arg_)
+/* A share of the current phase, on a thread of the pool. */
+static void pool_job(void *ctx, int32_t id, int32_t nt)
 {
-    gpr_arg *a = arg_;
-    gpr *P = a->P;
-    uint32_t seen = 0;
-    for (;;) {
-        gcut_i_event_wait(&P->start, seen, 1, P->spin);
-        seen++;
-        const int job = atomic_load_explicit(&P->job, memory_order_relaxed);
-        if (job == JOB_STOP)
-            return NULL;
-        if (a->id < P->phase_threads)
-            run_job(P, job, a->id, P->phase_threads);
-        gcut_i_event_bump(&P->done);
-    }
+    gridpr *P = ctx;
+    run_job(P, P->job, id, nt);
 }
 
 /* Run one phase: on the pool when `par`, else on the driver alone. The
  * output lists (list[cur ^ 1]) are emptied first. */
-static void phase(gpr *P, int job, int par)
+static void phase(gridpr *P, int job, int par)
 {
     for (int32_t i = 0; i < P->nthreads; i++)
         P->tl[i].list[P->cur ^ 1].len = 0;
@@ -425,16 +395,12 @@ static void phase(gpr *P, int job, int par)
         run_job(P, job, 0, 1);
         return;
     }
-    const uint32_t base = atomic_load(&P->done.val);
-    P->phase_threads = P->nthreads;
-    atomic_store(&P->job, job);
-    gcut_i_event_bump(&P->start);
-    run_job(P, job, 0, P->nthreads);
-    gcut_i_event_wait(&P->done, base, (uint32_t)(P->nthreads - 1), P->spin);
+    P->job = job;
+    gcut_i_pool_run(&P->pool, pool_job, P);
 }
 
 /* Make the outputs of the last phase the inputs of the next. */
-static int64_t flip(gpr *P)
+static int64_t flip(gridpr *P)
 {
     P->cur ^= 1;
     P->prefix[0] = 0;
@@ -443,7 +409,7 @@ static int64_t flip(gpr *P)
     return P->prefix[P->nthreads];
 }
 
-static int nomem(const gpr *P)
+static int nomem(const gridpr *P)
 {
     for (int32_t i = 0; i < P->nthreads; i++)
         if (P->tl[i].nomem)
@@ -451,12 +417,15 @@ static int nomem(const gpr *P)
     return 0;
 }
 
-static int par_items(const gpr *P, int64_t items) { return P->nthreads > 1 && items >= P->par_min; }
-static int par_nodes(const gpr *P) { return par_items(P, P->n); }
+static int par_items(const gridpr *P, int64_t items)
+{
+    return P->nthreads > 1 && items >= P->par_min;
+}
+static int par_nodes(const gridpr *P) { return par_items(P, P->n); }
 
 /* Exact distances to the sink in the residual graph (dead: none); leaves
  * the active nodes as the input list. */
-static gcut_status global_relabel(gpr *P)
+static gcut_status global_relabel(gridpr *P)
 {
     phase(P, JOB_SEED, par_nodes(P));
     int64_t frontier = flip(P);
@@ -477,15 +446,9 @@ static gcut_status global_relabel(gpr *P)
 
 /* ------------------------------------------------------------ solve */
 
-static void gpr_free(gpr *P)
+static void gridpr_free(gridpr *P)
 {
-    if (P->th) {
-        atomic_store(&P->job, JOB_STOP);
-        gcut_i_event_bump(&P->start);
-        for (int32_t i = 1; i < P->nthreads; i++)
-            pthread_join(P->th[i], NULL);
-        gcut_i_free(P->th);
-    }
+    gcut_i_pool_destroy(&P->pool);
     if (P->tl) {
         for (int32_t i = 0; i < P->nthreads; i++) {
             gcut_i_free(P->tl[i].list[0].item);
@@ -500,24 +463,13 @@ static void gpr_free(gpr *P)
     gcut_i_free((void *)P->lab);
     gcut_i_free(P->newlab);
     gcut_i_free((void *)P->mark);
-    if (P->events) {
-        gcut_i_event_destroy(&P->start);
-        gcut_i_event_destroy(&P->done);
-    }
 }
 
 /* Allocate and start the pool; threads that cannot be created are simply
- * not used. The arg array outlives the pool (caller's). */
-static gcut_status gpr_new(gpr *P, const gcut_grid_problem *p, int32_t nthreads, gpr_arg *args)
+ * not used. */
+static gcut_status gridpr_new(gridpr *P, const gcut_grid_problem *p, int32_t nthreads)
 {
     memset(P, 0, sizeof *P);
-    if (gcut_i_event_init(&P->start) != 0)
-        return GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-grid-pr: cannot create a condition variable");
-    if (gcut_i_event_init(&P->done) != 0) {
-        gcut_i_event_destroy(&P->start);
-        return GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-grid-pr: cannot create a condition variable");
-    }
-    P->events = 1;
     P->p = p;
     P->n = p->num_nodes;
     P->nd = p->num_dirs;
@@ -541,25 +493,15 @@ static gcut_status gpr_new(gpr *P, const gcut_grid_problem *p, int32_t nthreads,
     if (!P->tl || !P->res || !P->sink_res || !P->excess || !P->added || !P->lab || !P->newlab ||
         !P->mark)
         return GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-grid-pr: cannot allocate %d nodes", (int)P->n);
-    P->spin = nthreads > gcut_i_num_cpus() ? GPR_SPIN_OVERSUBSCRIBED : GPR_SPIN;
-    if (nthreads > 1) {
-        P->th = gcut_i_calloc((size_t)nthreads, sizeof *P->th);
-        if (!P->th)
-            return GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-grid-pr: cannot allocate the pool");
-        for (int32_t i = 1; i < nthreads; i++) {
-            args[i].P = P;
-            args[i].id = i;
-            if (pthread_create(&P->th[i], NULL, worker_main, &args[i]) != 0)
-                break;
-            P->nthreads = i + 1;
-        }
-    }
+    if (gcut_i_pool_init(&P->pool, nthreads, GRIDPR_SPIN) != 0)
+        return GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-grid-pr: cannot allocate the pool");
+    P->nthreads = gcut_i_pool_start(&P->pool);
     return GCUT_OK;
 }
 
 /* Settings: par_min=N (the smallest phase run on the pool; 0: every
  * phase), gr_freq=F (global relabelling frequency; 0: only the first). */
-static gcut_status parse_params(const char *s, gpr *P)
+static gcut_status parse_params(const char *s, gridpr *P)
 {
     const char *who = "cpu-grid-pr";
     gcut_i_param p;
@@ -586,17 +528,16 @@ static gcut_status grid_pr_solve(void *state, const gcut_grid_problem *p,
     double t0 = gcut_i_now_ms();
     const double deadline = gcut_i_deadline(opt);
     int32_t nthreads = opt->threads > 0 ? opt->threads : gcut_i_num_cpus();
-    if (nthreads > GPR_MAX_THREADS)
-        nthreads = GPR_MAX_THREADS;
+    if (nthreads > GRIDPR_MAX_THREADS)
+        nthreads = GRIDPR_MAX_THREADS;
     if (nthreads < 1)
         nthreads = 1;
-    gpr_arg args[GPR_MAX_THREADS];
-    gpr P;
-    gcut_status s = gpr_new(&P, p, nthreads, args);
+    gridpr P;
+    gcut_status s = gridpr_new(&P, p, nthreads);
     if (s != GCUT_OK)
         goto done;
-    P.par_min = GPR_PAR_ITEMS;
-    P.freq = GPR_FREQ;
+    P.par_min = GRIDPR_PAR_ITEMS;
+    P.freq = GRIDPR_FREQ;
     s = parse_params(opt->params, &P);
     if (s != GCUT_OK)
         goto done;
@@ -610,7 +551,7 @@ static gcut_status grid_pr_solve(void *state, const gcut_grid_problem *p,
     s = global_relabel(&P);
     st->global_relabels++;
     const double threshold =
-        P.freq > 0 ? (GPR_ALPHA * (double)P.n + (double)P.nd * P.n) / P.freq : 1e300;
+        P.freq > 0 ? (GRIDPR_ALPHA * (double)P.n + (double)P.nd * P.n) / P.freq : 1e300;
     int64_t active = P.prefix[P.nthreads];
     while (s == GCUT_OK && active > 0) {
         if (deadline > 0 && gcut_i_now_ms() > deadline) {
@@ -666,7 +607,7 @@ static gcut_status grid_pr_solve(void *state, const gcut_grid_problem *p,
                (long long)st->global_relabels, (long long)st->pushes, (long long)st->relabels,
                st->solve_ms);
 done:
-    gpr_free(&P);
+    gridpr_free(&P);
     return s;
 }
 

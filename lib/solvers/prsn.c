@@ -78,10 +78,11 @@
  * stay valid throughout, so the two methods hand the active nodes to each
  * other freely. hl=0 turns bursts off (small rounds then run on the driver).
  *
- * Threads: a small pool created at the first parallel phase and kept for
- * the solve; the caller's thread is worker 0 and drives. Each phase is a
- * fork-join on two counters that waiters spin on briefly and then sleep on
- * (a condition variable), so a round costs two synchronisations. Global
+ * Threads: the fork-join pool of lib/core/pool.c, started at the first
+ * parallel phase and kept for the solve; the caller's thread is worker 0
+ * and drives. Each phase is a fork-join on two counters that waiters spin
+ * on briefly and then sleep on (a condition variable), so a round costs
+ * two synchronisations. Global
  * relabelling runs its reset, BFS levels (of 512 nodes or more) and
  * rebuild on the pool. The canonical cut is the same reverse BFS once more
  * on the final residual graph (exactly the set gcut_i_cut_from_residual
@@ -95,12 +96,12 @@
  * Everything else has one writer per phase, and phases are ordered by the
  * pool's counters.
  */
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/event_internal.h"
+#include "core/pool_internal.h"
+#include "core/compiler_internal.h"
 #include "solvers/solvers_internal.h"
 
 /* hi_pr's global-update accounting: a relabel costs BETA plus the node's
@@ -127,19 +128,9 @@
 #define PRSN_DENSE_DIV 16
 #define PRSN_PAR_NODES 32768 /* graph size from which reset/rebuild go parallel */
 #define PRSN_BFS_PAR 512     /* BFS levels from this size run on the pool */
-/* Spin iterations before a waiting thread sleeps. */
+/* Spin iterations before a waiting thread sleeps (while every thread has
+ * a core; see gcut_i_pool_init). */
 #define PRSN_SPIN 4000
-#define PRSN_SPIN_OVERSUBSCRIBED 20
-
-#if defined(__GNUC__) || defined(__clang__)
-#define PRSN_INLINE static inline __attribute__((always_inline))
-#else
-#define PRSN_INLINE static inline
-#endif
-
-/* ------------------------------------------------------------ thread pool */
-
-/* The pool's threads wait on gcut_i_event counters (lib/core/event.c). */
 
 /* ------------------------------------------------------------ engine state */
 
@@ -220,14 +211,9 @@ typedef struct prsn {
     int dense;       /* this round commits by a pass over all nodes (no lists) */
     uint8_t *cut;    /* JOB_CUT writes the solution's cut here */
 
-    /* pool */
-    pthread_t *threads;
-    int32_t started;  /* workers running (0 until the first parallel phase) */
-    int32_t running;  /* threads taking part in parallel phases (1 + started) */
-    int quit;
-    uint32_t spin;
-    gcut_i_event go, done;
-    int events_ok;
+    /* the pool: pool.size threads take part in parallel phases (1 until
+     * the first one starts the workers) */
+    gcut_i_pool pool;
 
     /* highest-label bursts (driver only): bucket lists by label */
     int32_t *bhead;   /* dead + 1 list heads, -1 when empty */
@@ -244,11 +230,6 @@ typedef struct prsn {
     double freq;
 } prsn;
 
-typedef struct prsn_worker_arg {
-    prsn *P;
-    int32_t id;
-} prsn_worker_arg;
-
 static int list_grow(prsn_list *l, int64_t need)
 {
     int64_t room = l->room < 1024 ? 1024 : l->room;
@@ -262,7 +243,7 @@ static int list_grow(prsn_list *l, int64_t need)
     return 0;
 }
 
-PRSN_INLINE void list_push(prsn_tl *tl, prsn_list *l, int32_t v)
+GCUT_INLINE void list_push(prsn_tl *tl, prsn_list *l, int32_t v)
 {
     if (l->len == l->room && list_grow(l, l->len + 1) != 0) {
         tl->nomem = 1;
@@ -273,7 +254,7 @@ PRSN_INLINE void list_push(prsn_tl *tl, prsn_list *l, int32_t v)
 
 /* Node at position i of the current list; *s is a segment hint that only
  * moves forward (positions handed to one thread increase). */
-PRSN_INLINE int32_t list_at(const prsn *P, int64_t i, int32_t *s)
+GCUT_INLINE int32_t list_at(const prsn *P, int64_t i, int32_t *s)
 {
     while (P->off[*s + 1] <= i)
         (*s)++;
@@ -297,13 +278,13 @@ static void set_current(prsn *P, int cur)
 /* ------------------------------------------------------------ one round */
 
 /* v wins against w (both in the work set), labels at the round's start. */
-PRSN_INLINE int wins(uint32_t dv, uint32_t dw, int32_t v, int32_t w)
+GCUT_INLINE int wins(uint32_t dv, uint32_t dw, int32_t v, int32_t w)
 {
     return dv == dw + 1 || dv + 1 < dw || (dv == dw && v < w);
 }
 
 /* Put w on this thread's next list unless someone did this round. */
-PRSN_INLINE void discover(prsn *P, prsn_tl *tl, prsn_list *out, int32_t w, const int par)
+GCUT_INLINE void discover(prsn *P, prsn_tl *tl, prsn_list *out, int32_t w, const int par)
 {
     const uint32_t r = P->round;
     _Atomic uint32_t *mark = &P->node[w].mark;
@@ -323,7 +304,7 @@ PRSN_INLINE void discover(prsn *P, prsn_tl *tl, prsn_list *out, int32_t w, const
 
 /* Discharge v on private copies of its label and excess (Listing 1.1 of the
  * paper, with the loser's cap described at the top of the file). */
-PRSN_INLINE void discharge(prsn *P, prsn_tl *tl, prsn_list *out, int32_t v, const int par)
+GCUT_INLINE void discharge(prsn *P, prsn_tl *tl, prsn_list *out, int32_t v, const int par)
 {
     prsn_arc *const arc = P->arc;
     prsn_node *const node = P->node;
@@ -407,7 +388,7 @@ done:
 /* Discharge phase: positions of the work set handed out in chunks. */
 /* The thread's next list is copied to a local while it fills (the compiler
  * can then keep it in registers: pushes write through other pointers). */
-PRSN_INLINE void job_discharge_impl(prsn *P, int32_t id, const int par)
+GCUT_INLINE void job_discharge_impl(prsn *P, int32_t id, const int par)
 {
     prsn_tl *tl = &P->tl[id];
     prsn_list out = tl->list[P->cur ^ 1];
@@ -522,7 +503,7 @@ static void job_reset(prsn *P, int32_t id, int32_t nthreads)
 
 /* One BFS level: w joins when its arc into the frontier has residual
  * capacity (the sister of the arc listed under the frontier node). */
-PRSN_INLINE void job_bfs_impl(prsn *P, int32_t id, const int par)
+GCUT_INLINE void job_bfs_impl(prsn *P, int32_t id, const int par)
 {
     const prsn_arc *const arc = P->arc;
     _Atomic uint32_t *const lab = P->lab;
@@ -664,81 +645,31 @@ static void run_job(prsn *P, int32_t id, int32_t nthreads)
     }
 }
 
-/* A worker runs every job the driver publishes, in order: the driver
- * never publishes the next job before all workers reported the last one,
- * so counting jobs seen is enough to recognise a new one. */
-static void *worker_main(void *arg_)
-{
-    prsn_worker_arg *arg = arg_;
-    prsn *P = arg->P;
-    uint32_t seen = 0;
-    for (;;) {
-        gcut_i_event_wait(&P->go, seen, 1, P->spin);
-        seen++;
-        if (P->quit)
-            break;
-        run_job(P, arg->id, P->running);
-        gcut_i_event_bump(&P->done);
-    }
-    return NULL;
-}
-
-/* Start the workers (once). Threads that fail to start are simply not used. */
-static void pool_start(prsn *P, prsn_worker_arg *args)
-{
-    if (P->started || P->nthreads <= 1 || !P->events_ok)
-        return;
-    for (int32_t t = 1; t < P->nthreads; t++) {
-        args[t].P = P;
-        args[t].id = t;
-        if (pthread_create(&P->threads[t - 1], NULL, worker_main, &args[t]) != 0)
-            break;
-        P->started++;
-    }
-    P->running = 1 + P->started;
-}
-
-/* quit is written before the bump that the workers acquire, so a woken
- * worker sees it. */
-static void pool_stop(prsn *P)
-{
-    if (!P->started)
-        return;
-    P->quit = 1;
-    gcut_i_event_bump(&P->go);
-    for (int32_t t = 0; t < P->started; t++)
-        pthread_join(P->threads[t], NULL);
-    P->started = 0;
-    P->running = 1;
-}
+/* A share of the current phase, on a thread of the pool. */
+static void pool_job(void *ctx, int32_t id, int32_t nthreads) { run_job(ctx, id, nthreads); }
 
 /* Run one phase: on the pool when `par` (and threads are there), else on
  * the driving thread alone. Lists of threads that sat out are emptied.
- * Everything a job reads from P is written here before the bump of `go`
- * (a seq_cst RMW, which the workers' acquire loads synchronise with), and
- * everything the workers wrote is visible after `done`: the two counters
- * order the phases, nothing else is needed. */
-static void phase(prsn *P, prsn_worker_arg *args, int job, int par)
+ * Everything a job reads from P is written here before gcut_i_pool_run,
+ * and everything the workers wrote is visible after it (pool_internal.h):
+ * the pool orders the phases, nothing else is needed. */
+static void phase(prsn *P, int job, int par)
 {
     if (par)
-        pool_start(P, args);
-    par = par && P->running > 1;
+        gcut_i_pool_start(&P->pool);
+    par = par && P->pool.size > 1;
     P->job = job;
     P->job_par = par;
     atomic_store_explicit(&P->cursor, 0, memory_order_relaxed);
-    const int32_t nt = par ? P->running : 1;
+    const int32_t nt = par ? P->pool.size : 1;
     /* About eight chunks per thread balance uneven discharges; at least 8
      * nodes per cursor bump keeps the cursor's line from bouncing. */
     int64_t chunk = P->total / ((int64_t)nt * 8);
     P->chunk = chunk < 8 ? 8 : (chunk > 512 ? 512 : chunk);
-    if (par) {
-        const uint32_t base = atomic_load(&P->done.val);
-        gcut_i_event_bump(&P->go);
-        run_job(P, 0, nt);
-        gcut_i_event_wait(&P->done, base, (uint32_t)(nt - 1), P->spin);
-    } else {
+    if (par)
+        gcut_i_pool_run(&P->pool, pool_job, P);
+    else
         run_job(P, 0, 1);
-    }
     /* Lists written by a phase: the next one (discharge, BFS) or list 0. */
     int wrote = (job == JOB_RESET || job == JOB_REBUILD) ? 0 : P->cur ^ 1;
     if (job == JOB_COMMIT_DENSE)
@@ -771,10 +702,10 @@ static int use_pool(const prsn *P, int64_t items) { return P->nthreads > 1 && it
 /* Exact distances to the sink by reverse BFS (labels; dead where the sink
  * is out of reach) and the node counts per label. *reached: nodes
  * labelled, *live: nodes alive before. */
-static gcut_status bfs_from_sink(prsn *P, prsn_worker_arg *args, int64_t *reached, int64_t *live)
+static gcut_status bfs_from_sink(prsn *P, int64_t *reached, int64_t *live)
 {
     const int big = P->nthreads > 1 && P->n >= PRSN_PAR_NODES;
-    phase(P, args, JOB_RESET, big);
+    phase(P, JOB_RESET, big);
     *live = 0;
     for (int32_t t = 0; t < P->nthreads; t++) {
         *live += P->tl[t].count;
@@ -790,7 +721,7 @@ static gcut_status bfs_from_sink(prsn *P, prsn_worker_arg *args, int64_t *reache
     while (P->total > 0) {
         if (any_nomem(P))
             return GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-prsn: cannot grow a vertex list");
-        phase(P, args, JOB_BFS, P->nthreads > 1 && P->total >= PRSN_BFS_PAR);
+        phase(P, JOB_BFS, P->nthreads > 1 && P->total >= PRSN_BFS_PAR);
         set_current(P, P->cur ^ 1);
         *reached += P->total;
         P->count[P->level] = (int32_t)P->total;
@@ -803,15 +734,15 @@ static gcut_status bfs_from_sink(prsn *P, prsn_worker_arg *args, int64_t *reache
 }
 
 /* Global relabelling: exact labels, then the work set rebuilt from them. */
-static gcut_status global_relabel(prsn *P, prsn_worker_arg *args, gcut_stats *st)
+static gcut_status global_relabel(prsn *P, gcut_stats *st)
 {
     int64_t reached, live;
-    gcut_status s = bfs_from_sink(P, args, &reached, &live);
+    gcut_status s = bfs_from_sink(P, &reached, &live);
     if (s != GCUT_OK)
         return s;
     for (int32_t t = 0; t < P->nthreads; t++)
         P->tl[t].work = 0;
-    phase(P, args, JOB_REBUILD, P->nthreads > 1 && P->n >= PRSN_PAR_NODES);
+    phase(P, JOB_REBUILD, P->nthreads > 1 && P->n >= PRSN_PAR_NODES);
     set_current(P, 0);
     if (any_nomem(P))
         return GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-prsn: cannot grow a vertex list");
@@ -1042,11 +973,7 @@ static gcut_status burst(prsn *P, double deadline, double threshold)
 
 static void prsn_free(prsn *P)
 {
-    pool_stop(P);
-    if (P->events_ok) {
-        gcut_i_event_destroy(&P->go);
-        gcut_i_event_destroy(&P->done);
-    }
+    gcut_i_pool_destroy(&P->pool);
     if (P->tl)
         for (int32_t t = 0; t < P->nthreads; t++) {
             gcut_i_free(P->tl[t].list[0].item);
@@ -1057,7 +984,6 @@ static void prsn_free(prsn *P)
     gcut_i_free(P->bnext);
     gcut_i_free(P->count);
     gcut_i_free(P->off);
-    gcut_i_free(P->threads);
     gcut_i_free(P->arc);
     gcut_i_free(P->node);
     gcut_i_free((void *)P->lab);
@@ -1078,7 +1004,6 @@ static gcut_status prsn_new(prsn *P, const gcut_problem *p, int32_t nthreads)
     P->dead = (uint32_t)n + 1;
     P->first = b->first;
     P->nthreads = nthreads;
-    P->running = 1;
     /* 16 bytes per arc and 40 per node (48 with bursts), beside the
      * layout. Large arrays are first written by JOB_INIT, on the pool for
      * large graphs, so their pages are faulted in by all threads at once. */
@@ -1088,22 +1013,12 @@ static gcut_status prsn_new(prsn *P, const gcut_problem *p, int32_t nthreads)
     P->count = gcut_i_malloc_array((int64_t)n + 2, sizeof(int32_t)); /* zeroed by JOB_INIT */
     P->tl = gcut_i_calloc((size_t)nthreads, sizeof(prsn_tl));
     P->off = gcut_i_calloc((size_t)nthreads + 1, sizeof(int64_t));
-    P->threads = gcut_i_calloc((size_t)nthreads, sizeof(pthread_t));
-    if (!P->arc || !P->node || !P->lab || !P->count || !P->tl || !P->off || !P->threads) {
+    if (!P->arc || !P->node || !P->lab || !P->count || !P->tl || !P->off ||
+        gcut_i_pool_init(&P->pool, nthreads, PRSN_SPIN) != 0) {
         prsn_free(P);
         return GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-prsn: cannot allocate %d nodes, %lld arcs", (int)n,
                          (long long)b->m);
     }
-    if (gcut_i_event_init(&P->go) == 0) {
-        if (gcut_i_event_init(&P->done) == 0)
-            P->events_ok = 1;
-        else
-            gcut_i_event_destroy(&P->go);
-    }
-    /* Spinning only helps while every thread has a core: oversubscribed,
-     * a spinner would steal the time of the thread it waits for. Without
-     * working events everything runs on the driving thread. */
-    P->spin = nthreads <= gcut_i_num_cpus() ? PRSN_SPIN : PRSN_SPIN_OVERSUBSCRIBED;
     return GCUT_OK;
 }
 
@@ -1140,12 +1055,12 @@ static gcut_status parse_params(const char *s, prsn *P)
 /* The driver: between two phases only this thread runs, so every decision
  * below (time, global relabelling, round or burst, dense commit) is taken
  * once, on data no thread is writing. */
-static gcut_status run_rounds(prsn *P, prsn_worker_arg *args, const gcut_solve_options *opt,
+static gcut_status run_rounds(prsn *P, const gcut_solve_options *opt,
                               gcut_stats *st)
 {
     const double deadline = gcut_i_deadline(opt);
     const double threshold = (double)PRSN_ALPHA * P->n + (double)P->b->m;
-    gcut_status s = global_relabel(P, args, st);
+    gcut_status s = global_relabel(P, st);
     if (s != GCUT_OK)
         return s;
     P->round = 1;
@@ -1154,7 +1069,7 @@ static gcut_status run_rounds(prsn *P, prsn_worker_arg *args, const gcut_solve_o
             return GCUT_FAIL(GCUT_ERR_TIMEOUT, "cpu-prsn: time limit reached after %lld rounds",
                              (long long)st->rounds);
         if (P->freq > 0 && P->freq * (double)sum_work(P) > threshold) {
-            s = global_relabel(P, args, st);
+            s = global_relabel(P, st);
             if (s != GCUT_OK)
                 return s;
             continue;
@@ -1170,8 +1085,8 @@ static gcut_status run_rounds(prsn *P, prsn_worker_arg *args, const gcut_solve_o
         /* Known before the round, so discharges of a dense round skip the
          * lists (the commit pass finds the stamped nodes by itself). */
         P->dense = P->total * PRSN_DENSE_DIV >= P->n;
-        phase(P, args, JOB_DISCHARGE, par);
-        phase(P, args, P->dense ? JOB_COMMIT_DENSE : JOB_COMMIT, par);
+        phase(P, JOB_DISCHARGE, par);
+        phase(P, P->dense ? JOB_COMMIT_DENSE : JOB_COMMIT, par);
         P->counts_ok = 0; /* relabels of the round did not update count[] */
         if (any_nomem(P))
             return GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-prsn: cannot grow a vertex list");
@@ -1215,11 +1130,6 @@ static gcut_status prsn_solve(void *state, const gcut_problem *p, const gcut_sol
         return s;
     uint32_t *res = NULL;
     int64_t *excess = NULL, *sink_res = NULL, *src_used = NULL;
-    prsn_worker_arg *args = gcut_i_calloc((size_t)nthreads, sizeof *args);
-    if (!args) {
-        s = GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-prsn: cannot allocate thread arguments");
-        goto fail;
-    }
     /* Rounds do more operations than the highest-label method (1.4 to 2.5
      * times on grids and RMF, about as many on random graphs), each at
      * about 1.5 times the cost: they only pay once enough threads share
@@ -1237,11 +1147,11 @@ static gcut_status prsn_solve(void *state, const gcut_problem *p, const gcut_sol
     P.hl_exit = INT64_MAX;
     if (P.nthreads > 1 && P.seq_below < INT64_MAX / PRSN_HL_EXIT)
         P.hl_exit = PRSN_HL_EXIT * (P.seq_below > 0 ? P.seq_below : 1);
-    phase(&P, args, JOB_INIT, P.nthreads > 1 && P.n >= PRSN_PAR_NODES);
+    phase(&P, JOB_INIT, P.nthreads > 1 && P.n >= PRSN_PAR_NODES);
     st->init_ms = gcut_i_now_ms() - t0;
 
     t0 = gcut_i_now_ms();
-    s = run_rounds(&P, args, opt, st);
+    s = run_rounds(&P, opt, st);
     int64_t flow = 0;
     for (int32_t t = 0; t < P.nthreads; t++) {
         flow += P.tl[t].to_sink;
@@ -1259,13 +1169,13 @@ static gcut_status prsn_solve(void *state, const gcut_problem *p, const gcut_sol
      * without exporting the residuals for it), on the pool when large. */
     t0 = gcut_i_now_ms();
     int64_t reached, live;
-    s = bfs_from_sink(&P, args, &reached, &live);
+    s = bfs_from_sink(&P, &reached, &live);
     if (s != GCUT_OK)
         goto fail;
     P.cut = sol->cut;
-    phase(&P, args, JOB_CUT, P.nthreads > 1 && P.n >= PRSN_PAR_NODES);
-    st->threads = P.running;
-    pool_stop(&P);
+    phase(&P, JOB_CUT, P.nthreads > 1 && P.n >= PRSN_PAR_NODES);
+    st->threads = P.pool.size;
+    gcut_i_pool_destroy(&P.pool);
     st->cut_ms = gcut_i_now_ms() - t0;
     if (sol->edge_flows) {
         /* No flow ever goes back to the source in phase I: it still sends
@@ -1301,7 +1211,6 @@ fail:
     gcut_i_free(excess);
     gcut_i_free(sink_res);
     gcut_i_free(src_used);
-    gcut_i_free(args);
     prsn_free(&P);
     return s;
 }

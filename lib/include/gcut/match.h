@@ -29,9 +29,6 @@
  * The GPU plugin adds "cuda-match-gpr" (G-PR, Deveci et al. 2013) through its
  * descriptor (gcut_plugin_descriptor, gcut/plugin.h); it runs only when
  * named, and fails with GCUT_ERR_UNAVAILABLE without a device.
- * "flow-cpu-hipr" and "flow-cuda-csr" solve matching as unit-capacity
- * max-flow with that max-flow back end, for comparison (they ignore the
- * initial matching; flow-cuda-csr is unavailable where cuda-csr is).
  * "auto" picks cpu-match-pr. See docs/matching.md.
  */
 #ifndef GCUT_MATCH_H
@@ -98,8 +95,8 @@ typedef enum gcut_match_init {
 /** \brief Per-call options. Always fill with gcut_match_options_init() first. */
 typedef struct gcut_match_options {
     size_t struct_size;        /**< set by gcut_match_options_init */
-    const char *backend;       /**< "auto"/NULL, "cpu-match-pr", "cpu-match-hk", "flow-cpu-hipr",
-                                    "flow-cuda-csr", "cuda-match-gpr" */
+    const char *backend;       /**< "auto"/NULL, "cpu-match-pr", "cpu-match-hk",
+                                    "cuda-match-gpr" */
     gcut_match_init init;      /**< initial heuristic (default GCUT_MATCH_INIT_GREEDY) */
     /** Optional initial matching: for each row its column or -1 (rows entries).
      *  It must be a valid matching; the heuristic then extends it. */
