@@ -488,6 +488,8 @@ static void test_params(void **state)
     assert_int_equal(solve_with(g, "tail=off", 0, NULL), GCUT_ERR_INVALID);
     assert_int_equal(solve_with(g, "ops=1", 0, NULL), GCUT_ERR_INVALID);
     assert_int_equal(solve_with(g, "driver=gpu", 0, NULL), GCUT_ERR_INVALID);
+    /* The core's parser: an empty item is malformed, as for every back end. */
+    assert_int_equal(solve_with(g, "variant=vc,,batch=2", 0, NULL), GCUT_ERR_INVALID);
     assert_int_equal(solve_with(g, "driver=host", 0, NULL), GCUT_OK);
     assert_int_equal(solve_with(g, "variant=tc,driver=coop", 0, NULL), GCUT_OK);
     assert_int_equal(solve_with(g, "variant=tc,relabel_freq=0.5,batch=4,", 0, NULL), GCUT_OK);

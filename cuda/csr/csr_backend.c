@@ -1,6 +1,7 @@
 /*
  * csr_backend.c - the cuda-csr back end: its function table, the probe and
- * the parsing of opt->params. Plain C (STYLE.md rule 25); the engine
+ * its settings (opt->params, read with the core's parser). Plain C
+ * (CONTRIBUTING.md rule 25); the engine
  * itself is in csr_launch.cu and csr_kernels.cuh.
  *
  * Settings (opt->params, "key=value,key=value"; unknown keys fail with
@@ -24,7 +25,6 @@
 #include <string.h>
 
 #include "csr/csr_internal.h"
-#include "params.h"
 
 /* Available when a device answers and this build has code for it (the
  * reason strings are static, as the ABI asks). */
@@ -47,75 +47,80 @@ static gcut_status csr_create(void **state)
 
 static void csr_destroy(void *state) { gcut_cu_csr_state_free(state); }
 
-/* Parse "key=value,key=value" into prm (defaults first). Items are taken
- * in order, a later one overriding an earlier one; empty items are
- * skipped. Every error names the item, so a typo never passes silently. */
+/* The index of `value` in the NULL-terminated `words`, or -1. */
+static int word(const char *value, const char *const *words)
+{
+    for (int i = 0; words[i]; i++)
+        if (strcmp(value, words[i]) == 0)
+            return i;
+    return -1;
+}
+
+/* Parse "key=value,key=value" into prm (defaults first) with the core's
+ * parser (gcut_host_api): the syntax and the messages of every back end.
+ * Items are taken in order, a later one overriding an earlier one; every
+ * error names the item, so a typo never passes silently. */
 static gcut_status parse_params(const char *params, gcut_cu_csr_params *prm)
 {
+    static const char *const who = "cuda-csr";
+    static const char *const variants[] = {"vc", "tc", "bcsr", NULL};
+    static const int variant_of[] = {GCUT_CU_CSR_VC, GCUT_CU_CSR_TC, GCUT_CU_CSR_BCSR};
+    static const char *const drivers[] = {"auto", "coop", "host", NULL};
+    static const int driver_of[] = {GCUT_CU_CSR_DRIVER_AUTO, GCUT_CU_CSR_DRIVER_COOP,
+                                    GCUT_CU_CSR_DRIVER_HOST};
+    const gcut_host_api *h = gcut_cu_host;
     prm->variant = GCUT_CU_CSR_VC;
     prm->group = 0;
     prm->relabel_rounds = 0;
     prm->relabel_freq = 1.0;
     prm->batch = 0;
     prm->driver = GCUT_CU_CSR_DRIVER_AUTO;
-    const char *cur = params;
-    gcut_cu_param it;
+    gcut_param it;
     int r;
-    while ((r = gcut_cu_param_next(&cur, &it)) != 0) {
-        if (r < 0)
-            return GCUT_CU_FAIL(GCUT_ERR_INVALID, "cuda-csr: parameter '%.*s' has no value",
-                                (int)it.key_len, it.key);
+    while ((r = h->param_next(&params, who, &it)) > 0) {
         int64_t iv = 0;
-        int bad = 0;
-        if (gcut_cu_param_is(&it, "variant")) {
-            if (gcut_cu_param_value_is(&it, "vc"))
-                prm->variant = GCUT_CU_CSR_VC;
-            else if (gcut_cu_param_value_is(&it, "tc"))
-                prm->variant = GCUT_CU_CSR_TC;
-            else if (gcut_cu_param_value_is(&it, "bcsr"))
-                prm->variant = GCUT_CU_CSR_BCSR;
-            else
-                bad = 1;
-        } else if (gcut_cu_param_is(&it, "group")) {
-            if (gcut_cu_param_value_is(&it, "auto"))
+        gcut_status st = GCUT_OK;
+        int k;
+        if (strcmp(it.key, "variant") == 0) {
+            if ((k = word(it.value, variants)) < 0)
+                return h->fail(GCUT_ERR_INVALID, who, "variant=%s: want vc, tc or bcsr", it.value);
+            prm->variant = variant_of[k];
+        } else if (strcmp(it.key, "group") == 0) {
+            if (strcmp(it.value, "auto") == 0) {
                 prm->group = 0;
-            else if (gcut_cu_param_int(&it, 1, 32, &iv) == 0 &&
-                     (iv == 1 || iv == 4 || iv == 8 || iv == 32))
+            } else {
+                st = h->param_int(&it, who, 1, 32, &iv);
+                if (st == GCUT_OK && iv != 1 && iv != 4 && iv != 8 && iv != 32)
+                    return h->fail(GCUT_ERR_INVALID, who, "group=%s: want auto, 1, 4, 8 or 32",
+                                   it.value);
                 prm->group = (int32_t)iv;
-            else
-                bad = 1;
-        } else if (gcut_cu_param_is(&it, "relabel_rounds")) {
-            if (gcut_cu_param_int(&it, 1, INT32_MAX, &iv) == 0)
-                prm->relabel_rounds = iv;
-            else
-                bad = 1;
-        } else if (gcut_cu_param_is(&it, "relabel_freq")) {
-            bad = gcut_cu_param_double(&it, &prm->relabel_freq) != 0;
-        } else if (gcut_cu_param_is(&it, "batch")) {
-            if (gcut_cu_param_int(&it, 1, 4096, &iv) == 0)
-                prm->batch = (int32_t)iv;
-            else
-                bad = 1;
-        } else if (gcut_cu_param_is(&it, "driver")) {
-            if (gcut_cu_param_value_is(&it, "auto"))
-                prm->driver = GCUT_CU_CSR_DRIVER_AUTO;
-            else if (gcut_cu_param_value_is(&it, "coop"))
-                prm->driver = GCUT_CU_CSR_DRIVER_COOP;
-            else if (gcut_cu_param_value_is(&it, "host"))
-                prm->driver = GCUT_CU_CSR_DRIVER_HOST;
-            else
-                bad = 1;
+            }
+        } else if (strcmp(it.key, "relabel_rounds") == 0) {
+            st = h->param_int(&it, who, 1, INT32_MAX, &iv);
+            prm->relabel_rounds = iv;
+        } else if (strcmp(it.key, "relabel_freq") == 0) {
+            double x = 0.0;
+            st = h->param_double(&it, who, 0.0, &x);
+            if (st == GCUT_OK && !(x > 0.0 && x <= 1e9))
+                return h->fail(GCUT_ERR_INVALID, who, "relabel_freq=%s is not in (0, 1e9]",
+                               it.value);
+            prm->relabel_freq = x;
+        } else if (strcmp(it.key, "batch") == 0) {
+            st = h->param_int(&it, who, 1, 4096, &iv);
+            prm->batch = (int32_t)iv;
+        } else if (strcmp(it.key, "driver") == 0) {
+            if ((k = word(it.value, drivers)) < 0)
+                return h->fail(GCUT_ERR_INVALID, who, "driver=%s: want auto, coop or host",
+                               it.value);
+            prm->driver = driver_of[k];
         } else {
-            return GCUT_CU_FAIL(GCUT_ERR_INVALID,
-                                "cuda-csr: unknown parameter '%.*s' (known: variant, group, "
-                                "relabel_rounds, relabel_freq, batch, driver)",
-                                (int)it.key_len, it.key);
+            return h->param_unknown(&it, who,
+                                    "variant, group, relabel_rounds, relabel_freq, batch, driver");
         }
-        if (bad)
-            return GCUT_CU_FAIL(GCUT_ERR_INVALID, "cuda-csr: bad value '%.*s' for '%.*s'",
-                                (int)it.value_len, it.value, (int)it.key_len, it.key);
+        if (st != GCUT_OK)
+            return st;
     }
-    return GCUT_OK;
+    return r < 0 ? GCUT_ERR_INVALID : GCUT_OK;
 }
 
 static gcut_status csr_solve_graph(void *state, const gcut_problem *p,
