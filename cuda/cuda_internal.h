@@ -3,7 +3,7 @@
  * services handed over by the core (errors, logging, clock, allocator),
  * the error-checking macro for CUDA calls, and device helpers.
  *
- * The plugin never links libgcut (DESIGN.md section 3): it reaches the
+ * The plugin never links libgcut (docs/design.md section 3): it reaches the
  * core only through the gcut_host_api table it receives in
  * gcut_plugin_entry. This header is plain C so that the back-end tables
  * (*_backend.c) and the launchers (*_launch.cu) can both include it.

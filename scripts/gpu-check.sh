@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # gpu-check.sh - build gcut with its CUDA plugin, run the GPU test suites,
 # compute-sanitizer and the GPU benchmarks, on a machine with a device.
-# One command, meant for the GPU machine (DESIGN.md section 6):
+# One command, meant for the GPU machine (docs/design.md section 6):
 #
 #     scripts/gpu-check.sh                 # everything (about 5-8 minutes on an H100)
 #     STEPS=build,test scripts/gpu-check.sh

@@ -1,7 +1,7 @@
 /*
  * csr_internal.h - the C interface between the cuda-csr back-end table
  * (csr_backend.c) and its launcher (csr_launch.cu). Pure C: no CUDA or
- * C++ types (STYLE.md rule 27).
+ * C++ types (CONTRIBUTING.md rule 27).
  */
 #ifndef GCUT_CSR_INTERNAL_H
 #define GCUT_CSR_INTERNAL_H
@@ -46,7 +46,7 @@ typedef struct gcut_cu_csr_params {
     gcut_cu_csr_driver driver;
 } gcut_cu_csr_params;
 
-/* Persistent engine state (STYLE.md rule 23): the stream, the workspace
+/* Persistent engine state (CONTRIBUTING.md rule 23): the stream, the workspace
  * and a pinned control block, kept between solves. */
 typedef struct gcut_cu_csr_state gcut_cu_csr_state;
 

@@ -78,7 +78,7 @@ namespace cg = cooperative_groups;
 constexpr int32_t kNoHeight = INT32_MAX;
 
 /* Control block: the only device memory the host reads during a solve
- * (STYLE.md rule 29), 64 bytes copied back per check. Counters rotate by
+ * (CONTRIBUTING.md rule 29), 64 bytes copied back per check. Counters rotate by
  * round (cnt) and by BFS level (bcnt) modulo 3: the kernel of round r
  * reads cnt[r % 3], appends to cnt[(r + 1) % 3] and clears
  * cnt[(r + 2) % 3], which nobody reads or writes during round r. */
@@ -94,7 +94,7 @@ struct Ctl {
     unsigned long long term_left; /* sum of term[] (flow value, phase I) */
 };
 
-/* Everything a kernel sees, passed by value (STYLE.md rule 28). Idx is the
+/* Everything a kernel sees, passed by value (CONTRIBUTING.md rule 28). Idx is the
  * type of arc offsets and of rmap: uint32_t when the graph has fewer than
  * 2^31 arcs (halves the index traffic), long long otherwise. */
 template <typename Idx>

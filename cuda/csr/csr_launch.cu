@@ -2,7 +2,7 @@
  * csr_launch.cu - the host side of the cuda-csr engine: workspace sizing,
  * transfers, grid sizing, the phase driver and the results.
  *
- * A solve (STYLE.md rules 16, 23, 26, 29):
+ * A solve (CONTRIBUTING.md rules 16, 23, 26, 29):
  *   1. plan: compute the bytes the problem needs, compare with
  *      cudaMemGetInfo, allocate one workspace up front (or reuse the
  *      state's), never cudaMalloc again during the solve;

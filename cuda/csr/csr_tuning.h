@@ -1,6 +1,6 @@
 /*
  * csr_tuning.h - block sizes and thresholds of the cuda-csr engine
- * (STYLE.md rule 25). Plain C constants, shared by the launcher and the
+ * (CONTRIBUTING.md rule 25). Plain C constants, shared by the launcher and the
  * kernels. The values were chosen on an H100 (sm_90) with the graphs of
  * docs/cuda.md; sm_80 uses the same ones.
  */

@@ -1,7 +1,7 @@
 /*
  * grid_internal.h - the C interface between the cuda-grid back-end table
  * (grid_backend.c) and its launcher (grid_launch.cu). Pure C: no CUDA or
- * C++ types (STYLE.md rule 27).
+ * C++ types (CONTRIBUTING.md rule 27).
  */
 #ifndef GCUT_CU_GRID_INTERNAL_H
 #define GCUT_CU_GRID_INTERNAL_H

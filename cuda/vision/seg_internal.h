@@ -1,7 +1,7 @@
 /*
  * seg_internal.h - the C interface between the segmentation-energy table
  * (seg_backend.c, listed by gcut_plugin_seg) and its launcher
- * (seg_launch.cu). Pure C: no CUDA or C++ types (STYLE.md rule 27).
+ * (seg_launch.cu). Pure C: no CUDA or C++ types (CONTRIBUTING.md rule 27).
  */
 #ifndef GCUT_CU_SEG_INTERNAL_H
 #define GCUT_CU_SEG_INTERNAL_H

@@ -1,5 +1,5 @@
 /*
- * csr.c - the layouts engines read (DESIGN.md section 2), built from the
+ * csr.c - the layouts engines read (docs/design.md section 2), built from the
  * edge arrays in O(n + m) by counting sort, once per graph version.
  *
  * BCSR: both arcs of every edge under their tails with a sister index

@@ -1,5 +1,5 @@
 /*
- * dimacs.c - DIMACS max-flow reader and writer (DESIGN.md section 2).
+ * dimacs.c - DIMACS max-flow reader and writer (docs/design.md section 2).
  *
  * The format is the one of the First DIMACS Implementation Challenge
  * (D. S. Johnson and C. C. McGeoch, eds., "Network Flows and Matching:

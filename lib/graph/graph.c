@@ -1,5 +1,5 @@
 /*
- * graph.c - the graph builder (DESIGN.md section 2).
+ * graph.c - the graph builder (docs/design.md section 2).
  *
  * Edges are kept as a structure of arrays (u, v, cap, rev_cap) that grows
  * by a factor 1.5; terminal capacities as two dense arrays. Layouts for the

@@ -1,5 +1,5 @@
 /*
- * grid.c - the gcut_grid object (DESIGN.md section 2): a lattice stored as
+ * grid.c - the gcut_grid object (docs/design.md section 2): a lattice stored as
  * dense arrays, its conversion to a general graph for back ends that only
  * solve graphs, and the bookkeeping of warm re-solves.
  *
@@ -9,7 +9,7 @@
  * index. Entries that point outside the grid are kept but never used.
  *
  * Warm start: a grid-native back end's state lives here between solves
- * (STYLE.md rule 23: the grid owns the state, the back end's solve_grid is
+ * (CONTRIBUTING.md rule 23: the grid owns the state, the back end's solve_grid is
  * the driver). While that state is valid, every setter appends what it
  * changed, as (node, what, delta), to a log that the next solve hands to
  * the back end. The log is bounded (every t-link of the grid once, and
@@ -18,7 +18,7 @@
  * they never make a setter fail.
  *
  * Every setter validates all its input before it writes anything, so a
- * failed call leaves the grid as it was (DESIGN.md section 4).
+ * failed call leaves the grid as it was (docs/design.md section 4).
  */
 #include <stdlib.h>
 #include <string.h>

@@ -2,7 +2,7 @@
  * residual.c - what every BCSR engine derives from its final residual
  * graph: the canonical cut and the per-edge flows.
  *
- * The canonical cut (DESIGN.md section 2): the sink side is the set of
+ * The canonical cut (docs/design.md section 2): the sink side is the set of
  * nodes from which the sink is reachable in the residual graph. For any
  * maximum preflow this set is the same (it is the sink side of the
  * minimal-sink-side minimum cut), so every engine returns the same bytes.

@@ -1,7 +1,7 @@
 /*
  * image.c - the gcut_image object: allocation under size limits, loading
  * (format chosen by magic bytes), saving without half-written files, and
- * the gray / RGB / float conversions. DESIGN.md section 5.
+ * the gray / RGB / float conversions. docs/design.md section 5.
  *
  * Invariants:
  *  - every image gcut makes went through gcut_i_image_alloc() (image_buf.c,

@@ -1,7 +1,7 @@
 /*
  * gcut/graph.h - the graph model, its builder and DIMACS I/O.
  *
- * One model for every engine (DESIGN.md section 2): n nodes (int32 ids,
+ * One model for every engine (docs/design.md section 2): n nodes (int32 ids,
  * 0-based), edges u-v with a capacity in each direction (cap for u->v,
  * rev_cap for v->u), and per-node terminal capacities cap_source[v] and
  * cap_sink[v] that accumulate as in Boykov-Kolmogorov's add_tweights.
