@@ -1,6 +1,6 @@
 /*
  * test_gpu_vision_energy.c - the segmentation energies evaluated on the
- * device (cuda-grid's gcut_plugin_seg) against the CPU code.
+ * device (cuda-grid's "gcut.vision.seg" extension, vision/vision_plugin.h) against the CPU code.
  *
  * Two sessions on the same image and seeds, one solved with cpu-bk (CPU
  * energies), one with cuda-grid (device energies), and everything they

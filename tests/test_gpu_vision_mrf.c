@@ -1,6 +1,6 @@
 /*
  * test_gpu_vision_mrf.c - alpha-expansion and alpha-beta swap on the device
- * (cuda-grid's gcut_plugin_mrf) against the host loop with cpu-bk.
+ * (cuda-grid's "gcut.vision.mrf" extension) against the host loop with cpu-bk.
  *
  * Every move of both is decided by the canonical cut of the same move
  * graph, and the moves come in the same order (the random order drawn the

@@ -15,7 +15,7 @@ extern "C" {
  * leave holding a maximum one, consistent both ways. */
 GCUT_CU_HIDDEN gcut_status gcut_cu_gpr_run(const gcut_match_problem *p);
 
-/* The matcher's table, handed to the core by gcut_plugin_matchers. */
+/* The matcher's table, listed in the plugin's descriptor (plugin.c). */
 GCUT_CU_HIDDEN extern const gcut_plugin_matcher gcut_cu_matcher_gpr;
 
 #ifdef __cplusplus

@@ -1,6 +1,6 @@
 /*
  * seg_backend.c - the segmentation-energy table of the plugin
- * (gcut_plugin_seg, gcut/backend.h), for sessions whose back end is
+ * (the "gcut.vision.seg" extension, vision/vision_plugin.h), for sessions whose back end is
  * cuda-grid: the energies of vision/energy.c evaluated with the kernels of
  * seg_kernels.cuh, their results copied to the session's host arrays.
  *

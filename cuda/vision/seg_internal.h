@@ -1,6 +1,6 @@
 /*
  * seg_internal.h - the C interface between the segmentation-energy table
- * (seg_backend.c, listed by gcut_plugin_seg) and its launcher
+ * (seg_backend.c, listed in the plugin's descriptor) and its launcher
  * (seg_launch.cu). Pure C: no CUDA or C++ types (CONTRIBUTING.md rule 27).
  */
 #ifndef GCUT_CU_SEG_INTERNAL_H
@@ -13,7 +13,7 @@
 extern "C" {
 #endif
 
-/* The table (seg_backend.c), listed by gcut_plugin_seg. */
+/* The table (seg_backend.c), an extension of the plugin's descriptor. */
 GCUT_CU_HIDDEN extern const gcut_seg_plugin gcut_cu_seg_grid;
 
 /* The device state of one segmentation session (seg_launch.cu). */

@@ -1,6 +1,7 @@
 /*
- * seg_launch.cu - the segmentation energies on the device (gcut_plugin_seg,
- * gcut/backend.h): the state of a session, the staging of host copies,
+ * seg_launch.cu - the segmentation energies on the device (the
+ * "gcut.vision.seg" extension, vision/vision_plugin.h): the state of a
+ * session, the staging of host copies,
  * and the launches of seg_kernels.cuh.
  *
  * Compiled with -fmad=false (cuda/CMakeLists.txt): the kernels must round

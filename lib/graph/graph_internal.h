@@ -5,7 +5,7 @@
 #define GCUT_GRAPH_INTERNAL_H
 
 #include "core/core_internal.h"
-#include "gcut/backend.h"
+#include "gcut/plugin.h"
 #include "gcut/graph.h"
 
 /* A built layout and the memory behind its const view. */

@@ -6,7 +6,7 @@
 #define GCUT_GRID_INTERNAL_H
 
 #include "core/core_internal.h"
-#include "gcut/backend.h"
+#include "gcut/plugin.h"
 #include "gcut/grid.h"
 
 struct gcut_grid {

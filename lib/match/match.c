@@ -2,16 +2,16 @@
  * match.c - gcut_match: options, result, and the table of matchers.
  *
  * Matchers have a table of their own rather than entries in the max-flow
- * registry (backend.c): they solve a different problem on a different
- * object, and their interface is one function. The GPU matcher joins this
- * table through the plugin: libgcut_cuda.so may export the optional symbol
- * gcut_plugin_matchers (gcut/backend.h), and its matchers are listed after
+ * registry (lib/solve/registry.c): they solve a different problem on a
+ * different object, and their interface is one function. The GPU matcher
+ * joins this table through the plugin: libgcut_cuda.so lists it in its
+ * descriptor (gcut/plugin.h), and its matchers are listed after
  * the CPU ones. "auto" takes the first entry, so the order below is the
  * order of preference (a plugin matcher is only run when named).
  */
 #include <string.h>
 
-#include "gcut/backend.h"
+#include "gcut/plugin.h"
 #include "gcut/solve.h"
 #include "solve/solve_internal.h"
 #include "match/match_internal.h"

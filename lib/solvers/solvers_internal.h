@@ -6,7 +6,7 @@
 #define GCUT_SOLVERS_INTERNAL_H
 
 #include "core/core_internal.h"
-#include "gcut/backend.h"
+#include "gcut/plugin.h"
 
 /* Back-end tables (one per engine file). */
 GCUT_HIDDEN extern const gcut_backend gcut_i_backend_ref;   /* ref.c   "cpu-ref"  */

@@ -28,7 +28,7 @@
 #include "vision_plugin.h"
 
 _Static_assert(sizeof(gcut_i_gmm_acc) == GCUT_SEG_MOMENTS * sizeof(double),
-               "gcut_i_gmm_acc is the moments of gcut/backend.h");
+               "gcut_i_gmm_acc is the moments of vision_plugin.h");
 _Static_assert(GCUT_I_GMM_MAX_K == GCUT_SEG_PLUGIN_MAX_K, "GMM component limits agree");
 _Static_assert(GCUT_SEG_DEV_GMM == (int)GCUT_SEG_GMM &&
                    GCUT_SEG_DEV_HISTOGRAM == (int)GCUT_SEG_HISTOGRAM,

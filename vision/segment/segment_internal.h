@@ -48,7 +48,7 @@ GCUT_HIDDEN gcut_status gcut_i_gmm_fit(gcut_i_gmm *g, int32_t k, const float *rg
 
 /* Sufficient statistics of a set of pixels (one GMM component): count,
  * sums of r g b, sums of the products rr rg rb gg gb bb, in double. The
- * layout is that of GCUT_SEG_MOMENTS in gcut/backend.h. */
+ * layout is that of GCUT_SEG_MOMENTS in vision_plugin.h. */
 typedef struct gcut_i_gmm_acc {
     double count;
     double sum[3];

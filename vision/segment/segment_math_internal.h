@@ -1,7 +1,7 @@
 /*
  * segment_math_internal.h - the per-pixel arithmetic of the segmentation
  * energy (energy.c, gmm.c), shared word for word with the device kernels
- * of the CUDA plugin (cuda/seg/seg_kernels.cuh), so that the CPU and the
+ * of the CUDA plugin (cuda/vision/seg_kernels.cuh), so that the CPU and the
  * GPU compute the same bits and quantise to the same capacities.
  *
  * What makes the bits the same:
