@@ -1,8 +1,8 @@
 /*
  * compiler_internal.h - the compiler hints of libgcut's hot loops, in one
- * place: forced inlining, branch expectations and bit scans. Plain macros
- * that fall back to portable C where the compiler has no builtin. Never
- * installed. (GCUT_HIDDEN, the visibility attribute, is in core_internal.h.)
+ * place: visibility, printf-format checks, forced inlining, branch
+ * expectations and bit scans. Plain macros that fall back to portable C
+ * where the compiler has no builtin. Never installed.
  */
 #ifndef GCUT_COMPILER_INTERNAL_H
 #define GCUT_COMPILER_INTERNAL_H
@@ -10,6 +10,10 @@
 #include <stdint.h>
 
 #if defined(__GNUC__) || defined(__clang__)
+/* Internals shared across the files of a library, invisible outside it. */
+#define GCUT_HIDDEN __attribute__((visibility("hidden")))
+/* printf-style arguments a and b checked by the compiler. */
+#define GCUT_PRINTF(a, b) __attribute__((format(printf, a, b)))
 /* A static function inlined into every caller: the engines pass constants
  * (the connectivity, "parallel or not") down call chains and rely on one
  * specialised copy per caller. */
@@ -19,6 +23,8 @@
 /* Index of the lowest set bit of a non-zero uint32_t. */
 #define GCUT_CTZ32(x) __builtin_ctz(x)
 #else
+#define GCUT_HIDDEN
+#define GCUT_PRINTF(a, b)
 #define GCUT_INLINE static inline
 #define GCUT_LIKELY(x) (x)
 #define GCUT_UNLIKELY(x) (x)

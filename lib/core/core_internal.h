@@ -14,13 +14,7 @@
 #include "gcut/common.h"
 #include "gcut/solve.h"
 
-#if defined(__GNUC__) || defined(__clang__)
-#define GCUT_HIDDEN __attribute__((visibility("hidden")))
-#define GCUT_PRINTF(a, b) __attribute__((format(printf, a, b)))
-#else
-#define GCUT_HIDDEN
-#define GCUT_PRINTF(a, b)
-#endif
+#include "core/compiler_internal.h"
 
 /* The error, allocation and log services below are also used by
  * libgcut_vision, a separate shared library built from this tree: libgcut.so
