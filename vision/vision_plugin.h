@@ -152,12 +152,12 @@ typedef struct gcut_seg_plugin_stats {
 } gcut_seg_plugin_stats;
 
 /** \brief The segmentation energy of gcut/vision/segment.h (docs/segmentation.md,
- *  vision/energy.c) evaluated on a plugin's device, for a session whose back
+ *  vision/segment/energy.c) evaluated on a plugin's device, for a session whose back
  *  end is `backend`. The state holds the image (3 floats per pixel in
  *  [0, 255]) and what the calls computed from it; every result is also
  *  written to the caller's host arrays. The results must be those of the
  *  vision layer's CPU code bit for bit (the same formulas, evaluated in the
- *  same order: vision/segment_math_internal.h), except where a call says
+ *  same order: vision/segment/segment_math_internal.h), except where a call says
  *  otherwise. All calls return GCUT_OK or fail with gcut_last_error() set
  *  (GCUT_ERR_DEVICE_NOMEM when the device is full: the caller then goes on
  *  on the CPU). A state is used by one thread at a time. */

@@ -12,8 +12,10 @@
  *                        parallel edges, reverse arcs by binary search; no
  *                        per-edge flows: want_flows fails UNSUPPORTED)
  *   group=auto|1|4|8|32  lanes that scan one active vertex (vc only)
- *   relabel_rounds=N     rounds between global relabels (default
- *                        max(100, n^2 / (1000 m)))
+ *   relabel_rounds=N     rounds between global relabels (default:
+ *                        max(GCUT_CSR_RELABEL_MIN, n^2 / (GCUT_CSR_RELABEL_DIV m))
+ *                        and at least GCUT_CSR_RELABEL_DEPTH_FACTOR rounds per
+ *                        level of the last BFS; csr_tuning.h)
  *   relabel_freq=X       divide the default interval by X (> 0)
  *   batch=N              rounds launched between two checks of the host
  *   driver=auto|coop|host  vc only: one cooperative launch per global

@@ -12,7 +12,7 @@
 namespace gcut_grid_cu {
 namespace {
 
-/* Device side of gcut_mrf_expand and gcut_mrf_swap (vision/mrf.c has the
+/* Device side of gcut_mrf_expand and gcut_mrf_swap (vision/mrf/mrf.c has the
  * construction): the unary table, V, the pair weights and the labelling
  * live on the device; each move's graph is written by move_kernel straight
  * into the engine's arrays, cut by phase I, and applied by accept_kernel. */

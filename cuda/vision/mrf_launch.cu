@@ -20,7 +20,7 @@
  * vision/vision_plugin.h): the tables are uploaded once; each move is move_kernel,
  * phase I and accept_kernel, and the host only reads the sums at the end
  * of each cycle (and the energy after each move when a progress callback
- * asks for it). The moves and their order are the core's (vision/mrf.c),
+ * asks for it). The moves and their order are the core's (vision/mrf/mrf.c),
  * and each move is decided by the canonical cut, so the labelling is
  * exactly the CPU loop's. Swap keeps the number of nodes of each label on
  * the device, so that the moves of two unused labels are not counted (they

@@ -1,7 +1,7 @@
 /*
  * seg_backend.c - the segmentation-energy table of the plugin
  * (the "gcut.vision.seg" extension, vision/vision_plugin.h), for sessions whose back end is
- * cuda-grid: the energies of vision/energy.c evaluated with the kernels of
+ * cuda-grid: the energies of vision/segment/energy.c evaluated with the kernels of
  * seg_kernels.cuh, their results copied to the session's host arrays.
  *
  * The state pointer handed to the vision layer is the launcher's state;

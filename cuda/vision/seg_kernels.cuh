@@ -2,10 +2,10 @@
  * seg_kernels.cuh - device code of the segmentation energies (kernels
  * only; seg_launch.cu sizes and launches them).
  *
- * The energy is that of vision/energy.c (Boykov & Jolly, ICCV 2001; the
+ * The energy is that of vision/segment/energy.c (Boykov & Jolly, ICCV 2001; the
  * contrast term and the GMMs of Rother, Kolmogorov & Blake, "GrabCut",
  * SIGGRAPH 2004). Every per-pixel formula comes from
- * vision/segment_math_internal.h, the header the CPU code uses, and this
+ * vision/segment/segment_math_internal.h, the header the CPU code uses, and this
  * file is compiled with -fmad=false, so each pixel's values are the CPU's
  * bit for bit. Where the CPU sums over many pixels the kernels keep its
  * order when it matters:

@@ -104,9 +104,6 @@ static void update_title(viewer *v, window *wd)
     SDL_SetWindowTitle(wd->win, t);
 }
 
-/* The other back end of the CPU/GPU toggle: a GPU one when the current
- * choice is a CPU one (the first available whose name starts with "cuda"),
- * else cpu-bk. */
 /* The first available back end whose capabilities hold `want` and none of
  * `avoid`, or NULL. */
 static const char *backend_with(uint32_t want, uint32_t avoid)

@@ -43,7 +43,8 @@ enum {
     GCUT_BACKEND_GPU = 1u << 4,        /**< runs on a GPU */
     GCUT_BACKEND_NEEDS_BCSR = 1u << 5, /**< wants gcut_problem.bcsr */
     GCUT_BACKEND_NEEDS_RCSR = 1u << 6, /**< wants gcut_problem.rcsr */
-    GCUT_BACKEND_REFERENCE = 1u << 7,  /**< a reference solver: never chosen by auto */
+    GCUT_BACKEND_REFERENCE = 1u << 7,  /**< a reference solver: auto takes it only when
+                                            nothing else can run */
     /** `auto` prefers it for vision-like graphs (most nodes carry a terminal
      *  link, at most 8 edges per node) and for grids on the CPU */
     GCUT_BACKEND_AUTO_VISION = 1u << 8,

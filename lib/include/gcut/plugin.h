@@ -14,8 +14,9 @@
  * its named extensions (interfaces of other layers, such as the vision
  * layer's device energies, that the core looks up by name and version
  * without knowing them). A plugin whose descriptor has another
- * GCUT_PLUGIN_ABI_VERSION is refused, with the reason listed by
- * gcut_backend_available() for its back ends.
+ * GCUT_PLUGIN_ABI_VERSION is refused: none of its back ends is listed, and
+ * gcut_backend_available() gives the reason for the back ends a plugin is
+ * expected to provide (cuda-csr, cuda-grid), listed as unavailable.
  *
  * Version 3 (gcut 0.2): one entry symbol returning a descriptor; settings
  * parser in the host services; registry and engine ABI in separate headers.
