@@ -10,13 +10,15 @@ B=$1; O=$2; R=$(cd "$(dirname "$0")/.." && pwd); S=${GCUT_DATA:-$R/../shared/dat
 mkdir -p $O; T=$(mktemp -d)
 out=$O/results.txt; : > $out
 h() { md5sum "$1" 2>/dev/null | cut -c1-12; }
+# A DIMACS flow file without its comment lines (they name the gcut version).
+hf() { [ -f "$1" ] && grep -v '^c ' "$1" | md5sum | cut -c1-12; }
 gen() { $B/bin/gcut-gen "$@" -q -o $T/g.max 2>/dev/null; }
 run_maxflow() { # name file
   for be in cpu-bk cpu-hipr cpu-prsn cpu-ref auto; do
     rm -f $T/cut $T/flow
     fl=""; [ $be != cpu-prsn ] && fl="--flow $T/flow"
     r=$($B/bin/gcut-maxflow -b $be -t 2 --cut $T/cut $fl "$2" 2>&1 | grep -E '^(flow|backend):' | tr '\n' ' ')
-    echo "maxflow $1 $be: $r cut=$(h $T/cut) flow=$(h $T/flow)" >> $out
+    echo "maxflow $1 $be: $r cut=$(h $T/cut) flow=$(hf $T/flow)" >> $out
   done
 }
 for f in $R/tests/data/dimacs/*.max $S/maxflow/*.max $R/examples/*.max.gz; do
