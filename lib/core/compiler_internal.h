@@ -40,4 +40,14 @@ static inline int gcut_i_ctz32(uint32_t x)
 #define GCUT_CTZ32(x) gcut_i_ctz32(x)
 #endif
 
+/* Internal services that libgcut.so exports for libgcut_vision and the
+ * tools (core_internal.h, outfile_internal.h): declared only in headers
+ * that are never installed, so they are not public API. In the static
+ * library they stay hidden like every other internal. */
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(GCUT_STATIC_DEFINE)
+#define GCUT_I_SHARED __attribute__((visibility("default")))
+#else
+#define GCUT_I_SHARED GCUT_HIDDEN
+#endif
+
 #endif /* GCUT_COMPILER_INTERNAL_H */

@@ -15,17 +15,13 @@
 #include "gcut/solve.h"
 
 #include "core/compiler_internal.h"
+#include "core/outfile_internal.h"
 
 /* The error, allocation and log services below are also used by
  * libgcut_vision, a separate shared library built from this tree: libgcut.so
- * exports them, but they are declared only in this header, which is never
- * installed, so they are not part of the public API. In the static library
- * they stay hidden like every other internal. */
-#if (defined(__GNUC__) || defined(__clang__)) && !defined(GCUT_STATIC_DEFINE)
-#define GCUT_I_SHARED __attribute__((visibility("default")))
-#else
-#define GCUT_I_SHARED GCUT_HIDDEN
-#endif
+ * exports them (GCUT_I_SHARED, compiler_internal.h), but they are declared
+ * only in this header, which is never installed, so they are not part of
+ * the public API. */
 
 /* Record status + message (prefixed with the calling function) for
  * gcut_last_error() and return the status. Use as `return GCUT_FAIL(...)`. */

@@ -1070,19 +1070,16 @@ gcut_status gcut_graph_write_dimacs(const gcut_graph *g, const char *path)
 {
     if (!g || !path)
         return GCUT_FAIL(GCUT_ERR_INVALID, "g and path must not be NULL");
-    if (strcmp(path, "-") == 0)
-        return write_stream(g, stdout, "<stdout>", __func__);
-    FILE *f = fopen(path, "wb");
-    if (!f) {
-        int err = errno;
-        return GCUT_FAIL(GCUT_ERR_IO, "cannot open '%s' for writing: %s", path, strerror(err));
+    gcut_i_out o;
+    gcut_status st = gcut_i_out_open(__func__, path, &o);
+    if (st != GCUT_OK)
+        return st;
+    st = write_stream(g, o.f, o.is_stdout ? "<stdout>" : path, __func__);
+    if (st != GCUT_OK) {
+        gcut_i_out_abort(&o);
+        return st;
     }
-    gcut_status st = write_stream(g, f, path, __func__);
-    if (fclose(f) != 0 && st == GCUT_OK) {
-        int err = errno;
-        return GCUT_FAIL(GCUT_ERR_IO, "%s: write failed: %s", path, strerror(err));
-    }
-    return st;
+    return gcut_i_out_commit(&o);
 }
 
 gcut_status gcut_graph_write_dimacs_file(const gcut_graph *g, FILE *f, const char *name)

@@ -9,12 +9,12 @@
  *    the format files share, so that neither calls into the other's);
  *  - an image given by the caller is checked by gcut_i_image_check() before
  *    any use, because the struct is public and may have been filled by hand;
- *  - a save either renames a complete temporary file over the target or
- *    removes the temporary file: the target never holds partial output.
+ *  - a save goes through gcut_i_out_open (lib/core/outfile.c): a regular
+ *    file is replaced whole or not at all, a device or "-" (stdout, with
+ *    gcut_image_save_png / _pnm) is written directly.
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -227,8 +227,6 @@ gcut_status gcut_image_load(const char *path, gcut_image **out)
 /* ----------------------------------------------------------------- saving */
 
 /* Distinguishes the temporary files of concurrent saves in one process. */
-static atomic_uint save_counter;
-
 /* Case-insensitive test of the path's extension. */
 static int has_ext(const char *path, const char *ext)
 {
@@ -243,43 +241,6 @@ static int has_ext(const char *path, const char *ext)
             return 0;
     }
     return 1;
-}
-
-/* Create the temporary file next to `path` with O_EXCL, so that a file
- * already there (another process's, or the user's) is never clobbered.
- * Mode 0666 lets the umask decide, as for any file the user creates. */
-static gcut_status open_temp(const char *func, const char *path, char **tmp, FILE **f)
-{
-    size_t len = strlen(path) + 48;
-    char *name = gcut_i_malloc(len);
-    if (!name)
-        return gcut_i_fail(GCUT_ERR_NOMEM, func, "%s: cannot allocate a file name", path);
-    for (int attempt = 0; attempt < 100; attempt++) {
-        unsigned k = atomic_fetch_add(&save_counter, 1u);
-        snprintf(name, len, "%s.tmp-%ld-%u", path, (long)getpid(), k);
-        int fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-        if (fd < 0 && errno == EEXIST)
-            continue;
-        if (fd < 0) {
-            int err = errno;
-            gcut_i_free(name);
-            return gcut_i_fail(GCUT_ERR_IO, func, "%s: cannot create a file there: %s", path,
-                               strerror(err));
-        }
-        *f = fdopen(fd, "wb");
-        if (!*f) {
-            int err = errno;
-            close(fd);
-            unlink(name);
-            gcut_i_free(name);
-            return gcut_i_fail(GCUT_ERR_IO, func, "%s: cannot open a stream: %s", path,
-                               strerror(err));
-        }
-        *tmp = name;
-        return GCUT_OK;
-    }
-    gcut_i_free(name);
-    return gcut_i_fail(GCUT_ERR_IO, func, "%s: cannot find a free temporary file name", path);
 }
 
 static gcut_status save_as(const char *func, const gcut_image *img, const char *path,
@@ -300,25 +261,19 @@ static gcut_status save_as(const char *func, const gcut_image *img, const char *
                            "configured)",
                            path);
 #endif
-    char *tmp = NULL;
-    FILE *f = NULL;
-    st = open_temp(func, path, &tmp, &f);
+    gcut_i_out o;
+    st = gcut_i_out_open(func, path, &o);
     if (st != GCUT_OK)
         return st;
     if (format == GCUT_I_FORMAT_PNG)
-        st = gcut_i_png_encode(func, path, img, f);
+        st = gcut_i_png_encode(func, path, img, o.f);
     else
-        st = gcut_i_pnm_encode(func, path, img, f);
-    /* fclose flushes: a full disk can show up only now. */
-    if (fclose(f) != 0 && st == GCUT_OK)
-        st = gcut_i_fail(GCUT_ERR_IO, func, "%s: write failed: %s", path, strerror(errno));
-    if (st == GCUT_OK && rename(tmp, path) != 0)
-        st = gcut_i_fail(GCUT_ERR_IO, func, "%s: cannot move the written file into place: %s",
-                         path, strerror(errno));
-    if (st != GCUT_OK)
-        unlink(tmp);
-    gcut_i_free(tmp);
-    return st;
+        st = gcut_i_pnm_encode(func, path, img, o.f);
+    if (st != GCUT_OK) {
+        gcut_i_out_abort(&o);
+        return st;
+    }
+    return gcut_i_out_commit(&o);
 }
 
 gcut_status gcut_image_save(const gcut_image *img, const char *path)

@@ -178,7 +178,11 @@ GCUT_EXPORT gcut_status gcut_graph_read_dimacs_file(FILE *f, const char *name, g
  *  written too; zero-capacity edges are not). Reading the file back gives the
  *  same terminal capacities and one edge per positive direction, plus the
  *  isolated nodes s and t.
- *  \returns GCUT_ERR_IO (cannot create or write; a partial file may remain),
+ *  \p path "-" is stdout; a device or FIFO is written directly; anything
+ *  else through a temporary file in the same folder, synced and renamed
+ *  over \p path (a symbolic link stays a link, its target is replaced).
+ *  \returns GCUT_ERR_IO (cannot create or write: an existing file is left
+ *  as it was, the message names the file and the reason),
  *  GCUT_ERR_OVERFLOW (n > INT32_MAX - 2: the file could not be read back),
  *  GCUT_ERR_NOMEM, GCUT_ERR_INVALID (NULL arguments).
  *  \threadsafety Safe from any thread (distinct outputs).

@@ -157,10 +157,14 @@ GCUT_VISION_EXPORT gcut_status gcut_image_load_memory(const void *data, size_t s
  *  only), `.ppm` (3 channels only). PNM cannot hold alpha: convert a
  *  4-channel image with gcut_image_to_rgb() first.
  *
- * The file appears complete or not at all: data goes to a temporary file
- * in the same folder, which is renamed over \p path on success and removed
- * on failure (an existing file at \p path is then left as it was). The new
- * file gets the usual permissions (0666 minus the umask).
+ * A regular file appears complete or not at all: data goes to a temporary
+ * file in the same folder, flushed to disk and renamed over \p path on
+ * success, removed on failure (an existing file at \p path is then left as
+ * it was). A new file gets the usual permissions (0666 minus the umask), a
+ * replaced one keeps its own. A symbolic link stays a link: its target is
+ * replaced. A device or FIFO (`/dev/null`, `/dev/stdout`) is written
+ * directly, never replaced; with gcut_image_save_png() and
+ * gcut_image_save_pnm(), \p path "-" is stdout.
  *
  * \returns GCUT_OK; GCUT_ERR_INVALID (NULL, malformed image, unknown
  *          extension, channels the format cannot hold), GCUT_ERR_UNSUPPORTED
