@@ -22,6 +22,7 @@ static const char usage[] =
     "      --init KIND      initial matching: none, greedy (default) or ks (Karp-Sipser)\n"
     "      --relabel-freq K cpu-match-pr: global relabel after K*(m+n) arcs scanned (0.5)\n"
     "      --out FILE       write the mates: one line `ROW COL` per row, 1-based, COL 0 if free\n"
+    "                       (FILE -: stdout, the report then on stderr)\n"
     "      --check          verify the matching and its König cover and print `check: ok`\n"
     "  -r, --repeat N       match N times, report the median times, insist on equal sizes\n"
     "      --time-limit S   give up after S seconds\n"
@@ -66,7 +67,8 @@ int main(int argc, char **argv)
             return 0;
         } else if (!strcmp(a, "-l") || !strcmp(a, "--list-backends")) {
             for (int32_t k = 0; k < gcut_match_backend_count(); k++)
-                printf("%-14s %s\n", gcut_match_backend_name(k), gcut_match_backend_description(k));
+                fprintf(cli_report(), "%-14s %s\n", gcut_match_backend_name(k),
+                        gcut_match_backend_description(k));
             return 0;
         } else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
             opt.verbosity = 2;
@@ -116,6 +118,12 @@ int main(int argc, char **argv)
     }
     if (!input)
         return cli_usage_error("no input file", NULL);
+    {
+        const char *outs[] = {out_path}, *ins[] = {input};
+        int bad = cli_check_outputs(outs, 1, ins, 1);
+        if (bad)
+            return bad;
+    }
 
     double t = cli_now_ms();
     gcut_bipartite *b = NULL;
@@ -147,27 +155,27 @@ int main(int argc, char **argv)
         card = gcut_match_result_cardinality(res);
     }
     const gcut_match_stats *s = gcut_match_result_stats(res);
-    printf("size: %d x %d, %lld edges\n", (int)gcut_bipartite_num_rows(b),
-           (int)gcut_bipartite_num_cols(b), (long long)gcut_bipartite_num_edges(b));
-    printf("cardinality: %lld\n", (long long)card);
-    printf("backend: %s\n", gcut_match_result_backend(res));
-    printf("initial: %lld\n", (long long)s->init_cardinality);
-    printf("parse: %.3f ms\n", parse_ms);
-    printf("init: %.3f ms\n", median(init_ms, repeat));
-    printf("solve: %.3f ms\n", median(solve_ms, repeat));
+    fprintf(cli_report(), "size: %d x %d, %lld edges\n", (int)gcut_bipartite_num_rows(b),
+            (int)gcut_bipartite_num_cols(b), (long long)gcut_bipartite_num_edges(b));
+    fprintf(cli_report(), "cardinality: %lld\n", (long long)card);
+    fprintf(cli_report(), "backend: %s\n", gcut_match_result_backend(res));
+    fprintf(cli_report(), "initial: %lld\n", (long long)s->init_cardinality);
+    fprintf(cli_report(), "parse: %.3f ms\n", parse_ms);
+    fprintf(cli_report(), "init: %.3f ms\n", median(init_ms, repeat));
+    fprintf(cli_report(), "solve: %.3f ms\n", median(solve_ms, repeat));
     if (s->pushes || s->global_relabels)
-        printf("pushes: %lld, relabels: %lld, global relabels: %lld\n", (long long)s->pushes,
-               (long long)s->relabels, (long long)s->global_relabels);
+        fprintf(cli_report(), "pushes: %lld, relabels: %lld, global relabels: %lld\n",
+                (long long)s->pushes, (long long)s->relabels, (long long)s->global_relabels);
     if (s->phases)
-        printf("phases: %lld, augmenting paths: %lld\n", (long long)s->phases,
-               (long long)s->augmentations);
+        fprintf(cli_report(), "phases: %lld, augmenting paths: %lld\n", (long long)s->phases,
+                (long long)s->augmentations);
     if (check) {
         if (gcut_match_check(b, gcut_match_result_row_mates(res), gcut_match_result_col_mates(res),
                              card, NULL, NULL) != GCUT_OK) {
             fprintf(stderr, "gcut-match: check failed: %s\n", gcut_last_error());
             goto done;
         }
-        printf("check: ok\n");
+        fprintf(cli_report(), "check: ok\n");
     }
     if (out_path && write_mates(out_path, gcut_match_result_row_mates(res),
                                 gcut_bipartite_num_rows(b)))

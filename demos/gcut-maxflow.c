@@ -23,6 +23,7 @@ static const char usage[] =
     "      --params STR     back-end settings, key=value[,key=value]\n"
     "      --cut FILE       write the canonical cut: one line `ID SIDE` per node (0 source, 1 sink)\n"
     "      --flow FILE      write the flow in DIMACS solution form (`s VALUE`, `f U V FLOW`)\n"
+    "                       (FILE -: stdout, the report then on stderr)\n"
     "      --check          verify the flow and the cut (gcut_check_flow) and print `check: ok`\n"
     "  -r, --repeat N       solve N times, report the median solve time, insist on equal results\n"
     "      --time-limit S   give up after S seconds\n"
@@ -44,12 +45,12 @@ typedef struct args {
 
 static int list_backends(void)
 {
-    printf("%-10s %-10s %s\n", "backend", "available", "description / reason");
+    fprintf(cli_report(), "%-10s %-10s %s\n", "backend", "available", "description / reason");
     for (int32_t i = 0; i < gcut_backend_count(); i++) {
         const char *why;
         int ok = gcut_backend_available(i, &why);
-        printf("%-10s %-10s %s%s%s\n", gcut_backend_name(i), ok ? "yes" : "no",
-               gcut_backend_description(i), ok ? "" : " -- ", ok ? "" : why);
+        fprintf(cli_report(), "%-10s %-10s %s%s%s\n", gcut_backend_name(i), ok ? "yes" : "no",
+                gcut_backend_description(i), ok ? "" : " -- ", ok ? "" : why);
     }
     return 0;
 }
@@ -78,8 +79,7 @@ static int write_flow(const char *path, const gcut_graph *g, const gcut_dimacs_i
     int64_t *d = calloc((size_t)n + 1, sizeof *d);
     if (!d) {
         fprintf(stderr, "gcut-maxflow: out of memory\n");
-        if (f != stdout)
-            fclose(f);
+        cli_abort_output(f);
         return 1;
     }
     for (int64_t e = 0; e < m; e++) {
@@ -190,8 +190,8 @@ static int check_result(gcut_graph *g, gcut_result *res)
 
 static int solve_all(gcut_graph *g, const args *a)
 {
-    printf("%-10s %16s %12s %12s %12s  %s\n", "backend", "flow", "build_ms", "solve_ms", "total_ms",
-           "status");
+    fprintf(cli_report(), "%-10s %16s %12s %12s %12s  %s\n", "backend", "flow", "build_ms",
+            "solve_ms", "total_ms", "status");
     gcut_result *res;
     if (gcut_result_new(&res) != GCUT_OK)
         return 1;
@@ -204,13 +204,14 @@ static int solve_all(gcut_graph *g, const args *a)
         if (!(gcut_backend_caps(i) & GCUT_BACKEND_GRAPH)) /* grid-only: not for graphs */
             continue;
         if (!gcut_backend_available(i, &why)) {
-            printf("%-10s %16s %12s %12s %12s  unavailable: %s\n", name, "-", "-", "-", "-", why);
+            fprintf(cli_report(), "%-10s %16s %12s %12s %12s  unavailable: %s\n", name, "-", "-",
+                    "-", "-", why);
             continue;
         }
         timing tm = {0, 0, 0};
         if (solve_one(g, a, name, res, &tm, 1) != 0) {
-            printf("%-10s %16s %12s %12s %12s  failed: %s\n", name, "-", "-", "-", "-",
-                   gcut_last_error());
+            fprintf(cli_report(), "%-10s %16s %12s %12s %12s  failed: %s\n", name, "-", "-", "-",
+                    "-", gcut_last_error());
             rc = 1;
             continue;
         }
@@ -229,11 +230,11 @@ static int solve_all(gcut_graph *g, const args *a)
             status = "CHECK FAILED";
             rc = 1;
         }
-        printf("%-10s %16lld %12.2f %12.2f %12.2f  %s\n", name, (long long)gcut_result_flow(res),
-               tm.build_ms, tm.solve_ms, tm.total_ms, status);
+        fprintf(cli_report(), "%-10s %16lld %12.2f %12.2f %12.2f  %s\n", name,
+                (long long)gcut_result_flow(res), tm.build_ms, tm.solve_ms, tm.total_ms, status);
     }
     if (ref_flow >= 0)
-        printf("flow: %lld\n", (long long)ref_flow);
+        fprintf(cli_report(), "flow: %lld\n", (long long)ref_flow);
     free(ref_cut);
     gcut_result_free(res);
     return rc;
@@ -294,6 +295,12 @@ int main(int argc, char **argv)
     }
     if (!a.input)
         return cli_usage_error("no input file (use - for stdin)", NULL);
+    {
+        const char *outs[] = {a.cut_path, a.flow_path}, *ins[] = {a.input};
+        int bad = cli_check_outputs(outs, 2, ins, 1);
+        if (bad)
+            return bad;
+    }
 
     gcut_graph *g = NULL;
     gcut_dimacs_info info;
@@ -302,8 +309,8 @@ int main(int argc, char **argv)
     if (gcut_graph_read_dimacs(a.input, &g, &info) != GCUT_OK)
         return cli_fail();
     const double t0 = cli_now_ms() - t_parse;
-    printf("nodes: %d\nedges: %lld\nparse: %.2f ms\n", (int)gcut_graph_num_nodes(g),
-           (long long)gcut_graph_num_edges(g), t0);
+    fprintf(cli_report(), "nodes: %d\nedges: %lld\nparse: %.2f ms\n", (int)gcut_graph_num_nodes(g),
+            (long long)gcut_graph_num_edges(g), t0);
 
     int rc;
     if (!strcmp(a.backend, "all")) {
@@ -318,18 +325,21 @@ int main(int argc, char **argv)
         rc = solve_one(g, &a, a.backend, res, &tm, 0);
         if (rc == 0) {
             const gcut_stats *st = gcut_result_stats(res);
-            printf("flow: %lld\n", (long long)gcut_result_flow(res));
-            printf("backend: %s (%s)\n", gcut_result_backend(res), gcut_result_reason(res));
-            printf("build: %.2f ms\nsolve: %.2f ms\ntotal: %.2f ms\n", tm.build_ms, tm.solve_ms,
-                   tm.total_ms);
+            fprintf(cli_report(), "flow: %lld\n", (long long)gcut_result_flow(res));
+            fprintf(cli_report(), "backend: %s (%s)\n", gcut_result_backend(res),
+                    gcut_result_reason(res));
+            fprintf(cli_report(), "build: %.2f ms\nsolve: %.2f ms\ntotal: %.2f ms\n", tm.build_ms,
+                    tm.solve_ms, tm.total_ms);
             if (a.verbose)
-                printf("pushes: %lld\nrelabels: %lld\nglobal relabels: %lld\nrounds: %lld\n",
-                       (long long)st->pushes, (long long)st->relabels,
-                       (long long)st->global_relabels, (long long)st->rounds);
+                fprintf(cli_report(),
+                        "pushes: %lld\nrelabels: %lld\nglobal relabels: %lld\nrounds: %lld\n",
+                        (long long)st->pushes, (long long)st->relabels,
+                        (long long)st->global_relabels, (long long)st->rounds);
             if (a.check) {
                 rc = check_result(g, res);
                 if (rc == 0)
-                    printf("check: ok%s\n", gcut_result_edge_flows(res) ? "" : " (cut only)");
+                    fprintf(cli_report(), "check: ok%s\n",
+                            gcut_result_edge_flows(res) ? "" : " (cut only)");
             }
             if (rc == 0 && a.cut_path)
                 rc = write_cut(a.cut_path, gcut_result_cut(res), gcut_graph_num_nodes(g));

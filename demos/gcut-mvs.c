@@ -56,6 +56,7 @@ static const char usage[] =
     "  --mask-threshold T   mask reference pixels whose channels are all <= T\n"
     "                       (black background; default: no mask)\n"
     "  --ply FILE           write the depth map as a coloured point cloud (PLY)\n"
+    "                       (FILE -: stdout, the report then on stderr)\n"
     "both:\n"
     "      --combine NAME   how per-view costs combine (means weighted by |baseline|):\n"
     "                       side (all, left or right views, the least; multi-baseline\n"
@@ -191,11 +192,9 @@ static int save_ply(const char *path, const gcut_camera *cam, const gcut_image *
     int64_t n = 0;
     for (int64_t i = 0; i < (int64_t)w * h; i++)
         n += depth[i] > 0;
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        fprintf(stderr, "%s: %s: cannot write\n", prog, path);
+    FILE *f = cli_open_output(path);
+    if (!f)
         return 0;
-    }
     fprintf(f, "ply\nformat ascii 1.0\ncomment gcut-mvs depth map of %s\nelement vertex %lld\n"
                "property float x\nproperty float y\nproperty float z\nproperty uchar red\n"
                "property uchar green\nproperty uchar blue\nend_header\n",
@@ -222,26 +221,22 @@ static int save_ply(const char *path, const gcut_camera *cam, const gcut_image *
             }
             fprintf(f, "%.6g %.6g %.6g %d %d %d\n", X[0], X[1], X[2], r, g, b);
         }
-    if (fclose(f) != 0) {
-        fprintf(stderr, "%s: %s: write error\n", prog, path);
-        return 0;
-    }
-    return 1;
+    return cli_close_output(f, path) == 0;
 }
 
 /* The lines of the solve, then the wall time of costs and moves. */
 static void print_stats(const gcut_mrf_stats *st, double wall)
 {
     stereo_cli_print_stats(st);
-    printf("wall: %.1f ms\n", wall);
+    fprintf(cli_report(), "wall: %.1f ms\n", wall);
 }
 
 /* The first lines of both modes. */
 static void print_head(int32_t w, int32_t h, int nv, const char *ref)
 {
-    printf("size: %dx%d\n", (int)w, (int)h);
-    printf("views: %d\n", nv);
-    printf("reference: %s\n", ref);
+    fprintf(cli_report(), "size: %dx%d\n", (int)w, (int)h);
+    fprintf(cli_report(), "views: %d\n", nv);
+    fprintf(cli_report(), "reference: %s\n", ref);
 }
 
 /* The progress bar of the moves into o, on when asked and stderr is a
@@ -300,6 +295,15 @@ static int run_mbs(cli *o)
         return cli_usage_error("--ndisp is required", NULL);
     if (o->keep > nv - 1)
         return cli_usage_error("--keep is more than the views other than the reference", NULL);
+    {
+        const char *ins[MAX_VIEWS + 1];
+        for (int i = 0; i < nv; i++)
+            ins[i] = names[i];
+        ins[nv] = o->s.gt_path;
+        int bad = stereo_cli_check_outputs(&o->s, o->ply, ins, (size_t)nv + 1);
+        if (bad)
+            return bad;
+    }
 
     gcut_mbs_options p;
     gcut_mbs_options_init(&p);
@@ -341,7 +345,7 @@ static int run_mbs(cli *o)
         goto fail;
     const double wall = cli_now_ms() - t0;
     print_head(w, h, nv, names[ref]);
-    printf("labels: %d\n", (int)p.stereo.ndisp);
+    fprintf(cli_report(), "labels: %d\n", (int)p.stereo.ndisp);
     print_stats(&st, wall);
     if (o->s.out && stereo_cli_save_disp(disp, w, h, scale, o->s.out) != GCUT_OK)
         goto fail;
@@ -393,6 +397,12 @@ static int run_sweep(cli *o)
     double *depth = NULL;
     char *dir = NULL;
     int rc = 1, nv = 0;
+    {
+        const char *ins[] = {o->cameras};
+        int bad = stereo_cli_check_outputs(&o->s, o->ply, ins, 1);
+        if (bad)
+            return bad;
+    }
     if (gcut_cameras_load(o->cameras, &cams, &ncam) != GCUT_OK)
         goto fail;
     int32_t ref = -1;
@@ -455,6 +465,12 @@ static int run_sweep(cli *o)
         char *path = join(dir, sel[i].name);
         if (!path)
             goto fail;
+        const char *ins[] = {path};
+        if ((rc = stereo_cli_check_outputs(&o->s, o->ply, ins, 1)) != 0) {
+            free(path);
+            goto out;
+        }
+        rc = 1;
         const gcut_status s = gcut_image_load(path, &img[i]);
         free(path);
         if (s != GCUT_OK)
@@ -480,16 +496,16 @@ static int run_sweep(cli *o)
     for (int64_t i = 0; i < (int64_t)w * h; i++)
         masked += labels[i] < 0;
     print_head(w, h, nv, sel[0].name);
-    printf("neighbours:");
+    fprintf(cli_report(), "neighbours:");
     for (int i = 1; i < nv; i++)
-        printf(" %s", sel[i].name);
-    printf("\n");
-    printf("depth-range: %.6g %.6g\n", p.znear, p.zfar);
-    printf("labels: %d\n", (int)p.ndepth);
-    printf("masked: %lld\n", (long long)masked);
+        fprintf(cli_report(), " %s", sel[i].name);
+    fprintf(cli_report(), "\n");
+    fprintf(cli_report(), "depth-range: %.6g %.6g\n", p.znear, p.zfar);
+    fprintf(cli_report(), "labels: %d\n", (int)p.ndepth);
+    fprintf(cli_report(), "masked: %lld\n", (long long)masked);
     print_stats(&st, wall);
     const double scale16 = 65535.0 / p.zfar;
-    printf("depth16-scale: %.6g\n", scale16);
+    fprintf(cli_report(), "depth16-scale: %.6g\n", scale16);
     if (o->s.out && save_depth(labels, depth, w, h, p.ndepth, scale16, o->s.out) != GCUT_OK)
         goto fail;
     if (o->ply && !save_ply(o->ply, &sel[0], img[0], depth))

@@ -49,6 +49,7 @@ static const char usage[] =
     "      --gt FILE        ground truth (0 background, 255 foreground, other values not\n"
     "                       counted): print the error rate and IoU over the whole image\n"
     "      --dump FILE      write the graph of the last cut as a DIMACS max-flow file\n"
+    "                       (an output FILE -: stdout, the report then on stderr)\n"
     "  -h, --help           show this help\n"
     "      --version        show the version\n"
     "\n"
@@ -317,7 +318,9 @@ static int parse_args(int argc, char **argv, args *a)
         return cli_usage_error("no image given", NULL);
     if (!a->seeds == !a->have_rect)
         return cli_usage_error("give exactly one of --seeds and --rect", NULL);
-    return 0;
+    const char *outs[] = {a->out, a->cutout, a->overlay, a->dump};
+    const char *ins[] = {a->image, a->seeds, a->gt};
+    return cli_check_outputs(outs, 4, ins, 3);
 }
 
 /* --no-early-stop: GrabCut one iteration per call, so the session's stop
@@ -435,16 +438,16 @@ int main(int argc, char **argv)
     size_t fg = 0;
     for (size_t i = 0; i < n; i++)
         fg += mask[i] != 0;
-    printf("size: %dx%d\n", (int)w, (int)h);
-    printf("backend: %s\n", st1.backend ? st1.backend : "?");
-    printf("iterations: %d\n", (int)st1.iterations);
-    printf("energy: %.6g\n", st1.energy);
-    printf("foreground: %zu\n", fg);
-    printf("load: %.2f ms\n", load_ms);
-    printf("model: %.2f ms\n", st1.model_ms);
-    printf("build: %.2f ms\n", st1.build_ms);
-    printf("solve: %.2f ms\n", st1.solve_ms);
-    printf("total: %.2f ms\n", load_ms + st1.total_ms);
+    fprintf(cli_report(), "size: %dx%d\n", (int)w, (int)h);
+    fprintf(cli_report(), "backend: %s\n", st1.backend ? st1.backend : "?");
+    fprintf(cli_report(), "iterations: %d\n", (int)st1.iterations);
+    fprintf(cli_report(), "energy: %.6g\n", st1.energy);
+    fprintf(cli_report(), "foreground: %zu\n", fg);
+    fprintf(cli_report(), "load: %.2f ms\n", load_ms);
+    fprintf(cli_report(), "model: %.2f ms\n", st1.model_ms);
+    fprintf(cli_report(), "build: %.2f ms\n", st1.build_ms);
+    fprintf(cli_report(), "solve: %.2f ms\n", st1.solve_ms);
+    fprintf(cli_report(), "total: %.2f ms\n", load_ms + st1.total_ms);
     if (a.gt) {
         if ((rc = load_gray8(a.gt, w, h, &gt)) != 0)
             goto done;
@@ -453,8 +456,8 @@ int main(int argc, char **argv)
             rc = cli_fail();
             goto done;
         }
-        printf("error: %.3f %%\n", 100.0 * ev.error_rate);
-        printf("iou: %.4f\n", ev.iou);
+        fprintf(cli_report(), "error: %.3f %%\n", 100.0 * ev.error_rate);
+        fprintf(cli_report(), "iou: %.4f\n", ev.iou);
     }
     if (a.out && (rc = save_mask(a.out, mask, w, h)) != 0)
         goto done;
@@ -464,8 +467,8 @@ int main(int argc, char **argv)
         goto done;
     if (a.dump && (rc = dump_graph(a.dump, s)) != 0)
         goto done;
-    fflush(stdout);
-    if (ferror(stdout)) {
+    fflush(cli_report());
+    if (ferror(cli_report())) {
         fprintf(stderr, "gcut-seg: error writing the output\n");
         rc = 1;
     }

@@ -128,6 +128,12 @@ int main(int argc, char **argv)
         return cli_usage_error("need LEFT and RIGHT images", NULL);
     if (o.ndisp == 0)
         return cli_usage_error("--ndisp is required", NULL);
+    {
+        const char *ins[] = {files[0], files[1], o.gt_path, mask_path};
+        int bad = stereo_cli_check_outputs(&o, NULL, ins, 4);
+        if (bad)
+            return bad;
+    }
     stereo_cli_apply(&o, &p);
     const double scale = o.scale > 0 ? o.scale : 255.0 / (p.ndisp - 1);
 
@@ -161,14 +167,14 @@ int main(int argc, char **argv)
     } else if (gcut_stereo_match(left, right, &p, disp, &st) != GCUT_OK) {
         goto done;
     }
-    printf("size: %dx%d\n", (int)left->width, (int)left->height);
-    printf("labels: %d\n", (int)p.ndisp);
+    fprintf(cli_report(), "size: %dx%d\n", (int)left->width, (int)left->height);
+    fprintf(cli_report(), "labels: %d\n", (int)p.ndisp);
     stereo_cli_print_stats(&st);
     if (invalid) {
         int64_t k = 0, np = (int64_t)left->width * left->height;
         for (int64_t i = 0; i < np; i++)
             k += invalid[i];
-        printf("lr-invalid: %.2f %%\n", 100.0 * (double)k / (double)np);
+        fprintf(cli_report(), "lr-invalid: %.2f %%\n", 100.0 * (double)k / (double)np);
     }
     if (o.out && stereo_cli_save_disp(disp, left->width, left->height, scale, o.out) != GCUT_OK)
         goto done;

@@ -175,17 +175,17 @@ void stereo_cli_on_move(void *user, int32_t cycle, int32_t label, int64_t energy
 
 void stereo_cli_print_stats(const gcut_mrf_stats *st)
 {
-    printf("backend: %s\n", st->backend ? st->backend : "none");
+    fprintf(cli_report(), "backend: %s\n", st->backend ? st->backend : "none");
     for (int32_t c = 0; c < st->cycles; c++)
-        printf("cycle %d: energy %lld, %.1f ms\n", (int)c + 1, (long long)st->cycle_energy[c],
-               st->cycle_ms[c]);
-    printf("cycles: %d\n", (int)st->cycles);
-    printf("moves: %d\n", (int)st->moves);
-    printf("initial-energy: %lld\n", (long long)st->initial_energy);
-    printf("energy: %lld\n", (long long)st->energy);
-    printf("build: %.1f ms\n", st->build_ms);
-    printf("solve: %.1f ms\n", st->solve_ms);
-    printf("total: %.1f ms\n", st->total_ms);
+        fprintf(cli_report(), "cycle %d: energy %lld, %.1f ms\n", (int)c + 1,
+                (long long)st->cycle_energy[c], st->cycle_ms[c]);
+    fprintf(cli_report(), "cycles: %d\n", (int)st->cycles);
+    fprintf(cli_report(), "moves: %d\n", (int)st->moves);
+    fprintf(cli_report(), "initial-energy: %lld\n", (long long)st->initial_energy);
+    fprintf(cli_report(), "energy: %lld\n", (long long)st->energy);
+    fprintf(cli_report(), "build: %.1f ms\n", st->build_ms);
+    fprintf(cli_report(), "solve: %.1f ms\n", st->solve_ms);
+    fprintf(cli_report(), "total: %.1f ms\n", st->total_ms);
 }
 
 int stereo_cli_check_gt(const gcut_image *gt, int32_t w, int32_t h, const char *what)
@@ -207,7 +207,7 @@ gcut_status stereo_cli_print_bad(const int32_t *disp, const gcut_image *gt, doub
                 gcut_stereo_bad_pixels(disp, gt, gt_scale, pass ? mask : NULL, t, &pct, NULL);
             if (st != GCUT_OK)
                 return st;
-            printf("bad%d-%s: %.2f %%\n", t, pass ? "nonocc" : "all", pct);
+            fprintf(cli_report(), "bad%d-%s: %.2f %%\n", t, pass ? "nonocc" : "all", pct);
         }
     return GCUT_OK;
 }
@@ -223,6 +223,24 @@ char *stereo_cli_path16(const char *path)
         p16[len - 4] = '\0';
     strcat(p16, "-16.png");
     return p16;
+}
+
+int stereo_cli_check_outputs(const stereo_cli *o, const char *extra, const char *const *ins,
+                             size_t nin)
+{
+    if (o->out && (!strcmp(o->out, "-") || !strcmp(o->out, "/dev/stdout")))
+        return cli_usage_error("--out writes two pictures (PATH and PATH-16.png): give a file "
+                               "name, not -",
+                               NULL);
+    char *p16 = o->out ? stereo_cli_path16(o->out) : NULL;
+    if (o->out && !p16) {
+        fprintf(stderr, "%s: out of memory\n", cli_prog());
+        return 1;
+    }
+    const char *outs[] = {o->out, p16, extra};
+    int rc = cli_check_outputs(outs, 3, ins, nin);
+    free(p16);
+    return rc;
 }
 
 gcut_status stereo_cli_save_pair(const gcut_image *pic, const gcut_image *img16, const char *path)

@@ -25,6 +25,13 @@ typedef struct stereo_cli {
     double scale, gt_scale, time_limit;
 } stereo_cli;
 
+/* Refuse outputs that would overwrite an input (cli_check_outputs): the
+ * picture o->out and its 16-bit twin (stereo_cli_path16), `extra` (NULL or
+ * another output) against the nin paths of ins. o->out cannot be "-" (two
+ * files are written). 0, or 2 (bad usage) after the message. */
+int stereo_cli_check_outputs(const stereo_cli *o, const char *extra, const char *const *ins,
+                             size_t nin);
+
 /* Everything not given (gt_scale 1). */
 void stereo_cli_init(stereo_cli *o);
 

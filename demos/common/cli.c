@@ -3,6 +3,8 @@
  */
 #include "cli.h"
 
+#include "core/outfile_internal.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -81,22 +83,90 @@ int cli_parse_positive(const char *s, double *out)
     return 1;
 }
 
+/* The open outputs: the stream cli_open_output gives is o.f, found again
+ * by cli_close_output. A tool has a handful of outputs at most. */
+#define CLI_MAX_OUTPUTS 16
+static gcut_i_out cli_outs[CLI_MAX_OUTPUTS];
+
+/* The writer's message already starts with the tool's name (its `func`). */
+static int out_fail(void)
+{
+    fprintf(stderr, "%s\n", gcut_last_error());
+    return 1;
+}
+
 FILE *cli_open_output(const char *path)
 {
-    FILE *f = strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
-    if (!f)
-        fprintf(stderr, "%s: cannot write %s: %s\n", cli_name, path, strerror(errno));
-    return f;
+    int k = 0;
+    while (k < CLI_MAX_OUTPUTS && cli_outs[k].f)
+        k++;
+    if (k == CLI_MAX_OUTPUTS) {
+        fprintf(stderr, "%s: cannot write %s: too many open outputs\n", cli_name, path);
+        return NULL;
+    }
+    if (gcut_i_out_open(cli_name, path, &cli_outs[k]) != GCUT_OK) {
+        out_fail();
+        return NULL;
+    }
+    return cli_outs[k].f;
+}
+
+static gcut_i_out *find_output(FILE *f)
+{
+    for (int k = 0; k < CLI_MAX_OUTPUTS; k++)
+        if (cli_outs[k].f == f)
+            return &cli_outs[k];
+    return NULL;
 }
 
 int cli_close_output(FILE *f, const char *path)
 {
-    int bad = ferror(f);
-    if (f != stdout)
-        bad |= fclose(f) != 0;
-    if (bad)
+    gcut_i_out *o = f ? find_output(f) : NULL;
+    if (!o) {
         fprintf(stderr, "%s: error writing %s\n", cli_name, path);
-    return bad;
+        return 1;
+    }
+    return gcut_i_out_commit(o) != GCUT_OK ? out_fail() : 0;
+}
+
+void cli_abort_output(FILE *f)
+{
+    gcut_i_out *o = f ? find_output(f) : NULL;
+    if (o)
+        gcut_i_out_abort(o);
+}
+
+int cli_same_file(const char *a, const char *b) { return gcut_i_same_file(a, b); }
+
+static FILE *cli_rep;
+
+FILE *cli_report(void) { return cli_rep ? cli_rep : stdout; }
+
+int cli_check_outputs(const char *const *outs, size_t nout, const char *const *ins, size_t nin)
+{
+    int to_stdout = 0;
+    for (size_t i = 0; i < nout; i++) {
+        if (!outs[i])
+            continue;
+        if (gcut_i_out_is_stdout(outs[i]) && to_stdout++) {
+            fprintf(stderr, "%s: only one output can go to stdout (-)\n", cli_name);
+            return 2;
+        }
+        for (size_t j = 0; j < nin; j++)
+            if (ins[j] && gcut_i_same_file(outs[i], ins[j])) {
+                fprintf(stderr, "%s: refusing to overwrite the input %s with an output\n", cli_name,
+                        ins[j]);
+                return 2;
+            }
+        for (size_t j = 0; j < i; j++)
+            if (outs[j] && gcut_i_same_file(outs[i], outs[j])) {
+                fprintf(stderr, "%s: two outputs are the same file: %s\n", cli_name, outs[i]);
+                return 2;
+            }
+    }
+    if (to_stdout)
+        cli_rep = stderr;
+    return 0;
 }
 
 double cli_now_ms(void)

@@ -46,13 +46,34 @@ int cli_parse_double(const char *s, double lo, double hi, double *out);
 /* A number > 0 (infinity allowed: "no limit"), as cli_parse_double. */
 int cli_parse_positive(const char *s, double *out);
 
-/* An output file, "-" being stdout: the stream, or NULL after "PROG:
- * cannot write PATH: REASON" on stderr. */
+/* An output file, "-" being stdout, through libgcut's one writer
+ * (gcut_i_out_open, lib/core/outfile_internal.h): a regular file is
+ * written to a temporary file and renamed over the old one by
+ * cli_close_output, a device or FIFO is written directly. The stream, or
+ * NULL after "PROG: cannot write PATH: REASON" on stderr. */
 FILE *cli_open_output(const char *path);
 
-/* Close what cli_open_output opened (stdout is flushed, not closed): 0, or
- * 1 after "PROG: error writing PATH" on stderr. */
+/* Finish what cli_open_output opened (stdout is flushed, not closed): 0,
+ * or 1 after "PROG: PATH: REASON" on stderr (the old file left as it was). */
 int cli_close_output(FILE *f, const char *path);
+
+/* Give up what cli_open_output opened: the old file stays as it was. */
+void cli_abort_output(FILE *f);
+
+/* 1 when paths a and b name the same regular file (device and inode, or
+ * the same resolved path when neither exists yet), else 0. */
+int cli_same_file(const char *a, const char *b);
+
+/* Refuse an output that is one of the inputs, two outputs that are one
+ * file, or two outputs on stdout (NULL entries are skipped; "-" is never
+ * the same file as anything): 0, or 2 (bad usage) after "PROG: refusing to
+ * overwrite the input IN ..." on stderr. When an output is "-", the
+ * tool's report (cli_report) moves to stderr. */
+int cli_check_outputs(const char *const *outs, size_t nout, const char *const *ins, size_t nin);
+
+/* Where the tool prints its report (`flow: ...`): stdout, or stderr once
+ * cli_check_outputs has seen an output on stdout. */
+FILE *cli_report(void);
 
 /* Milliseconds of the monotonic clock. */
 double cli_now_ms(void);

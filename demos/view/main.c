@@ -46,6 +46,7 @@ static const char usage[] =
     "      --screenshot FILE  PNG of what the window shows after the replay\n"
     "      --seeds-out FILE   seed PNG implied by the strokes (255 fg, 0 bg,\n"
     "                         128 unknown), for gcut-seg --seeds\n"
+    "                         (an output FILE -: stdout, the report then on stderr)\n"
     "interactive and scripted:\n"
     "      --record FILE      write the strokes painted to a stroke file\n"
     "      --view NAME        overlay (default), mask or cutout\n"
@@ -138,7 +139,9 @@ static int parse_args(int argc, char **argv, args *a)
     }
     if ((a->out || a->cutout || a->shot || a->seeds_out) && !a->replay)
         return cli_usage_error("--out, --cutout, --screenshot and --seeds-out need --replay", NULL);
-    return 0;
+    const char *outs[] = {a->out, a->cutout, a->shot, a->seeds_out, a->record};
+    const char *ins[] = {a->image ? a->image : GCUT_VIEW_DEFAULT_IMAGE, a->replay};
+    return cli_check_outputs(outs, 5, ins, 2);
 }
 
 int main(int argc, char **argv)
@@ -161,7 +164,7 @@ int main(int argc, char **argv)
         rc = 1;
         goto done;
     }
-    if (a.record && !(v.record = fopen(a.record, "w"))) {
+    if (a.record && !(v.record = !strcmp(a.record, "-") ? stdout : fopen(a.record, "w"))) {
         fprintf(stderr, "gcut-view: %s: %s\n", a.record, strerror(errno));
         rc = 1;
         goto done;
@@ -216,19 +219,20 @@ int main(int argc, char **argv)
             SDL_PumpEvents();
         }
         window_check(&v, &wd);
-        printf("video: %s\nstrokes: %d\nbackend: %s\nsolve: %.2f ms\nreplay: %.1f ms\n",
-               SDL_GetCurrentVideoDriver(), nin, v.last_backend ? v.last_backend : v.backend,
-               v.last_ms, cli_now_ms() - t0);
+        fprintf(cli_report(),
+                "video: %s\nstrokes: %d\nbackend: %s\nsolve: %.2f ms\nreplay: %.1f ms\n",
+                SDL_GetCurrentVideoDriver(), nin, v.last_backend ? v.last_backend : v.backend,
+                v.last_ms, cli_now_ms() - t0);
         if (!v.have_mask)
             fprintf(stderr, "gcut-view: warning: the strokes made no mask\n");
         if (a.out && !(rc = save_plane(&v, a.out, 0)))
-            printf("mask: %s\n", a.out);
+            fprintf(cli_report(), "mask: %s\n", a.out);
         if (!rc && a.cutout && !(rc = save_plane(&v, a.cutout, 1)))
-            printf("cutout: %s\n", a.cutout);
+            fprintf(cli_report(), "cutout: %s\n", a.cutout);
         if (!rc && a.seeds_out && !(rc = save_plane(&v, a.seeds_out, 2)))
-            printf("seeds: %s\n", a.seeds_out);
+            fprintf(cli_report(), "seeds: %s\n", a.seeds_out);
         if (!rc && a.shot && !(rc = save_frame(&v, a.shot)))
-            printf("screenshot: %s (%dx%d)\n", a.shot, v.fw, v.fh);
+            fprintf(cli_report(), "screenshot: %s (%dx%d)\n", a.shot, v.fw, v.fh);
     } else {
         view_fit(&v);
         rc = run_window(&v, &wd);

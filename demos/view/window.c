@@ -11,6 +11,7 @@
 
 #include <SDL.h>
 
+#include "cli.h"
 #include "render.h"
 #include "window.h"
 
@@ -81,7 +82,8 @@ void window_check(const viewer *v, window *wd)
         int64_t diff = 0;
         for (size_t i = 0; i < (size_t)w * h; i++)
             diff += (px[i] & 0xFFFFFFu) != (v->frame[i] & 0xFFFFFFu);
-        printf("window: %dx%d, %lld pixels differ from the screenshot\n", w, h, (long long)diff);
+        fprintf(cli_report(), "window: %dx%d, %lld pixels differ from the screenshot\n", w, h,
+                (long long)diff);
     }
     free(px);
 }
