@@ -73,6 +73,10 @@ gcut_status gcut_graph_new(gcut_graph **out, int32_t num_nodes, int64_t edges_hi
     gcut_graph *g = gcut_i_calloc(1, sizeof *g);
     if (!g)
         return GCUT_FAIL(GCUT_ERR_NOMEM, "cannot allocate a graph");
+    if (pthread_mutex_init(&g->layout_lock, NULL) != 0) {
+        gcut_i_free(g);
+        return GCUT_FAIL(GCUT_ERR_NOMEM, "cannot create the lock of a graph");
+    }
     gcut_status st = reserve_nodes(g, num_nodes);
     if (st == GCUT_OK && edges_hint > 0)
         st = reserve_edges(g, edges_hint);
@@ -111,6 +115,7 @@ void gcut_graph_free(gcut_graph *g)
     gcut_i_free(g->erev);
     gcut_i_free(g->cap_source);
     gcut_i_free(g->cap_sink);
+    pthread_mutex_destroy(&g->layout_lock);
     gcut_i_free(g);
 }
 
@@ -291,26 +296,31 @@ gcut_status gcut_i_graph_bcsr(gcut_graph *g, const gcut_bcsr **out)
 {
     if (!g)
         return GCUT_FAIL(GCUT_ERR_INVALID, "graph is NULL");
-    if (!g->bcsr) {
-        gcut_status st = gcut_i_bcsr_build(g, &g->bcsr);
-        if (st != GCUT_OK)
-            return st;
-    }
-    *out = &g->bcsr->view;
-    return GCUT_OK;
+    /* Several threads may solve one unchanged graph at once: the first
+     * builds the layout, the others wait for it and share it. */
+    pthread_mutex_lock(&g->layout_lock);
+    gcut_status st = GCUT_OK;
+    if (!g->bcsr)
+        st = gcut_i_bcsr_build(g, &g->bcsr);
+    if (st == GCUT_OK)
+        *out = &g->bcsr->view;
+    pthread_mutex_unlock(&g->layout_lock);
+    return st;
 }
 
 gcut_status gcut_i_graph_rcsr(gcut_graph *g, const gcut_rcsr **out)
 {
     if (!g)
         return GCUT_FAIL(GCUT_ERR_INVALID, "graph is NULL");
-    if (!g->rcsr) {
-        gcut_status st = gcut_i_rcsr_build(g, &g->rcsr);
-        if (st != GCUT_OK)
-            return st;
-    }
-    *out = &g->rcsr->view;
-    return GCUT_OK;
+    /* As gcut_i_graph_bcsr: built once under the graph's lock. */
+    pthread_mutex_lock(&g->layout_lock);
+    gcut_status st = GCUT_OK;
+    if (!g->rcsr)
+        st = gcut_i_rcsr_build(g, &g->rcsr);
+    if (st == GCUT_OK)
+        *out = &g->rcsr->view;
+    pthread_mutex_unlock(&g->layout_lock);
+    return st;
 }
 
 void gcut_i_graph_problem(const gcut_graph *g, gcut_problem *p)
