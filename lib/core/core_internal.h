@@ -31,6 +31,25 @@ GCUT_I_SHARED gcut_status gcut_i_vfail(gcut_status status, const char *where, co
                                        va_list ap);
 #define GCUT_FAIL(status, ...) gcut_i_fail((status), __func__, __VA_ARGS__)
 
+/* The public function the caller called. A message names it, not the
+ * helper or engine that failed: GCUT_ENTRY() as the first line of a public
+ * function makes it the `where` of every failure recorded on this thread
+ * until it returns (the outermost such function wins, so gcut_segment's
+ * failure inside its gcut_grid_solve names gcut_segment). gcut_i_leave is
+ * the cleanup of the variable GCUT_ENTRY declares; user callbacks run with
+ * no entry (gcut_i_log). Without the cleanup attribute, messages name the
+ * function that failed. Hot per-element calls (gcut_graph_add_edge ...) do
+ * without it and pass their name to the helpers they share instead. */
+GCUT_I_SHARED const char *gcut_i_enter(const char *name);
+GCUT_I_SHARED void gcut_i_leave(const char **prev);
+#if defined(__GNUC__) || defined(__clang__)
+#define GCUT_ENTRY()                                                                               \
+    const char *gcut_i_entry_prev_ __attribute__((cleanup(gcut_i_leave), unused)) =                \
+        gcut_i_enter(__func__)
+#else
+#define GCUT_ENTRY() ((void)0)
+#endif
+
 /* Allocation through the user's allocator. gcut_i_malloc_array checks
  * count * size for overflow. All return NULL on failure (record nothing). */
 GCUT_I_SHARED void *gcut_i_malloc(size_t size);

@@ -17,6 +17,7 @@
 
 static _Thread_local gcut_status tl_status = GCUT_OK;
 static _Thread_local char tl_message[GCUT_I_MSG_MAX];
+static _Thread_local const char *tl_entry; /* see GCUT_ENTRY */
 
 static void *(*g_malloc)(size_t) = malloc;
 static void *(*g_realloc)(void *, size_t) = realloc;
@@ -60,9 +61,27 @@ void gcut_clear_error(void)
     tl_message[0] = '\0';
 }
 
+const char *gcut_i_enter(const char *name)
+{
+    const char *prev = tl_entry;
+    if (!prev)
+        tl_entry = name;
+    return prev;
+}
+
+void gcut_i_leave(const char **prev) { tl_entry = *prev; }
+
 gcut_status gcut_i_vfail(gcut_status status, const char *where, const char *fmt, va_list ap)
 {
-    int len = snprintf(tl_message, sizeof tl_message, "%s: ", where ? where : "gcut");
+    int len;
+    if (tl_entry && where && where != tl_entry && strchr(where, '-'))
+        /* a back end's name (no function has a '-'): keep it after the entry */
+        len = snprintf(tl_message, sizeof tl_message, "%s: %s: ", tl_entry, where);
+    else
+        len = snprintf(tl_message, sizeof tl_message, "%s: ",
+                       tl_entry ? tl_entry
+                       : where  ? where
+                                : "gcut");
     if (len < 0 || len >= (int)sizeof tl_message)
         len = 0;
     vsnprintf(tl_message + len, sizeof tl_message - (size_t)len, fmt, ap);
@@ -152,7 +171,11 @@ void gcut_i_log(const gcut_solve_options *opt, gcut_log_level level, const char 
     va_start(ap, fmt);
     vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
+    /* The callback may call gcut itself: its failures name what it calls. */
+    const char *entry = tl_entry;
+    tl_entry = NULL;
     fn(user, level, line);
+    tl_entry = entry;
 }
 
 double gcut_i_now_ms(void)

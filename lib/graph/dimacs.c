@@ -924,6 +924,7 @@ static gcut_status read_stream(FILE *f, const char *name, const char *func, gcut
 
 gcut_status gcut_graph_read_dimacs(const char *path, gcut_graph **out, gcut_dimacs_info *info)
 {
+    GCUT_ENTRY();
     if (!path || !out)
         return GCUT_FAIL(GCUT_ERR_INVALID, "path and out must not be NULL");
     if (strcmp(path, "-") == 0)
@@ -941,6 +942,7 @@ gcut_status gcut_graph_read_dimacs(const char *path, gcut_graph **out, gcut_dima
 gcut_status gcut_graph_read_dimacs_file(FILE *f, const char *name, gcut_graph **out,
                                         gcut_dimacs_info *info)
 {
+    GCUT_ENTRY();
     if (!f || !out)
         return GCUT_FAIL(GCUT_ERR_INVALID, "f and out must not be NULL");
     return read_stream(f, name ? name : "<stream>", __func__, out, info);
@@ -1068,6 +1070,7 @@ static gcut_status write_stream(const gcut_graph *g, FILE *f, const char *name, 
 
 gcut_status gcut_graph_write_dimacs(const gcut_graph *g, const char *path)
 {
+    GCUT_ENTRY();
     if (!g || !path)
         return GCUT_FAIL(GCUT_ERR_INVALID, "g and path must not be NULL");
     gcut_i_out o;
@@ -1084,6 +1087,7 @@ gcut_status gcut_graph_write_dimacs(const gcut_graph *g, const char *path)
 
 gcut_status gcut_graph_write_dimacs_file(const gcut_graph *g, FILE *f, const char *name)
 {
+    GCUT_ENTRY();
     if (!g || !f)
         return GCUT_FAIL(GCUT_ERR_INVALID, "g and f must not be NULL");
     return write_stream(g, f, name ? name : "<stream>", __func__);

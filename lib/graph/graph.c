@@ -11,7 +11,9 @@
 
 #include "graph/graph_internal.h"
 
-static gcut_status reserve_edges(gcut_graph *g, int64_t need)
+/* where: the public function that grows the graph (gcut_graph_add_edge has no
+ * GCUT_ENTRY: it is called per edge). */
+static gcut_status reserve_edges(gcut_graph *g, int64_t need, const char *where)
 {
     if (need <= g->m_alloc)
         return GCUT_OK;
@@ -21,13 +23,14 @@ static gcut_status reserve_edges(gcut_graph *g, int64_t need)
     int32_t *arr[4] = {g->eu, g->ev, g->ecap, g->erev};
     for (int k = 0; k < 4; k++) {
         if ((uint64_t)cap > SIZE_MAX / sizeof(int32_t))
-            return GCUT_FAIL(GCUT_ERR_OVERFLOW, "%lld edges do not fit in memory", (long long)cap);
+            return gcut_i_fail(GCUT_ERR_OVERFLOW, where, "%lld edges do not fit in memory",
+                               (long long)cap);
         int32_t *p = gcut_i_realloc(arr[k], (size_t)cap * sizeof(int32_t));
         if (!p) {
             /* Arrays already grown stay grown (and stored in g); m_alloc
              * keeps the old size, so the graph is unchanged. */
-            return GCUT_FAIL(GCUT_ERR_NOMEM, "cannot grow the edge arrays to %lld edges",
-                             (long long)cap);
+            return gcut_i_fail(GCUT_ERR_NOMEM, where, "cannot grow the edge arrays to %lld edges",
+                               (long long)cap);
         }
         arr[k] = p;
         switch (k) {
@@ -41,7 +44,7 @@ static gcut_status reserve_edges(gcut_graph *g, int64_t need)
     return GCUT_OK;
 }
 
-static gcut_status reserve_nodes(gcut_graph *g, int64_t need)
+static gcut_status reserve_nodes(gcut_graph *g, int64_t need, const char *where)
 {
     if (need <= g->n_alloc)
         return GCUT_OK;
@@ -52,11 +55,13 @@ static gcut_status reserve_nodes(gcut_graph *g, int64_t need)
         cap = GCUT_MAX_NODES;
     int32_t *s = gcut_i_realloc(g->cap_source, (size_t)cap * sizeof(int32_t));
     if (!s)
-        return GCUT_FAIL(GCUT_ERR_NOMEM, "cannot grow the node arrays to %lld nodes", (long long)cap);
+        return gcut_i_fail(GCUT_ERR_NOMEM, where, "cannot grow the node arrays to %lld nodes",
+                           (long long)cap);
     g->cap_source = s;
     int32_t *t = gcut_i_realloc(g->cap_sink, (size_t)cap * sizeof(int32_t));
     if (!t)
-        return GCUT_FAIL(GCUT_ERR_NOMEM, "cannot grow the node arrays to %lld nodes", (long long)cap);
+        return gcut_i_fail(GCUT_ERR_NOMEM, where, "cannot grow the node arrays to %lld nodes",
+                           (long long)cap);
     g->cap_sink = t;
     g->n_alloc = (int32_t)cap;
     return GCUT_OK;
@@ -64,6 +69,7 @@ static gcut_status reserve_nodes(gcut_graph *g, int64_t need)
 
 gcut_status gcut_graph_new(gcut_graph **out, int32_t num_nodes, int64_t edges_hint)
 {
+    GCUT_ENTRY();
     if (!out)
         return GCUT_FAIL(GCUT_ERR_INVALID, "out is NULL");
     if (num_nodes < 0)
@@ -73,9 +79,13 @@ gcut_status gcut_graph_new(gcut_graph **out, int32_t num_nodes, int64_t edges_hi
     gcut_graph *g = gcut_i_calloc(1, sizeof *g);
     if (!g)
         return GCUT_FAIL(GCUT_ERR_NOMEM, "cannot allocate a graph");
-    gcut_status st = reserve_nodes(g, num_nodes);
+    if (pthread_mutex_init(&g->layout_lock, NULL) != 0) {
+        gcut_i_free(g);
+        return GCUT_FAIL(GCUT_ERR_NOMEM, "cannot create the lock of a graph");
+    }
+    gcut_status st = reserve_nodes(g, num_nodes, __func__);
     if (st == GCUT_OK && edges_hint > 0)
-        st = reserve_edges(g, edges_hint);
+        st = reserve_edges(g, edges_hint, __func__);
     if (st != GCUT_OK) {
         gcut_graph_free(g);
         return st;
@@ -111,18 +121,20 @@ void gcut_graph_free(gcut_graph *g)
     gcut_i_free(g->erev);
     gcut_i_free(g->cap_source);
     gcut_i_free(g->cap_sink);
+    pthread_mutex_destroy(&g->layout_lock);
     gcut_i_free(g);
 }
 
 gcut_status gcut_graph_add_nodes(gcut_graph *g, int32_t count, int32_t *first_id)
 {
+    GCUT_ENTRY();
     if (!g)
         return GCUT_FAIL(GCUT_ERR_INVALID, "graph is NULL");
     if (count < 0)
         return GCUT_FAIL(GCUT_ERR_INVALID, "negative node count %d", (int)count);
     if ((int64_t)g->n + count > GCUT_MAX_NODES)
         return GCUT_FAIL(GCUT_ERR_OVERFLOW, "more than %d nodes", (int)GCUT_MAX_NODES);
-    gcut_status st = reserve_nodes(g, (int64_t)g->n + count);
+    gcut_status st = reserve_nodes(g, (int64_t)g->n + count, __func__);
     if (st != GCUT_OK)
         return st;
     memset(g->cap_source + g->n, 0, (size_t)count * sizeof(int32_t));
@@ -145,7 +157,7 @@ gcut_status gcut_graph_add_edge(gcut_graph *g, int32_t u, int32_t v, int32_t cap
         return GCUT_FAIL(GCUT_ERR_INVALID, "edge %d -> %d: negative capacity (%d, %d)", (int)u,
                          (int)v, (int)cap, (int)rev_cap);
     if (g->m == g->m_alloc) {
-        gcut_status st = reserve_edges(g, g->m + 1);
+        gcut_status st = reserve_edges(g, g->m + 1, __func__);
         if (st != GCUT_OK)
             return st;
     }
@@ -162,6 +174,7 @@ gcut_status gcut_graph_add_edge(gcut_graph *g, int32_t u, int32_t v, int32_t cap
 gcut_status gcut_graph_add_edges(gcut_graph *g, int64_t count, const int32_t *from,
                                  const int32_t *to, const int32_t *cap, const int32_t *rev_cap)
 {
+    GCUT_ENTRY();
     if (!g)
         return GCUT_FAIL(GCUT_ERR_INVALID, "graph is NULL");
     if (count < 0)
@@ -187,7 +200,7 @@ gcut_status gcut_graph_add_edges(gcut_graph *g, int64_t count, const int32_t *fr
     }
     if (count > INT64_MAX - g->m)
         return GCUT_FAIL(GCUT_ERR_OVERFLOW, "too many edges");
-    gcut_status st = reserve_edges(g, g->m + count);
+    gcut_status st = reserve_edges(g, g->m + count, __func__);
     if (st != GCUT_OK)
         return st;
     size_t bytes = (size_t)count * sizeof(int32_t);
@@ -226,6 +239,7 @@ gcut_status gcut_graph_add_tweights(gcut_graph *g, int32_t v, int32_t source, in
 gcut_status gcut_graph_add_tweights_bulk(gcut_graph *g, int32_t first, int32_t count,
                                          const int32_t *source, const int32_t *sink)
 {
+    GCUT_ENTRY();
     if (!g)
         return GCUT_FAIL(GCUT_ERR_INVALID, "graph is NULL");
     if (first < 0 || count < 0 || (int64_t)first + count > g->n)
@@ -283,6 +297,7 @@ gcut_status gcut_graph_get_tweights(const gcut_graph *g, int32_t v, int32_t *sou
 
 gcut_status gcut_graph_freeze(gcut_graph *g)
 {
+    GCUT_ENTRY();
     const gcut_bcsr *b;
     return gcut_i_graph_bcsr(g, &b);
 }
@@ -291,26 +306,31 @@ gcut_status gcut_i_graph_bcsr(gcut_graph *g, const gcut_bcsr **out)
 {
     if (!g)
         return GCUT_FAIL(GCUT_ERR_INVALID, "graph is NULL");
-    if (!g->bcsr) {
-        gcut_status st = gcut_i_bcsr_build(g, &g->bcsr);
-        if (st != GCUT_OK)
-            return st;
-    }
-    *out = &g->bcsr->view;
-    return GCUT_OK;
+    /* Several threads may solve one unchanged graph at once: the first
+     * builds the layout, the others wait for it and share it. */
+    pthread_mutex_lock(&g->layout_lock);
+    gcut_status st = GCUT_OK;
+    if (!g->bcsr)
+        st = gcut_i_bcsr_build(g, &g->bcsr);
+    if (st == GCUT_OK)
+        *out = &g->bcsr->view;
+    pthread_mutex_unlock(&g->layout_lock);
+    return st;
 }
 
 gcut_status gcut_i_graph_rcsr(gcut_graph *g, const gcut_rcsr **out)
 {
     if (!g)
         return GCUT_FAIL(GCUT_ERR_INVALID, "graph is NULL");
-    if (!g->rcsr) {
-        gcut_status st = gcut_i_rcsr_build(g, &g->rcsr);
-        if (st != GCUT_OK)
-            return st;
-    }
-    *out = &g->rcsr->view;
-    return GCUT_OK;
+    /* As gcut_i_graph_bcsr: built once under the graph's lock. */
+    pthread_mutex_lock(&g->layout_lock);
+    gcut_status st = GCUT_OK;
+    if (!g->rcsr)
+        st = gcut_i_rcsr_build(g, &g->rcsr);
+    if (st == GCUT_OK)
+        *out = &g->rcsr->view;
+    pthread_mutex_unlock(&g->layout_lock);
+    return st;
 }
 
 void gcut_i_graph_problem(const gcut_graph *g, gcut_problem *p)

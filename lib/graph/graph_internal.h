@@ -4,6 +4,8 @@
 #ifndef GCUT_GRAPH_INTERNAL_H
 #define GCUT_GRAPH_INTERNAL_H
 
+#include <pthread.h>
+
 #include "core/core_internal.h"
 #include "gcut/plugin.h"
 #include "gcut/graph.h"
@@ -42,9 +44,13 @@ struct gcut_graph {
     /* terminal capacities */
     int32_t *cap_source;
     int32_t *cap_sink;
-    /* cached layouts; NULL until built, dropped on any change */
+    /* cached layouts; NULL until built, dropped on any change. Built under
+     * layout_lock, so that concurrent solves of one unchanged graph build
+     * each layout once (gcut/solve.h); a change (which frees them) while
+     * another thread solves stays the caller's problem. */
     gcut_i_bcsr_store *bcsr;
     gcut_i_rcsr_store *rcsr;
+    pthread_mutex_t layout_lock;
     /* cut of the last gcut_graph_maxflow (basic interface) */
     uint8_t *last_cut;
     int32_t last_cut_n;

@@ -74,6 +74,7 @@ gcut_status gcut_grid_direction(int32_t connectivity, int32_t dir, int32_t *dx, 
 gcut_status gcut_grid_new(gcut_grid **out, int32_t width, int32_t height, int32_t depth,
                           int32_t connectivity)
 {
+    GCUT_ENTRY();
     if (!out)
         return GCUT_FAIL(GCUT_ERR_INVALID, "out is NULL");
     if (width < 1 || height < 1 || depth < 1)
@@ -145,6 +146,7 @@ int32_t gcut_grid_num_nodes(const gcut_grid *g) { return g ? g->n : 0; }
 
 gcut_status gcut_grid_set_warm_start(gcut_grid *g, int enable)
 {
+    GCUT_ENTRY();
     if (!g)
         return GCUT_FAIL(GCUT_ERR_INVALID, "grid is NULL");
     g->warm_enabled = enable != 0;
@@ -258,6 +260,7 @@ static void store(gcut_grid *g, int32_t what, int32_t first, int32_t count, cons
 gcut_status gcut_grid_set_caps_range(gcut_grid *g, int32_t what, int32_t first, int32_t count,
                                      const int32_t *caps)
 {
+    GCUT_ENTRY();
     if (!g)
         return GCUT_FAIL(GCUT_ERR_INVALID, "grid is NULL");
     gcut_status st = check_what(g, what);
@@ -275,6 +278,7 @@ gcut_status gcut_grid_set_caps_range(gcut_grid *g, int32_t what, int32_t first, 
 
 gcut_status gcut_grid_set_caps(gcut_grid *g, int32_t what, const int32_t *caps)
 {
+    GCUT_ENTRY();
     if (!g)
         return GCUT_FAIL(GCUT_ERR_INVALID, "grid is NULL");
     return gcut_grid_set_caps_range(g, what, 0, g->n, caps);
@@ -283,6 +287,7 @@ gcut_status gcut_grid_set_caps(gcut_grid *g, int32_t what, const int32_t *caps)
 gcut_status gcut_grid_set_terminals_range(gcut_grid *g, int32_t first, int32_t count,
                                           const int32_t *source, const int32_t *sink)
 {
+    GCUT_ENTRY();
     if (!g)
         return GCUT_FAIL(GCUT_ERR_INVALID, "grid is NULL");
     gcut_status st = check_range(g, first, count);
@@ -301,6 +306,7 @@ gcut_status gcut_grid_set_terminals_range(gcut_grid *g, int32_t first, int32_t c
 
 gcut_status gcut_grid_set_terminals(gcut_grid *g, const int32_t *source, const int32_t *sink)
 {
+    GCUT_ENTRY();
     if (!g)
         return GCUT_FAIL(GCUT_ERR_INVALID, "grid is NULL");
     return gcut_grid_set_terminals_range(g, 0, g->n, source, sink);
@@ -326,6 +332,7 @@ static int inside(const gcut_grid *g, int32_t x, int32_t y, int32_t z, int32_t k
 
 gcut_status gcut_grid_fill(gcut_grid *g, gcut_grid_cap_fn fn, void *user)
 {
+    GCUT_ENTRY();
     if (!g || !fn)
         return GCUT_FAIL(GCUT_ERR_INVALID, "grid and function must not be NULL");
     const size_t n = (size_t)g->n, arrays = (size_t)g->conn + 2;
@@ -420,6 +427,7 @@ static int64_t pair_count(const gcut_grid *g)
 
 gcut_status gcut_grid_to_graph(const gcut_grid *g, gcut_graph **out)
 {
+    GCUT_ENTRY();
     if (!g || !out)
         return GCUT_FAIL(GCUT_ERR_INVALID, "grid and out must not be NULL");
     const int64_t m = pair_count(g);
@@ -467,6 +475,7 @@ static gcut_status ensure_graph(gcut_grid *g)
 gcut_status gcut_grid_backend_choose(gcut_grid *g, const char *name, int32_t *index,
                                      const char **reason)
 {
+    GCUT_ENTRY();
     if (!g || !index)
         return GCUT_FAIL(GCUT_ERR_INVALID, "grid and index must not be NULL");
     int32_t pick = -1;
@@ -547,6 +556,7 @@ static gcut_status solve_native(gcut_grid *g, const gcut_backend *be,
 
 gcut_status gcut_grid_solve(gcut_grid *g, const gcut_solve_options *opt_in, gcut_result *res)
 {
+    GCUT_ENTRY();
     const double t0 = gcut_i_now_ms();
     if (!g || !res)
         return GCUT_FAIL(GCUT_ERR_INVALID, "grid and result must not be NULL");

@@ -104,6 +104,7 @@ nomem:
 gcut_status gcut_bipartite_new(gcut_bipartite **out, int32_t rows, int32_t cols,
                                const int32_t *row, const int32_t *col, int64_t edges)
 {
+    GCUT_ENTRY();
     if (!out)
         return GCUT_FAIL(GCUT_ERR_INVALID, "out is NULL");
     if (rows < 0 || cols < 0 || edges < 0)
@@ -116,8 +117,8 @@ gcut_status gcut_bipartite_new(gcut_bipartite **out, int32_t rows, int32_t cols,
             return GCUT_FAIL(GCUT_ERR_INVALID,
                              "edge %lld (%d, %d): id out of range (rows %d, cols %d)",
                              (long long)e, (int)row[e], (int)col[e], (int)rows, (int)cols);
-    gcut_status st = gcut_i_bipartite_build(out, rows, cols, row, col, edges, edges);
-    return st == GCUT_OK ? st : gcut_i_fail(st, __func__, "%s", gcut_last_error());
+    /* GCUT_ENTRY: a failure of the build is already named gcut_bipartite_new. */
+    return gcut_i_bipartite_build(out, rows, cols, row, col, edges, edges);
 }
 
 void gcut_bipartite_free(gcut_bipartite *b)
@@ -403,6 +404,7 @@ done:
 
 gcut_status gcut_bipartite_read_mtx(gcut_bipartite **out, const char *path)
 {
+    GCUT_ENTRY();
     if (!out || !path)
         return GCUT_FAIL(GCUT_ERR_INVALID, "out or path is NULL");
     const int use_stdin = strcmp(path, "-") == 0;

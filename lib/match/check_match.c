@@ -78,6 +78,7 @@ gcut_status gcut_match_check(const gcut_bipartite *b, const int32_t *row_mates,
                              const int32_t *col_mates, int64_t cardinality, uint8_t *cover_rows,
                              uint8_t *cover_cols)
 {
+    GCUT_ENTRY();
     if (!b || !row_mates || !col_mates)
         return GCUT_FAIL(GCUT_ERR_INVALID, "graph or mates are NULL");
     const int32_t nr = b->nr, nc = b->nc;

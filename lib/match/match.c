@@ -91,6 +91,7 @@ struct gcut_match_result {
 
 gcut_status gcut_match_result_new(gcut_match_result **out)
 {
+    GCUT_ENTRY();
     if (!out)
         return GCUT_FAIL(GCUT_ERR_INVALID, "out is NULL");
     gcut_match_result *r = gcut_i_calloc(1, sizeof *r);
@@ -149,6 +150,7 @@ static gcut_status load_initial(const gcut_bipartite *b, const int32_t *init, in
 gcut_status gcut_match(const gcut_bipartite *b, const gcut_match_options *opt,
                        gcut_match_result *res)
 {
+    GCUT_ENTRY();
     if (!b || !res)
         return GCUT_FAIL(GCUT_ERR_INVALID, "graph or result is NULL");
     gcut_match_options defaults;

@@ -11,6 +11,7 @@
 
 gcut_status gcut_cut_capacity(const gcut_graph *g, const uint8_t *cut, int64_t *capacity)
 {
+    GCUT_ENTRY();
     if (!g || !cut || !capacity)
         return GCUT_FAIL(GCUT_ERR_INVALID, "graph, cut and capacity must not be NULL");
     int64_t c = 0;
@@ -72,6 +73,7 @@ done:
 gcut_status gcut_check_flow(const gcut_graph *g, int64_t flow_value, const int32_t *edge_flows,
                             const uint8_t *cut)
 {
+    GCUT_ENTRY();
     if (!g)
         return GCUT_FAIL(GCUT_ERR_INVALID, "graph is NULL");
     if (flow_value < 0)

@@ -172,6 +172,7 @@ gcut_status gcut_i_choose_graph(const gcut_graph *g, const char *name, uint32_t 
 gcut_status gcut_backend_choose(const gcut_graph *g, const char *name, int32_t *index,
                                 const char **reason)
 {
+    GCUT_ENTRY();
     return gcut_i_choose_graph(g, name, 0, 0, index, reason);
 }
 

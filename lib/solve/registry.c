@@ -287,6 +287,7 @@ int gcut_backend_available(int32_t i, const char **reason)
 
 gcut_status gcut_backend_find(const char *name, int32_t *index)
 {
+    GCUT_ENTRY();
     if (!name || !index)
         return GCUT_FAIL(GCUT_ERR_INVALID, "name and index must not be NULL");
     ensure_builtin();

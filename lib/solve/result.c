@@ -28,6 +28,7 @@ struct gcut_result {
 
 gcut_status gcut_result_new(gcut_result **out)
 {
+    GCUT_ENTRY();
     if (!out)
         return GCUT_FAIL(GCUT_ERR_INVALID, "out is NULL");
     gcut_result *r = gcut_i_calloc(1, sizeof *r);

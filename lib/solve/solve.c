@@ -84,6 +84,7 @@ gcut_status gcut_i_options_copy(const gcut_solve_options *in, gcut_solve_options
 
 gcut_status gcut_solve(gcut_graph *g, const gcut_solve_options *opt_in, gcut_result *res)
 {
+    GCUT_ENTRY();
     const double t0 = gcut_i_now_ms();
     if (!g || !res)
         return GCUT_FAIL(GCUT_ERR_INVALID, "graph and result must not be NULL");
@@ -124,6 +125,7 @@ gcut_status gcut_solve(gcut_graph *g, const gcut_solve_options *opt_in, gcut_res
 
 gcut_status gcut_graph_maxflow(gcut_graph *g, const char *backend, int64_t *flow)
 {
+    GCUT_ENTRY();
     if (!g)
         return GCUT_FAIL(GCUT_ERR_INVALID, "graph is NULL");
     gcut_solve_options opt;

@@ -33,6 +33,10 @@ GCUT_HIDDEN void gcut_i_plugin_matchers(const gcut_plugin_matcher *const **list,
 
 /* Load the plugins (once, from the registry's set-up). */
 GCUT_HIDDEN void gcut_i_plugins_load(void);
+/* May path be handed to dlopen (a readable regular file, an ELF shared
+ * object of this machine whose size covers its headers)? 1 if so; else 0
+ * and why (e.g. "is truncated or corrupt: ..."), to follow "plugin PATH ". */
+GCUT_HIDDEN int gcut_i_plugin_check(const char *path, char *why, size_t why_len);
 
 /* ---- choose.c */
 

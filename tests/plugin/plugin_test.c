@@ -9,19 +9,33 @@
  *          one fails with GCUT_ERR_UNAVAILABLE;
  *   old    a plugin of the 0.1 ABI: refused with the reason;
  *   future a plugin of a newer ABI: refused with the reason;
- *   env    $GCUT_BACKEND names the back end of "auto", read once.
+ *   env    $GCUT_BACKEND names the back end of "auto", read once;
+ *   check  the checks before dlopen on crafted files (a truncated copy of
+ *          the good plugin, junk, a wrong ELF type, machine or class, a
+ *          FIFO, a folder, a broken link, an unreadable file);
+ *   truncated / fifo
+ *          a truncated copy of the good plugin / a FIFO (named alone and in
+ *          a folder) in $GCUT_PLUGIN_PATH, set here: the list, "auto" and
+ *          a named built-in back end still work, the stand-ins say why.
+ * The good plugin is $GCUT_FAKE_PLUGIN for the last three.
  */
+#include <elf.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
 #include "gcut/gcut.h"
 #include "gcut/plugin.h"
 #include "core/core_internal.h"
+#include "solve/solve_internal.h"
 
 static const char *test_case(void)
 {
@@ -160,6 +174,202 @@ static void test_env(void **unused)
     gcut_graph_free(g);
 }
 
+/* ---- plugins that must not be opened or loaded */
+
+static char g_dir[256];
+
+static const char *tmp_dir(void)
+{
+    if (!g_dir[0]) {
+        const char *base = getenv("TMPDIR");
+        snprintf(g_dir, sizeof g_dir, "%s/gcut-plugin-XXXXXX", base && *base ? base : "/tmp");
+        assert_non_null(mkdtemp(g_dir));
+    }
+    return g_dir;
+}
+
+static char *tmp_path(const char *name)
+{
+    static char buf[8][512];
+    static int k;
+    char *p = buf[k++ % 8];
+    snprintf(p, 512, "%s/%s", tmp_dir(), name);
+    return p;
+}
+
+/* The bytes of the good plugin. */
+static unsigned char *good_plugin(size_t *size)
+{
+    const char *path = getenv("GCUT_FAKE_PLUGIN");
+    assert_non_null(path);
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    assert_int_equal(fseek(f, 0, SEEK_END), 0);
+    const long n = ftell(f);
+    assert_true(n > (long)sizeof(Elf64_Ehdr));
+    rewind(f);
+    unsigned char *b = malloc((size_t)n);
+    assert_non_null(b);
+    assert_int_equal(fread(b, 1, (size_t)n, f), (size_t)n);
+    fclose(f);
+    *size = (size_t)n;
+    return b;
+}
+
+static char *write_file(const char *name, const void *data, size_t size)
+{
+    char *p = tmp_path(name);
+    FILE *f = fopen(p, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(data, 1, size, f), size);
+    assert_int_equal(fclose(f), 0);
+    return p;
+}
+
+/* The truncated copy: the first half of the good plugin. */
+static char *truncated_plugin(const char *name)
+{
+    size_t n;
+    unsigned char *b = good_plugin(&n);
+    char *p = write_file(name, b, n / 2);
+    free(b);
+    return p;
+}
+
+static void expect_refused(const char *path, const char *words)
+{
+    char why[256] = "";
+    assert_int_equal(gcut_i_plugin_check(path, why, sizeof why), 0);
+    if (!strstr(why, words))
+        fail_msg("%s: '%s' does not say '%s'", path, why, words);
+}
+
+static void test_check(void **unused)
+{
+    (void)unused;
+    char why[256];
+    const char *good = getenv("GCUT_FAKE_PLUGIN");
+    assert_non_null(good);
+    assert_int_equal(gcut_i_plugin_check(good, why, sizeof why), 1);
+    size_t n;
+    unsigned char *b = good_plugin(&n);
+    expect_refused(truncated_plugin("libgcut_half.so"), "truncated");
+    expect_refused(write_file("libgcut_short.so", b, 40), "truncated");
+    expect_refused(write_file("libgcut_empty.so", b, 0), "truncated or corrupt");
+    expect_refused(write_file("libgcut_junk.so", "this is not a shared object\n", 28),
+                   "corrupt: not an ELF file");
+    /* The headers of the good plugin, edited. */
+    Elf64_Ehdr eh;
+    memcpy(&eh, b, sizeof eh);
+    Elf64_Ehdr e = eh;
+    e.e_type = ET_EXEC;
+    memcpy(b, &e, sizeof e);
+    expect_refused(write_file("libgcut_exec.so", b, n), "not an ELF shared object");
+    e = eh;
+    e.e_machine = EM_PPC64 == (int)eh.e_machine ? EM_X86_64 : EM_PPC64;
+    memcpy(b, &e, sizeof e);
+    expect_refused(write_file("libgcut_machine.so", b, n), "another machine");
+    e = eh;
+    e.e_ident[EI_CLASS] = ELFCLASS32;
+    memcpy(b, &e, sizeof e);
+    expect_refused(write_file("libgcut_32.so", b, n), "not a 64-bit ELF");
+    e = eh;
+    e.e_shoff = (Elf64_Off)n; /* section headers past the end */
+    memcpy(b, &e, sizeof e);
+    expect_refused(write_file("libgcut_shoff.so", b, n), "section headers end past");
+    e = eh;
+    e.e_phoff = (Elf64_Off)-8; /* an offset that overflows */
+    memcpy(b, &e, sizeof e);
+    expect_refused(write_file("libgcut_phoff.so", b, n), "program headers end past");
+    /* A PT_LOAD segment whose bytes are past the end of the file. */
+    e = eh;
+    memcpy(b, &e, sizeof e);
+    int found = 0;
+    for (int i = 0; i < eh.e_phnum && !found; i++) {
+        Elf64_Phdr ph;
+        memcpy(&ph, b + eh.e_phoff + (size_t)i * sizeof ph, sizeof ph);
+        if (ph.p_type == PT_LOAD) {
+            ph.p_filesz = (Elf64_Xword)n;
+            ph.p_offset = 4096;
+            memcpy(b + eh.e_phoff + (size_t)i * sizeof ph, &ph, sizeof ph);
+            found = 1;
+        }
+    }
+    assert_true(found);
+    expect_refused(write_file("libgcut_load.so", b, n), "segment");
+    free(b);
+    /* Not regular files: never opened (a FIFO would block). */
+    char *fifo = tmp_path("libgcut_fifo.so");
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    expect_refused(fifo, "a FIFO");
+    char *dir = tmp_path("libgcut_dir.so");
+    assert_int_equal(mkdir(dir, 0700), 0);
+    expect_refused(dir, "a folder");
+    expect_refused("/dev/null", "a device");
+    char *link = tmp_path("libgcut_link.so");
+    assert_int_equal(symlink(tmp_path("missing"), link), 0);
+    expect_refused(link, "broken symbolic link");
+    expect_refused(tmp_path("libgcut_absent.so"), "not found");
+    /* Unreadable: root reads anything, so only as another user. */
+    if (geteuid() != 0) {
+        char *locked = truncated_plugin("libgcut_locked.so");
+        assert_int_equal(chmod(locked, 0), 0);
+        expect_refused(locked, "is unreadable: ");
+    }
+}
+
+/* After a refused plugin: the back ends of the library all work. */
+static void check_survives(const char *words)
+{
+    gcut_graph *g = small_graph();
+    int32_t idx;
+    const char *why;
+    assert_int_equal(gcut_backend_choose(g, "cpu-bk", &idx, &why), GCUT_OK);
+    assert_true(gcut_backend_count() > 0); /* the list loads the plugins */
+    assert_int_equal(gcut_backend_find("fake-graph", &(int32_t){0}), GCUT_ERR_NOT_FOUND);
+    const char *reason;
+    assert_false(gcut_backend_available(find("cuda-csr"), &reason));
+    if (!strstr(reason, words))
+        fail_msg("the reason '%s' does not say '%s'", reason, words);
+    assert_int_equal(gcut_backend_choose(g, "auto", &idx, &why), GCUT_OK);
+    int64_t flow = 0;
+    assert_int_equal(gcut_graph_maxflow(g, "auto", &flow), GCUT_OK);
+    assert_true(flow > 0);
+    assert_int_equal(gcut_graph_maxflow(g, "cpu-bk", &flow), GCUT_OK);
+    gcut_graph_free(g);
+}
+
+static void test_truncated(void **unused)
+{
+    (void)unused;
+    truncated_plugin("libgcut_fake1.so");
+    assert_int_equal(setenv("GCUT_PLUGIN_PATH", tmp_dir(), 1), 0);
+    check_survives("is truncated or corrupt");
+}
+
+static void test_fifo(void **unused)
+{
+    (void)unused;
+    char *fifo = tmp_path("libgcut_fifo.so");
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    char path[1200];
+    snprintf(path, sizeof path, "%s:%s", tmp_dir(), fifo);
+    assert_int_equal(setenv("GCUT_PLUGIN_PATH", path, 1), 0);
+    check_survives("a FIFO");
+}
+
+static int cleanup(void **unused)
+{
+    (void)unused;
+    if (g_dir[0]) {
+        char cmd[640];
+        snprintf(cmd, sizeof cmd, "chmod -R u+rwx '%s' && rm -rf '%s'", g_dir, g_dir);
+        if (system(cmd) != 0)
+            return 1;
+    }
+    return 0;
+}
+
 int main(void)
 {
     const char *c = test_case();
@@ -178,6 +388,18 @@ int main(void)
     if (strcmp(c, "env") == 0) {
         const struct CMUnitTest t[] = {cmocka_unit_test(test_env)};
         return cmocka_run_group_tests_name("chooser_env", t, NULL, NULL);
+    }
+    if (strcmp(c, "check") == 0) {
+        const struct CMUnitTest t[] = {cmocka_unit_test(test_check)};
+        return cmocka_run_group_tests_name("plugin_check", t, NULL, cleanup);
+    }
+    if (strcmp(c, "truncated") == 0) {
+        const struct CMUnitTest t[] = {cmocka_unit_test(test_truncated)};
+        return cmocka_run_group_tests_name("plugin_truncated", t, NULL, cleanup);
+    }
+    if (strcmp(c, "fifo") == 0) {
+        const struct CMUnitTest t[] = {cmocka_unit_test(test_fifo)};
+        return cmocka_run_group_tests_name("plugin_fifo", t, NULL, cleanup);
     }
     return 2;
 }

@@ -32,6 +32,7 @@
 gcut_status gcut_image_new(gcut_image **out, int32_t width, int32_t height, int32_t channels,
                            int32_t depth)
 {
+    GCUT_ENTRY();
     if (!out)
         return GCUT_FAIL(GCUT_ERR_INVALID, "out must not be NULL");
     if (channels != 1 && channels != 3 && channels != 4)
@@ -133,6 +134,7 @@ static gcut_status decode(const char *func, const char *name, const uint8_t *b, 
 gcut_status gcut_image_load_memory(const void *data, size_t size, const char *name,
                                    gcut_image **out)
 {
+    GCUT_ENTRY();
     if (!out || (!data && size))
         return GCUT_FAIL(GCUT_ERR_INVALID, "data and out must not be NULL");
     return decode(__func__, name ? name : "<memory>", data, size, out);
@@ -212,6 +214,7 @@ fail:
 
 gcut_status gcut_image_load(const char *path, gcut_image **out)
 {
+    GCUT_ENTRY();
     if (!path || !out)
         return GCUT_FAIL(GCUT_ERR_INVALID, "path and out must not be NULL");
     uint8_t *buf = NULL;
@@ -278,6 +281,7 @@ static gcut_status save_as(const char *func, const gcut_image *img, const char *
 
 gcut_status gcut_image_save(const gcut_image *img, const char *path)
 {
+    GCUT_ENTRY();
     if (!path)
         return GCUT_FAIL(GCUT_ERR_INVALID, "path must not be NULL");
     if (has_ext(path, ".png"))
@@ -303,6 +307,7 @@ gcut_status gcut_image_save(const gcut_image *img, const char *path)
 
 gcut_status gcut_image_save_png(const gcut_image *img, const char *path)
 {
+    GCUT_ENTRY();
     if (!path)
         return GCUT_FAIL(GCUT_ERR_INVALID, "path must not be NULL");
     return save_as(__func__, img, path, GCUT_I_FORMAT_PNG);
@@ -310,6 +315,7 @@ gcut_status gcut_image_save_png(const gcut_image *img, const char *path)
 
 gcut_status gcut_image_save_pnm(const gcut_image *img, const char *path)
 {
+    GCUT_ENTRY();
     if (!path)
         return GCUT_FAIL(GCUT_ERR_INVALID, "path must not be NULL");
     return save_as(__func__, img, path, GCUT_I_FORMAT_PNM);
@@ -326,6 +332,7 @@ static inline uint32_t luma(uint32_t r, uint32_t g, uint32_t b)
 
 gcut_status gcut_image_to_gray(const gcut_image *img, gcut_image **out)
 {
+    GCUT_ENTRY();
     if (!out)
         return GCUT_FAIL(GCUT_ERR_INVALID, "out must not be NULL");
     gcut_status st = gcut_i_image_check(__func__, img);
@@ -362,6 +369,7 @@ gcut_status gcut_image_to_gray(const gcut_image *img, gcut_image **out)
 
 gcut_status gcut_image_to_rgb(const gcut_image *img, gcut_image **out)
 {
+    GCUT_ENTRY();
     if (!out)
         return GCUT_FAIL(GCUT_ERR_INVALID, "out must not be NULL");
     gcut_status st = gcut_i_image_check(__func__, img);
@@ -393,6 +401,7 @@ gcut_status gcut_image_to_rgb(const gcut_image *img, gcut_image **out)
 
 gcut_status gcut_image_to_float(const gcut_image *img, float *out, gcut_image_float_scale scale)
 {
+    GCUT_ENTRY();
     if (!out)
         return GCUT_FAIL(GCUT_ERR_INVALID, "out must not be NULL");
     gcut_status st = gcut_i_image_check(__func__, img);

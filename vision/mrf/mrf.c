@@ -132,6 +132,7 @@ static void fill_v(gcut_mrf *m, v_kind kind, int32_t lambda, int32_t trunc)
 gcut_status gcut_mrf_new(gcut_mrf **out, int32_t width, int32_t height, int32_t depth,
                          int32_t connectivity, int32_t num_labels)
 {
+    GCUT_ENTRY();
     if (!out)
         return GCUT_FAIL(GCUT_ERR_INVALID, "out is NULL");
     if (num_labels < 2 || num_labels > MRF_MAX_LABELS)
@@ -178,6 +179,7 @@ fail:
 
 gcut_status gcut_mrf_set_unary(gcut_mrf *m, const int32_t *cost)
 {
+    GCUT_ENTRY();
     if (!m || !cost)
         return GCUT_FAIL(GCUT_ERR_INVALID, "NULL argument");
     size_t total = (size_t)m->n * (size_t)m->L;
@@ -197,6 +199,7 @@ gcut_status gcut_mrf_set_unary(gcut_mrf *m, const int32_t *cost)
 
 gcut_status gcut_mrf_set_unary_fn(gcut_mrf *m, gcut_mrf_unary_fn fn, void *user)
 {
+    GCUT_ENTRY();
     if (!m || !fn)
         return GCUT_FAIL(GCUT_ERR_INVALID, "NULL argument");
     gcut_i_free(m->unary);
@@ -217,6 +220,7 @@ static gcut_status check_param(int32_t lambda, int32_t trunc, int64_t vmax)
 
 gcut_status gcut_mrf_set_potts(gcut_mrf *m, int32_t lambda)
 {
+    GCUT_ENTRY();
     if (!m)
         return GCUT_FAIL(GCUT_ERR_INVALID, "m is NULL");
     gcut_status st = check_param(lambda, 1, lambda);
@@ -227,6 +231,7 @@ gcut_status gcut_mrf_set_potts(gcut_mrf *m, int32_t lambda)
 
 gcut_status gcut_mrf_set_trunc_linear(gcut_mrf *m, int32_t lambda, int32_t trunc)
 {
+    GCUT_ENTRY();
     if (!m)
         return GCUT_FAIL(GCUT_ERR_INVALID, "m is NULL");
     gcut_status st = check_param(lambda, trunc, (int64_t)lambda * trunc);
@@ -237,6 +242,7 @@ gcut_status gcut_mrf_set_trunc_linear(gcut_mrf *m, int32_t lambda, int32_t trunc
 
 gcut_status gcut_mrf_set_trunc_quadratic(gcut_mrf *m, int32_t lambda, int32_t trunc)
 {
+    GCUT_ENTRY();
     if (!m)
         return GCUT_FAIL(GCUT_ERR_INVALID, "m is NULL");
     gcut_status st = check_param(lambda, trunc, (int64_t)lambda * trunc);
@@ -247,6 +253,7 @@ gcut_status gcut_mrf_set_trunc_quadratic(gcut_mrf *m, int32_t lambda, int32_t tr
 
 gcut_status gcut_mrf_set_table(gcut_mrf *m, const int32_t *table)
 {
+    GCUT_ENTRY();
     if (!m || !table)
         return GCUT_FAIL(GCUT_ERR_INVALID, "NULL argument");
     size_t total = (size_t)m->L * (size_t)m->L;
@@ -261,6 +268,7 @@ gcut_status gcut_mrf_set_table(gcut_mrf *m, const int32_t *table)
 
 gcut_status gcut_mrf_set_weights(gcut_mrf *m, int32_t dir, const int32_t *w)
 {
+    GCUT_ENTRY();
     if (!m || !w)
         return GCUT_FAIL(GCUT_ERR_INVALID, "NULL argument");
     if (dir < 0 || dir >= m->conn || (dir & 1))
@@ -282,6 +290,7 @@ gcut_status gcut_mrf_set_weights(gcut_mrf *m, int32_t dir, const int32_t *w)
 
 gcut_status gcut_mrf_check_metric(const gcut_mrf *m, int32_t level)
 {
+    GCUT_ENTRY();
     if (!m || level < 1 || level > 2)
         return GCUT_FAIL(GCUT_ERR_INVALID, "bad argument");
     const char *what = level == 2 ? "a metric" : "a semi-metric";
@@ -351,6 +360,7 @@ static inline int64_t unary(const gcut_mrf *m, int32_t v, int32_t l)
 
 gcut_status gcut_mrf_energy(const gcut_mrf *m, const int32_t *labels, int64_t *energy)
 {
+    GCUT_ENTRY();
     if (!m || !labels || !energy)
         return GCUT_FAIL(GCUT_ERR_INVALID, "NULL argument");
     int64_t e = 0;
@@ -710,11 +720,13 @@ done:
 gcut_status gcut_mrf_expand(gcut_mrf *m, const gcut_mrf_options *opt, int32_t *labels,
                             gcut_mrf_stats *stats)
 {
+    GCUT_ENTRY();
     return run(m, opt, labels, stats, 0);
 }
 
 gcut_status gcut_mrf_swap(gcut_mrf *m, const gcut_mrf_options *opt, int32_t *labels,
                           gcut_mrf_stats *stats)
 {
+    GCUT_ENTRY();
     return run(m, opt, labels, stats, 1);
 }

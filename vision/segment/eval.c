@@ -10,6 +10,7 @@
 gcut_status gcut_seg_evaluate(const uint8_t *mask, const uint8_t *truth, const uint8_t *seeds,
                               int64_t count, gcut_seg_eval *out)
 {
+    GCUT_ENTRY();
     if (!mask || !truth || !out)
         return GCUT_FAIL(GCUT_ERR_INVALID, "NULL argument");
     if (count < 0)

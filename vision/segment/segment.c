@@ -54,6 +54,7 @@ static uint8_t colour_seed(int32_t r, int32_t g, int32_t b)
 
 gcut_status gcut_seeds_from_image(const gcut_image *pic, uint8_t *seeds)
 {
+    GCUT_ENTRY();
     if (!pic || !seeds)
         return GCUT_FAIL(GCUT_ERR_INVALID, "NULL argument");
     gcut_status st = gcut_i_image_check("gcut_seeds_from_image", pic);
@@ -91,6 +92,7 @@ gcut_status gcut_seeds_from_image(const gcut_image *pic, uint8_t *seeds)
 gcut_status gcut_seeds_from_rect(int32_t width, int32_t height, int32_t x, int32_t y, int32_t w,
                                  int32_t h, uint8_t *seeds)
 {
+    GCUT_ENTRY();
     if (!seeds)
         return GCUT_FAIL(GCUT_ERR_INVALID, "NULL seeds");
     if (width < 1 || height < 1)
@@ -115,6 +117,7 @@ gcut_status gcut_seeds_from_rect(int32_t width, int32_t height, int32_t x, int32
 gcut_status gcut_segment(const gcut_image *image, const uint8_t *seeds,
                          const gcut_seg_options *params, uint8_t *mask, gcut_seg_stats *stats)
 {
+    GCUT_ENTRY();
     if (!image || !seeds || !mask)
         return GCUT_FAIL(GCUT_ERR_INVALID, "NULL argument");
     gcut_seg_session *s = NULL;
@@ -129,6 +132,7 @@ gcut_status gcut_segment(const gcut_image *image, const uint8_t *seeds,
 gcut_status gcut_grabcut(const gcut_image *image, const uint8_t *seeds, int32_t iterations,
                          const gcut_seg_options *params, uint8_t *mask, gcut_seg_stats *stats)
 {
+    GCUT_ENTRY();
     if (!image || !seeds || !mask)
         return GCUT_FAIL(GCUT_ERR_INVALID, "NULL argument");
     if (iterations < 1 || iterations > 1000)

@@ -236,6 +236,7 @@ void gcut_seg_session_free(gcut_seg_session *s)
 gcut_status gcut_seg_session_new(gcut_seg_session **out, const gcut_image *image,
                                  const uint8_t *seeds, const gcut_seg_options *params)
 {
+    GCUT_ENTRY();
     const char *func = "gcut_seg_session_new";
     if (!out || !image || !seeds)
         return GCUT_FAIL(GCUT_ERR_INVALID, "NULL argument");
@@ -460,6 +461,7 @@ static void write_mask(const gcut_seg_session *s, uint8_t *mask)
 
 gcut_status gcut_seg_session_solve(gcut_seg_session *s, uint8_t *mask, gcut_seg_stats *stats)
 {
+    GCUT_ENTRY();
     if (!s)
         return GCUT_FAIL(GCUT_ERR_INVALID, "NULL session");
     double build_ms = 0.0, solve_ms = 0.0;
@@ -503,6 +505,7 @@ static int relearn(gcut_seg_session *s)
 gcut_status gcut_seg_session_grabcut(gcut_seg_session *s, int32_t iterations, uint8_t *mask,
                                      gcut_seg_stats *stats)
 {
+    GCUT_ENTRY();
     if (!s)
         return GCUT_FAIL(GCUT_ERR_INVALID, "NULL session");
     if (iterations < 1 || iterations > 1000)
@@ -566,6 +569,7 @@ static void set_tlink(gcut_seg_session *s, int64_t p)
 gcut_status gcut_seg_session_add_stroke(gcut_seg_session *s, uint8_t label,
                                         const int32_t *pixels, int32_t count)
 {
+    GCUT_ENTRY();
     if (!s || (!pixels && count > 0))
         return GCUT_FAIL(GCUT_ERR_INVALID, "NULL argument");
     if (label != GCUT_SEED_UNKNOWN && label != GCUT_SEED_FG && label != GCUT_SEED_BG)
@@ -590,6 +594,7 @@ gcut_status gcut_seg_session_add_stroke(gcut_seg_session *s, uint8_t label,
 
 gcut_status gcut_seg_session_set_seeds(gcut_seg_session *s, const uint8_t *seeds)
 {
+    GCUT_ENTRY();
     if (!s || !seeds)
         return GCUT_FAIL(GCUT_ERR_INVALID, "NULL argument");
     int64_t nfg, nbg;

@@ -114,6 +114,7 @@ static gcut_status check_camera(const gcut_camera *cam, const char *what, int64_
 gcut_status gcut_cameras_parse(const char *text, size_t size, const char *what,
                                gcut_camera **out, int32_t *count)
 {
+    GCUT_ENTRY();
     if (!text || !out || !count)
         return GCUT_FAIL(GCUT_ERR_INVALID, "NULL argument");
     if (!what)
@@ -192,6 +193,7 @@ fail:
 
 gcut_status gcut_cameras_load(const char *path, gcut_camera **out, int32_t *count)
 {
+    GCUT_ENTRY();
     if (!path || !out || !count)
         return GCUT_FAIL(GCUT_ERR_INVALID, "NULL argument");
     FILE *f = fopen(path, "rb");

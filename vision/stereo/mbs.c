@@ -249,6 +249,7 @@ gcut_status gcut_mbs_data_cost(const gcut_image *ref, const gcut_image *const *v
                                const double *baselines, int32_t nviews, const gcut_mbs_options *p,
                                int32_t *cost)
 {
+    GCUT_ENTRY();
     gcut_status st = check_args(ref, views, baselines, nviews, p);
     if (st != GCUT_OK)
         return st;
@@ -335,6 +336,7 @@ gcut_status gcut_mbs_match(const gcut_image *ref, const gcut_image *const *views
                            const double *baselines, int32_t nviews, const gcut_mbs_options *p,
                            int32_t *disp, gcut_mrf_stats *stats)
 {
+    GCUT_ENTRY();
     gcut_status st = check_args(ref, views, baselines, nviews, p);
     if (st != GCUT_OK)
         return st;

@@ -145,6 +145,7 @@ static void census(const int32_t *g, int32_t w, int32_t h, uint32_t *code)
 gcut_status gcut_stereo_data_cost(const gcut_image *left, const gcut_image *right,
                                   const gcut_stereo_options *p, int32_t *cost)
 {
+    GCUT_ENTRY();
     gcut_status st = check_pair(left, right, p);
     if (st != GCUT_OK)
         return st;
@@ -231,6 +232,7 @@ done:
 gcut_status gcut_stereo_weights(const gcut_image *left, const gcut_stereo_options *p,
                                 int32_t *w_right, int32_t *w_down)
 {
+    GCUT_ENTRY();
     gcut_status st = check_pair(left, left, p);
     if (st != GCUT_OK)
         return st;
@@ -295,6 +297,7 @@ done:
 gcut_status gcut_stereo_mrf(const gcut_image *left, const gcut_image *right,
                             const gcut_stereo_options *p, gcut_mrf **out)
 {
+    GCUT_ENTRY();
     gcut_status st = check_pair(left, right, p);
     if (st != GCUT_OK)
         return st;
@@ -362,6 +365,7 @@ static gcut_status solve_view(const gcut_image *left, const gcut_image *right,
 gcut_status gcut_stereo_match(const gcut_image *left, const gcut_image *right,
                               const gcut_stereo_options *p, int32_t *disp, gcut_mrf_stats *stats)
 {
+    GCUT_ENTRY();
     if (!disp)
         return GCUT_FAIL(GCUT_ERR_INVALID, "disp is NULL");
     gcut_status st = check_pair(left, right, p);
@@ -395,6 +399,7 @@ gcut_status gcut_stereo_match_lr(const gcut_image *left, const gcut_image *right
                                  const gcut_stereo_options *p, int32_t *disp, int32_t *disp_right,
                                  uint8_t *invalid, gcut_mrf_stats *stats)
 {
+    GCUT_ENTRY();
     const double t_start = now_ms();
     if (!disp)
         return GCUT_FAIL(GCUT_ERR_INVALID, "disp is NULL");
@@ -459,6 +464,7 @@ gcut_status gcut_stereo_lr_check(const int32_t *disp_left, const int32_t *disp_r
                                  int32_t width, int32_t height, int32_t max_diff,
                                  uint8_t *invalid, int64_t *count)
 {
+    GCUT_ENTRY();
     if (!disp_left || !disp_right || !invalid || width < 1 || height < 1 || max_diff < 0)
         return GCUT_FAIL(GCUT_ERR_INVALID, "bad argument");
     int64_t bad = 0;
@@ -498,6 +504,7 @@ static int32_t lower_median(int32_t *v, int32_t k)
 gcut_status gcut_stereo_fill(int32_t *disp, const uint8_t *invalid, int32_t width, int32_t height,
                              int32_t median)
 {
+    GCUT_ENTRY();
     if (!disp || !invalid || width < 1 || height < 1 || median < 0 || median > 5)
         return GCUT_FAIL(GCUT_ERR_INVALID, "bad argument");
     const int64_t n = (int64_t)width * height;
@@ -570,6 +577,7 @@ gcut_status gcut_stereo_bad_pixels(const int32_t *disp, const gcut_image *gt, do
                                    const gcut_image *mask, double threshold, double *percent,
                                    int64_t *counted)
 {
+    GCUT_ENTRY();
     if (!disp || !gt || !percent || gt_scale <= 0)
         return GCUT_FAIL(GCUT_ERR_INVALID, "bad argument");
     if (mask && (mask->width != gt->width || mask->height != gt->height))

@@ -62,6 +62,7 @@ double gcut_sweep_label_depth(const gcut_sweep_options *p, int32_t l)
 gcut_status gcut_sweep_neighbours(const gcut_camera *cams, int32_t count, int32_t ref, int32_t n,
                                   int32_t *out)
 {
+    GCUT_ENTRY();
     if (!cams || !out)
         return GCUT_FAIL(GCUT_ERR_INVALID, "NULL argument");
     if (ref < 0 || ref >= count)
@@ -99,6 +100,7 @@ gcut_status gcut_sweep_neighbours(const gcut_camera *cams, int32_t count, int32_
 gcut_status gcut_sweep_range_box(const gcut_camera *c, const double lo[3], const double hi[3],
                                  double *znear, double *zfar)
 {
+    GCUT_ENTRY();
     if (!c || !lo || !hi || !znear || !zfar)
         return GCUT_FAIL(GCUT_ERR_INVALID, "NULL argument");
     double mn = INFINITY, mx = -INFINITY;
@@ -140,6 +142,7 @@ static int solve3(const double M[9], const double r[3], double x[3])
 gcut_status gcut_sweep_range_auto(const gcut_camera *cams, int32_t count, int32_t ref,
                                   double *znear, double *zfar)
 {
+    GCUT_ENTRY();
     if (!cams || !znear || !zfar)
         return GCUT_FAIL(GCUT_ERR_INVALID, "NULL argument");
     if (count < 2 || ref < 0 || ref >= count)
@@ -436,6 +439,7 @@ gcut_status gcut_sweep_depth(const gcut_image *const *images, const gcut_camera 
                              int32_t nviews, const gcut_sweep_options *p, int32_t *labels,
                              double *depth, gcut_mrf_stats *stats)
 {
+    GCUT_ENTRY();
     gcut_status st = check_args(images, cams, nviews, p);
     if (st != GCUT_OK)
         return st;

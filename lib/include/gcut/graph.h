@@ -49,7 +49,11 @@ enum { GCUT_SOURCE = 0, GCUT_SINK = 1 };
  *  for \p edges_hint edges.
  *  \param out receives the new graph; unchanged on failure.
  *  \returns GCUT_OK, GCUT_ERR_INVALID (negative sizes, NULL out), GCUT_ERR_NOMEM.
- *  \threadsafety Distinct graphs may be used from distinct threads.
+ *  \threadsafety Distinct graphs may be used from distinct threads. One
+ *  graph may be read and solved (gcut_solve()) from several threads at once
+ *  as long as no thread changes it; a change (adding nodes or edges,
+ *  setting capacities, gcut_graph_maxflow(), freeing it) concurrent with any
+ *  other use of the same graph is the caller's to serialise.
  *  \since 0.1 */
 GCUT_EXPORT gcut_status gcut_graph_new(gcut_graph **out, int32_t num_nodes, int64_t edges_hint);
 

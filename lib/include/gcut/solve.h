@@ -99,8 +99,13 @@ GCUT_EXPORT const char *gcut_result_reason(const gcut_result *r);
  *  \returns GCUT_OK; GCUT_ERR_NOT_FOUND / GCUT_ERR_UNAVAILABLE for a named back end
  *  that does not exist / cannot run; GCUT_ERR_TIMEOUT; GCUT_ERR_NOMEM ...
  *  On failure \p res is unchanged.
- *  \threadsafety Distinct graphs (and results) may be solved concurrently; a
- *  graph must not be modified while it is being solved.
+ *  \threadsafety Distinct graphs (and results) may be solved concurrently.
+ *  One unchanged graph may also be solved from several threads at once, each
+ *  with its own result (since 0.2: the first solve builds the cached layout
+ *  under the graph's lock, the others share it). Modifying or freeing a
+ *  graph while another thread solves it is not allowed (the caller must
+ *  serialise that), nor is gcut_graph_maxflow() concurrently on one graph
+ *  (it keeps the cut in the graph).
  *  Complexity: back-end dependent; cpu-hipr O(n^2 sqrt(m)), cpu-bk O(m n^2 |C|). */
 GCUT_EXPORT gcut_status gcut_solve(gcut_graph *g, const gcut_solve_options *opt, gcut_result *res);
 
