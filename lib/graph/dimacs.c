@@ -410,6 +410,9 @@ static gcut_status resize_arcs(dimacs_parser *ps, int64_t cap)
 /* Make nodes [0, need) of the graph exist (need <= ps->n), their terminal
  * capacities zero. Room grows by doubling, never past the declared count,
  * so a file pays for the node ids it uses, not for the ones it declares. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline, cold))
+#endif
 static gcut_status reserve_nodes(dimacs_parser *ps, int64_t need)
 {
     gcut_graph *g = ps->g;
@@ -625,7 +628,7 @@ static gcut_status arc_terminal(dimacs_parser *ps, int32_t u, int32_t v, int32_t
         e.node = u;
         e.kind = 2;
     }
-    if (e.node >= ps->g->n) {
+    if (GCUT_UNLIKELY(e.node >= ps->g->n)) {
         gcut_status st = reserve_nodes(ps, (int64_t)e.node + 1);
         if (st != GCUT_OK)
             return st;
