@@ -27,7 +27,7 @@ test-sanitize: deps
 	@cmake -S . -B $(ASAN) -DCMAKE_BUILD_TYPE=Debug -DGCUT_SANITIZE=ON -DGCUT_WITH_CUDA=OFF -DGCUT_WITH_BENCH=OFF >/dev/null
 	@cmake --build $(ASAN) -j $(JOBS)
 	@cd $(ASAN) && GCUT_TEST_SCALE=0.3 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-		ctest --output-on-failure -j $(JOBS) -L cpu -LE install
+		ctest --output-on-failure -j $(JOBS) -L cpu -LE 'install|ulimit'
 
 # The CPU suites under valgrind's memcheck, at reduced sizes (slow: about
 # 20 minutes on 2 cores; not part of CI).

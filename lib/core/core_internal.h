@@ -58,6 +58,17 @@ GCUT_I_SHARED void *gcut_i_realloc(void *ptr, size_t size);
 GCUT_I_SHARED void *gcut_i_malloc_array(int64_t count, size_t size);
 GCUT_I_SHARED void gcut_i_free(void *ptr);
 
+/* The checked path for large allocations (arrays sized by an input): resize
+ * *ptr (NULL: allocate) to count elements of size bytes. On success *ptr is
+ * the new block; on failure *ptr is unchanged and GCUT_ERR_NOMEM is recorded
+ * for the public function `where` as "cannot allocate 16.0 GiB for WHAT",
+ * WHAT formatted from fmt. A request larger than the machine's memory and
+ * swap together is refused without asking the allocator: with overcommit it
+ * would be granted and the process killed when it is used. */
+GCUT_I_SHARED gcut_status gcut_i_alloc_array(void **ptr, int64_t count, size_t size,
+                                             const char *where, const char *fmt, ...)
+    GCUT_PRINTF(5, 6);
+
 /* Log through the call's sink (opt may be NULL: global sink). A message is
  * delivered if level <= verbosity, errors always. */
 GCUT_I_SHARED void gcut_i_log(const gcut_solve_options *opt, gcut_log_level level,

@@ -10,6 +10,9 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <sys/sysinfo.h>
+#endif
 
 #include "core/core_internal.h"
 
@@ -138,6 +141,54 @@ void *gcut_i_malloc_array(int64_t count, size_t size)
     if (count < 0 || (size && (uint64_t)count > SIZE_MAX / size))
         return NULL;
     return gcut_i_malloc((size_t)count * size);
+}
+
+/* Memory and swap of the machine in bytes (0: unknown), read once. */
+static uint64_t machine_bytes(void)
+{
+    static _Atomic uint64_t cached = UINT64_MAX;
+    uint64_t v = atomic_load_explicit(&cached, memory_order_relaxed);
+    if (v != UINT64_MAX)
+        return v;
+    v = 0;
+#ifdef __linux__
+    struct sysinfo si;
+    if (sysinfo(&si) == 0)
+        v = ((uint64_t)si.totalram + (uint64_t)si.totalswap) * (uint64_t)si.mem_unit;
+#endif
+    atomic_store_explicit(&cached, v, memory_order_relaxed);
+    return v;
+}
+
+gcut_status gcut_i_alloc_array(void **ptr, int64_t count, size_t size, const char *where,
+                               const char *fmt, ...)
+{
+    const uint64_t limit = machine_bytes();
+    void *p = NULL;
+    int fits = count >= 0 && (!size || (uint64_t)count <= SIZE_MAX / size);
+    if (fits && (limit == 0 || (uint64_t)count * size <= limit))
+        p = gcut_i_realloc(*ptr, (size_t)count * size);
+    if (p) {
+        *ptr = p;
+        return GCUT_OK;
+    }
+    char what[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    /* In double: count * size may not fit in 64 bits. */
+    double bytes = (double)count * (double)size;
+    static const char *const unit[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    int k = 0;
+    while (bytes >= 1024.0 && k < 6) {
+        bytes /= 1024.0;
+        k++;
+    }
+    if (k == 0)
+        return gcut_i_fail(GCUT_ERR_NOMEM, where, "cannot allocate %.0f bytes for %s", bytes, what);
+    return gcut_i_fail(GCUT_ERR_NOMEM, where, "cannot allocate %.1f %s for %s", bytes, unit[k],
+                       what);
 }
 
 void gcut_i_free(void *ptr)

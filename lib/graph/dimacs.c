@@ -34,6 +34,12 @@
  *  - the text between `p` and `end` handed to parse_lines() ends with '\n';
  *  - ps->arcs <= ps->m_decl, and ps->m <= ps->arcs (terminal and dropped
  *    arcs are not stored), so the arc arrays never need more than m_decl;
+ *  - no array is sized from the problem line alone (a 40-byte file may
+ *    declare 2^31 - 1 nodes and arcs): the arc arrays start at what the
+ *    input's size can hold and grow by doubling; the graph's node arrays
+ *    (the terminal capacities) hold the nodes up to the highest id a
+ *    terminal arc has touched, and reach the declared count only once the
+ *    whole file has been accepted (docs/dimacs.md, "Memory");
  *  - the terminal arcs waiting in the queue (arc_terminal) come from lines
  *    before the current one, and are applied in file order;
  *  - nothing reaches the caller until the whole file has been accepted: on
@@ -60,6 +66,9 @@
 
 /* Arcs the arrays start with when the input size is unknown (pipes, gzip). */
 #define DIMACS_ARCS_START ((int64_t)1 << 20)
+
+/* Nodes the terminal arrays start with when the input size is unknown. */
+#define DIMACS_NODES_START ((int64_t)1 << 20)
 
 /* Values with more significant digits than this are reported as too large. */
 #define DIMACS_MAX_DIGITS 18
@@ -382,21 +391,53 @@ static const char *const P_USAGE = "p max NODES ARCS";
 static const char *const N_USAGE = "n ID s|t";
 static const char *const A_USAGE = "a TAIL HEAD CAP";
 
-/* Give the arc arrays room for exactly cap arcs. */
+/* Give the arc arrays room for exactly cap arcs (the checked path of
+ * core_internal.h: a failure names the size and the declared count). */
 static gcut_status resize_arcs(dimacs_parser *ps, int64_t cap)
 {
-    if ((uint64_t)cap > SIZE_MAX / sizeof(int32_t))
-        return PERR(ps, GCUT_ERR_NOMEM, "%lld arcs do not fit in memory", (long long)cap);
-    size_t bytes = (size_t)cap * sizeof(int32_t);
     int32_t **arr[3] = {&ps->eu, &ps->ev, &ps->ecap};
     for (int k = 0; k < 3; k++) {
-        int32_t *q = gcut_i_realloc(*arr[k], bytes);
-        if (!q)
-            return PERR(ps, GCUT_ERR_NOMEM, "cannot grow the arc arrays to %lld arcs",
-                        (long long)cap);
-        *arr[k] = q;
+        gcut_status st = gcut_i_alloc_array((void **)arr[k], cap, sizeof(int32_t), ps->func,
+                                            "%lld arcs of DIMACS file %s (%lld declared)",
+                                            (long long)cap, ps->name, (long long)ps->m_decl);
+        if (st != GCUT_OK)
+            return st;
     }
     ps->m_cap = cap;
+    return GCUT_OK;
+}
+
+/* Make nodes [0, need) of the graph exist (need <= ps->n), their terminal
+ * capacities zero. Room grows by doubling, never past the declared count,
+ * so a file pays for the node ids it uses, not for the ones it declares. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline, cold))
+#endif
+static gcut_status reserve_nodes(dimacs_parser *ps, int64_t need)
+{
+    gcut_graph *g = ps->g;
+    if (need <= g->n)
+        return GCUT_OK;
+    if (need > g->n_alloc) {
+        int64_t cap = 2 * (int64_t)g->n_alloc;
+        if (cap < need)
+            cap = need;
+        if (cap > ps->n)
+            cap = ps->n;
+        int32_t **arr[2] = {&g->cap_source, &g->cap_sink};
+        for (int k = 0; k < 2; k++) {
+            gcut_status st = gcut_i_alloc_array(
+                (void **)arr[k], cap, sizeof(int32_t), ps->func,
+                "the terminal capacities of %lld nodes of DIMACS file %s (%d declared)",
+                (long long)cap, ps->name, (int)ps->n);
+            if (st != GCUT_OK)
+                return st;
+        }
+        g->n_alloc = (int32_t)cap;
+    }
+    memset(g->cap_source + g->n, 0, (size_t)(need - g->n) * sizeof(int32_t));
+    memset(g->cap_sink + g->n, 0, (size_t)(need - g->n) * sizeof(int32_t));
+    g->n = (int32_t)need;
     return GCUT_OK;
 }
 
@@ -443,10 +484,17 @@ static gcut_status line_problem(dimacs_parser *ps, const char *q)
     ps->n = (int32_t)n;
     ps->m_decl = (int64_t)m;
     /* The graph exists from here on: terminal capacities accumulate in it
-     * directly, and its (empty) edge arrays are replaced by ours at the end. */
-    st = gcut_graph_new(&ps->g, ps->n, 0);
+     * directly, and its (empty) edge arrays are replaced by ours at the end.
+     * It starts with no more nodes than the input has bytes (8 bytes of
+     * node arrays per byte of file) and grows as terminal arcs name higher
+     * ids (reserve_nodes). */
+    st = gcut_graph_new(&ps->g, 0, 0);
     if (st != GCUT_OK)
-        return PERR(ps, st, "cannot create a graph of %lld nodes", (long long)n);
+        return PERR(ps, st, "cannot create a graph");
+    int64_t nodes = ps->size_hint >= 0 ? ps->size_hint : DIMACS_NODES_START;
+    st = reserve_nodes(ps, nodes < ps->n ? nodes : ps->n);
+    if (st != GCUT_OK)
+        return st;
     /* Start the arc arrays at the declared size when the input is big enough
      * to hold that many arcs ("a 1 2 3\n" is 8 bytes): an honest file then
      * never grows them, and a lying header cannot make us allocate much
@@ -579,6 +627,11 @@ static gcut_status arc_terminal(dimacs_parser *ps, int32_t u, int32_t v, int32_t
     } else {
         e.node = u;
         e.kind = 2;
+    }
+    if (GCUT_UNLIKELY(e.node >= ps->g->n)) {
+        gcut_status st = reserve_nodes(ps, (int64_t)e.node + 1);
+        if (st != GCUT_OK)
+            return st;
     }
 #if defined(__GNUC__) || defined(__clang__)
     __builtin_prefetch(e.kind & 1 ? &ps->g->cap_source[e.node] : &ps->g->cap_sink[e.node], 1);
@@ -838,17 +891,20 @@ static gcut_status parse_finish(dimacs_parser *ps)
 /* Hand the arc arrays over to the graph (no copy): for a 10M-arc file this
  * saves the 120 MB copy and the validation pass of gcut_graph_add_edges(),
  * whose checks the parser has already made line by line. The reverse
- * capacities are all zero; calloc of a large block gets zero pages from the
- * system and costs nearly nothing until an engine reads them. */
+ * capacities are all zero. */
 static gcut_status adopt_arcs(dimacs_parser *ps)
 {
     gcut_graph *g = ps->g;
     const int64_t m = ps->m;
     if (m == 0)
         return GCUT_OK; /* the graph keeps its empty edge arrays */
-    int32_t *erev = gcut_i_calloc((size_t)m, sizeof(int32_t));
-    if (!erev)
-        return perr_at(ps, GCUT_ERR_NOMEM, 0, "cannot allocate %lld edges", (long long)m);
+    int32_t *erev = NULL;
+    gcut_status st = gcut_i_alloc_array((void **)&erev, m, sizeof(int32_t), ps->func,
+                                        "the reverse capacities of %lld edges of DIMACS file %s",
+                                        (long long)m, ps->name);
+    if (st != GCUT_OK)
+        return st;
+    memset(erev, 0, (size_t)m * sizeof(int32_t));
     if (ps->m_cap > m) {
         /* Give back what a generous first guess left unused; a failed shrink
          * keeps the larger block, which is still correct. */
@@ -902,6 +958,9 @@ static gcut_status read_stream(FILE *f, const char *name, const char *func, gcut
     reader_close(&rd);
     if (st == GCUT_OK)
         st = parse_finish(&ps);
+    /* The file is whole and valid: now its isolated nodes get their room. */
+    if (st == GCUT_OK)
+        st = reserve_nodes(&ps, ps.n);
     if (st == GCUT_OK)
         st = adopt_arcs(&ps);
     gcut_i_free(ps.eu);

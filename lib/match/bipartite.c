@@ -34,11 +34,20 @@ gcut_status gcut_i_bipartite_build(gcut_bipartite **out, int32_t nr, int32_t nc,
     b->nr = nr;
     b->nc = nc;
     b->entries = entries;
-    b->rptr = gcut_i_calloc((size_t)nr + 1, sizeof *b->rptr);
-    b->cptr = gcut_i_calloc((size_t)nc + 1, sizeof *b->cptr);
+    /* Arrays sized by the dimensions go through the checked path
+     * (core_internal.h): a matrix may declare 2^31 - 1 rows in a few bytes,
+     * and the failure must say what was asked for, not kill the process. */
+    if (gcut_i_alloc_array((void **)&b->rptr, (int64_t)nr + 1, sizeof *b->rptr, __func__,
+                           "the row offsets of a %d x %d matrix", (int)nr, (int)nc) != GCUT_OK ||
+        gcut_i_alloc_array((void **)&b->cptr, (int64_t)nc + 1, sizeof *b->cptr, __func__,
+                           "the column offsets of a %d x %d matrix", (int)nr, (int)nc) != GCUT_OK ||
+        gcut_i_alloc_array((void **)&stamp, nc > 0 ? nc : 1, sizeof *stamp, __func__,
+                           "the column marks of a %d x %d matrix", (int)nr, (int)nc) != GCUT_OK)
+        goto fail;
+    memset(b->rptr, 0, ((size_t)nr + 1) * sizeof *b->rptr);
+    memset(b->cptr, 0, ((size_t)nc + 1) * sizeof *b->cptr);
     b->radj = gcut_i_malloc_array(edges > 0 ? edges : 1, sizeof *b->radj);
-    stamp = gcut_i_malloc_array(nc > 0 ? nc : 1, sizeof *stamp);
-    if (!b->rptr || !b->cptr || !b->radj || !stamp)
+    if (!b->radj)
         goto nomem;
 
     /* Counting sort of the entries by row, then an in-place pass per row
@@ -50,9 +59,10 @@ gcut_status gcut_i_bipartite_build(gcut_bipartite **out, int32_t nr, int32_t nc,
     for (int32_t r = 0; r < nr; r++)
         b->rptr[r + 1] += b->rptr[r];
     {
-        int64_t *fill = gcut_i_malloc_array((int64_t)nr + 1, sizeof *fill);
-        if (!fill)
-            goto nomem;
+        int64_t *fill = NULL;
+        if (gcut_i_alloc_array((void **)&fill, (int64_t)nr + 1, sizeof *fill, __func__,
+                               "the row cursors of a %d x %d matrix", (int)nr, (int)nc) != GCUT_OK)
+            goto fail;
         memcpy(fill, b->rptr, ((size_t)nr + 1) * sizeof *fill);
         for (int64_t e = 0; e < edges; e++)
             b->radj[fill[row[e]]++] = col[e];
@@ -99,6 +109,10 @@ nomem:
     gcut_bipartite_free(b);
     return GCUT_FAIL(GCUT_ERR_NOMEM, "out of memory for a bipartite graph of %lld edges",
                      (long long)edges);
+fail: /* the checked path has recorded the error */
+    gcut_i_free(stamp);
+    gcut_bipartite_free(b);
+    return GCUT_ERR_NOMEM;
 }
 
 gcut_status gcut_bipartite_new(gcut_bipartite **out, int32_t rows, int32_t cols,
