@@ -45,6 +45,7 @@ const char *gcut_status_string(gcut_status status)
     case GCUT_ERR_NOT_FOUND: return "not found";
     case GCUT_ERR_STATE: return "invalid state";
     case GCUT_ERR_TIMEOUT: return "time limit reached";
+    case GCUT_ERR_INTERRUPTED: return "interrupted";
     case GCUT_ERR_DEVICE: return "device error";
     case GCUT_ERR_DEVICE_NOMEM: return "out of device memory";
     case GCUT_ERR_UNSUPPORTED: return "unsupported";
@@ -195,6 +196,18 @@ void gcut_i_free(void *ptr)
 {
     if (ptr)
         g_free(ptr);
+}
+
+static _Atomic size_t g_max_memory;
+
+void gcut_set_max_memory(size_t bytes)
+{
+    atomic_store_explicit(&g_max_memory, bytes, memory_order_relaxed);
+}
+
+size_t gcut_max_memory(void)
+{
+    return atomic_load_explicit(&g_max_memory, memory_order_relaxed);
 }
 
 void gcut_set_log_callback(gcut_log_fn fn, void *user)

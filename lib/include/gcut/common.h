@@ -55,7 +55,8 @@ typedef enum gcut_status {
     GCUT_ERR_DEVICE_NOMEM = 11, /**< GPU memory exhausted (or too little for this problem) */
     GCUT_ERR_UNSUPPORTED = 12,  /**< the back end cannot solve this kind of problem */
     GCUT_ERR_CHECK = 13,        /**< gcut_check_flow found the flow or cut invalid */
-    GCUT_ERR_INTERNAL = 14      /**< a bug in gcut: please report it */
+    GCUT_ERR_INTERNAL = 14,     /**< a bug in gcut: please report it */
+    GCUT_ERR_INTERRUPTED = 15   /**< the caller's progress callback asked to stop (since 0.3) */
 } gcut_status;
 
 /** \brief A short constant name for a status ("invalid argument" ...).
@@ -74,6 +75,22 @@ GCUT_EXPORT gcut_status gcut_last_status(void);
 
 /** \brief Forget the last error of this thread. */
 GCUT_EXPORT void gcut_clear_error(void);
+
+/** \brief Set the process-wide host memory budget in bytes (0: none beyond the
+ *  machine's RAM + swap, the default). Since 0.3.
+ *
+ *  Every large host allocation gcut makes goes through one checked path: an
+ *  allocation that alone would pass the budget, or a graph, layout, image
+ *  or engine state whose arrays together would pass it, fails with
+ *  GCUT_ERR_NOMEM naming what was asked for and how much. Readers of files,
+ *  pipes and devices stop an endless input with that error too. A call's
+ *  gcut_solve_options.max_memory, when non-zero, replaces it for that call.
+ *  \threadsafety Safe from any thread (an atomic store); calls already
+ *  running may see the old value. */
+GCUT_EXPORT void gcut_set_max_memory(size_t bytes);
+
+/** \brief The process-wide host memory budget (0: none set). */
+GCUT_EXPORT size_t gcut_max_memory(void);
 
 /** \brief Log levels passed to a log callback. */
 typedef enum gcut_log_level {

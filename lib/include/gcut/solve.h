@@ -26,6 +26,35 @@
 
 GCUT_BEGIN_C_DECLS
 
+/** \brief What a long operation reports to its progress callback (since 0.3).
+ *
+ *  Filled by the library; valid only during the callback. Fields a given
+ *  operation does not know stay at their "unknown" values. */
+typedef struct gcut_progress {
+    size_t struct_size;         /**< sizeof(gcut_progress) of the library that filled it */
+    const char *operation;      /**< static: "maxflow", "grid", "match", "read", "segment",
+                                 *   "grabcut", "expansion", "swap", "stereo", "mvs" ... */
+    const char *phase;          /**< static: "layout", "upload", "solve", "flows", "cut",
+                                 *   "iteration", "cycle", "step" ... */
+    double fraction;            /**< estimated share done in [0, 1]; -1 when unknown */
+    int64_t step;               /**< current step (GrabCut iteration, move cycle ...), 0 if none */
+    int64_t steps;              /**< number of steps when known, else 0 */
+    int64_t remaining;          /**< work left where the engine knows a measure of it
+                                 *   (active nodes, excess, tree size ...); -1 unknown */
+    const char *remaining_what; /**< static: what \p remaining counts; NULL when unknown */
+    double elapsed_ms;          /**< since the public call began */
+} gcut_progress;
+
+/** \brief Progress callback: return 0 to go on, non-zero to cancel.
+ *
+ *  Called on the thread that made the call, at phase changes and while an
+ *  engine works at most about every \p progress_interval_ms. After a non-zero
+ *  return the call stops at its next check and returns GCUT_ERR_INTERRUPTED;
+ *  the objects it was given stay consistent (a graph or grid can be solved
+ *  again, a result is unchanged). To cancel from another thread, let the
+ *  callback read a flag that thread sets (e.g. a C11 atomic_int). */
+typedef int (*gcut_progress_fn)(const gcut_progress *p, void *user);
+
 /** \brief Per-call options. Always fill with gcut_solve_options_init() first. */
 typedef struct gcut_solve_options {
     size_t struct_size;      /**< set by gcut_solve_options_init */
@@ -39,9 +68,18 @@ typedef struct gcut_solve_options {
     /** Back-end specific settings as "key=value,key=value" (e.g. for cuda-csr
      *  "variant=tc,relabel_freq=0.5"); unknown keys are an error. NULL: defaults. */
     const char *params;
+    /* -- since 0.3 (struct_size tells older callers apart) -- */
+    gcut_progress_fn progress;   /**< NULL: none; see gcut_progress_fn */
+    void *progress_user;         /**< passed to \p progress */
+    double progress_interval_ms; /**< least time between calls while working; <= 0: 100 ms */
+    /** Host memory budget of this call in bytes (layouts, engine state and
+     *  buffers it allocates); 0: the process budget (gcut_set_max_memory).
+     *  Past it the call fails with GCUT_ERR_NOMEM naming what was asked for. */
+    size_t max_memory;
 } gcut_solve_options;
 
-/** \brief Set defaults: backend "auto", threads 0, no flows, no limit, quiet. */
+/** \brief Set defaults: backend "auto", threads 0, no flows, no limit, quiet,
+ *  no progress callback, the process memory budget. */
 GCUT_EXPORT void gcut_solve_options_init(gcut_solve_options *opt);
 
 /** \brief Statistics of one solve. Times in milliseconds; counters that a back end
