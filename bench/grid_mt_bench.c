@@ -57,80 +57,18 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The grid of a bench/gen grid spec. */
+/* The grid of a bench/gen grid spec (exits on failure). */
 static gcut_grid *grid_of_spec(const char *text)
 {
-    gen_spec spec;
-    char err[GEN_ERR_LEN];
-    if (gen_spec_parse(text, 1, &spec, err) != 0) {
-        fprintf(stderr, "gcut-grid-mt-bench: %s\n", err);
-        exit(1);
-    }
-    const int three = strcmp(spec.family->name, "grid3d") == 0;
-    if (!three && strcmp(spec.family->name, "grid2d") != 0) {
-        fprintf(stderr, "gcut-grid-mt-bench: %s: a grid2d or grid3d spec is needed\n", text);
-        exit(1);
-    }
-    int64_t w, h, d = 1, conn;
-    if (gen_spec_int(&spec, "w", 1, INT32_MAX, &w, err) ||
-        gen_spec_int(&spec, "h", 1, INT32_MAX, &h, err) ||
-        (three && gen_spec_int(&spec, "d", 1, INT32_MAX, &d, err)) ||
-        gen_spec_int(&spec, "conn", 4, 26, &conn, err)) {
-        fprintf(stderr, "gcut-grid-mt-bench: %s\n", err);
-        exit(1);
-    }
-    gcut_graph *gr;
-    if (gen_build(&spec, &gr, err) != GCUT_OK) {
-        fprintf(stderr, "gcut-grid-mt-bench: %s\n", err);
-        exit(1);
-    }
     gcut_grid *g;
-    if (gcut_grid_new(&g, (int32_t)w, (int32_t)h, (int32_t)d, (int32_t)conn) != GCUT_OK)
-        die("grid");
-    const int32_t n = gcut_grid_num_nodes(g);
-    int32_t *s = malloc((size_t)n * sizeof *s), *t = malloc((size_t)n * sizeof *t);
-    int32_t *cap[GCUT_GRID_MAX_DIRS];
-    int32_t dx[GCUT_GRID_MAX_DIRS], dy[GCUT_GRID_MAX_DIRS], dz[GCUT_GRID_MAX_DIRS];
-    if (!s || !t)
-        die("memory");
-    for (int32_t k = 0; k < conn; k++) {
-        cap[k] = calloc((size_t)n, sizeof(int32_t));
-        if (!cap[k] || gcut_grid_direction((int32_t)conn, k, &dx[k], &dy[k], &dz[k]) != GCUT_OK)
-            die("direction");
+    char err[GEN_ERR_LEN];
+    if (gen_grid_of_spec(text, &g, err) != GCUT_OK) {
+        fprintf(stderr, "gcut-grid-mt-bench: %s\n", err);
+        exit(1);
     }
-    for (int32_t v = 0; v < n; v++)
-        if (gcut_graph_get_tweights(gr, v, &s[v], &t[v]) != GCUT_OK)
-            die("tweights");
-    const int64_t m = gcut_graph_num_edges(gr);
-    for (int64_t e = 0; e < m; e++) {
-        int32_t u, v, c, rc;
-        if (gcut_graph_get_edge(gr, e, &u, &v, &c, &rc) != GCUT_OK)
-            die("edge");
-        const int32_t ex = v % (int32_t)w - u % (int32_t)w;
-        const int32_t ey = (v / (int32_t)w) % (int32_t)h - (u / (int32_t)w) % (int32_t)h;
-        const int32_t ez = v / (int32_t)(w * h) - u / (int32_t)(w * h);
-        int32_t k = 0;
-        while (k < conn && !(dx[k] == ex && dy[k] == ey && dz[k] == ez))
-            k++;
-        if (k == conn) {
-            fprintf(stderr, "gcut-grid-mt-bench: edge %lld is not a grid edge\n", (long long)e);
-            exit(1);
-        }
-        cap[k][u] = c;
-        cap[k ^ 1][v] = rc;
-    }
-    if (gcut_grid_set_terminals(g, s, t) != GCUT_OK)
-        die("terminals");
-    for (int32_t k = 0; k < conn; k++) {
-        if (gcut_grid_set_caps(g, k, cap[k]) != GCUT_OK)
-            die("caps");
-        free(cap[k]);
-    }
-    free(s);
-    free(t);
-    gcut_graph_free(gr);
-    printf("%s: %lld x %lld x %lld, %lld-connected, %d nodes\n", spec.text, (long long)w,
-           (long long)h, (long long)d, (long long)conn, (int)n);
+    printf("%s: %d x %d x %d, %d-connected, %d nodes\n", text, (int)gcut_grid_width(g),
+           (int)gcut_grid_height(g), (int)gcut_grid_depth(g), (int)gcut_grid_connectivity(g),
+           (int)gcut_grid_num_nodes(g));
     return g;
 }
 

@@ -686,11 +686,11 @@ static void test_plugin_checks(void **unused)
     gcut_solve_options so;
     gcut_solve_options_init(&so);
     so.backend = "cuda-grid";
-    const gcut_seg_plugin *pl = gcut_i_vision_seg_plugin(&so);
+    const gcut_seg_plugin *pl = gcut_i_vision_seg_plugin(&so, NULL);
     assert_non_null(pl);
     assert_int_equal(pl->version, GCUT_SEG_PLUGIN_VERSION);
     so.backend = "cpu-bk";
-    assert_null(gcut_i_vision_seg_plugin(&so));
+    assert_null(gcut_i_vision_seg_plugin(&so, NULL));
     float rgb[3 * 12];
     for (int i = 0; i < 36; i++)
         rgb[i] = (float)(i * 7 % 256);

@@ -206,13 +206,18 @@ typedef struct gcut_seg_plugin {
 
 
 
+struct gcut_i_grid_shape; /* core/core_internal.h */
+
 /* The device segmentation energies of the back end that a grid solve with
  * `solve` would use (its back-end name, $GCUT_BACKEND, or the automatic
- * choice), or NULL when that back end offers none or is unavailable. */
-const gcut_seg_plugin *gcut_i_vision_seg_plugin(const gcut_solve_options *solve);
+ * choice for a grid of `shape`), or NULL when that back end offers none or
+ * is unavailable. */
+const gcut_seg_plugin *gcut_i_vision_seg_plugin(const gcut_solve_options *solve,
+                                                const struct gcut_i_grid_shape *shape);
 
 /* The device multi-label moves of that back end, or NULL. */
-const gcut_mrf_plugin *gcut_i_vision_mrf_plugin(const gcut_solve_options *solve);
+const gcut_mrf_plugin *gcut_i_vision_mrf_plugin(const gcut_solve_options *solve,
+                                                const struct gcut_i_grid_shape *shape);
 
 #ifdef __cplusplus
 }

@@ -207,4 +207,12 @@ gcut_status gen_build_grid3d(const gen_spec *spec, gcut_graph **out, char err[GE
 gcut_status gen_build_powerlaw(const gen_spec *spec, gcut_graph **out, char err[GEN_ERR_LEN]);
 gcut_status gen_build_bipartite(const gen_spec *spec, gcut_graph **out, char err[GEN_ERR_LEN]);
 
+/* ------------------------------------------------------------ grids
+ *
+ * A gcut_grid from a grid2d / grid3d spec (the generated graph's edges put
+ * in the grid direction of their offsets), and a copy of a grid (same
+ * shape, capacities and terminals; no solver state). grid_spec.c. */
+gcut_status gen_grid_of_spec(const char *text, gcut_grid **out, char err[GEN_ERR_LEN]);
+gcut_status gen_grid_copy(const gcut_grid *g, gcut_grid **out, char err[GEN_ERR_LEN]);
+
 #endif /* GCUT_BENCH_GEN_H */

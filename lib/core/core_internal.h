@@ -83,12 +83,39 @@ GCUT_I_SHARED void gcut_i_log(const gcut_solve_options *opt, gcut_log_level leve
 GCUT_I_SHARED const void *gcut_i_plugin_extension(const char *name, int32_t version,
                                                   const char *backend);
 
+/* What the automatic grid choice looks at (lib/solve/choose.c, measured
+ * crossovers in docs/backends.md "How auto chooses"). */
+typedef struct gcut_i_grid_shape {
+    int64_t nodes;        /* grid nodes */
+    int32_t connectivity; /* 4, 8, 6, 18 or 26 */
+    int32_t hard;         /* 1: energies of real images (segmentation, stereo), which
+                           * take the CPU engines about 10x longer than synthetic ones */
+    int64_t solves;       /* solves of this size the caller expects (multi-label
+                           * moves: the labels), >= 1 */
+    const char *warm;     /* the back end holding the grid's warm state, or NULL:
+                           * the automatic choice keeps it */
+} gcut_i_grid_shape;
+
 /* The name of the back end a grid solve would use with back-end setting
  * `name` (a name, "auto" or NULL: then $GCUT_BACKEND or the automatic
- * choice; lib/solve/choose.c), or NULL when there is none to name (no
- * grid-native back end, or the name is unknown or unavailable: the solve
- * reports that). For the vision layer, which asks rather than guesses. */
-GCUT_I_SHARED const char *gcut_i_grid_backend_name(const char *name);
+ * choice for a grid of `shape`, NULL: a small grid; lib/solve/choose.c),
+ * or NULL when there is none to name (no grid-native back end, or the
+ * name is unknown or unavailable: the solve reports that). For the vision
+ * layer, which asks rather than guesses. */
+GCUT_I_SHARED const char *gcut_i_grid_backend_name(const char *name,
+                                                   const gcut_i_grid_shape *shape);
+
+/* Tell the automatic choice of a grid's back end what its solves are: the
+ * energies of real images (`hard`) and how many solves of it to expect
+ * (the labels of multi-label moves). The vision layer's grids. */
+GCUT_I_SHARED void gcut_i_grid_set_hint(gcut_grid *g, int hard, int64_t solves);
+
+/* Whether a GPU back end has been set up in this process (a GPU solve
+ * succeeded or a warm start ran): the device's one-time set-up (about
+ * 220 ms on an H100) is then paid, and auto uses the GPU from smaller
+ * problems on. gcut_i_note_device_used records it. */
+GCUT_I_SHARED int gcut_i_device_used(void);
+GCUT_I_SHARED void gcut_i_note_device_used(void);
 
 /* Start-up of back end `name` (a GPU's context: about 150 ms) on a thread
  * of its own, so that the caller overlaps it with host work (the cost

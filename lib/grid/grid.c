@@ -112,6 +112,7 @@ gcut_status gcut_grid_new(gcut_grid **out, int32_t width, int32_t height, int32_
     g->src = g->data + (size_t)connectivity * (size_t)n;
     g->snk = g->src + n;
     g->warm_enabled = 1;
+    g->hint_solves = 1;
     *out = g;
     return GCUT_OK;
 }
@@ -472,14 +473,38 @@ static gcut_status ensure_graph(gcut_grid *g)
     return gcut_grid_to_graph(g, &g->graph);
 }
 
+static gcut_status choose(gcut_grid *g, const char *name, uint32_t avoid, int32_t *index,
+                          const char **reason);
+
+void gcut_i_grid_set_hint(gcut_grid *g, int hard, int64_t solves)
+{
+    if (!g)
+        return;
+    g->hint_hard = hard != 0;
+    g->hint_solves = solves > 1 ? solves : 1;
+}
+
 gcut_status gcut_grid_backend_choose(gcut_grid *g, const char *name, int32_t *index,
                                      const char **reason)
 {
     GCUT_ENTRY();
     if (!g || !index)
         return GCUT_FAIL(GCUT_ERR_INVALID, "grid and index must not be NULL");
+    return choose(g, name, 0, index, reason);
+}
+
+/* gcut_grid_backend_choose, with capability bits the automatic choice
+ * must avoid (GCUT_BACKEND_GPU after a GPU failed). */
+static gcut_status choose(gcut_grid *g, const char *name, uint32_t avoid, int32_t *index,
+                          const char **reason)
+{
     int32_t pick = -1;
-    gcut_status st = gcut_i_choose_grid(name, &pick, reason);
+    gcut_status st;
+    const gcut_i_grid_shape shape = {g->n, g->conn, g->hint_hard, g->hint_solves,
+                                     g->state_valid && g->state && g->state_be
+                                         ? g->state_be->name
+                                         : NULL};
+    st = gcut_i_choose_grid(name, &shape, avoid, &pick, reason);
     if (st != GCUT_OK || pick >= 0) {
         if (st == GCUT_OK)
             *index = pick;
@@ -488,7 +513,7 @@ gcut_status gcut_grid_backend_choose(gcut_grid *g, const char *name, int32_t *in
     /* No grid-native back end: the graph choice on the conversion. */
     const char *graph_why = "";
     if ((st = ensure_graph(g)) == GCUT_OK)
-        st = gcut_backend_choose(g->graph, "auto", &pick, &graph_why);
+        st = gcut_i_choose_graph(g->graph, "auto", 0, avoid, &pick, &graph_why);
     if (st != GCUT_OK)
         return st;
     snprintf(tl_reason, sizeof tl_reason, "%s, on the grid converted to a graph", graph_why);
@@ -549,9 +574,28 @@ static gcut_status solve_native(gcut_grid *g, const gcut_backend *be,
     } else {
         drop_state(g);
     }
+    if (be->caps & GCUT_BACKEND_GPU)
+        gcut_i_note_device_used();
     stats.total_ms = gcut_i_now_ms() - t0;
     gcut_i_result_store(res, sol.flow, cut, g->n, NULL, 0, &stats, be->name, reason);
     return GCUT_OK;
+}
+
+/* Solve with back end idx: grid-native, or on the grid converted to a
+ * graph (once, then cached). */
+static gcut_status solve_with(gcut_grid *g, int32_t idx, const gcut_solve_options *opt,
+                              gcut_result *res, const char *why, double t0)
+{
+    const gcut_backend *be = gcut_i_backend_table(idx);
+    gcut_status st;
+    if (be && be->solve_grid) {
+        st = solve_native(g, be, opt, res, why, t0);
+    } else {
+        if ((st = ensure_graph(g)) != GCUT_OK)
+            return st;
+        st = gcut_i_run_backend(g->graph, idx, opt, res, why, t0);
+    }
+    return st;
 }
 
 gcut_status gcut_grid_solve(gcut_grid *g, const gcut_solve_options *opt_in, gcut_result *res)
@@ -575,11 +619,21 @@ gcut_status gcut_grid_solve(gcut_grid *g, const gcut_solve_options *opt_in, gcut
     char why[384];
     snprintf(why, sizeof why, "%s", reason);
     gcut_i_log(&opt, GCUT_LOG_INFO, "gcut_grid_solve: %s", why);
-    const gcut_backend *be = gcut_i_backend_table(idx);
-    if (be && be->solve_grid)
-        return solve_native(g, be, &opt, res, why, t0);
-    /* A generic back end: the graph converted once, then cached. */
-    if ((st = ensure_graph(g)) != GCUT_OK)
-        return st;
-    return gcut_i_run_backend(g->graph, idx, &opt, res, why, t0);
+    st = solve_with(g, idx, &opt, res, why, t0);
+    const int is_auto = !opt.backend || !*opt.backend || strcmp(opt.backend, "auto") == 0;
+    if (st != GCUT_OK && is_auto && (gcut_backend_caps(idx) & GCUT_BACKEND_GPU) &&
+        (st == GCUT_ERR_DEVICE_NOMEM || st == GCUT_ERR_DEVICE)) {
+        /* A GPU picked by auto failed (too little device memory, a driver
+         * error): say so and solve on the CPU instead. */
+        gcut_i_log(&opt, GCUT_LOG_WARN, "gcut_grid_solve: %s failed (%s); falling back to the CPU",
+                   gcut_backend_name(idx), gcut_last_error());
+        const gcut_status failed = st;
+        int32_t cpu;
+        if (choose(g, "auto", GCUT_BACKEND_GPU, &cpu, &reason) == GCUT_OK) {
+            snprintf(why, sizeof why, "%s; the GPU back end %s failed: %s", reason,
+                     gcut_backend_name(idx), gcut_status_string(failed));
+            st = solve_with(g, cpu, &opt, res, why, t0);
+        }
+    }
+    return st;
 }

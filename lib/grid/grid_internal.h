@@ -34,6 +34,10 @@ struct gcut_grid {
     gcut_grid_change *log;
     int64_t log_n, log_cap;
     int64_t log_links; /* entries of the log that are n-links */
+
+    /* What "auto" is told about the solves to come (gcut_i_grid_set_hint). */
+    int32_t hint_hard;
+    int64_t hint_solves;
 };
 
 /* The direction table of grid.h: 3 ints per direction. */

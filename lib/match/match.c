@@ -7,7 +7,8 @@
  * joins this table through the plugin: libgcut_cuda.so lists it in its
  * descriptor (gcut/plugin.h), and its matchers are listed after
  * the CPU ones. "auto" takes the first entry, so the order below is the
- * order of preference (a plugin matcher is only run when named).
+ * order of preference, except for large graphs once a GPU is set up in the
+ * process, which go to the plugin's matcher (MATCH_GPU_MIN_EDGES).
  */
 #include <string.h>
 
@@ -32,6 +33,11 @@ static const match_backend g_matchers[] = {
      gcut_i_match_hk},
 };
 #define NUM_MATCHERS ((int32_t)(sizeof g_matchers / sizeof g_matchers[0]))
+
+/* Edges from which "auto" takes a plugin's matcher, the device being set up
+ * already (bench/results/h100/match-2026-11-21.md: 1.5M edges, cuda-match-gpr
+ * 23 ms against cpu-match-pr's 130). */
+#define MATCH_GPU_MIN_EDGES 1000000
 
 /* Matcher i of the plugins (i counted after the CPU ones), or NULL. */
 static const gcut_plugin_matcher *plugin_matcher(int32_t i)
@@ -166,7 +172,21 @@ gcut_status gcut_match(const gcut_bipartite *b, const gcut_match_options *opt,
     const gcut_plugin_matcher *pm = NULL;
     const char *name = opt->backend;
     if (!name || !*name || strcmp(name, "auto") == 0) {
+        /* A plugin's (GPU) matcher once the device is set up in this
+         * process and the graph is large; else the first CPU matcher
+         * (docs/matching.md: a cold device costs more than the GPU saves
+         * at every size measured, up to 2M edges). */
         mb = &g_matchers[0];
+        if (gcut_i_device_used() && b->m >= MATCH_GPU_MIN_EDGES) {
+            for (int32_t i = NUM_MATCHERS; !pm && i < gcut_match_backend_count(); i++) {
+                const gcut_plugin_matcher *cand = plugin_matcher(i);
+                const char *why = NULL;
+                if (cand && cand->probe && cand->run && cand->probe(&why) == GCUT_OK)
+                    pm = cand;
+            }
+            if (pm)
+                mb = NULL;
+        }
     } else {
         for (int32_t i = 0; i < NUM_MATCHERS; i++)
             if (strcmp(g_matchers[i].name, name) == 0)
@@ -239,6 +259,8 @@ gcut_status gcut_match(const gcut_bipartite *b, const gcut_match_options *opt,
     }
     if (st != GCUT_OK)
         goto fail;
+    if (pm)
+        gcut_i_note_device_used();
     stats.solve_ms = gcut_i_now_ms() - t;
     card = 0;
     for (int32_t r = 0; r < nr; r++)

@@ -10,14 +10,28 @@
  * registry's table), never by their names:
  *
  *   graphs  a GPU engine (AUTO_LARGE) once the graph has
- *           GCUT_AUTO_GPU_MIN_EDGES edges and one is available; else the
- *           vision engine (AUTO_VISION) for vision-like graphs (at least a
- *           quarter of the nodes carry a terminal link, at most 8 edges per
- *           node); else the general CPU engine (AUTO_GENERAL); else the
- *           first graph engine available.
- *   grids   a grid-native CPU engine (AUTO_VISION first: no conversion, warm
- *           re-solves), then any grid-native engine, GPU last; without one,
- *           the graph choice on the grid converted to a graph (grid.c).
+ *           GCUT_AUTO_GPU_MIN_EDGES edges (GPU_MIN_EDGES_WARM once a GPU
+ *           engine has been set up in this process) and one is available;
+ *           else the vision engine (AUTO_VISION) for vision-like graphs (at
+ *           least a quarter of the nodes carry a terminal link, at most 8
+ *           edges per node); else the general CPU engine (AUTO_GENERAL);
+ *           else the first graph engine available.
+ *   grids   a grid that holds the warm state of a back end stays with it;
+ *           a grid-native GPU engine when the grid is large enough to repay
+ *           the device (below); else a grid-native CPU engine (AUTO_VISION
+ *           first: no conversion, warm re-solves), then any grid-native
+ *           engine, GPU last; without one, the graph choice on the grid
+ *           converted to a graph (grid.c).
+ *
+ * The GPU for grids (bench/run-auto.sh on an H100, docs/backends.md):
+ * the first GPU solve of a process pays about 220 ms of device set-up;
+ * after it, a fresh grid of 32768 nodes or more solves faster on the GPU
+ * than with cpu-bk on every family measured (2D 4/8-connected, 3D 6/26,
+ * synthetic and photo energies). Before it, the GPU repays the set-up when
+ * the edges, times the solves the caller expects (the labels of a
+ * multi-label move), times 8 for energies of real images (photos take
+ * cpu-bk about 10x longer than the synthetic vision grids), reach
+ * GRID_GPU_COLD_WORK.
  *
  * The thresholds come from bench/results (docs/backends.md). The built-in
  * engines are tried before anything that needs the plugins, so that a
@@ -25,6 +39,7 @@
  * on a machine without a GPU).
  */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +48,29 @@
 #include "solve/solve_internal.h"
 
 #define REASON_MAX 384
+
+/* Graphs: edges from which a GPU engine is chosen once the device is set
+ * up in this process (rlg 196K edges: cuda-csr 53 ms, cpu-hipr 124 ms;
+ * genrmf 95K: 70 against 65). */
+#define GPU_MIN_EDGES_WARM 262144
+/* Grids: nodes from which the GPU wins once the device is set up. */
+#define GRID_GPU_MIN_NODES 32768
+/* Grids: edges x solves x (8 if hard) from which the GPU repays its set-up. */
+#define GRID_GPU_COLD_WORK 4000000
+/* The work factor of energies of real images. */
+#define GRID_HARD_FACTOR 8
+
+static _Atomic int g_device_used;
+
+int gcut_i_device_used(void)
+{
+    return atomic_load_explicit(&g_device_used, memory_order_relaxed);
+}
+
+void gcut_i_note_device_used(void)
+{
+    atomic_store_explicit(&g_device_used, 1, memory_order_relaxed);
+}
 
 static pthread_once_t g_env_once = PTHREAD_ONCE_INIT;
 static char g_env_backend[64]; /* $GCUT_BACKEND, "" when unset or "auto" */
@@ -137,11 +175,14 @@ gcut_status gcut_i_choose_graph(const gcut_graph *g, const char *name, uint32_t 
         terminals += (g->cap_source[v] | g->cap_sink[v]) != 0;
     const uint32_t graph = GCUT_BACKEND_GRAPH | need;
     int32_t pick = -1;
-    if (m >= GCUT_AUTO_GPU_MIN_EDGES &&
+    const int device = gcut_i_device_used();
+    if (m >= (device ? GPU_MIN_EDGES_WARM : GCUT_AUTO_GPU_MIN_EDGES) &&
         (pick = first(0, gcut_backend_count(), graph | GCUT_BACKEND_AUTO_LARGE, avoid, 0)) >= 0) {
         snprintf(tl_reason, sizeof tl_reason,
-                 "auto: %s (a GPU is present and the graph is large: %lld edges)",
-                 gcut_backend_name(pick), (long long)m);
+                 "auto: %s (a GPU is present and the graph is large: %lld edges, at least %d%s)",
+                 gcut_backend_name(pick), (long long)m,
+                 device ? GPU_MIN_EDGES_WARM : GCUT_AUTO_GPU_MIN_EDGES,
+                 device ? " with the device already set up" : "");
     } else if (n > 0 && terminals * 4 >= n && m <= 8 * (int64_t)n &&
                (pick = first_any(graph | GCUT_BACKEND_AUTO_VISION, avoid, 0)) >= 0) {
         snprintf(tl_reason, sizeof tl_reason,
@@ -176,7 +217,30 @@ gcut_status gcut_backend_choose(const gcut_graph *g, const char *name, int32_t *
     return gcut_i_choose_graph(g, name, 0, 0, index, reason);
 }
 
-gcut_status gcut_i_choose_grid(const char *name, int32_t *index, const char **reason)
+/* Whether a grid of `shape` repays a GPU (see the top of the file); *why
+ * says why in words. */
+static int grid_wants_gpu(const gcut_i_grid_shape *shape, char *why, size_t len)
+{
+    if (!shape || shape->nodes < GRID_GPU_MIN_NODES)
+        return 0;
+    const int64_t edges = shape->nodes * (shape->connectivity > 0 ? shape->connectivity : 4) / 2;
+    const int64_t solves = shape->solves > 1 ? shape->solves : 1;
+    const double work = (double)edges * (double)solves * (shape->hard ? GRID_HARD_FACTOR : 1);
+    if (gcut_i_device_used()) {
+        snprintf(why, len, "%lld nodes, the device already set up", (long long)shape->nodes);
+        return 1;
+    }
+    if (work >= GRID_GPU_COLD_WORK) {
+        snprintf(why, len, "%lld nodes, %lld edges%s%s: repays the device set-up",
+                 (long long)shape->nodes, (long long)edges,
+                 solves > 1 ? " x solves" : "", shape->hard ? ", image energies" : "");
+        return 1;
+    }
+    return 0;
+}
+
+gcut_status gcut_i_choose_grid(const char *name, const gcut_i_grid_shape *shape, uint32_t avoid,
+                               int32_t *index, const char **reason)
 {
     if (!index)
         return GCUT_FAIL(GCUT_ERR_INVALID, "index is NULL");
@@ -195,29 +259,61 @@ gcut_status gcut_i_choose_grid(const char *name, int32_t *index, const char **re
         return GCUT_OK;
     }
     const uint32_t grid = GCUT_BACKEND_GRID;
-    int32_t pick = first(0, gcut_i_backend_builtin_count(), grid | GCUT_BACKEND_AUTO_VISION,
-                         GCUT_BACKEND_GPU, 1);
+    char gpu_why[200];
+    int32_t pick = -1;
+    if (shape && shape->warm) {
+        if (gcut_backend_find(shape->warm, &pick) == GCUT_OK &&
+            !(gcut_backend_caps(pick) & avoid)) {
+            *index = pick;
+            snprintf(tl_reason, sizeof tl_reason, "auto: %s (it holds the grid's warm state)",
+                     shape->warm);
+            if (reason)
+                *reason = tl_reason;
+            return GCUT_OK;
+        }
+        gcut_clear_error();
+        pick = -1;
+    }
+    if (!(avoid & GCUT_BACKEND_GPU) && grid_wants_gpu(shape, gpu_why, sizeof gpu_why) &&
+        (pick = first(0, gcut_backend_count(), grid | GCUT_BACKEND_GPU, avoid, 1)) >= 0) {
+        *index = pick;
+        snprintf(tl_reason, sizeof tl_reason, "auto: %s (grid-native GPU back end: %s)",
+                 gcut_backend_name(pick), gpu_why);
+        if (reason)
+            *reason = tl_reason;
+        return GCUT_OK;
+    }
+    const uint32_t cpu_avoid = avoid | GCUT_BACKEND_GPU;
+    pick = first(0, gcut_i_backend_builtin_count(), grid | GCUT_BACKEND_AUTO_VISION, cpu_avoid, 1);
     if (pick < 0)
-        pick = first(0, gcut_i_backend_builtin_count(), grid, GCUT_BACKEND_GPU, 1);
+        pick = first(0, gcut_i_backend_builtin_count(), grid, cpu_avoid, 1);
     if (pick < 0)
-        pick = first(0, gcut_backend_count(), grid, GCUT_BACKEND_GPU, 1);
+        pick = first(0, gcut_backend_count(), grid, cpu_avoid, 1);
     if (pick < 0)
-        pick = first(0, gcut_backend_count(), grid, 0, 1);
+        pick = first(0, gcut_backend_count(), grid, avoid, 1);
     *index = pick;
     if (pick >= 0) {
-        snprintf(tl_reason, sizeof tl_reason, "auto: %s (grid-native%s back end)",
-                 gcut_backend_name(pick),
-                 (gcut_backend_caps(pick) & GCUT_BACKEND_GPU) ? " GPU" : " CPU");
+        const int gpu = (gcut_backend_caps(pick) & GCUT_BACKEND_GPU) != 0;
+        if (gpu || !shape || shape->nodes < GRID_GPU_MIN_NODES)
+            snprintf(tl_reason, sizeof tl_reason, "auto: %s (grid-native%s back end%s)",
+                     gcut_backend_name(pick), gpu ? " GPU" : " CPU",
+                     !gpu && shape ? ": a small grid" : "");
+        else
+            snprintf(tl_reason, sizeof tl_reason,
+                     "auto: %s (grid-native CPU back end: %lld nodes do not repay a GPU's "
+                     "set-up%s)",
+                     gcut_backend_name(pick), (long long)shape->nodes,
+                     (avoid & GCUT_BACKEND_GPU) ? "; the GPU failed" : "");
         if (reason)
             *reason = tl_reason;
     }
     return GCUT_OK;
 }
 
-const char *gcut_i_grid_backend_name(const char *name)
+const char *gcut_i_grid_backend_name(const char *name, const gcut_i_grid_shape *shape)
 {
     int32_t index = -1;
-    if (gcut_i_choose_grid(name, &index, NULL) != GCUT_OK) {
+    if (gcut_i_choose_grid(name, shape, 0, &index, NULL) != GCUT_OK) {
         gcut_clear_error(); /* the solve reports it */
         return NULL;
     }

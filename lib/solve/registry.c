@@ -203,7 +203,9 @@ typedef struct warm {
 static void *warm_main(void *arg)
 {
     warm *w = arg;
-    (void)gcut_backend_available(w->index, NULL);
+    if (gcut_backend_available(w->index, NULL) &&
+        (gcut_backend_caps(w->index) & GCUT_BACKEND_GPU))
+        gcut_i_note_device_used();
     return NULL;
 }
 

@@ -63,6 +63,8 @@ gcut_status gcut_i_run_backend(gcut_graph *g, int32_t idx, const gcut_solve_opti
         gcut_i_free(flows);
         return st;
     }
+    if (be->caps & GCUT_BACKEND_GPU)
+        gcut_i_note_device_used();
     stats.total_ms = gcut_i_now_ms() - t0;
     gcut_i_result_store(res, sol.flow, cut, g->n, flows, g->m, &stats, be->name, reason);
     return GCUT_OK;

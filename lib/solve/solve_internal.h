@@ -48,10 +48,13 @@ GCUT_HIDDEN gcut_status gcut_i_choose_graph(const gcut_graph *g, const char *nam
                                             uint32_t avoid, int32_t *index, const char **reason);
 
 /* The grid choice: a named back end (the caller's or $GCUT_BACKEND's), or
- * the automatic choice of a grid-native one; *index is -1 (and GCUT_OK
- * returned) when there is no grid-native back end to choose, and the
- * caller then chooses for the grid converted to a graph. */
-GCUT_HIDDEN gcut_status gcut_i_choose_grid(const char *name, int32_t *index, const char **reason);
+ * the automatic choice of a grid-native one for a grid of `shape` (NULL: a
+ * small one); *index is -1 (and GCUT_OK returned) when there is no
+ * grid-native back end to choose, and the caller then chooses for the
+ * grid converted to a graph. `avoid`: capability bits the automatic choice
+ * must not have (GCUT_BACKEND_GPU after a GPU failed). */
+GCUT_HIDDEN gcut_status gcut_i_choose_grid(const char *name, const gcut_i_grid_shape *shape,
+                                           uint32_t avoid, int32_t *index, const char **reason);
 
 /* ---- solve.c */
 

@@ -1,8 +1,9 @@
 /*
  * fake_plugin.c - plugins for tests/plugin/plugin_test.c, built three
  * ways (FAKE_KIND):
- *   1  a good plugin of this ABI: one back end, "fake-graph" (it solves
- *      nothing: GCUT_ERR_UNSUPPORTED), and one extension "test.ext";
+ *   1  a good plugin of this ABI: two back ends, "fake-graph" (it solves
+ *      nothing: GCUT_ERR_UNSUPPORTED) and "fake-gpu-grid" (a GPU grid
+ *      engine always out of device memory), and one extension "test.ext";
  *   2  a plugin of the 0.1 ABI (version 2): gcut_plugin_entry(host,
  *      backends, count), which refuses a host of another version without
  *      touching its outputs, as the 0.1 plugins do;
@@ -42,7 +43,19 @@ static gcut_status fake_solve(void *state, const gcut_problem *p, const gcut_sol
 static const gcut_backend fake_backend = GCUT_BACKEND_ASSIGN(
     "fake-graph", "a back end of the test plugin", GCUT_BACKEND_GRAPH, fake_probe, NULL,
     fake_solve, NULL, NULL);
-static const gcut_backend *const backends[] = {&fake_backend};
+/* A GPU grid engine whose device is always too small: "auto" picks it for
+ * large grids (lib/solve/choose.c) and must fall back to the CPU. */
+static gcut_status fake_solve_grid(void *state, const gcut_grid_problem *p,
+                                   const gcut_solve_options *opt, gcut_solution *sol)
+{
+    (void)state, (void)p, (void)opt, (void)sol;
+    return GCUT_ERR_DEVICE_NOMEM;
+}
+
+static const gcut_backend fake_gpu_grid = GCUT_BACKEND_ASSIGN(
+    "fake-gpu-grid", "a GPU grid back end of the test plugin, out of device memory",
+    GCUT_BACKEND_GRID | GCUT_BACKEND_GPU, fake_probe, NULL, NULL, fake_solve_grid, NULL);
+static const gcut_backend *const backends[] = {&fake_backend, &fake_gpu_grid};
 static const int fake_table = 42;
 static const gcut_plugin_extension extensions[] = {{"test.ext", 1, "fake-graph", &fake_table}};
 
@@ -52,7 +65,7 @@ static const gcut_plugin_descriptor descriptor = {
 #else
     GCUT_PLUGIN_ABI_VERSION,
 #endif
-    "fake", backends, 1, NULL, 0, extensions, 1,
+    "fake", backends, 2, NULL, 0, extensions, 1,
 };
 
 EXPORT gcut_status gcut_plugin_entry(const gcut_host_api *host, const gcut_plugin_descriptor **out);

@@ -114,6 +114,65 @@ static void test_ok(void **unused)
     gcut_graph_free(g);
 }
 
+/* The back end "auto" picks for a w x h grid (4-connected), with a hint. */
+static const char *grid_pick(int32_t w, int32_t h, int hard, int64_t solves, const char **why)
+{
+    gcut_grid *g;
+    assert_int_equal(gcut_grid_new(&g, w, h, 1, 4), GCUT_OK);
+    gcut_i_grid_set_hint(g, hard, solves);
+    int32_t idx = -1;
+    assert_int_equal(gcut_grid_backend_choose(g, NULL, &idx, why), GCUT_OK);
+    gcut_grid_free(g);
+    return gcut_backend_name(idx);
+}
+
+/* "auto" and the GPU for grids (docs/backends.md, "How auto chooses"): by
+ * size, image energies, expected solves and whether the device is set up;
+ * small grids never load the plugin; a GPU that fails falls back. */
+static void test_auto_gpu(void **unused)
+{
+    (void)unused;
+    const char *why;
+    assert_false(gcut_i_device_used());
+    assert_string_equal(grid_pick(64, 64, 0, 1, &why), "cpu-bk");
+    assert_string_equal(grid_pick(1024, 1024, 0, 1, &why), "cpu-bk"); /* 2M edges */
+    assert_non_null(strstr(why, "1048576 nodes"));
+    assert_false(entered()); /* settled without the plugin */
+    assert_string_equal(grid_pick(2048, 1024, 0, 1, &why), "fake-gpu-grid"); /* 4.2M edges */
+    assert_true(entered());
+    assert_non_null(strstr(why, "repays the device set-up"));
+    assert_string_equal(grid_pick(512, 512, 0, 1, &why), "cpu-bk");
+    assert_string_equal(grid_pick(512, 512, 1, 1, &why), "fake-gpu-grid"); /* image energies */
+    assert_string_equal(grid_pick(256, 256, 1, 1, &why), "cpu-bk");
+    assert_string_equal(grid_pick(256, 256, 1, 16, &why), "fake-gpu-grid"); /* 16 labels */
+    assert_string_equal(grid_pick(100, 100, 1, 1000, &why), "cpu-bk"); /* too few nodes */
+    /* A named back end wins, and a graph choice is unchanged. */
+    gcut_grid *g;
+    int32_t idx;
+    assert_int_equal(gcut_grid_new(&g, 2048, 1024, 1, 4), GCUT_OK);
+    assert_int_equal(gcut_grid_backend_choose(g, "cpu-bk", &idx, &why), GCUT_OK);
+    assert_string_equal(gcut_backend_name(idx), "cpu-bk");
+    /* The GPU picked by auto fails (device memory): the CPU solves, and
+     * the result says why. */
+    gcut_result *r;
+    assert_int_equal(gcut_result_new(&r), GCUT_OK);
+    assert_int_equal(gcut_grid_solve(g, NULL, r), GCUT_OK);
+    assert_string_equal(gcut_result_backend(r), "cpu-bk");
+    assert_non_null(strstr(gcut_result_reason(r), "fake-gpu-grid failed"));
+    /* Then the grid holds cpu-bk's warm state, which auto keeps. */
+    assert_int_equal(gcut_grid_backend_choose(g, NULL, &idx, &why), GCUT_OK);
+    assert_string_equal(gcut_backend_name(idx), "cpu-bk");
+    assert_non_null(strstr(why, "warm state"));
+    gcut_result_free(r);
+    gcut_grid_free(g);
+    /* Once a device is set up in the process, from 32768 nodes on. */
+    assert_false(gcut_i_device_used());
+    gcut_i_note_device_used();
+    assert_string_equal(grid_pick(128, 128, 0, 1, &why), "cpu-bk");
+    assert_string_equal(grid_pick(256, 128, 0, 1, &why), "fake-gpu-grid");
+    assert_non_null(strstr(why, "already set up"));
+}
+
 /* A refused plugin: nothing of it is listed; the stand-ins say why. */
 static void check_refused(const char *words)
 {
@@ -169,7 +228,7 @@ static void test_env(void **unused)
     assert_int_equal(gcut_grid_new(&gr, 4, 3, 1, 4), GCUT_OK);
     assert_int_equal(gcut_grid_backend_choose(gr, "auto", &idx, &why), GCUT_OK);
     assert_string_equal(gcut_backend_name(idx), "cpu-ref");
-    assert_string_equal(gcut_i_grid_backend_name(NULL), "cpu-ref");
+    assert_string_equal(gcut_i_grid_backend_name(NULL, NULL), "cpu-ref");
     gcut_grid_free(gr);
     gcut_graph_free(g);
 }
@@ -376,6 +435,10 @@ int main(void)
     if (strcmp(c, "ok") == 0) {
         const struct CMUnitTest t[] = {cmocka_unit_test(test_ok)};
         return cmocka_run_group_tests_name("plugin_ok", t, NULL, NULL);
+    }
+    if (strcmp(c, "auto") == 0) {
+        const struct CMUnitTest t[] = {cmocka_unit_test(test_auto_gpu)};
+        return cmocka_run_group_tests_name("chooser_auto_gpu", t, NULL, NULL);
     }
     if (strcmp(c, "old") == 0) {
         const struct CMUnitTest t[] = {cmocka_unit_test(test_old)};

@@ -144,6 +144,8 @@ gcut_status gcut_mrf_new(gcut_mrf **out, int32_t width, int32_t height, int32_t 
     gcut_status st = gcut_grid_new(&m->grid, width, height, depth, connectivity);
     if (st != GCUT_OK)
         goto fail;
+    /* For "auto": energies of real images, one solve per label and cycle. */
+    gcut_i_grid_set_hint(m->grid, 1, num_labels);
     m->w = width;
     m->h = height;
     m->d = depth;
@@ -538,7 +540,8 @@ static void next_cycle_moves(void *user, int32_t cycle, int32_t *out)
 static gcut_status run_device(gcut_mrf *m, const gcut_mrf_options *opt, int32_t *labels,
                               gcut_mrf_stats *s, double t_start, int swap)
 {
-    const gcut_mrf_plugin *pm = gcut_i_vision_mrf_plugin(&opt->solve);
+    const gcut_i_grid_shape shape = {m->n, m->conn, 1, m->L, NULL};
+    const gcut_mrf_plugin *pm = gcut_i_vision_mrf_plugin(&opt->solve, &shape);
     if (!pm || !m->unary || (swap && !pm->swap))
         return GCUT_ERR_UNSUPPORTED;
     const int32_t L = m->L;
@@ -616,7 +619,7 @@ static gcut_status run(gcut_mrf *m, const gcut_mrf_options *opt_in, int32_t *lab
     st = gcut_mrf_energy(m, labels, &s.initial_energy);
     if (st != GCUT_OK)
         return st;
-    if (opt.solve.backend) {
+    {
         st = run_device(m, &opt, labels, &s, t_start, swap);
         if (st == GCUT_OK && stats_out)
             *stats_out = s;

@@ -34,9 +34,13 @@ _Static_assert(GCUT_SEG_DEV_GMM == (int)GCUT_SEG_GMM &&
                    GCUT_SEG_DEV_HISTOGRAM == (int)GCUT_SEG_HISTOGRAM,
                "model kinds agree");
 
-gcut_status gcut_i_seg_eval_open_device(gcut_i_seg_eval *ev, const gcut_solve_options *solve)
+gcut_status gcut_i_seg_eval_open_device(gcut_i_seg_eval *ev, const gcut_solve_options *solve,
+                                        int32_t connectivity)
 {
-    const gcut_seg_plugin *pl = gcut_i_vision_seg_plugin(solve);
+    /* The shape the session's grid solves will be chosen for (session.c
+     * gives its grid the same hint): energies of a real image, one solve. */
+    const gcut_i_grid_shape shape = {(int64_t)ev->width * ev->height, connectivity, 1, 1, NULL};
+    const gcut_seg_plugin *pl = gcut_i_vision_seg_plugin(solve, &shape);
     if (!pl)
         return GCUT_ERR_UNSUPPORTED;
     void *state = NULL;

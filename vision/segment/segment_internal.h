@@ -302,12 +302,14 @@ GCUT_HIDDEN void gcut_i_seg_eval_init(gcut_i_seg_eval *ev, int32_t width, int32_
                                       const float *rgb);
 
 /* Switch to the device's energies of the back end that grid solves with
- * `solve` use (gcut_i_vision_seg_plugin) and upload the image. GCUT_OK:
+ * `solve` use (gcut_i_vision_seg_plugin; with "auto", the choice for the
+ * image's grid of that connectivity) and upload the image. GCUT_OK:
  * ev->ops is gcut_i_seg_eval_device; GCUT_ERR_UNSUPPORTED, no error
  * recorded, when that back end offers none; the plugin's status when it
  * fails. Either failure leaves the CPU evaluator. */
 GCUT_HIDDEN gcut_status gcut_i_seg_eval_open_device(gcut_i_seg_eval *ev,
-                                                    const gcut_solve_options *solve);
+                                                    const gcut_solve_options *solve,
+                                                    int32_t connectivity);
 
 /* Go on with the CPU's ops (closing the device's state); its t-link bases
  * are then to be computed (rebase). */

@@ -311,7 +311,7 @@ gcut_status gcut_seg_session_new(gcut_seg_session **out, const gcut_image *image
     /* The device's energies when the back end offers them (a failure to
      * open them is not the caller's: say so and stay on the CPU). */
     if (p.device_energies &&
-        (st = gcut_i_seg_eval_open_device(&s->ev, &s->params.solve)) != GCUT_OK &&
+        (st = gcut_i_seg_eval_open_device(&s->ev, &s->params.solve, p.connectivity)) != GCUT_OK &&
         st != GCUT_ERR_UNSUPPORTED)
         drop_device(s, "opening");
     while ((st = s->ev.ops->smoothness(&s->ev, &s->e)) != GCUT_OK)
@@ -347,9 +347,11 @@ static gcut_status build_grid(gcut_seg_session *s)
         s->grid = NULL;
         s->stale |= STALE_LINKS;
     }
-    if (!s->grid &&
-        (st = gcut_grid_new(&s->grid, b.w, b.h, 1, s->params.connectivity)) != GCUT_OK)
-        return st;
+    if (!s->grid) {
+        if ((st = gcut_grid_new(&s->grid, b.w, b.h, 1, s->params.connectivity)) != GCUT_OK)
+            return st;
+        gcut_i_grid_set_hint(s->grid, 1, 1); /* as gcut_i_seg_eval_open_device asked */
+    }
     /* GCUT_ERR_NOMEM and GCUT_ERR_INVALID are the grid's, not the device's. */
     if (s->stale & STALE_LINKS) {
         while ((st = (ops = s->ev.ops)->scale(&s->ev, &s->e, b, &s->scale)) != GCUT_OK ||
