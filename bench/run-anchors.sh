@@ -1,0 +1,193 @@
+#!/usr/bin/env bash
+# bench/run-anchors.sh - gcut's engines and the best codes of the field, side
+# by side on the same instance files, one table with ratios and a flow check
+# per cell (docs/benchmarks.md, "Against the anchors").
+#
+#     BUILD=build bash bench/run-anchors.sh OUTDIR
+#
+# The anchors (HPF, EIBFS, peibfs, hi_pr, BK v3.04; ECL-MaxFlow and WBPR on a
+# GPU machine) are built from a git-ignored folder, $ANCHORS (default
+# .anchors in the checkout), prepared as ../shared/anchors/README.md says:
+# this script copies the drivers there if missing and builds every anchor
+# whose sources are present (the GPU ones only where nvcc and a device are).
+# It never commits or links them into gcut.
+#
+# Environment:
+#   BUILD     gcut build folder with bin/gcut-gen and bin/gcut-bench (default build)
+#   SET       cpu (default on a machine without a GPU: sizes for 2 cores),
+#             full (default with a GPU: the issue's instances), small (seconds)
+#   ENGINES   gcut engines (default: every available one but cpu-ref)
+#   THREADS   threads of peibfs and the parallel gcut engines (default: all cores)
+#   REPEAT    solves per engine (default 3; anchors report their own medians)
+#   TLIMIT    seconds per solve (default 60)
+# Writes OUTDIR/anchors.csv (one row per instance and code) and
+# OUTDIR/anchors.md (the table), and prints the table.
+set -u
+OUT=${1:?usage: bench/run-anchors.sh OUTDIR}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${BUILD:-$ROOT/build}
+ANCHORS=${ANCHORS:-$ROOT/.anchors}
+REPEAT=${REPEAT:-3}
+TLIMIT=${TLIMIT:-60}
+THREADS=${THREADS:-$(nproc)}
+GPU=0
+command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1 && GPU=1
+SET=${SET:-$([ $GPU = 1 ] && echo full || echo cpu)}
+mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)
+WORK=${WORK:-/tmp/gcut-anchors-$$}
+mkdir -p "$WORK"
+trap 'rm -rf "$WORK"' EXIT
+
+# ---- the anchors -----------------------------------------------------------
+if [ ! -d "$ANCHORS/drivers" ]; then
+  mkdir -p "$ANCHORS" && cp -r "$ROOT/../shared/anchors/"* "$ANCHORS/" 2>/dev/null ||
+    echo "run-anchors: no drivers in $ANCHORS (see ../shared/anchors/README.md)" >&2
+fi
+mkdir -p "$ANCHORS/bin"
+if [ -d "$ANCHORS/drivers" ]; then
+  (
+    cd "$ANCHORS/drivers" || exit 1
+    CX="g++ -O3 -DNDEBUG -w -static-libstdc++ -static-libgcc"
+    H=../src/suite/hi_pr
+    if [ -d ../src/bk304/maxflow ] && [ ! -x ../bin/bk304_run ]; then
+      $CX -std=c++17 -o ../bin/bk304_run bk304_run.cpp
+    fi
+    if [ -d $H ] && [ ! -x ../bin/suite_run ]; then
+      $CX -o ../bin/hi_pr_orig hi_pr_orig.cpp $H/hi_pr.cpp $H/parser.cpp $H/timer.cpp $H/construct.cpp
+      $CX -std=c++17 -fpermissive -pthread -DREIMPLS_NO_OVERFLOW_CHECKS -include suite_compat.h \
+        -o ../bin/suite_run suite_run.cpp $H/hi_pr.cpp $H/timer.cpp $H/construct.cpp $H/parser.cpp
+    fi
+    if [ $GPU = 1 ] && command -v nvcc >/dev/null && [ -f ../src/ecl/maxflow.cu ] &&
+       [ ! -x ../bin/ecl_run ]; then
+      nvcc -O3 -std=c++17 -arch=sm_90 -w -o ../bin/ecl_run ecl_run.cu
+    fi
+  ) >"$OUT/anchors-build.log" 2>&1 || echo "run-anchors: building the anchors failed (anchors-build.log)" >&2
+fi
+A=$ANCHORS/bin
+
+# ---- the instance set ------------------------------------------------------
+case $SET in
+  small) SPECS="genrmf:a=16,b=16 rlg:r=64,c=128 grid2d:w=256,h=256 grid2d:w=512,h=512,kind=vision
+                grid3d:w=32,h=32,d=32,conn=6,kind=vision powerlaw:n=50000,d=8,k=8" ;;
+  cpu)   SPECS="genrmf:a=24,b=24 genrmf:a=32,b=32 rlg:r=128,c=256 rlg:r=256,c=512
+                grid2d:w=512,h=512 grid2d:w=1024,h=1024,kind=vision
+                grid2d:w=1024,h=1024,conn=8,kind=vision grid3d:w=96,h=96,d=96,conn=6,kind=vision
+                powerlaw:n=1000000,d=8,k=16 bipartite:l=200000,r=200000,d=4" ;;
+  full)  SPECS="genrmf:a=24,b=24 genrmf:a=32,b=32 genrmf:a=64,b=64 rlg:r=128,c=256
+                rlg:r=1024,c=1024 grid2d:w=2048,h=2048 grid2d:w=2048,h=2048,kind=vision
+                grid2d:w=1024,h=1024,conn=8,kind=vision grid3d:w=128,h=128,d=128,conn=6,kind=vision
+                powerlaw:n=1000000,d=8,k=16 bipartite:l=200000,r=200000,d=4" ;;
+  *) echo "run-anchors: SET is small, cpu or full" >&2; exit 2 ;;
+esac
+SPECS=${SPECS_OVERRIDE:-$SPECS}
+if [ -z "${ENGINES:-}" ]; then
+  ENGINES=$("$BUILD/bin/gcut-bench" --list 2>&1 | awk '$2 == "yes" && $1 != "cpu-ref" {print $1}' |
+            paste -sd, -)
+fi
+
+CSV=$OUT/anchors.csv
+echo "instance,arcs,code,kind,solve_ms,flow,status" >"$CSV"
+row() { echo "$1,$2,$3,$4,$5,$6,$7" >>"$CSV"; }
+
+for spec in $SPECS; do
+  f=$WORK/inst.max
+  "$BUILD/bin/gcut-gen" "$spec" -q -o "$f" || { echo "gcut-gen $spec failed" >&2; continue; }
+  arcs=$(awk '$1 == "p" {print $4; exit}' "$f")
+  name=${spec//,/;} # the CSV's instance column
+  echo "== $spec ($arcs arcs)" >&2
+  # gcut: every engine through gcut-bench (median of REPEAT, layout build excluded)
+  timeout $((TLIMIT * (REPEAT + 2) + 120)) "$BUILD/bin/gcut-bench" "$f" --backends "$ENGINES" \
+    --repeat "$REPEAT" --threads "$THREADS" --time-limit "$TLIMIT" --csv "$WORK/g.csv" -q \
+    >"$WORK/g.txt" 2>&1
+  if [ -s "$WORK/g.csv" ]; then
+    awk -F, -v s="$name" -v a="$arcs" 'NR > 1 {
+        k = ($6 ~ /^cuda/) ? "gcut-gpu" : (($7 + 0 > 1) ? "gcut-par" : "gcut-cpu");
+        st = ($9 == "ok" && $20 == "ok") ? "ok" : $9 "/" $20;
+        printf "%s,%s,%s,%s,%s,%s,%s\n", s, a, $6, k, $11, $18, st }' "$WORK/g.csv" >>"$CSV"
+    rm -f "$WORK/g.csv"
+  fi
+  # the anchors, each on the same file (their own timing of the solve alone)
+  run_anchor() { # code kind command...
+    local code=$1 kind=$2
+    shift 2
+    local out
+    out=$(REPS=$REPEAT THREADS=$THREADS timeout "$TLIMIT" "$@" 2>&1)
+    local rc=$?
+    local ms flow
+    ms=$(echo "$out" | grep -o 'solve_ms=[0-9.]*' | head -1 | cut -d= -f2)
+    flow=$(echo "$out" | grep -o 'flow=[0-9]*' | head -1 | cut -d= -f2)
+    if [ $rc = 124 ]; then row "$name" "$arcs" "$code" "$kind" "" "" timeout
+    elif [ -z "$ms" ]; then row "$name" "$arcs" "$code" "$kind" "" "" failed
+    else row "$name" "$arcs" "$code" "$kind" "$ms" "$flow" "$(echo "$out" | grep -q 'check=ok' && echo ok || echo unchecked)"
+    fi
+  }
+  [ -x "$A/suite_run" ] && for c in hpf eibfs; do run_anchor "$c" anchor-cpu "$A/suite_run" "$c" "$f"; done
+  [ -x "$A/suite_run" ] && run_anchor peibfs anchor-par "$A/suite_run" peibfs "$f"
+  [ -x "$A/hi_pr_orig" ] && run_anchor hi_pr anchor-cpu sh -c "\"$A/hi_pr_orig\" < \"$f\""
+  [ -x "$A/bk304_run" ] && run_anchor bk304 anchor-cpu "$A/bk304_run" "$f"
+  [ $GPU = 1 ] && [ -x "$A/ecl_run" ] && run_anchor ecl anchor-gpu "$A/ecl_run" "$f"
+  rm -f "$f"
+done
+
+/usr/bin/env python3 - "$CSV" "$OUT/anchors.md" "$SET" "$THREADS" <<'PY'
+import csv, math, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+insts = []
+for r in rows:
+    if r["instance"] not in insts:
+        insts.append(r["instance"])
+codes = []
+for r in rows:
+    if r["code"] not in codes:
+        codes.append(r["code"])
+cell = {(r["instance"], r["code"]): r for r in rows}
+out = []
+out.append("| instance | arcs | " + " | ".join(codes) +
+           " | gcut 1-thread / best 1-thread anchor | gcut parallel / peibfs | best gcut / HPF |"
+           " flows agree |")
+out.append("|---|---:|" + "---:|" * len(codes) + "---:|---:|---:|---|")
+ratios_cpu, ratios_hpf, ratios_par = [], [], []
+for i in insts:
+    vals, flows, best = [], set(), {}
+    for c in codes:
+        r = cell.get((i, c))
+        if not r:
+            vals.append("")
+            continue
+        if r["solve_ms"] and r["status"] in ("ok", "unchecked"):
+            ms = float(r["solve_ms"])
+            vals.append(f"{ms:.1f}")
+            flows.add(r["flow"])
+            k = r["kind"]
+            best[k] = min(best.get(k, math.inf), ms)
+            if c in ("hpf", "peibfs"):
+                best[c] = ms
+        elif r["status"].startswith("unsupported"):
+            vals.append("n/a")
+        else:
+            vals.append(r["status"])
+    gc, ac = best.get("gcut-cpu"), best.get("anchor-cpu")
+    gp, pe = best.get("gcut-par"), best.get("peibfs")
+    rp = f"{gp / pe:.2f}" if gp and pe else ""
+    if rp: ratios_par.append(gp / pe)
+    g = min(best.get("gcut-cpu", math.inf), best.get("gcut-par", math.inf),
+            best.get("gcut-gpu", math.inf))
+    rc = f"{gc / ac:.2f}" if gc and ac else ""
+    rh = f"{g / best['hpf']:.3f}" if g < math.inf and best.get("hpf") else ""
+    if rc: ratios_cpu.append(gc / ac)
+    if rh: ratios_hpf.append(g / best["hpf"])
+    arcs = cell[(i, codes[0])]["arcs"] if (i, codes[0]) in cell else ""
+    out.append(f"| `{i}` | {arcs} | " + " | ".join(vals) + f" | {rc} | {rp} | {rh} | "
+               + ("yes" if len(flows) == 1 else f"NO ({len(flows)} values)") + " |")
+gm = lambda v: math.exp(sum(map(math.log, v)) / len(v)) if v else float("nan")
+out.append("")
+out.append(f"Solve ms (gcut: median of REPEAT, layout build excluded; anchors: their "
+           f"own solve timing). Set `{sys.argv[3]}`, {sys.argv[4]} threads for parallel "
+           f"codes (gcut's parallel engines and peibfs; everything else one thread). Geometric "
+           f"means: gcut 1-thread / best 1-thread anchor {gm(ratios_cpu):.2f}; gcut parallel / "
+           f"peibfs {gm(ratios_par):.2f}; best gcut / HPF {gm(ratios_hpf):.3f}. Below 1: gcut "
+           f"faster.")
+open(sys.argv[2], "w").write("\n".join(out) + "\n")
+print("\n".join(out))
+PY
