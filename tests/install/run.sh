@@ -67,9 +67,9 @@ pc_consumer() {
     if [ "$static" = static ]; then
         # What a static link needs comes from --static (Libs.private,
         # Requires.private); gcut's own archives are asked for by file
-        # name, as the shared libraries sit beside them.
+        # name, as the shared libraries sit beside them (README, Install).
         flags=$(PKG_CONFIG_PATH="$pcdir" pkg-config --static --cflags --libs "$pkg")
-        flags=$(sed -e 's/-lgcut_vision\b/-l:libgcut_vision.a/' -e 's/-lgcut\b/-l:libgcut.a/' <<<"$flags")
+        flags=$(sed -E 's/-l(gcut|gcut_vision)\b/-l:lib\1.a/g' <<<"$flags")
     else
         flags="$(PKG_CONFIG_PATH="$pcdir" pkg-config --cflags --libs "$pkg") -Wl,-rpath,$libdir"
     fi
@@ -82,7 +82,8 @@ pc_consumer() {
 # check_prefix PREFIX TAG: everything a user of that prefix does.
 check_prefix() {
     local prefix=$1 tag=$2 p
-    libdir=$(dirname "$(ls -d "$prefix"/lib*/pkgconfig | head -n1)")
+    libdir=$(dirname "$(dirname "$(find "$prefix" -path '*/pkgconfig/gcut.pc' | head -n1)")")
+    [ "$libdir" != . ] || fail "no gcut.pc under $prefix"
     [ -f "$libdir/cmake/gcut/gcut-config.cmake" ] || fail "no gcut-config.cmake in $libdir/cmake/gcut"
 
     # The installed programs run on the installed libraries, no LD_LIBRARY_PATH.
