@@ -176,17 +176,17 @@ package)
         dep=$(dpkg-deb -f "$(deb_file "$pkg")" Depends)
         grep -q -F "$want" <<<"$dep" || fail "$pkg: Depends '$dep' lacks '$want'"
     }
-    deb_has gcut bin/gcut-maxflow bin/gcut-seg 'lib[^/]*/libgcut\.so\.[0-9.]+' 'lib[^/]*/libgcut_vision\.so\.[0-9.]+'
-    deb_lacks gcut include/ 'lib[^/]*/libgcut\.a' 'lib[^/]*/libgcut\.so$' 'lib[^/]*/cmake' 'lib[^/]*/libgcut_cuda'
+    deb_has gcut bin/gcut-maxflow bin/gcut-seg 'lib(/[^/]+)?/libgcut\.so\.[0-9.]+' 'lib(/[^/]+)?/libgcut_vision\.so\.[0-9.]+'
+    deb_lacks gcut include/ 'lib(/[^/]+)?/libgcut\.a' 'lib(/[^/]+)?/libgcut\.so$' 'lib(/[^/]+)?/cmake' 'lib(/[^/]+)?/libgcut_cuda'
     deb_depends gcut "libc6"
-    deb_has gcut-dev include/gcut/gcut.h include/gcut/vision/image.h 'lib[^/]*/libgcut\.a' 'lib[^/]*/libgcut\.so' \
-        'lib[^/]*/cmake/gcut/gcut-config\.cmake' 'lib[^/]*/cmake/gcut/gcut-vision-targets\.cmake' \
-        'lib[^/]*/pkgconfig/gcut\.pc' 'lib[^/]*/pkgconfig/gcut-vision\.pc'
-    deb_lacks gcut-dev bin/ 'lib[^/]*/libgcut\.so\.'
+    deb_has gcut-dev include/gcut/gcut.h include/gcut/vision/image.h 'lib(/[^/]+)?/libgcut\.a' 'lib(/[^/]+)?/libgcut\.so' \
+        'lib(/[^/]+)?/cmake/gcut/gcut-config\.cmake' 'lib(/[^/]+)?/cmake/gcut/gcut-vision-targets\.cmake' \
+        'lib(/[^/]+)?/pkgconfig/gcut\.pc' 'lib(/[^/]+)?/pkgconfig/gcut-vision\.pc'
+    deb_lacks gcut-dev bin/ 'lib(/[^/]+)?/libgcut\.so\.'
     deb_depends gcut-dev "gcut (= $version)"
     if [ "$cuda" = cuda ]; then
-        deb_has gcut-cuda 'lib[^/]*/libgcut_cuda\.so'
-        deb_lacks gcut-cuda bin/ include/ 'lib[^/]*/libgcut\.'
+        deb_has gcut-cuda 'lib(/[^/]+)?/libgcut_cuda\.so'
+        deb_lacks gcut-cuda bin/ include/ 'lib(/[^/]+)?/libgcut\.'
         deb_depends gcut-cuda "gcut (= $version)"
     elif [ -n "$(deb_file gcut-cuda)" ]; then
         fail "a gcut-cuda package without the plugin"
