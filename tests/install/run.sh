@@ -40,10 +40,15 @@ run_consumers() {
     done
 }
 
+# The version a consumer asks for: this build's major.minor.
+version=$(sed -n 's/^set(PACKAGE_VERSION "\([0-9]*\.[0-9]*\).*")$/\1/p' "$build/gcut-config-version.cmake")
+[ -n "$version" ] || fail "no PACKAGE_VERSION in $build/gcut-config-version.cmake"
+
 # consumer NAME COMPONENTS CMAKE-ARGS...: configure, build and run consumer/.
 consumer() {
     local name=$1 comps=$2; shift 2
-    cmake -S "$here/consumer" -B "$work/$name" -DGCUT_COMPONENTS="$comps" "$@" >"$work/$name.log" 2>&1 \
+    cmake -S "$here/consumer" -B "$work/$name" -DGCUT_VERSION="$version" -DGCUT_COMPONENTS="$comps" "$@" \
+        >"$work/$name.log" 2>&1 \
         || { cat "$work/$name.log" >&2; fail "consumer $name did not configure"; }
     cmake --build "$work/$name" >>"$work/$name.log" 2>&1 \
         || { cat "$work/$name.log" >&2; fail "consumer $name did not build"; }
@@ -53,7 +58,8 @@ consumer() {
 # consumer_fails NAME COMPONENTS MESSAGE CMAKE-ARGS...: find_package must fail, saying MESSAGE.
 consumer_fails() {
     local name=$1 comps=$2 msg=$3; shift 3
-    if cmake -S "$here/consumer" -B "$work/$name" -DGCUT_COMPONENTS="$comps" "$@" >"$work/$name.log" 2>&1; then
+    if cmake -S "$here/consumer" -B "$work/$name" -DGCUT_VERSION="$version" -DGCUT_COMPONENTS="$comps" "$@" \
+        >"$work/$name.log" 2>&1; then
         fail "find_package(gcut COMPONENTS $comps) succeeded in $name"
     fi
     grep -q "$msg" "$work/$name.log" || { cat "$work/$name.log" >&2; fail "$name: no \"$msg\" in the error"; }
@@ -115,8 +121,10 @@ check_prefix() {
         fi
     fi
 
-    # find_package: the core alone, then with the vision component.
-    consumer "$tag-cmake-core" "core" -DCMAKE_PREFIX_PATH="$prefix"
+    # find_package: no component named (vision comes along), then the
+    # vision component asked for.
+    consumer "$tag-cmake" "" -DCMAKE_PREFIX_PATH="$prefix"
+    [ -x "$work/$tag-cmake/consumer_vision_static" ] || fail "no vision with no component named"
     consumer "$tag-cmake-vision" "vision" -DCMAKE_PREFIX_PATH="$prefix"
     [ -x "$work/$tag-cmake-vision/consumer_vision_static" ] || fail "no vision consumer built"
     consumer_fails "$tag-cmake-unknown" "core;nosuch" 'gcut has no component "nosuch"' -DCMAKE_PREFIX_PATH="$prefix"
@@ -127,7 +135,8 @@ check_prefix() {
     rm -f "$work/$tag-novision/${libdir#"$prefix"/}"/cmake/gcut/gcut-vision-targets*.cmake
     consumer_fails "$tag-cmake-novision" "vision" "built or installed without its vision component" \
         -DCMAKE_PREFIX_PATH="$work/$tag-novision"
-    consumer "$tag-cmake-novision-core" "" -DCMAKE_PREFIX_PATH="$work/$tag-novision"
+    consumer "$tag-cmake-novision-core" "core" -DGCUT_OPTIONAL_COMPONENTS=vision \
+        -DCMAKE_PREFIX_PATH="$work/$tag-novision"
     [ ! -e "$work/$tag-cmake-novision-core/consumer_vision" ] || fail "vision built without its files"
 
     # pkg-config, shared and static.
@@ -151,10 +160,10 @@ package)
         || { echo "install test: no cpack/dpkg-deb/dpkg-shlibdeps: skipped"; exit 77; }
     cpack -G DEB --config "$build/CPackConfig.cmake" -B "$work/debs" >"$work/cpack.log" 2>&1 \
         || { cat "$work/cpack.log" >&2; fail "cpack failed"; }
-    version=$(sed -n 's/^set(CPACK_PACKAGE_VERSION "\(.*\)")$/\1/p' "$build/CPackConfig.cmake")
+    debversion=$(sed -n 's/^set(CPACK_PACKAGE_VERSION "\(.*\)")$/\1/p' "$build/CPackConfig.cmake")
     debs=("$work"/debs/*.deb)
     # deb_has PACKAGE PATTERN...: the package holds a path matching each pattern.
-    deb_file() { ls "$work"/debs/"$1"_"$version"_*.deb 2>/dev/null | head -n1; }
+    deb_file() { ls "$work"/debs/"$1"_"$debversion"_*.deb 2>/dev/null | head -n1; }
     deb_has() {
         local pkg=$1 f; f=$(deb_file "$pkg"); shift
         [ -n "$f" ] || fail "no package $pkg (made: ${debs[*]##*/})"
@@ -183,11 +192,11 @@ package)
         'lib(/[^/]+)?/cmake/gcut/gcut-config\.cmake' 'lib(/[^/]+)?/cmake/gcut/gcut-vision-targets\.cmake' \
         'lib(/[^/]+)?/pkgconfig/gcut\.pc' 'lib(/[^/]+)?/pkgconfig/gcut-vision\.pc'
     deb_lacks gcut-dev bin/ 'lib(/[^/]+)?/libgcut\.so\.'
-    deb_depends gcut-dev "gcut (= $version)"
+    deb_depends gcut-dev "gcut (= $debversion)"
     if [ "$cuda" = cuda ]; then
         deb_has gcut-cuda 'lib(/[^/]+)?/libgcut_cuda\.so'
         deb_lacks gcut-cuda bin/ include/ 'lib(/[^/]+)?/libgcut\.'
-        deb_depends gcut-cuda "gcut (= $version)"
+        deb_depends gcut-cuda "gcut (= $debversion)"
     elif [ -n "$(deb_file gcut-cuda)" ]; then
         fail "a gcut-cuda package without the plugin"
     fi
