@@ -197,6 +197,9 @@ package)
         deb_has gcut-cuda 'lib(/[^/]+)?/libgcut_cuda\.so'
         deb_lacks gcut-cuda bin/ include/ 'lib(/[^/]+)?/libgcut\.'
         deb_depends gcut-cuda "gcut (= $debversion)"
+        # (A ";" in a CPack description cuts it short.)
+        dpkg-deb -f "$(deb_file gcut-cuda)" Description | grep -q 'needs the NVIDIA driver)$' \
+            || fail "gcut-cuda: description cut short: $(dpkg-deb -f "$(deb_file gcut-cuda)" Description)"
     elif [ -n "$(deb_file gcut-cuda)" ]; then
         fail "a gcut-cuda package without the plugin"
     fi
