@@ -19,7 +19,7 @@
 set -euo pipefail
 mode=$1; build=$2; work=$3; cuda=${4:-nocuda}
 here=$(cd "$(dirname "$0")" && pwd)
-unset LD_LIBRARY_PATH GCUT_PLUGIN_PATH GCUT_BACKEND
+unset LD_LIBRARY_PATH GCUT_PLUGIN_PATH GCUT_BACKEND DESTDIR
 rm -rf "$work"; mkdir -p "$work"
 
 fail() { echo "install test: $*" >&2; exit 1; }
@@ -128,6 +128,11 @@ check_prefix() {
     consumer "$tag-cmake-vision" "vision" -DCMAKE_PREFIX_PATH="$prefix"
     [ -x "$work/$tag-cmake-vision/consumer_vision_static" ] || fail "no vision consumer built"
     consumer_fails "$tag-cmake-unknown" "core;nosuch" 'gcut has no component "nosuch"' -DCMAKE_PREFIX_PATH="$prefix"
+    # A dependency of the vision targets missing (as without libpng-dev).
+    if grep -q 'IN ITEMS.*PNG' "$libdir/cmake/gcut/gcut-config.cmake"; then
+        consumer_fails "$tag-cmake-nopng" "vision" "gcut's vision component needs PNG" \
+            -DCMAKE_DISABLE_FIND_PACKAGE_PNG=ON -DCMAKE_PREFIX_PATH="$prefix"
+    fi
     # The same prefix without the vision files: vision asked for fails
     # clearly, the core alone still works.
     rm -rf "$work/$tag-novision"
