@@ -161,14 +161,15 @@ install)
     consumer build-tree "vision" -Dgcut_DIR="$build"
     ;;
 package)
-    command -v cpack >/dev/null && command -v dpkg-deb >/dev/null && command -v dpkg-shlibdeps >/dev/null \
-        || { echo "install test: no cpack/dpkg-deb/dpkg-shlibdeps: skipped"; exit 77; }
+    for tool in cpack dpkg-deb dpkg-shlibdeps; do
+        command -v $tool >/dev/null || { echo "install test: no $tool: skipped"; exit 77; }
+    done
     cpack -G DEB --config "$build/CPackConfig.cmake" -B "$work/debs" >"$work/cpack.log" 2>&1 \
         || { cat "$work/cpack.log" >&2; fail "cpack failed"; }
     debversion=$(sed -n 's/^set(CPACK_PACKAGE_VERSION "\(.*\)")$/\1/p' "$build/CPackConfig.cmake")
     debs=("$work"/debs/*.deb)
     # deb_has PACKAGE PATTERN...: the package holds a path matching each pattern.
-    deb_file() { ls "$work"/debs/"$1"_"$debversion"_*.deb 2>/dev/null | head -n1; }
+    deb_file() { find "$work/debs" -maxdepth 1 -name "$1_${debversion}_*.deb" | head -n1; }
     deb_has() {
         local pkg=$1 f; f=$(deb_file "$pkg"); shift
         [ -n "$f" ] || fail "no package $pkg (made: ${debs[*]##*/})"
