@@ -5,7 +5,7 @@ ASAN    ?= build-asan
 JOBS    ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps build run test test-sanitize test-valgrind bench clean
+.PHONY: all deps build run test test-sanitize test-valgrind bench package clean
 
 all: build
 
@@ -21,6 +21,12 @@ run: build
 
 test: build
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+# Debian packages (CPack): gcut (libraries, tools), gcut-dev (headers,
+# static libraries, CMake and pkg-config files) and gcut-cuda (the GPU
+# plugin, when built), in $(BUILD)/packages/.
+package: build
+	@cmake --build $(BUILD) --target package
 
 # The CPU suites under AddressSanitizer and UndefinedBehaviorSanitizer.
 test-sanitize: deps
