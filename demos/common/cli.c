@@ -85,6 +85,8 @@ static void print_common_help(unsigned f)
          "      --json           the report as one JSON object (on stderr when an\n"
          "                       output goes to stdout)\n"},
     };
+    if (!f)
+        return; /* a tool without cli_parse (gcut-view) describes all its options */
     printf("\ncommon options:\n");
     for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++)
         if ((f & lines[i].flag) && !described(lines[i].name))
