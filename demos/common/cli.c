@@ -354,8 +354,8 @@ static int common_option(int k, const char *arg, cli_common *c)
                                    arg);
         gcut_set_max_memory(c->max_memory);
         return 0;
-    case 'v':
-        c->verbose = 1;
+    case 'v': /* -vv: 2 */
+        c->verbose++;
         return 0;
     case 'q':
         c->quiet = 1;

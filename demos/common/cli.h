@@ -55,7 +55,8 @@ typedef struct cli_common {
     int32_t threads;   /* 0: one per core */
     double time_limit; /* seconds; 0: none */
     size_t max_memory; /* bytes; 0: none (already passed to gcut_set_max_memory) */
-    int verbose, quiet, json, progress;
+    int verbose;       /* how many -v */
+    int quiet, json, progress;
 } cli_common;
 
 /* One group of a tool's own options: getopt's short options (no leading
