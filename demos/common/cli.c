@@ -697,6 +697,13 @@ void cli_put_pct(const char *key, double pct, int prec)
         fprintf(cli_report(), "%s: %.*f %%\n", key, prec, pct);
 }
 
+/* A member while cli_json_on is being switched off. */
+static void cli_json_int_always(const char *key, long long v)
+{
+    jkey(key);
+    jprintf("%lld", v);
+}
+
 int cli_finish(int rc)
 {
     cli_progress_clear();
@@ -705,6 +712,8 @@ int cli_finish(int rc)
             cli_json_end();
         cli_json_on = 0; /* cli_put_str below and cli_report: the real stream */
         FILE *f = report_stream();
+        if (gcut_max_memory()) /* the budget it ran under, in bytes */
+            cli_json_int_always("max_memory", (long long)gcut_max_memory());
         fputc('{', f);
         if (jbuf)
             fputs(jbuf, f);

@@ -172,8 +172,9 @@ void cli_json_begin_array(const char *key);
 void cli_json_end(void); /* of the innermost object or array */
 
 /* The end of a tool's run with exit status rc: the progress bar cleared;
- * with --json the object (with "status": "ok", or "error" and the last
- * message of cli_fail) on the report stream. Returns rc, or 1 when the
+ * with --json the object (with "max_memory": BYTES when a budget is set,
+ * then "status": "ok", or "error", "exit" and the last message of
+ * cli_fail) on the report stream. Returns rc, or 1 when the
  * report could not be written. */
 int cli_finish(int rc);
 
