@@ -180,6 +180,7 @@ static int check_result(gcut_graph *g, gcut_result *res)
 
 static int solve_all(gcut_graph *g, const args *a)
 {
+    cli_progress_clear(); /* the table goes to stdout, maybe the same terminal */
     fprintf(cli_report(), "%-10s %16s %12s %12s %12s  %s\n", "backend", "flow", "build_ms",
             "solve_ms", "total_ms", "status");
     gcut_result *res;
