@@ -554,8 +554,18 @@ static const char usage[] =
     "cut bytes, check = the cut's capacity equals the flow.\n"
     "Exit status: 0 fine, 1 a failure, 2 bad usage, a disagreement or a failed check.\n";
 
-enum { OPT_BACKENDS = CLI_KEY, OPT_REPEAT, OPT_TIME_LIMIT, OPT_MAX_MEMORY, OPT_BUDGET, OPT_SEED,
-       OPT_CSV, OPT_NO_CHECK, OPT_PARSE, OPT_LIST };
+enum {
+    OPT_BACKENDS = CLI_KEY,
+    OPT_REPEAT,
+    OPT_TIME_LIMIT,
+    OPT_MAX_MEMORY,
+    OPT_BUDGET,
+    OPT_SEED,
+    OPT_CSV,
+    OPT_NO_CHECK,
+    OPT_PARSE,
+    OPT_LIST
+};
 
 typedef struct args {
     bench_cfg cfg;
@@ -631,9 +641,8 @@ int main(int argc, char **argv)
         {NULL, 0, NULL, 0}};
     const cli_opts group = {"", longopts, take_option, &a};
     cli_common c;
-    int first,
-        rc = cli_parse(argc, argv, &group, 1, CLI_OPT_THREADS | CLI_OPT_VERBOSE | CLI_OPT_QUIET,
-                       &c, &first);
+    int first, rc = cli_parse(argc, argv, &group, 1,
+                              CLI_OPT_THREADS | CLI_OPT_VERBOSE | CLI_OPT_QUIET, &c, &first);
     if (rc)
         return rc < 0 ? 0 : rc;
     if (a.list) {

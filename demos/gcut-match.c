@@ -110,8 +110,8 @@ int main(int argc, char **argv)
                                              {NULL, 0, NULL, 0}};
     const cli_opts group = {"lr:", longopts, take_option, &a};
     cli_common c;
-    int first, rc = cli_parse(argc, argv, &group, 1,
-                              CLI_OPT_SOLVER & ~(unsigned)CLI_OPT_THREADS, &c, &first);
+    int first, rc = cli_parse(argc, argv, &group, 1, CLI_OPT_SOLVER & ~(unsigned)CLI_OPT_THREADS,
+                              &c, &first);
     if (rc)
         return rc < 0 ? 0 : rc;
     if (a.list) {

@@ -19,7 +19,8 @@ static const char usage[] =
     "\n"
     "options:\n"
     "  -b, --backend NAME   back end: auto (default), all, or a name from --list-backends\n"
-    "      --cut FILE       write the canonical cut: one line `ID SIDE` per node (0 source, 1 sink)\n"
+    "      --cut FILE       write the canonical cut: one line `ID SIDE` per node (0 source, 1 "
+    "sink)\n"
     "      --flow FILE      write the flow in DIMACS solution form (`s VALUE`, `f U V FLOW`)\n"
     "                       (FILE -: stdout, the report then on stderr)\n"
     "      --check          verify the flow and the cut (gcut_check_flow) and print `check: ok`\n"
@@ -282,12 +283,10 @@ int main(int argc, char **argv)
 {
     cli_init("gcut-maxflow", usage);
     args a = {.repeat = 1};
-    static const struct option longopts[] = {{"list-backends", no_argument, NULL, 'l'},
-                                             {"repeat", required_argument, NULL, 'r'},
-                                             {"cut", required_argument, NULL, OPT_CUT},
-                                             {"flow", required_argument, NULL, OPT_FLOW},
-                                             {"check", no_argument, NULL, OPT_CHECK},
-                                             {NULL, 0, NULL, 0}};
+    static const struct option longopts[] = {
+        {"list-backends", no_argument, NULL, 'l'}, {"repeat", required_argument, NULL, 'r'},
+        {"cut", required_argument, NULL, OPT_CUT}, {"flow", required_argument, NULL, OPT_FLOW},
+        {"check", no_argument, NULL, OPT_CHECK},   {NULL, 0, NULL, 0}};
     const cli_opts group = {"lr:", longopts, take_option, &a};
     int first, rc = cli_parse(argc, argv, &group, 1, CLI_OPT_SOLVER, &a.c, &first);
     if (rc)

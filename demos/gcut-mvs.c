@@ -72,7 +72,8 @@ static const char usage[] =
     "      --time-limit S   give up a move's cut after S seconds\n"
     "  -o, --out FILE       picture PNG (multi-baseline: disparity * scale, gray;\n"
     "                       sweep: colour-mapped depth, red nearest, blue farthest\n"
-    "                       label used, black masked) and FILE with -16.png instead of .png: 16-bit\n"
+    "                       label used, black masked) and FILE with -16.png instead of .png: "
+    "16-bit\n"
     "                       (disparity; sweep: depth * depth16-scale, 0 masked);\n"
     "                       FILE.pfm: a PFM instead (as --pfm)\n"
     "      --pfm FILE       Middlebury PFM of the disparities (sweep: the depths,\n"
@@ -551,9 +552,23 @@ out:
     return rc;
 }
 
-enum { OPT_VIEWS = CLI_KEY, OPT_BASELINES, OPT_CAMERAS, OPT_REF, OPT_IMAGES, OPT_BBOX,
-       OPT_DEPTH_RANGE, OPT_NEIGHBOURS, OPT_DEPTHS, OPT_RADIUS, OPT_NCC_TRUNC, OPT_MASK_THRESHOLD,
-       OPT_KEEP, OPT_COMBINE, OPT_PLY };
+enum {
+    OPT_VIEWS = CLI_KEY,
+    OPT_BASELINES,
+    OPT_CAMERAS,
+    OPT_REF,
+    OPT_IMAGES,
+    OPT_BBOX,
+    OPT_DEPTH_RANGE,
+    OPT_NEIGHBOURS,
+    OPT_DEPTHS,
+    OPT_RADIUS,
+    OPT_NCC_TRUNC,
+    OPT_MASK_THRESHOLD,
+    OPT_KEEP,
+    OPT_COMBINE,
+    OPT_PLY
+};
 
 static int take_option(int key, const char *v, void *user)
 {

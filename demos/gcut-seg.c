@@ -222,8 +222,15 @@ static int dump_graph(const char *path, const gcut_seg_session *s)
     return rc;
 }
 
-enum { OPT_NO_EARLY_STOP = CLI_KEY, OPT_BINS, OPT_CPU_ENERGIES, OPT_CUTOUT, OPT_OVERLAY, OPT_GT,
-       OPT_DUMP };
+enum {
+    OPT_NO_EARLY_STOP = CLI_KEY,
+    OPT_BINS,
+    OPT_CPU_ENERGIES,
+    OPT_CUTOUT,
+    OPT_OVERLAY,
+    OPT_GT,
+    OPT_DUMP
+};
 
 static int take_option(int key, const char *v, void *user)
 {

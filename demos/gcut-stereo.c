@@ -122,13 +122,14 @@ int main(int argc, char **argv)
     stereo_cli_init(&o);
     args a = {.mask_path = NULL};
     gcut_stereo_options_init(&a.p);
-    static const struct option longopts[] = {{"swap", no_argument, NULL, OPT_SWAP},
-                                             {"lr-check", no_argument, NULL, OPT_LR_CHECK},
-                                             {"lr-max-diff", required_argument, NULL, OPT_LR_MAX_DIFF},
-                                             {"lr-median", required_argument, NULL, OPT_LR_MEDIAN},
-                                             {"random", no_argument, NULL, OPT_RANDOM},
-                                             {"mask", required_argument, NULL, OPT_MASK},
-                                             {NULL, 0, NULL, 0}};
+    static const struct option longopts[] = {
+        {"swap", no_argument, NULL, OPT_SWAP},
+        {"lr-check", no_argument, NULL, OPT_LR_CHECK},
+        {"lr-max-diff", required_argument, NULL, OPT_LR_MAX_DIFF},
+        {"lr-median", required_argument, NULL, OPT_LR_MEDIAN},
+        {"random", no_argument, NULL, OPT_RANDOM},
+        {"mask", required_argument, NULL, OPT_MASK},
+        {NULL, 0, NULL, 0}};
     const cli_opts group = {"", longopts, take_option, &a};
     int first, prc = stereo_cli_parse(argc, argv, &group, &o, &first);
     if (prc)

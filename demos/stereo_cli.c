@@ -24,8 +24,19 @@ void stereo_cli_init(stereo_cli *o)
 }
 
 /* The integer options: key, name, range, field. */
-enum { K_TRUNC = CLI_KEY + 0x100, K_TL_TRUNC, K_CONTRAST_THRESHOLD, K_CONTRAST_BOOST, K_CYCLES,
-       K_SCALE, K_GT, K_GT_SCALE, K_PFM, K_PNG16, K_PNG16_SCALE };
+enum {
+    K_TRUNC = CLI_KEY + 0x100,
+    K_TL_TRUNC,
+    K_CONTRAST_THRESHOLD,
+    K_CONTRAST_BOOST,
+    K_CYCLES,
+    K_SCALE,
+    K_GT,
+    K_GT_SCALE,
+    K_PFM,
+    K_PNG16,
+    K_PNG16_SCALE
+};
 
 typedef struct int_opt {
     int key;
@@ -39,7 +50,8 @@ static const int_opt int_opts[] = {
     {'l', "--lambda", 0, 10000, offsetof(stereo_cli, lambda)},
     {K_TRUNC, "--trunc", 1, 1000, offsetof(stereo_cli, trunc)},
     {K_TL_TRUNC, "--tl-trunc", 1, 1000, offsetof(stereo_cli, tl_trunc)},
-    {K_CONTRAST_THRESHOLD, "--contrast-threshold", 0, 256, offsetof(stereo_cli, contrast_threshold)},
+    {K_CONTRAST_THRESHOLD, "--contrast-threshold", 0, 256,
+     offsetof(stereo_cli, contrast_threshold)},
     {K_CONTRAST_BOOST, "--contrast-boost", 1, 100, offsetof(stereo_cli, contrast_boost)},
     {K_CYCLES, "--cycles", 1, GCUT_MRF_MAX_CYCLES, offsetof(stereo_cli, cycles)},
 };
@@ -349,7 +361,9 @@ int stereo_cli_save_outputs(const stereo_cli *o, const int32_t *disp, int32_t w,
             for (int32_t x = 0; x < w; x++) {
                 const double q = disp[(size_t)y * w + x] * s + 0.5;
                 ((uint16_t *)(void *)(img->data + (size_t)y * img->stride))[x] =
-                    (uint16_t)(q > 65535 ? 65535 : q < 0 ? 0 : q);
+                    (uint16_t)(q > 65535 ? 65535
+                               : q < 0   ? 0
+                                         : q);
             }
         const gcut_status st = gcut_image_save_png(img, o->png16);
         gcut_image_free(img);

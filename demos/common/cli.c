@@ -75,7 +75,8 @@ static void print_common_help(unsigned f)
          "                       host memory budget: bytes, or with a unit K, M, G, T\n"
          "                       (also KiB ...: powers of 1024; KB ...: powers of 1000),\n"
          "                       e.g. 512M, 4G, 1.5GiB; a run that needs more fails\n"},
-        {CLI_OPT_VERBOSE, "--verbose", "  -v, --verbose        log what the library does to stderr\n"},
+        {CLI_OPT_VERBOSE, "--verbose",
+         "  -v, --verbose        log what the library does to stderr\n"},
         {CLI_OPT_QUIET, "--quiet", "  -q, --quiet          no progress bar or notes on stderr\n"},
         {CLI_OPT_QUIET, "--progress",
          "      --progress[=WHEN]\n"
@@ -283,22 +284,19 @@ void cli_log_to_stderr(void *user, gcut_log_level level, const char *msg)
 
 /* ---- the parser --------------------------------------------------------- */
 
-enum {
-    K_PARAMS = 0x1000,
-    K_TIME_LIMIT,
-    K_MAX_MEMORY,
-    K_PROGRESS,
-    K_JSON,
-    K_VERSION
-};
+enum { K_PARAMS = 0x1000, K_TIME_LIMIT, K_MAX_MEMORY, K_PROGRESS, K_JSON, K_VERSION };
 
 static const struct option common_longopts[] = {
-    {"backend", required_argument, NULL, 'b'},     {"threads", required_argument, NULL, 't'},
-    {"params", required_argument, NULL, K_PARAMS}, {"time-limit", required_argument, NULL, K_TIME_LIMIT},
+    {"backend", required_argument, NULL, 'b'},
+    {"threads", required_argument, NULL, 't'},
+    {"params", required_argument, NULL, K_PARAMS},
+    {"time-limit", required_argument, NULL, K_TIME_LIMIT},
     {"max-memory", required_argument, NULL, K_MAX_MEMORY},
-    {"verbose", no_argument, NULL, 'v'},           {"quiet", no_argument, NULL, 'q'},
+    {"verbose", no_argument, NULL, 'v'},
+    {"quiet", no_argument, NULL, 'q'},
     {"progress", optional_argument, NULL, K_PROGRESS},
-    {"json", no_argument, NULL, K_JSON},           {"help", no_argument, NULL, 'h'},
+    {"json", no_argument, NULL, K_JSON},
+    {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, K_VERSION},
 };
 
@@ -306,13 +304,23 @@ static const struct option common_longopts[] = {
 static unsigned common_flag(int k)
 {
     switch (k) {
-    case 'b': return CLI_OPT_BACKEND;
-    case 't': case K_PARAMS: return CLI_OPT_THREADS;
-    case K_TIME_LIMIT: case K_MAX_MEMORY: return CLI_OPT_LIMITS;
-    case 'v': return CLI_OPT_VERBOSE;
-    case 'q': case K_PROGRESS: return CLI_OPT_QUIET;
-    case K_JSON: return CLI_OPT_JSON;
-    default: return ~0u;
+    case 'b':
+        return CLI_OPT_BACKEND;
+    case 't':
+    case K_PARAMS:
+        return CLI_OPT_THREADS;
+    case K_TIME_LIMIT:
+    case K_MAX_MEMORY:
+        return CLI_OPT_LIMITS;
+    case 'v':
+        return CLI_OPT_VERBOSE;
+    case 'q':
+    case K_PROGRESS:
+        return CLI_OPT_QUIET;
+    case K_JSON:
+        return CLI_OPT_JSON;
+    default:
+        return ~0u;
     }
 }
 
@@ -826,8 +834,8 @@ int cli_progress_cb(const gcut_progress *p, void *user)
         n += (size_t)snprintf(detail, sizeof detail, "%lld/%lld", (long long)p->step,
                               (long long)p->steps);
     if (p->remaining >= 0 && p->remaining_what && n < sizeof detail)
-        snprintf(detail + n, sizeof detail - n, "%s%lld %s", n ? ", " : "",
-                 (long long)p->remaining, p->remaining_what);
+        snprintf(detail + n, sizeof detail - n, "%s%lld %s", n ? ", " : "", (long long)p->remaining,
+                 p->remaining_what);
     if (!bar.start_ms && p->elapsed_ms > 0)
         bar.start_ms = cli_now_ms() - p->elapsed_ms;
     cli_progress_draw(p->fraction, phase, detail[0] ? detail : NULL);

@@ -165,7 +165,7 @@ void cli_put_pct(const char *key, double pct, int prec);
 
 /* JSON members only (nothing without --json): key NULL inside an array. */
 void cli_json_int(const char *key, long long v);
-void cli_json_num(const char *key, double v); /* not finite: null */
+void cli_json_num(const char *key, double v);      /* not finite: null */
 void cli_json_str(const char *key, const char *v); /* NULL: null */
 void cli_json_begin_object(const char *key);
 void cli_json_begin_array(const char *key);
