@@ -757,7 +757,6 @@ int cli_finish(int rc)
 static struct {
     int drawn, outer, spin, width;
     double start_ms, last_ms;
-    char phase[48];
 } bar;
 
 int cli_progress_on(void)
@@ -777,12 +776,11 @@ void cli_progress_draw(double fraction, const char *phase, const char *detail)
     if (!bar.start_ms)
         bar.start_ms = now;
     phase = phase ? phase : "";
-    const int new_phase = strncmp(bar.phase, phase, sizeof bar.phase - 1) != 0;
-    /* At most ten redraws a second; a new phase and the end at once. */
-    if (bar.drawn && !new_phase && fraction < 1 && now - bar.last_ms < 100)
+    /* At most ten redraws a second (the first one and a finished share at
+     * once: the end of a step is seen). */
+    if (bar.drawn && fraction < 1 && now - bar.last_ms < 100)
         return;
     bar.last_ms = now;
-    snprintf(bar.phase, sizeof bar.phase, "%s", phase);
     enum { W = 30 };
     char cells[W + 1];
     char pct[8];
@@ -850,5 +848,4 @@ void cli_progress_clear(void)
     fflush(stderr);
     bar.drawn = 0;
     bar.width = 0;
-    bar.phase[0] = '\0';
 }

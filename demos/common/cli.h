@@ -182,7 +182,7 @@ int cli_finish(int rc);
  * step/steps and what remains when known), or a moving `<=>` when the
  * fraction is unknown (< 0). On when --progress=always, or auto (the
  * default) with stderr a terminal and no --quiet. Redrawn with \r at most
- * every 100 ms (a new phase or the end at once), cleared by
+ * every 100 ms (the first draw and a share of 1 at once), cleared by
  * cli_progress_clear. */
 int cli_progress_on(void);
 
