@@ -4,7 +4,7 @@
 # --version with the back ends, usage errors exit 2 with "Try ...") and
 # that the converted parsers still produce the same instances.
 set -euo pipefail
-gen=$1; mtx=$2; bench=$3
+gen=$1; mtx=$2; bench=$3; viewbench=${4:-}; root=${5:-}
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 usage_error() { # TOOL ARGS...: exit 2, two lines, the second "Try ..."
@@ -46,4 +46,14 @@ out=$("$bench" -q --repeat=1 -t1 --backends=cpu-bk,cpu-ref --max-memory=1G genrm
 usage_error "$bench"
 usage_error "$bench" --repeat=0 genrmf:a=3,b=3
 usage_error "$bench" --max-memory=lots genrmf:a=3,b=3
+# gcut-view-bench (when built): the same conventions, a short run.
+if [ -n "$viewbench" ]; then
+  "$viewbench" --help | head -n1 | grep -q '^usage: gcut-view-bench ' || fail "gcut-view-bench --help"
+  "$viewbench" --version | grep -q '^back ends:$' || fail "gcut-view-bench --version"
+  usage_error "$viewbench" --bogus
+  usage_error "$viewbench" --replay "$root/images/blob.strokes" -c5
+  usage_error "$viewbench" "$root/images/blob.png"
+  out=$("$viewbench" --replay="$root/images/blob.strokes" --mp=0.02 -c4 -bcpu-bk "$root/images/blob.png")
+  grep -q '^backend: cpu-bk$' <<<"$out" || fail "gcut-view-bench run: $out"
+fi
 echo "bench tools: ok"
