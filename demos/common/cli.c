@@ -394,6 +394,9 @@ int cli_parse(int argc, char **argv, const cli_opts *groups, size_t ngroups, uns
 {
     memset(c, 0, sizeof *c);
     cli_help_common = common;
+    cli_json_on = 0;
+    cli_bar_mode = CLI_PROGRESS_AUTO;
+    cli_bar_quiet = 0;
     size_t nlong = sizeof common_longopts / sizeof common_longopts[0], nshort = 16;
     for (size_t i = 0; i < ngroups; i++) {
         for (const struct option *o = groups[i].longopts; o && o->name; o++)
@@ -740,6 +743,7 @@ int cli_finish(int rc)
         free(jbuf);
         jbuf = NULL;
         jlen = jcap = 0;
+        jmember[0] = 0; /* a next object starts empty */
         if (fflush(f) != 0 || ferror(f) || jfail) {
             fprintf(stderr, "%s: error writing the report\n", cli_name);
             return rc ? rc : 1;
@@ -821,9 +825,10 @@ int cli_progress_cb(const gcut_progress *p, void *user)
     (void)user;
     if (!p)
         return 0;
-    const char *op = p->operation ? p->operation : "";
-    if (bar.outer && (!strcmp(op, "maxflow") || !strcmp(op, "grid")))
+    /* A tool that draws its own steps (the stereo moves) keeps the bar. */
+    if (bar.outer)
         return 0;
+    const char *op = p->operation ? p->operation : "";
     char phase[48], detail[64] = "";
     snprintf(phase, sizeof phase, "%s%s%s", op, p->phase && *p->phase ? " " : "",
              p->phase ? p->phase : "");

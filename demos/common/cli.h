@@ -186,9 +186,10 @@ int cli_finish(int rc);
  * cli_progress_clear. */
 int cli_progress_on(void);
 
-/* A gcut_progress_fn drawing the bar (user unused); returns 0. While a
- * tool drives the bar itself with cli_progress_outer, the max-flow calls
- * inside ("maxflow", "grid") are not drawn. */
+/* A gcut_progress_fn drawing the bar (user unused): `OPERATION PHASE`,
+ * the fraction, step/steps and what remains; returns 0 (never cancels).
+ * While a tool drives the bar itself (cli_progress_outer), it draws
+ * nothing. */
 int cli_progress_cb(const gcut_progress *p, void *user);
 
 /* Draw the bar: fraction in [0, 1] or < 0 unknown, what is being done,
