@@ -115,9 +115,16 @@ int main(int argc, char **argv)
     if (rc)
         return rc < 0 ? 0 : rc;
     if (a.list) {
-        for (int32_t k = 0; k < gcut_match_backend_count(); k++)
+        cli_json_begin_array("backends");
+        for (int32_t k = 0; k < gcut_match_backend_count(); k++) {
             fprintf(cli_report(), "%-14s %s\n", gcut_match_backend_name(k),
                     gcut_match_backend_description(k));
+            cli_json_begin_object(NULL);
+            cli_json_str("name", gcut_match_backend_name(k));
+            cli_json_str("description", gcut_match_backend_description(k));
+            cli_json_end();
+        }
+        cli_json_end();
         return cli_finish(0);
     }
     gcut_match_options opt = a.opt;

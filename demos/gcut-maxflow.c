@@ -43,13 +43,21 @@ typedef struct args {
 static int list_backends(void)
 {
     fprintf(cli_report(), "%-10s %-10s %s\n", "backend", "available", "description / reason");
+    cli_json_begin_array("backends");
     for (int32_t i = 0; i < gcut_backend_count(); i++) {
         const char *why;
         int ok = gcut_backend_available(i, &why);
         fprintf(cli_report(), "%-10s %-10s %s%s%s\n", gcut_backend_name(i), ok ? "yes" : "no",
                 gcut_backend_description(i), ok ? "" : " -- ", ok ? "" : why);
+        cli_json_begin_object(NULL);
+        cli_json_str("name", gcut_backend_name(i));
+        cli_json_int("available", ok);
+        cli_json_str("description", gcut_backend_description(i));
+        cli_json_str("reason", ok ? NULL : why);
+        cli_json_end();
     }
-    return 0;
+    cli_json_end();
+    return cli_finish(0);
 }
 
 static int write_cut(const char *path, const uint8_t *cut, int32_t n)

@@ -35,6 +35,8 @@ assert d["cardinality"] == 3 and d["rows"] == 4 and d["cols"] == 5 and d["edges"
 assert d["backend"] == "cpu-match-hk" and d["check"] == "ok" and d["solve_ms"] >= 0, d' \
   || fail "--json"
 "$exe" --version | grep -q '^back ends:$' || fail "--version lists no back ends"
+"$exe" --json -l | python3 -c 'import json,sys; d=json.load(sys.stdin)
+assert "cpu-match-hk" in [b["name"] for b in d["backends"]], d' || fail "--json -l"
 awk '$1 ~ /^[0-9]/ && ($2 < 0 || $2 > 5) {exit 1}' "$work/mates.txt" || fail "mates out of range"
 [ "$(awk '$1 ~ /^[0-9]/ && $2 != 0' "$work/mates.txt" | wc -l)" = 3 ] || fail "3 matched rows"
 

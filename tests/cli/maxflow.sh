@@ -93,6 +93,10 @@ assert "reason" in d and "total_ms" in d and "build_ms" in d, d' "$work/j" || fa
 names=[b["name"] for b in d["backends"]]
 assert "cpu-bk" in names and d["flow"] == 23, d
 assert all(b["flow"] == 23 for b in d["backends"] if b["status"] == "ok"), d' || fail "--json -b all"
+"$exe" --json -l | python3 -c 'import json,sys; d=json.load(sys.stdin)
+b={x["name"]: x for x in d["backends"]}
+assert b["cpu-bk"]["available"] == 1 and b["cpu-bk"]["reason"] is None, d
+assert b["cuda-csr"]["available"] == 1 or b["cuda-csr"]["reason"], d' || fail "--json -l"
 # With an output on stdout the JSON goes to stderr, never mixed with it.
 "$exe" --json --flow - "$work/clrs.max" > "$work/o" 2> "$work/e"
 grep -qx 's 23' "$work/o" && ! grep -q '{' "$work/o" || fail "--json --flow -: stdout: $(cat "$work/o")"
