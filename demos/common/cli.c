@@ -433,7 +433,7 @@ int cli_parse(int argc, char **argv, const cli_opts *groups, size_t ngroups, uns
 
     int rc = 0, k;
     opterr = 0;
-    optind = 1;
+    optind = 0; /* glibc: a full re-initialisation (the parser may run twice) */
     while (rc == 0 && (k = getopt_long(argc, argv, so, lo, NULL)) != -1) {
         const char *arg = optarg;
         if (k == ':') {
