@@ -21,6 +21,7 @@
  * Exit status: 0 all fine (unavailable back ends and timeouts included),
  * 1 an instance or a solve failed, 2 back ends disagree or a check failed.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +29,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "cli.h"
 #include "gen/gen.h"
 
 #define MAX_BACKENDS 32
@@ -513,132 +515,146 @@ static int bench_parse(int argc, char **argv, const bench_cfg *cfg)
 
 /* ------------------------------------------------------------------ main */
 
-static void usage(FILE *f)
-{
-    fprintf(f,
-            "usage: gcut-bench [options] INSTANCE...\n"
-            "       gcut-bench --parse [--repeat N] [--csv FILE] FILE.max...\n"
-            "       gcut-bench --list\n"
-            "\n"
-            "INSTANCE is a DIMACS file or a generator spec FAMILY:KEY=VALUE,...\n"
-            "(e.g. genrmf:a=32,b=32,seed=1  rlg:r=256,c=512  grid2d:w=512,h=512,conn=4\n"
-            " grid3d:w=64,h=64,d=64,conn=26,kind=vision  acyclic:n=2000\n"
-            " powerlaw:n=1000000,d=8,k=16  bipartite:l=1000,r=1000,d=4;\n"
-            " gcut-gen --help lists every family and parameter).\n"
-            "\n"
-            "options:\n"
-            "  --backends LIST   comma-separated back ends, or 'all' (every available one;\n"
-            "                    the default). Named back ends that cannot run here are\n"
-            "                    reported as unavailable and skipped.\n"
-            "  --repeat N        solves per back end and instance; medians are reported\n"
-            "                    (default 3)\n"
-            "  --threads T       threads for parallel back ends (default 0: one per core)\n"
-            "  --time-limit S    per-solve limit in seconds (a timeout is reported, not fatal)\n"
-            "  --budget S        stop repeating a back end on an instance once its solves\n"
-            "                    took S seconds in all (at least one solve is made)\n"
-            "  --params STR      back-end parameters key=value,... (gcut_solve_options.params)\n"
-            "  --seed S          seed of specs that give none (default 1)\n"
-            "  --csv FILE        also write one CSV row per instance and back end\n"
-            "  --no-check        skip gcut_check_flow on the returned cut\n"
-            "  --parse           time gcut_graph_read_dimacs on the files and print MB/s\n"
-            "  --list            list the back ends and whether they can run here\n"
-            "  -v                log the back ends' summaries to stderr (-vv: progress)\n"
-            "  -q                no progress lines on stderr\n"
-            "\n"
-            "Columns: build_ms = layout build, solve_ms = total_ms - build_ms (set-up,\n"
-            "max-flow and cut; medians), agree = every back end gave the same flow and\n"
-            "cut bytes, check = the cut's capacity equals the flow.\n"
-            "Exit status: 0 fine, 1 a failure, 2 a disagreement or failed check.\n");
-}
+static const char usage[] =
+    "usage: gcut-bench [options] INSTANCE...\n"
+    "       gcut-bench --parse [--repeat N] [--csv FILE] FILE.max...\n"
+    "       gcut-bench --list\n"
+    "Time gcut's max-flow back ends on DIMACS files and generated instances.\n"
+    "\n"
+    "INSTANCE is a DIMACS file or a generator spec FAMILY:KEY=VALUE,...\n"
+    "(e.g. genrmf:a=32,b=32,seed=1  rlg:r=256,c=512  grid2d:w=512,h=512,conn=4\n"
+    " grid3d:w=64,h=64,d=64,conn=26,kind=vision  acyclic:n=2000\n"
+    " powerlaw:n=1000000,d=8,k=16  bipartite:l=1000,r=1000,d=4;\n"
+    " gcut-gen --help lists every family and parameter).\n"
+    "\n"
+    "options:\n"
+    "      --backends LIST  comma-separated back ends, or 'all' (every available one;\n"
+    "                       the default). Named back ends that cannot run here are\n"
+    "                       reported as unavailable and skipped.\n"
+    "      --repeat N       solves per back end and instance; medians are reported\n"
+    "                       (default 3)\n"
+    "  -t, --threads T      threads for parallel back ends (default 0: one per core)\n"
+    "      --time-limit S   per-solve limit in seconds (a timeout is reported, not fatal;\n"
+    "                       0: none)\n"
+    "      --max-memory SIZE\n"
+    "                       host memory budget (512M, 4G, 1.5GiB, bytes)\n"
+    "      --budget S       stop repeating a back end on an instance once its solves\n"
+    "                       took S seconds in all (at least one solve is made)\n"
+    "      --params STR     back-end parameters key=value,... (gcut_solve_options.params)\n"
+    "      --seed S         seed of specs that give none (default 1)\n"
+    "      --csv FILE       also write one CSV row per instance and back end\n"
+    "      --no-check       skip gcut_check_flow on the returned cut\n"
+    "      --parse          time gcut_graph_read_dimacs on the files and print MB/s\n"
+    "      --list           list the back ends and whether they can run here\n"
+    "  -v, --verbose        log the back ends' summaries to stderr (-vv: progress)\n"
+    "  -q, --quiet          no progress lines on stderr\n"
+    "\n"
+    "Columns: build_ms = layout build, solve_ms = total_ms - build_ms (set-up,\n"
+    "max-flow and cut; medians), agree = every back end gave the same flow and\n"
+    "cut bytes, check = the cut's capacity equals the flow.\n"
+    "Exit status: 0 fine, 1 a failure, 2 bad usage, a disagreement or a failed check.\n";
 
-static int parse_int(const char *s, int64_t lo, int64_t hi, int64_t *out)
+enum {
+    OPT_BACKENDS = CLI_KEY,
+    OPT_REPEAT,
+    OPT_TIME_LIMIT,
+    OPT_MAX_MEMORY,
+    OPT_BUDGET,
+    OPT_SEED,
+    OPT_CSV,
+    OPT_NO_CHECK,
+    OPT_PARSE,
+    OPT_LIST
+};
+
+typedef struct args {
+    bench_cfg cfg;
+    int parse_mode, list;
+} args;
+
+static int take_option(int key, const char *v, void *user)
 {
+    args *a = user;
+    int32_t n;
     char *end;
-    long long v = strtoll(s, &end, 10);
-    if (end == s || *end || v < lo || v > hi)
-        return -1;
-    *out = v;
+    size_t bytes;
+    switch (key) {
+    case OPT_BACKENDS:
+        a->cfg.backends = v;
+        break;
+    case OPT_REPEAT:
+        if (!cli_parse_int(v, 1, MAX_REPEAT, &n))
+            return cli_usage_error("--repeat needs a number of solves", v);
+        a->cfg.repeat = n;
+        break;
+    case OPT_TIME_LIMIT:
+        if (!cli_parse_double(v, 0, 1e9, &a->cfg.time_limit))
+            return cli_usage_error("--time-limit needs a number of seconds >= 0", v);
+        break;
+    case OPT_MAX_MEMORY:
+        if (!cli_parse_size(v, &bytes))
+            return cli_usage_error("--max-memory needs a size such as 512M, 4G, 1.5GiB or bytes",
+                                   v);
+        gcut_set_max_memory(bytes);
+        break;
+    case OPT_BUDGET:
+        if (!cli_parse_double(v, 0, 1e9, &a->cfg.budget))
+            return cli_usage_error("--budget needs a number of seconds >= 0", v);
+        break;
+    case OPT_SEED:
+        errno = 0;
+        a->cfg.seed = strtoull(v, &end, 0);
+        if (errno || end == v || *end || *v == '-')
+            return cli_usage_error("--seed needs a non-negative integer", v);
+        break;
+    case OPT_CSV:
+        a->cfg.csv_path = v;
+        break;
+    case OPT_NO_CHECK:
+        a->cfg.check = 0;
+        break;
+    case OPT_PARSE:
+        a->parse_mode = 1;
+        break;
+    default: /* OPT_LIST */
+        a->list = 1;
+        break;
+    }
     return 0;
 }
 
 int main(int argc, char **argv)
 {
-    bench_cfg cfg = {"all", 3, 0, 0.0, 0.0, NULL, NULL, 1, 1, 0, 0};
-    int parse_mode = 0;
-    char **inst = malloc((size_t)argc * sizeof *inst);
-    int ninst = 0;
-    if (!inst)
-        return 1;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const int has_val = i + 1 < argc;
-        int64_t v;
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            usage(stdout);
-            free(inst);
-            return 0;
-        } else if (strcmp(a, "--list") == 0) {
-            list_backends();
-            free(inst);
-            return 0;
-        } else if (strcmp(a, "--backends") == 0 && has_val) {
-            cfg.backends = argv[++i];
-        } else if (strcmp(a, "--repeat") == 0 && has_val) {
-            if (parse_int(argv[++i], 1, MAX_REPEAT, &v) != 0)
-                goto bad;
-            cfg.repeat = (int32_t)v;
-        } else if (strcmp(a, "--threads") == 0 && has_val) {
-            if (parse_int(argv[++i], 0, 4096, &v) != 0)
-                goto bad;
-            cfg.threads = (int32_t)v;
-        } else if (strcmp(a, "--time-limit") == 0 && has_val) {
-            char *end;
-            cfg.time_limit = strtod(argv[++i], &end);
-            if (*end || cfg.time_limit < 0)
-                goto bad;
-        } else if (strcmp(a, "--budget") == 0 && has_val) {
-            char *end;
-            cfg.budget = strtod(argv[++i], &end);
-            if (*end || cfg.budget < 0)
-                goto bad;
-        } else if (strcmp(a, "--params") == 0 && has_val) {
-            cfg.params = argv[++i];
-        } else if (strcmp(a, "--seed") == 0 && has_val) {
-            char *end;
-            cfg.seed = strtoull(argv[++i], &end, 0);
-            if (*end)
-                goto bad;
-        } else if (strcmp(a, "--csv") == 0 && has_val) {
-            cfg.csv_path = argv[++i];
-        } else if (strcmp(a, "--no-check") == 0) {
-            cfg.check = 0;
-        } else if (strcmp(a, "--parse") == 0) {
-            parse_mode = 1;
-        } else if (strcmp(a, "-v") == 0) {
-            cfg.verbose = 1;
-        } else if (strcmp(a, "-vv") == 0) {
-            cfg.verbose = 2;
-        } else if (strcmp(a, "-q") == 0) {
-            cfg.quiet = 1;
-        } else if (a[0] == '-' && a[1] == '-') {
-            fprintf(stderr, "gcut-bench: unknown option or missing value: %s (see --help)\n", a);
-            free(inst);
-            return 1;
-        } else {
-            inst[ninst++] = argv[i];
-        }
-        continue;
-    bad:
-        fprintf(stderr, "gcut-bench: bad value for %s: %s\n", a, argv[i]);
-        free(inst);
-        return 1;
+    cli_init("gcut-bench", usage);
+    args a = {{"all", 3, 0, 0.0, 0.0, NULL, NULL, 1, 1, 0, 0}, 0, 0};
+    static const struct option longopts[] = {
+        {"backends", required_argument, NULL, OPT_BACKENDS},
+        {"repeat", required_argument, NULL, OPT_REPEAT},
+        {"time-limit", required_argument, NULL, OPT_TIME_LIMIT},
+        {"max-memory", required_argument, NULL, OPT_MAX_MEMORY},
+        {"budget", required_argument, NULL, OPT_BUDGET},
+        {"seed", required_argument, NULL, OPT_SEED},
+        {"csv", required_argument, NULL, OPT_CSV},
+        {"no-check", no_argument, NULL, OPT_NO_CHECK},
+        {"parse", no_argument, NULL, OPT_PARSE},
+        {"list", no_argument, NULL, OPT_LIST},
+        {NULL, 0, NULL, 0}};
+    const cli_opts group = {"", longopts, take_option, &a};
+    cli_common c;
+    int first, rc = cli_parse(argc, argv, &group, 1,
+                              CLI_OPT_THREADS | CLI_OPT_VERBOSE | CLI_OPT_QUIET, &c, &first);
+    if (rc)
+        return rc < 0 ? 0 : rc;
+    if (a.list) {
+        list_backends();
+        return 0;
     }
-    if (ninst == 0) {
-        usage(stderr);
-        free(inst);
-        return 1;
-    }
-    const int rc = parse_mode ? bench_parse(ninst, inst, &cfg) : bench_instances(ninst, inst, &cfg);
-    free(inst);
-    return rc;
+    a.cfg.threads = c.threads;
+    a.cfg.params = c.params;
+    a.cfg.verbose = c.verbose > 2 ? 2 : c.verbose;
+    a.cfg.quiet = c.quiet;
+    if (first >= argc)
+        return cli_usage_error("no INSTANCE given", NULL);
+    return a.parse_mode ? bench_parse(argc - first, argv + first, &a.cfg)
+                        : bench_instances(argc - first, argv + first, &a.cfg);
 }

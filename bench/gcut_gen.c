@@ -12,33 +12,34 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "cli.h"
 #include "gen/gen.h"
 
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
-}
+static const char usage_head[] =
+    "usage: gcut-gen [options] FAMILY [KEY=VALUE ...]\n"
+    "       gcut-gen [options] FAMILY:KEY=VALUE,...\n"
+    "Generate a max-flow instance and write it in DIMACS format.\n"
+    "\n"
+    "The instance goes to stdout unless -o is given. The same family, parameters\n"
+    "and seed always give the same graph.\n"
+    "\n"
+    "options:\n"
+    "      --seed S         64-bit seed (default 1; a seed=S parameter works too)\n"
+    "  -o, --out FILE       output file ('-' for stdout, the default)\n"
+    "  -q, --quiet          no summary line on stderr\n"
+    "\n"
+    "families and parameters (default in brackets):\n";
 
-static void usage(FILE *f)
+/* The help text: the head and every family (built once, kept to the end). */
+static char *usage_text(void)
 {
-    fprintf(f, "usage: gcut-gen FAMILY [KEY=VALUE ...] [--seed S] [-o FILE] [-q]\n"
-               "       gcut-gen FAMILY:KEY=VALUE,... [--seed S] [-o FILE] [-q]\n"
-               "\n"
-               "Generate a max-flow instance and write it in DIMACS format (to stdout\n"
-               "unless -o is given). The same family, parameters and seed always give\n"
-               "the same graph.\n"
-               "\n"
-               "options:\n"
-               "  --seed S   64-bit seed (default 1; a seed=S parameter works too)\n"
-               "  -o FILE    output file ('-' for stdout)\n"
-               "  -q         no summary line on stderr\n"
-               "  --help     this text\n"
-               "\n"
-               "families and parameters (default in brackets):\n");
+    static char *text;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f)
+        return NULL;
+    fputs(usage_head, f);
     for (const gen_family *fam = gen_families(); fam->name; fam++) {
         fprintf(f, "\n  %s - %s\n", fam->name, fam->summary);
         for (const gen_param *p = fam->params; p->key; p++) {
@@ -47,52 +48,59 @@ static void usage(FILE *f)
             fprintf(f, "    %-16s %s\n", kd, p->help);
         }
     }
+    return fclose(f) == 0 ? text : NULL;
+}
+
+enum { OPT_SEED = CLI_KEY };
+
+typedef struct args {
+    const char *outpath, *seed_text;
+} args;
+
+static int take_option(int key, const char *v, void *user)
+{
+    args *a = user;
+    if (key == OPT_SEED)
+        a->seed_text = v;
+    else
+        a->outpath = v;
+    return 0;
 }
 
 int main(int argc, char **argv)
 {
-    const char *family = NULL, *outpath = "-";
+    const char *text = usage_text();
+    cli_init("gcut-gen", text ? text : usage_head);
+    static const struct option longopts[] = {{"seed", required_argument, NULL, OPT_SEED},
+                                             {"out", required_argument, NULL, 'o'},
+                                             {NULL, 0, NULL, 0}};
+    args a = {"-", NULL};
+    const cli_opts group = {"o:", longopts, take_option, &a};
+    cli_common c;
+    int first, rc = cli_parse(argc, argv, &group, 1, CLI_OPT_QUIET, &c, &first);
+    if (rc)
+        return rc < 0 ? 0 : rc;
+    const char *family = NULL, *outpath = a.outpath, *seed_text = a.seed_text;
     const char *kv[GEN_MAX_KV];
-    int nkv = 0, quiet = 0;
+    int nkv = 0;
+    const int quiet = c.quiet;
     uint64_t seed = 1;
-    const char *seed_text = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            usage(stdout);
-            return 0;
-        } else if (strcmp(a, "--seed") == 0 && i + 1 < argc) {
-            seed_text = argv[++i];
-        } else if (strcmp(a, "-o") == 0 && i + 1 < argc) {
-            outpath = argv[++i];
-        } else if (strcmp(a, "-q") == 0) {
-            quiet = 1;
-        } else if (a[0] == '-' && a[1] != '\0') {
-            fprintf(stderr, "gcut-gen: unknown option '%s' (see --help)\n", a);
-            return 2;
-        } else if (!family) {
-            family = a;
-        } else if (nkv < GEN_MAX_KV) {
-            kv[nkv++] = a;
-        } else {
-            fprintf(stderr, "gcut-gen: too many parameters\n");
-            return 2;
-        }
+    for (; first < argc; first++) {
+        if (!family)
+            family = argv[first];
+        else if (nkv < GEN_MAX_KV)
+            kv[nkv++] = argv[first];
+        else
+            return cli_usage_error("too many parameters", argv[first]);
     }
-    if (!family) {
-        usage(stderr);
-        return 2;
-    }
+    if (!family)
+        return cli_usage_error("no FAMILY given", NULL);
     char err[GEN_ERR_LEN];
     gen_spec spec;
-    if (gen_spec_parse(family, seed, &spec, err) != 0) {
-        fprintf(stderr, "gcut-gen: %s\n", err);
-        return 2;
-    }
-    if (seed_text && gen_spec_set(&spec, "seed", seed_text, err) != 0) {
-        fprintf(stderr, "gcut-gen: %s\n", err);
-        return 2;
-    }
+    if (gen_spec_parse(family, seed, &spec, err) != 0)
+        return cli_usage_error(err, NULL);
+    if (seed_text && gen_spec_set(&spec, "seed", seed_text, err) != 0)
+        return cli_usage_error(err, NULL);
     for (int i = 0; i < nkv; i++) {
         /* Separate arguments may themselves hold commas: k=v,k=v. */
         char buf[GEN_SPEC_LEN];
@@ -100,37 +108,38 @@ int main(int argc, char **argv)
         char *save = NULL;
         for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
             char *eq = strchr(tok, '=');
-            if (!eq || eq == tok) {
-                fprintf(stderr, "gcut-gen: expected KEY=VALUE, got '%s'\n", tok);
-                return 2;
-            }
+            if (!eq || eq == tok)
+                return cli_usage_error("expected KEY=VALUE", tok);
             *eq = '\0';
-            if (gen_spec_set(&spec, tok, eq + 1, err) != 0) {
-                fprintf(stderr, "gcut-gen: %s\n", err);
-                return 2;
-            }
+            if (gen_spec_set(&spec, tok, eq + 1, err) != 0)
+                return cli_usage_error(err, NULL);
         }
     }
 
-    double t0 = now_ms();
+    double t0 = cli_now_ms();
     gcut_graph *g = NULL;
+    cli_progress_draw(-1, "generate", spec.text);
     if (gen_build(&spec, &g, err) != GCUT_OK) {
+        cli_progress_clear();
         fprintf(stderr, "gcut-gen: %s\n", err);
         return 1;
     }
-    double t1 = now_ms();
+    cli_progress_draw(-1, "write", outpath);
+    double t1 = cli_now_ms();
     gcut_status st = strcmp(outpath, "-") == 0
                          ? gcut_graph_write_dimacs_file(g, stdout, "<stdout>")
                          : gcut_graph_write_dimacs(g, outpath);
     if (st == GCUT_OK && strcmp(outpath, "-") == 0 && fflush(stdout) != 0)
         st = GCUT_ERR_IO;
     if (st != GCUT_OK) {
+        cli_progress_clear();
         fprintf(stderr, "gcut-gen: writing %s: %s\n", outpath,
                 *gcut_last_error() ? gcut_last_error() : gcut_status_string(st));
         gcut_graph_free(g);
         return 1;
     }
-    double t2 = now_ms();
+    double t2 = cli_now_ms();
+    cli_progress_clear();
     if (!quiet)
         fprintf(stderr, "gcut-gen: %s: %" PRId32 " nodes, %" PRId64
                         " edges; generated in %.1f ms, written in %.1f ms\n",

@@ -40,8 +40,6 @@ static const char usage[] =
     "  -l, --lambda L         smoothness weight (default 50)\n"
     "  -c, --conn 4|8         pixel neighbourhood (default 8)\n"
     "  -b, --backend NAME     max-flow back end (default auto)\n"
-    "  -h, --help             show this help\n"
-    "      --version          show the version\n"
     "\n"
     "printed: `size: WxH (MP MP)`, `backend: NAME`, `first cut: MS ms`, then the\n"
     "median, p90 and max of stroke -> overlay, of its warm solve and of release ->\n"
@@ -53,43 +51,55 @@ typedef struct args {
     view_options view;
 } args;
 
+enum { OPT_REPLAY = CLI_KEY, OPT_MP, OPT_KEEP_MODELS };
+
+static int take_option(int key, const char *v, void *user)
+{
+    args *a = user;
+    switch (key) {
+    case OPT_REPLAY:
+        a->replay = v;
+        break;
+    case OPT_MP:
+        if (!cli_parse_double(v, 1e-6, 1e6, &a->mp))
+            return cli_usage_error("--mp needs a number of megapixels 1e-6..1e6", v);
+        break;
+    case OPT_KEEP_MODELS:
+        a->view.keep_models = 1;
+        break;
+    case 'l':
+        if (!cli_parse_double(v, 0, 1e6, &a->view.lambda))
+            return cli_usage_error("not a number 0..1e6", v);
+        break;
+    default: /* 'c' */
+        if (strcmp(v, "4") && strcmp(v, "8"))
+            return cli_usage_error("--conn takes 4 or 8", v);
+        a->view.conn = v[0] - '0';
+        break;
+    }
+    return 0;
+}
+
+/* 0, -1 after --help or --version, or the exit status of bad usage. */
 static int parse_args(int argc, char **argv, args *a)
 {
-    for (int i = 1; i < argc; i++) {
-        const char *s = argv[i];
-        const char *next = i + 1 < argc ? argv[i + 1] : NULL;
-        if (cli_info_option(s)) {
-            exit(0);
-        } else if (!strcmp(s, "--keep-models")) {
-            a->view.keep_models = 1;
-            continue;
-        } else if (s[0] != '-' || !s[1]) {
-            if (a->image)
-                return cli_usage_error("more than one image", s);
-            a->image = s;
-            continue;
-        }
-        if (!next)
-            return cli_usage_error("option needs a value", s);
-        i++;
-        if (!strcmp(s, "--replay")) {
-            a->replay = next;
-        } else if (!strcmp(s, "-b") || !strcmp(s, "--backend")) {
-            a->view.backend = next;
-        } else if (!strcmp(s, "--mp")) {
-            if (!cli_parse_double(next, 1e-6, 1e6, &a->mp))
-                return cli_usage_error("--mp needs a number of megapixels 1e-6..1e6", next);
-        } else if (!strcmp(s, "-l") || !strcmp(s, "--lambda")) {
-            if (!cli_parse_double(next, 0, 1e6, &a->view.lambda))
-                return cli_usage_error("not a number 0..1e6", next);
-        } else if (!strcmp(s, "-c") || !strcmp(s, "--conn")) {
-            if (strcmp(next, "4") && strcmp(next, "8"))
-                return cli_usage_error("--conn takes 4 or 8", next);
-            a->view.conn = next[0] - '0';
-        } else {
-            return cli_usage_error("unknown option", s);
-        }
-    }
+    static const struct option longopts[] = {{"replay", required_argument, NULL, OPT_REPLAY},
+                                             {"mp", required_argument, NULL, OPT_MP},
+                                             {"keep-models", no_argument, NULL, OPT_KEEP_MODELS},
+                                             {"lambda", required_argument, NULL, 'l'},
+                                             {"conn", required_argument, NULL, 'c'},
+                                             {NULL, 0, NULL, 0}};
+    const cli_opts group = {"l:c:", longopts, take_option, a};
+    cli_common c;
+    int first, rc = cli_parse(argc, argv, &group, 1, CLI_OPT_BACKEND, &c, &first);
+    if (rc)
+        return rc;
+    if (c.backend)
+        a->view.backend = c.backend;
+    if (first < argc)
+        a->image = argv[first++];
+    if (first < argc)
+        return cli_usage_error("more than one image", argv[first]);
     if (!a->replay)
         return cli_usage_error("--replay FILE is required (the strokes of the first cut)", NULL);
     return 0;
@@ -202,7 +212,7 @@ int main(int argc, char **argv)
     a.view.lambda = -1;
     int rc = parse_args(argc, argv, &a);
     if (rc)
-        return rc;
+        return rc < 0 ? 0 : rc;
     const char *path = a.image ? a.image : GCUT_VIEW_DEFAULT_IMAGE;
     gcut_image *img = NULL;
     stroke *in = NULL;

@@ -19,40 +19,45 @@ static const char usage[] =
     "\n"
     "options:\n"
     "  -b, --backend NAME   back end: auto (default), all, or a name from --list-backends\n"
-    "  -t, --threads N      threads for parallel back ends (0 = one per core)\n"
-    "      --params STR     back-end settings, key=value[,key=value]\n"
-    "      --cut FILE       write the canonical cut: one line `ID SIDE` per node (0 source, 1 sink)\n"
+    "      --cut FILE       write the canonical cut: one line `ID SIDE` per node (0 source, 1 "
+    "sink)\n"
     "      --flow FILE      write the flow in DIMACS solution form (`s VALUE`, `f U V FLOW`)\n"
     "                       (FILE -: stdout, the report then on stderr)\n"
     "      --check          verify the flow and the cut (gcut_check_flow) and print `check: ok`\n"
     "  -r, --repeat N       solve N times, report the median solve time, insist on equal results\n"
-    "      --time-limit S   give up after S seconds\n"
-    "  -v, --verbose        log what the library does to stderr\n"
     "  -l, --list-backends  list the back ends, whether each is available and why\n"
-    "  -h, --help           show this help\n"
-    "      --version        show the version\n"
     "\n"
-    "output (one item per line): `flow: VALUE`, `backend: NAME (REASON)`, `parse: MS ms`,\n"
-    "`build: MS ms`, `solve: MS ms`, `total: MS ms` (medians with --repeat). Exit status 0 on\n"
-    "success, 1 on bad input or a failed check, 2 on bad usage.\n";
+    "output (one item per line): `nodes: N`, `edges: M`, `parse: MS ms`, `flow: VALUE`,\n"
+    "`backend: NAME (REASON)`, `build: MS ms`, `solve: MS ms`, `total: MS ms` (medians with\n"
+    "--repeat). --json: {\"nodes\", \"edges\", \"parse_ms\", \"flow\", \"backend\", \"reason\",\n"
+    "\"build_ms\", \"solve_ms\", \"total_ms\", \"check\", \"status\"}; with --backend all a\n"
+    "\"backends\" array of {\"name\", \"flow\", \"build_ms\", \"solve_ms\", \"total_ms\",\n"
+    "\"status\"}. Exit status 0 on success, 1 on bad input or a failed check, 2 on bad usage.\n";
 
 typedef struct args {
-    const char *backend, *params, *cut_path, *flow_path, *input;
-    int32_t threads;
-    int check, repeat, verbose;
-    double time_limit;
+    cli_common c; /* back end, threads, params, limits, verbosity, progress, JSON */
+    const char *cut_path, *flow_path, *input;
+    int check, repeat, list;
 } args;
 
 static int list_backends(void)
 {
     fprintf(cli_report(), "%-10s %-10s %s\n", "backend", "available", "description / reason");
+    cli_json_begin_array("backends");
     for (int32_t i = 0; i < gcut_backend_count(); i++) {
         const char *why;
         int ok = gcut_backend_available(i, &why);
         fprintf(cli_report(), "%-10s %-10s %s%s%s\n", gcut_backend_name(i), ok ? "yes" : "no",
                 gcut_backend_description(i), ok ? "" : " -- ", ok ? "" : why);
+        cli_json_begin_object(NULL);
+        cli_json_str("name", gcut_backend_name(i));
+        cli_json_int("available", ok);
+        cli_json_str("description", gcut_backend_description(i));
+        cli_json_str("reason", ok ? NULL : why);
+        cli_json_end();
     }
-    return 0;
+    cli_json_end();
+    return cli_finish(0);
 }
 
 static int write_cut(const char *path, const uint8_t *cut, int32_t n)
@@ -125,18 +130,12 @@ static int solve_one(gcut_graph *g, const args *a, const char *backend, gcut_res
 {
     gcut_solve_options opt;
     gcut_solve_options_init(&opt);
+    cli_apply_solve(&a->c, &opt);
     opt.backend = backend;
-    opt.threads = a->threads;
-    opt.params = a->params;
-    opt.time_limit = a->time_limit;
     int32_t idx;
     const int flows_possible = gcut_backend_choose(g, backend, &idx, NULL) == GCUT_OK &&
                                (gcut_backend_caps(idx) & GCUT_BACKEND_FLOWS);
     opt.want_flows = (a->flow_path || a->check) && flows_possible;
-    if (a->verbose) {
-        opt.verbosity = 2;
-        opt.log = cli_log_to_stderr;
-    }
     double *times = calloc((size_t)a->repeat * 2, sizeof *times);
     double *totals = times + a->repeat;
     uint8_t *first_cut = NULL;
@@ -190,11 +189,13 @@ static int check_result(gcut_graph *g, gcut_result *res)
 
 static int solve_all(gcut_graph *g, const args *a)
 {
+    cli_progress_clear(); /* the table goes to stdout, maybe the same terminal */
     fprintf(cli_report(), "%-10s %16s %12s %12s %12s  %s\n", "backend", "flow", "build_ms",
             "solve_ms", "total_ms", "status");
     gcut_result *res;
     if (gcut_result_new(&res) != GCUT_OK)
-        return 1;
+        return cli_fail();
+    cli_json_begin_array("backends");
     int rc = 0;
     int64_t ref_flow = -1;
     uint8_t *ref_cut = NULL;
@@ -206,12 +207,22 @@ static int solve_all(gcut_graph *g, const args *a)
         if (!gcut_backend_available(i, &why)) {
             fprintf(cli_report(), "%-10s %16s %12s %12s %12s  unavailable: %s\n", name, "-", "-",
                     "-", "-", why);
+            cli_json_begin_object(NULL);
+            cli_json_str("name", name);
+            cli_json_str("status", "unavailable");
+            cli_json_str("reason", why);
+            cli_json_end();
             continue;
         }
         timing tm = {0, 0, 0};
         if (solve_one(g, a, name, res, &tm, 1) != 0) {
             fprintf(cli_report(), "%-10s %16s %12s %12s %12s  failed: %s\n", name, "-", "-", "-",
                     "-", gcut_last_error());
+            cli_json_begin_object(NULL);
+            cli_json_str("name", name);
+            cli_json_str("status", "failed");
+            cli_json_str("reason", gcut_last_error());
+            cli_json_end();
             rc = 1;
             continue;
         }
@@ -232,67 +243,70 @@ static int solve_all(gcut_graph *g, const args *a)
         }
         fprintf(cli_report(), "%-10s %16lld %12.2f %12.2f %12.2f  %s\n", name,
                 (long long)gcut_result_flow(res), tm.build_ms, tm.solve_ms, tm.total_ms, status);
+        cli_json_begin_object(NULL);
+        cli_json_str("name", name);
+        cli_json_int("flow", (long long)gcut_result_flow(res));
+        cli_json_num("build_ms", tm.build_ms);
+        cli_json_num("solve_ms", tm.solve_ms);
+        cli_json_num("total_ms", tm.total_ms);
+        cli_json_str("status", status);
+        cli_json_end();
     }
+    cli_json_end();
     if (ref_flow >= 0)
-        fprintf(cli_report(), "flow: %lld\n", (long long)ref_flow);
+        cli_put_int("flow", (long long)ref_flow);
     free(ref_cut);
     gcut_result_free(res);
     return rc;
 }
 
+enum { OPT_CUT = CLI_KEY, OPT_FLOW, OPT_CHECK };
+
+static int take_option(int key, const char *v, void *user)
+{
+    args *a = user;
+    int32_t n;
+    switch (key) {
+    case 'l':
+        a->list = 1;
+        return 0;
+    case 'r':
+        if (!cli_parse_int(v, 1, 1000000, &n))
+            return cli_usage_error("--repeat needs a positive number", v);
+        a->repeat = (int)n;
+        return 0;
+    case OPT_CUT:
+        a->cut_path = v;
+        return 0;
+    case OPT_FLOW:
+        a->flow_path = v;
+        return 0;
+    default: /* OPT_CHECK */
+        a->check = 1;
+        return 0;
+    }
+}
+
 int main(int argc, char **argv)
 {
     cli_init("gcut-maxflow", usage);
-    args a = {"auto", NULL, NULL, NULL, NULL, 0, 0, 1, 0, 0};
-    for (int i = 1; i < argc; i++) {
-        const char *s = argv[i];
-        const char *next = i + 1 < argc ? argv[i + 1] : NULL;
-        if (cli_info_option(s)) {
-            return 0;
-        } else if (!strcmp(s, "-l") || !strcmp(s, "--list-backends")) {
-            return list_backends();
-        } else if (!strcmp(s, "-b") || !strcmp(s, "--backend")) {
-            if (!next)
-                return cli_usage_error("missing value for", s);
-            a.backend = argv[++i];
-        } else if (!strcmp(s, "-t") || !strcmp(s, "--threads")) {
-            if (!next || !cli_parse_int(next, 0, 4096, &a.threads))
-                return cli_usage_error("--threads needs a number 0..4096", next);
-            i++;
-        } else if (!strcmp(s, "-r") || !strcmp(s, "--repeat")) {
-            int32_t v;
-            if (!next || !cli_parse_int(next, 1, 1000000, &v))
-                return cli_usage_error("--repeat needs a positive number", next);
-            a.repeat = (int)v;
-            i++;
-        } else if (!strcmp(s, "--params")) {
-            if (!next)
-                return cli_usage_error("missing value for", s);
-            a.params = argv[++i];
-        } else if (!strcmp(s, "--cut")) {
-            if (!next)
-                return cli_usage_error("missing value for", s);
-            a.cut_path = argv[++i];
-        } else if (!strcmp(s, "--flow")) {
-            if (!next)
-                return cli_usage_error("missing value for", s);
-            a.flow_path = argv[++i];
-        } else if (!strcmp(s, "--time-limit")) {
-            if (!next || !cli_parse_positive(next, &a.time_limit))
-                return cli_usage_error("--time-limit needs a positive number of seconds", next);
-            i++;
-        } else if (!strcmp(s, "--check")) {
-            a.check = 1;
-        } else if (!strcmp(s, "-v") || !strcmp(s, "--verbose")) {
-            a.verbose = 1;
-        } else if (s[0] == '-' && s[1] != '\0') {
-            return cli_usage_error("unknown option", s);
-        } else if (a.input) {
-            return cli_usage_error("more than one input file", s);
-        } else {
-            a.input = s;
-        }
-    }
+    args a = {.repeat = 1};
+    static const struct option longopts[] = {
+        {"list-backends", no_argument, NULL, 'l'}, {"repeat", required_argument, NULL, 'r'},
+        {"cut", required_argument, NULL, OPT_CUT}, {"flow", required_argument, NULL, OPT_FLOW},
+        {"check", no_argument, NULL, OPT_CHECK},   {NULL, 0, NULL, 0}};
+    const cli_opts group = {"lr:", longopts, take_option, &a};
+    int first, rc = cli_parse(argc, argv, &group, 1, CLI_OPT_SOLVER, &a.c, &first);
+    if (rc)
+        return rc < 0 ? 0 : rc;
+    if (a.list)
+        return list_backends();
+    if (!a.c.backend)
+        a.c.backend = "auto";
+    if (first < argc)
+        a.input = argv[first++];
+    if (first < argc)
+        return cli_usage_error("more than one input file", argv[first]);
     if (!a.input)
         return cli_usage_error("no input file (use - for stdin)", NULL);
     {
@@ -306,40 +320,49 @@ int main(int argc, char **argv)
     gcut_dimacs_info info;
     /* Parse time is measured around the reader alone. */
     const double t_parse = cli_now_ms();
+    cli_progress_draw(-1, "read", a.input);
     if (gcut_graph_read_dimacs(a.input, &g, &info) != GCUT_OK)
-        return cli_fail();
+        return cli_finish(cli_fail());
     const double t0 = cli_now_ms() - t_parse;
-    fprintf(cli_report(), "nodes: %d\nedges: %lld\nparse: %.2f ms\n", (int)gcut_graph_num_nodes(g),
-            (long long)gcut_graph_num_edges(g), t0);
+    cli_progress_draw(-1, "solve", NULL);
+    cli_put_int("nodes", (long long)gcut_graph_num_nodes(g));
+    cli_put_int("edges", (long long)gcut_graph_num_edges(g));
+    cli_put_ms("parse", t0, 2);
 
-    int rc;
-    if (!strcmp(a.backend, "all")) {
+    if (!strcmp(a.c.backend, "all")) {
         rc = solve_all(g, &a);
     } else {
         gcut_result *res;
         if (gcut_result_new(&res) != GCUT_OK) {
             gcut_graph_free(g);
-            return cli_fail();
+            return cli_finish(cli_fail());
         }
         timing tm = {0, 0, 0};
-        rc = solve_one(g, &a, a.backend, res, &tm, 0);
+        rc = solve_one(g, &a, a.c.backend, res, &tm, 0);
+        cli_progress_clear();
         if (rc == 0) {
             const gcut_stats *st = gcut_result_stats(res);
-            fprintf(cli_report(), "flow: %lld\n", (long long)gcut_result_flow(res));
-            fprintf(cli_report(), "backend: %s (%s)\n", gcut_result_backend(res),
-                    gcut_result_reason(res));
-            fprintf(cli_report(), "build: %.2f ms\nsolve: %.2f ms\ntotal: %.2f ms\n", tm.build_ms,
-                    tm.solve_ms, tm.total_ms);
-            if (a.verbose)
-                fprintf(cli_report(),
-                        "pushes: %lld\nrelabels: %lld\nglobal relabels: %lld\nrounds: %lld\n",
-                        (long long)st->pushes, (long long)st->relabels,
-                        (long long)st->global_relabels, (long long)st->rounds);
+            cli_put_int("flow", (long long)gcut_result_flow(res));
+            if (cli_json()) {
+                cli_json_str("backend", gcut_result_backend(res));
+                cli_json_str("reason", gcut_result_reason(res));
+            } else {
+                fprintf(cli_report(), "backend: %s (%s)\n", gcut_result_backend(res),
+                        gcut_result_reason(res));
+            }
+            cli_put_ms("build", tm.build_ms, 2);
+            cli_put_ms("solve", tm.solve_ms, 2);
+            cli_put_ms("total", tm.total_ms, 2);
+            if (a.c.verbose) {
+                cli_put_int("pushes", (long long)st->pushes);
+                cli_put_int("relabels", (long long)st->relabels);
+                cli_put_int("global relabels", (long long)st->global_relabels);
+                cli_put_int("rounds", (long long)st->rounds);
+            }
             if (a.check) {
                 rc = check_result(g, res);
                 if (rc == 0)
-                    fprintf(cli_report(), "check: ok%s\n",
-                            gcut_result_edge_flows(res) ? "" : " (cut only)");
+                    cli_put_str("check", gcut_result_edge_flows(res) ? "ok" : "ok (cut only)");
             }
             if (rc == 0 && a.cut_path)
                 rc = write_cut(a.cut_path, gcut_result_cut(res), gcut_graph_num_nodes(g));
@@ -357,5 +380,5 @@ int main(int argc, char **argv)
         gcut_result_free(res);
     }
     gcut_graph_free(g);
-    return rc;
+    return cli_finish(rc);
 }

@@ -12,10 +12,10 @@
  * (bench/run-mvs.sh does); the progress bar goes to stderr.
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "gcut/gcut.h"
 #include "gcut/vision/image.h"
@@ -69,23 +69,29 @@ static const char usage[] =
     "                       smooth pairs and their weight factor (default 8, 2)\n"
     "      --cycles N       at most N cycles (default 20)\n"
     "  -b, --backend NAME   max-flow back end (default auto)\n"
-    "  -t, --threads N      threads for parallel back ends (0 = one per core)\n"
-    "      --params STR     back-end settings, key=value[,key=value]\n"
     "      --time-limit S   give up a move's cut after S seconds\n"
     "  -o, --out FILE       picture PNG (multi-baseline: disparity * scale, gray;\n"
     "                       sweep: colour-mapped depth, red nearest, blue farthest\n"
-    "                       label used, black masked) and FILE with -16.png instead of .png: 16-bit\n"
-    "                       (disparity; sweep: depth * depth16-scale, 0 masked)\n"
-    "  -q, --quiet          no progress bar\n"
-    "  -h, --help           show this help\n"
-    "      --version        show the version\n"
+    "                       label used, black masked) and FILE with -16.png instead of .png: "
+    "16-bit\n"
+    "                       (disparity; sweep: depth * depth16-scale, 0 masked);\n"
+    "                       FILE.pfm: a PFM instead (as --pfm)\n"
+    "      --pfm FILE       Middlebury PFM of the disparities (sweep: the depths,\n"
+    "                       masked +inf): floats, rows bottom to top; - stdout\n"
+    "      --png16 FILE     multi-baseline: 16-bit PNG of disparity * S, S =\n"
+    "                       --png16-scale or floor(65535 / (N - 1)); - stdout\n"
+    "      --png16-scale S  scale of --png16\n"
     "\n"
     "printed (one item per line): `size: WxH`, `views: K`, `labels: N`, `backend:`,\n"
     "`cycle K: energy E, MS ms`, `cycles:`, `moves:`, `initial-energy:`, `energy: E`,\n"
     "`build:`, `solve:`, `total: MS ms` (the moves), `wall: MS ms` (costs and moves);\n"
     "with --gt `bad1-all: PERCENT %`, `bad2-all: PERCENT %`; sweep: `neighbours:`,\n"
-    "`depth-range: NEAR FAR`, `masked: N`, `depth16-scale: S`. Exit status 0 on\n"
-    "success, 1 on bad input, 2 on bad usage.\n"
+    "`depth-range: NEAR FAR`, `masked: N`, `depth16-scale: S`. --json: the same\n"
+    "figures as one object ({\"width\", \"height\", \"views\", \"reference\", \"labels\",\n"
+    "\"backend\", \"cycle\": [{\"energy\", \"ms\"}], \"cycles\", \"moves\", \"initial_energy\",\n"
+    "\"energy\", \"build_ms\", \"solve_ms\", \"total_ms\", \"wall_ms\", [\"bad1_all_pct\", ...];\n"
+    "sweep: \"neighbours\": [NAME ...], \"znear\", \"zfar\", \"masked\", \"depth16_scale\"},\n"
+    "\"status\"). Exit status 0 on success, 1 on bad input, 2 on bad usage.\n"
     "\n"
     "examples:\n"
     "  gcut-mvs --views c1.ppm,c2.ppm,c3.ppm,c4.ppm,c5.ppm --baselines -2,-1,0,1,2 \\\n"
@@ -228,27 +234,21 @@ static int save_ply(const char *path, const gcut_camera *cam, const gcut_image *
 static void print_stats(const gcut_mrf_stats *st, double wall)
 {
     stereo_cli_print_stats(st);
-    fprintf(cli_report(), "wall: %.1f ms\n", wall);
+    cli_put_ms("wall", wall, 1);
 }
 
 /* The first lines of both modes. */
 static void print_head(int32_t w, int32_t h, int nv, const char *ref)
 {
-    fprintf(cli_report(), "size: %dx%d\n", (int)w, (int)h);
-    fprintf(cli_report(), "views: %d\n", nv);
-    fprintf(cli_report(), "reference: %s\n", ref);
-}
-
-/* The progress bar of the moves into o, on when asked and stderr is a
- * terminal. */
-static void progress_on(gcut_mrf_options *mrf, stereo_cli_progress *bar, int quiet,
-                        int32_t labels)
-{
-    bar->enabled = !quiet && isatty(2);
-    bar->labels = labels;
-    bar->done = 0;
-    mrf->progress = stereo_cli_on_move;
-    mrf->progress_user = bar;
+    cli_progress_clear();
+    if (cli_json()) {
+        cli_json_int("width", w);
+        cli_json_int("height", h);
+    } else {
+        fprintf(cli_report(), "size: %dx%d\n", (int)w, (int)h);
+    }
+    cli_put_int("views", nv);
+    cli_put_str("reference", ref);
 }
 
 static void free_images(gcut_image **img, int n)
@@ -311,7 +311,6 @@ static int run_mbs(cli *o)
     if (o->combine >= 0)
         p.combine = (gcut_mvs_combine)o->combine;
     p.keep = o->keep;
-    const double scale = o->s.scale > 0 ? o->s.scale : 255.0 / (o->s.ndisp - 1);
 
     gcut_image *img[MAX_VIEWS] = {NULL}, *gt = NULL;
     const gcut_image *others[MAX_VIEWS];
@@ -336,19 +335,20 @@ static int run_mbs(cli *o)
     if (!disp)
         goto fail;
     stereo_cli_progress bar;
-    progress_on(&p.stereo.mrf, &bar, o->s.quiet, p.stereo.ndisp);
-    if (bar.enabled)
-        fprintf(stderr, "data costs: %d views x %d disparities ...\n", nv - 1, (int)p.stereo.ndisp);
+    stereo_cli_progress_on(&p.stereo.mrf, &bar, p.stereo.ndisp);
+    cli_progress_draw(-1, "data costs", NULL);
     gcut_mrf_stats st;
     const double t0 = cli_now_ms();
     if (gcut_mbs_match(img[ref], others, obase, nv - 1, &p, disp, &st) != GCUT_OK)
         goto fail;
     const double wall = cli_now_ms() - t0;
     print_head(w, h, nv, names[ref]);
-    fprintf(cli_report(), "labels: %d\n", (int)p.stereo.ndisp);
+    cli_put_int("labels", p.stereo.ndisp);
     print_stats(&st, wall);
-    if (o->s.out && stereo_cli_save_disp(disp, w, h, scale, o->s.out) != GCUT_OK)
-        goto fail;
+    if (o->s.png16)
+        cli_put_num("png16-scale", stereo_cli_png16_scale(&o->s, p.stereo.ndisp), "%g");
+    if (stereo_cli_save_outputs(&o->s, disp, w, h, p.stereo.ndisp) != 0)
+        goto out;
     if (gt && stereo_cli_print_bad(disp, gt, o->s.gt_scale, NULL) != GCUT_OK)
         goto fail;
     rc = 0;
@@ -383,6 +383,10 @@ static int run_sweep(cli *o)
         return cli_usage_error("--gt applies to multi-baseline only (no depth ground truth here)", NULL);
     if (o->combine == GCUT_MVS_SIDE)
         return cli_usage_error("--combine side applies to multi-baseline only", NULL);
+    if (o->s.png16)
+        return cli_usage_error("--png16 applies to multi-baseline only (sweep: --out gives "
+                               "FILE-16.png of the depths)",
+                               NULL);
     double box[6], range[2];
     if (o->bbox_arg && parse_doubles(o->bbox_arg, box, 6) != 6)
         return cli_usage_error("--bbox needs 6 comma-separated numbers", o->bbox_arg);
@@ -482,10 +486,8 @@ static int run_sweep(cli *o)
     if (!labels || !depth)
         goto fail;
     stereo_cli_progress bar;
-    progress_on(&p.mrf, &bar, o->s.quiet, p.ndepth);
-    if (bar.enabled)
-        fprintf(stderr, "plane sweep: %d neighbours x %d depths ...\n", (int)o->neighbours,
-                (int)p.ndepth);
+    stereo_cli_progress_on(&p.mrf, &bar, p.ndepth);
+    cli_progress_draw(-1, "plane sweep", NULL);
     gcut_mrf_stats st;
     const double t0 = cli_now_ms();
     if (gcut_sweep_depth((const gcut_image *const *)img, sel, nv, &p, labels, depth, &st) !=
@@ -497,17 +499,44 @@ static int run_sweep(cli *o)
         masked += labels[i] < 0;
     print_head(w, h, nv, sel[0].name);
     fprintf(cli_report(), "neighbours:");
-    for (int i = 1; i < nv; i++)
+    cli_json_begin_array("neighbours");
+    for (int i = 1; i < nv; i++) {
         fprintf(cli_report(), " %s", sel[i].name);
+        cli_json_str(NULL, sel[i].name);
+    }
+    cli_json_end();
     fprintf(cli_report(), "\n");
     fprintf(cli_report(), "depth-range: %.6g %.6g\n", p.znear, p.zfar);
-    fprintf(cli_report(), "labels: %d\n", (int)p.ndepth);
-    fprintf(cli_report(), "masked: %lld\n", (long long)masked);
+    cli_json_num("znear", p.znear);
+    cli_json_num("zfar", p.zfar);
+    cli_put_int("labels", p.ndepth);
+    cli_put_int("masked", (long long)masked);
     print_stats(&st, wall);
     const double scale16 = 65535.0 / p.zfar;
-    fprintf(cli_report(), "depth16-scale: %.6g\n", scale16);
-    if (o->s.out && save_depth(labels, depth, w, h, p.ndepth, scale16, o->s.out) != GCUT_OK)
+    cli_put_num("depth16-scale", scale16, "%.6g");
+    const int out_pfm = o->s.out && stereo_cli_is_pfm(o->s.out);
+    if (o->s.out && !out_pfm &&
+        save_depth(labels, depth, w, h, p.ndepth, scale16, o->s.out) != GCUT_OK)
         goto fail;
+    if (out_pfm || o->s.pfm) {
+        float *v = malloc(sizeof(float) * (size_t)w * h + 1);
+        uint8_t *unknown = malloc((size_t)w * h + 1);
+        int bad = !v || !unknown;
+        if (bad)
+            fprintf(stderr, "%s: out of memory\n", prog);
+        for (int64_t i = 0; !bad && i < (int64_t)w * h; i++) {
+            v[i] = (float)depth[i];
+            unknown[i] = labels[i] < 0;
+        }
+        if (!bad && out_pfm)
+            bad = stereo_cli_write_pfm(o->s.out, v, unknown, w, h);
+        if (!bad && o->s.pfm)
+            bad = stereo_cli_write_pfm(o->s.pfm, v, unknown, w, h);
+        free(v);
+        free(unknown);
+        if (bad)
+            goto out;
+    }
     if (o->ply && !save_ply(o->ply, &sel[0], img[0], depth))
         goto out;
     rc = 0;
@@ -523,6 +552,89 @@ out:
     return rc;
 }
 
+enum {
+    OPT_VIEWS = CLI_KEY,
+    OPT_BASELINES,
+    OPT_CAMERAS,
+    OPT_REF,
+    OPT_IMAGES,
+    OPT_BBOX,
+    OPT_DEPTH_RANGE,
+    OPT_NEIGHBOURS,
+    OPT_DEPTHS,
+    OPT_RADIUS,
+    OPT_NCC_TRUNC,
+    OPT_MASK_THRESHOLD,
+    OPT_KEEP,
+    OPT_COMBINE,
+    OPT_PLY
+};
+
+static int take_option(int key, const char *v, void *user)
+{
+    cli *o = user;
+    static const struct {
+        int key;
+        const char *name;
+        int32_t lo, hi;
+        size_t field;
+    } ints[] = {{OPT_NEIGHBOURS, "--neighbours", 1, 63, offsetof(cli, neighbours)},
+                {OPT_DEPTHS, "--depths", 2, 1024, offsetof(cli, depths)},
+                {OPT_RADIUS, "--radius", 0, 15, offsetof(cli, radius)},
+                {OPT_NCC_TRUNC, "--ncc-trunc", 1, 200, offsetof(cli, ncc_trunc)},
+                {OPT_MASK_THRESHOLD, "--mask-threshold", 0, 255, offsetof(cli, mask_threshold)},
+                {OPT_KEEP, "--keep", 1, 63, offsetof(cli, keep)}};
+    for (size_t k = 0; k < sizeof ints / sizeof ints[0]; k++)
+        if (ints[k].key == key) {
+            if (!cli_parse_int(v, ints[k].lo, ints[k].hi,
+                               (int32_t *)(void *)((char *)o + ints[k].field))) {
+                char msg[64];
+                snprintf(msg, sizeof msg, "%s must be in %d .. %d", ints[k].name, (int)ints[k].lo,
+                         (int)ints[k].hi);
+                return cli_usage_error(msg, v);
+            }
+            return 0;
+        }
+    /* The lists are split in place: a copy of the argument, kept to the end. */
+    switch (key) {
+    case OPT_VIEWS:
+        o->views_arg = (char *)v;
+        break;
+    case OPT_BASELINES:
+        o->baselines_arg = (char *)v;
+        break;
+    case OPT_CAMERAS:
+        o->cameras = (char *)v;
+        break;
+    case OPT_REF:
+        o->ref = (char *)v;
+        break;
+    case OPT_IMAGES:
+        o->images_dir = (char *)v;
+        break;
+    case OPT_BBOX:
+        o->bbox_arg = (char *)v;
+        break;
+    case OPT_DEPTH_RANGE:
+        o->range_arg = (char *)v;
+        break;
+    case OPT_COMBINE:
+        if (!strcmp(v, "mean"))
+            o->combine = GCUT_MVS_MEAN;
+        else if (!strcmp(v, "best"))
+            o->combine = GCUT_MVS_BEST;
+        else if (!strcmp(v, "side"))
+            o->combine = GCUT_MVS_SIDE;
+        else
+            return cli_usage_error("--combine must be best, mean or side", v);
+        break;
+    default: /* OPT_PLY */
+        o->ply = v;
+        break;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     cli_init(prog, usage);
@@ -533,86 +645,37 @@ int main(int argc, char **argv)
     o.radius = -1;
     o.mask_threshold = -1;
     o.combine = -1;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        const int shared = stereo_cli_option(argc, argv, &i, &o.s);
-        if (shared < 0)
-            return 2;
-        if (shared)
-            continue;
-#define NEED_ARG()                                              \
-    do {                                                        \
-        if (!v)                                                 \
-            return cli_usage_error("option needs a value", a);  \
-        i++;                                                    \
-    } while (0)
-#define INT_OPT(name, lo, hi, field)                                        \
-    else if (!strcmp(a, name))                                              \
-    {                                                                       \
-        NEED_ARG();                                                         \
-        if (!cli_parse_int(v, lo, hi, &o.field))                            \
-            return cli_usage_error(name " must be in " #lo " .. " #hi, v);  \
-    }
-        if (cli_info_option(a)) {
-            return 0;
-        } else if (!strcmp(a, "--views")) {
-            NEED_ARG();
-            o.views_arg = v;
-        } else if (!strcmp(a, "--baselines")) {
-            NEED_ARG();
-            o.baselines_arg = v;
-        } else if (!strcmp(a, "--cameras")) {
-            NEED_ARG();
-            o.cameras = v;
-        } else if (!strcmp(a, "--ref")) {
-            NEED_ARG();
-            o.ref = v;
-        } else if (!strcmp(a, "--images")) {
-            NEED_ARG();
-            o.images_dir = v;
-        } else if (!strcmp(a, "--bbox")) {
-            NEED_ARG();
-            o.bbox_arg = v;
-        } else if (!strcmp(a, "--depth-range")) {
-            NEED_ARG();
-            o.range_arg = v;
-        }
-        INT_OPT("--neighbours", 1, 63, neighbours)
-        INT_OPT("--depths", 2, 1024, depths)
-        INT_OPT("--radius", 0, 15, radius)
-        INT_OPT("--ncc-trunc", 1, 200, ncc_trunc)
-        INT_OPT("--mask-threshold", 0, 255, mask_threshold)
-        INT_OPT("--keep", 1, 63, keep)
-        else if (!strcmp(a, "--combine")) {
-            NEED_ARG();
-            if (!strcmp(v, "mean"))
-                o.combine = GCUT_MVS_MEAN;
-            else if (!strcmp(v, "best"))
-                o.combine = GCUT_MVS_BEST;
-            else if (!strcmp(v, "side"))
-                o.combine = GCUT_MVS_SIDE;
-            else
-                return cli_usage_error("--combine must be best, mean or side", v);
-        } else if (!strcmp(a, "--ply")) {
-            NEED_ARG();
-            o.ply = v;
-        } else if (a[0] == '-') {
-            return cli_usage_error("unknown option", a);
-        } else {
-            return cli_usage_error("unexpected argument (images go in --views)", a);
-        }
-#undef INT_OPT
-#undef NEED_ARG
-    }
+    static const struct option longopts[] = {
+        {"views", required_argument, NULL, OPT_VIEWS},
+        {"baselines", required_argument, NULL, OPT_BASELINES},
+        {"cameras", required_argument, NULL, OPT_CAMERAS},
+        {"ref", required_argument, NULL, OPT_REF},
+        {"images", required_argument, NULL, OPT_IMAGES},
+        {"bbox", required_argument, NULL, OPT_BBOX},
+        {"depth-range", required_argument, NULL, OPT_DEPTH_RANGE},
+        {"neighbours", required_argument, NULL, OPT_NEIGHBOURS},
+        {"depths", required_argument, NULL, OPT_DEPTHS},
+        {"radius", required_argument, NULL, OPT_RADIUS},
+        {"ncc-trunc", required_argument, NULL, OPT_NCC_TRUNC},
+        {"mask-threshold", required_argument, NULL, OPT_MASK_THRESHOLD},
+        {"keep", required_argument, NULL, OPT_KEEP},
+        {"combine", required_argument, NULL, OPT_COMBINE},
+        {"ply", required_argument, NULL, OPT_PLY},
+        {NULL, 0, NULL, 0}};
+    const cli_opts group = {"", longopts, take_option, &o};
+    int first, rc = stereo_cli_parse(argc, argv, &group, &o.s, &first);
+    if (rc)
+        return rc < 0 ? 0 : rc;
+    if (first < argc)
+        return cli_usage_error("unexpected argument (images go in --views)", argv[first]);
     if (o.views_arg && o.cameras)
         return cli_usage_error("--views and --cameras are two modes: give one", NULL);
     if (o.views_arg) {
         if (!o.baselines_arg)
             return cli_usage_error("--views needs --baselines", NULL);
-        return run_mbs(&o);
+        return cli_finish(run_mbs(&o));
     }
     if (o.cameras)
-        return run_sweep(&o);
+        return cli_finish(run_sweep(&o));
     return cli_usage_error("give --views (multi-baseline) or --cameras (plane sweep)", NULL);
 }

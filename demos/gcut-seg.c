@@ -37,8 +37,6 @@ static const char usage[] =
     "  -k, --components K   GMM components per class (default 5)\n"
     "      --bins B         histogram bins per channel (default 16)\n"
     "  -b, --backend NAME   max-flow back end (default auto)\n"
-    "  -t, --threads N      threads for parallel back ends (0 = one per core)\n"
-    "      --params STR     back-end settings, key=value[,key=value]\n"
     "      --time-limit S   give up a cut after S seconds\n"
     "      --cpu-energies   evaluate the energies on the CPU even where the back end\n"
     "                       offers them on its device (cuda-grid); same result\n"
@@ -50,23 +48,24 @@ static const char usage[] =
     "                       counted): print the error rate and IoU over the whole image\n"
     "      --dump FILE      write the graph of the last cut as a DIMACS max-flow file\n"
     "                       (an output FILE -: stdout, the report then on stderr)\n"
-    "  -h, --help           show this help\n"
-    "      --version        show the version\n"
     "\n"
     "printed (one item per line): `size: WxH`, `backend: NAME`, `iterations: N`,\n"
     "`energy: E`, `foreground: PIXELS`, `load:`, `model:`, `build:`, `solve:`, `total: MS ms`,\n"
-    "with --gt `error: PERCENT %` and `iou: VALUE`. Exit status 0 on success, 1 on bad\n"
-    "input, 2 on bad usage.\n"
+    "with --gt `error: PERCENT %` and `iou: VALUE`. --json: {\"width\", \"height\",\n"
+    "\"backend\", \"iterations\", \"energy\", \"foreground\", \"load_ms\", \"model_ms\",\n"
+    "\"build_ms\", \"solve_ms\", \"total_ms\", [\"error_pct\", \"iou\"], \"status\"}. Exit status\n"
+    "0 on success, 1 on bad input, 2 on bad usage.\n"
     "\n"
     "example: gcut-seg images/shapes.png --seeds images/shapes-seeds.png --out mask.png\n";
 
 typedef struct args {
-    const char *image, *seeds, *out, *cutout, *overlay, *gt, *dump, *backend, *params;
+    cli_common c; /* back end, threads, params, limits, verbosity, progress, JSON */
+    const char *image, *seeds, *out, *cutout, *overlay, *gt, *dump;
     int32_t rect[4];
     int have_rect;
-    int32_t grabcut, threads, conn, components, bins;
+    int32_t grabcut, conn, components, bins;
     int no_early_stop, cpu_energies;
-    double lambda, time_limit;
+    double lambda;
     gcut_seg_model model;
 } args;
 
@@ -223,97 +222,108 @@ static int dump_graph(const char *path, const gcut_seg_session *s)
     return rc;
 }
 
+enum {
+    OPT_NO_EARLY_STOP = CLI_KEY,
+    OPT_BINS,
+    OPT_CPU_ENERGIES,
+    OPT_CUTOUT,
+    OPT_OVERLAY,
+    OPT_GT,
+    OPT_DUMP
+};
+
+static int take_option(int key, const char *v, void *user)
+{
+    args *a = user;
+    switch (key) {
+    case 's':
+        a->seeds = v;
+        break;
+    case 'r':
+        if (!parse_rect(v, a->rect))
+            return cli_usage_error("--rect needs X,Y,W,H (non-negative integers)", v);
+        a->have_rect = 1;
+        break;
+    case 'g':
+        if (!cli_parse_int(v, 1, 1000, &a->grabcut))
+            return cli_usage_error("--grabcut needs a number of iterations 1..1000", v);
+        break;
+    case OPT_NO_EARLY_STOP:
+        a->no_early_stop = 1;
+        break;
+    case 'l':
+        if (!cli_parse_double(v, 0, 1e6, &a->lambda))
+            return cli_usage_error("--lambda needs a number 0..1e6", v);
+        break;
+    case 'c':
+        if (!cli_parse_int(v, 4, 8, &a->conn) || (a->conn != 4 && a->conn != 8))
+            return cli_usage_error("--conn needs 4 or 8", v);
+        break;
+    case 'm':
+        if (!strcmp(v, "gmm"))
+            a->model = GCUT_SEG_GMM;
+        else if (!strcmp(v, "hist") || !strcmp(v, "histogram"))
+            a->model = GCUT_SEG_HISTOGRAM;
+        else
+            return cli_usage_error("--model needs gmm or hist", v);
+        break;
+    case 'k':
+        if (!cli_parse_int(v, 1, 16, &a->components))
+            return cli_usage_error("--components needs a number 1..16", v);
+        break;
+    case OPT_BINS:
+        if (!cli_parse_int(v, 2, 64, &a->bins))
+            return cli_usage_error("--bins needs a number 2..64", v);
+        break;
+    case OPT_CPU_ENERGIES:
+        a->cpu_energies = 1;
+        break;
+    case 'o':
+        a->out = v;
+        break;
+    case OPT_CUTOUT:
+        a->cutout = v;
+        break;
+    case OPT_OVERLAY:
+        a->overlay = v;
+        break;
+    case OPT_GT:
+        a->gt = v;
+        break;
+    default: /* OPT_DUMP */
+        a->dump = v;
+        break;
+    }
+    return 0;
+}
+
 static int parse_args(int argc, char **argv, args *a)
 {
-    for (int i = 1; i < argc; i++) {
-        const char *s = argv[i];
-        const char *next = i + 1 < argc ? argv[i + 1] : NULL;
-#define NEED_VALUE()                                        \
-    do {                                                    \
-        if (!next)                                          \
-            return cli_usage_error("missing value for", s); \
-        i++;                                                \
-    } while (0)
-        if (cli_info_option(s)) {
-            return -1;
-        } else if (!strcmp(s, "-s") || !strcmp(s, "--seeds")) {
-            NEED_VALUE();
-            a->seeds = next;
-        } else if (!strcmp(s, "-r") || !strcmp(s, "--rect")) {
-            NEED_VALUE();
-            if (!parse_rect(next, a->rect))
-                return cli_usage_error("--rect needs X,Y,W,H (non-negative integers)", next);
-            a->have_rect = 1;
-        } else if (!strcmp(s, "-g") || !strcmp(s, "--grabcut")) {
-            NEED_VALUE();
-            if (!cli_parse_int(next, 1, 1000, &a->grabcut))
-                return cli_usage_error("--grabcut needs a number of iterations 1..1000", next);
-        } else if (!strcmp(s, "--no-early-stop")) {
-            a->no_early_stop = 1;
-        } else if (!strcmp(s, "-l") || !strcmp(s, "--lambda")) {
-            NEED_VALUE();
-            if (!cli_parse_double(next, 0, 1e6, &a->lambda))
-                return cli_usage_error("--lambda needs a number 0..1e6", next);
-        } else if (!strcmp(s, "-c") || !strcmp(s, "--conn")) {
-            NEED_VALUE();
-            if (!cli_parse_int(next, 4, 8, &a->conn) || (a->conn != 4 && a->conn != 8))
-                return cli_usage_error("--conn needs 4 or 8", next);
-        } else if (!strcmp(s, "-m") || !strcmp(s, "--model")) {
-            NEED_VALUE();
-            if (!strcmp(next, "gmm"))
-                a->model = GCUT_SEG_GMM;
-            else if (!strcmp(next, "hist") || !strcmp(next, "histogram"))
-                a->model = GCUT_SEG_HISTOGRAM;
-            else
-                return cli_usage_error("--model needs gmm or hist", next);
-        } else if (!strcmp(s, "-k") || !strcmp(s, "--components")) {
-            NEED_VALUE();
-            if (!cli_parse_int(next, 1, 16, &a->components))
-                return cli_usage_error("--components needs a number 1..16", next);
-        } else if (!strcmp(s, "--bins")) {
-            NEED_VALUE();
-            if (!cli_parse_int(next, 2, 64, &a->bins))
-                return cli_usage_error("--bins needs a number 2..64", next);
-        } else if (!strcmp(s, "-b") || !strcmp(s, "--backend")) {
-            NEED_VALUE();
-            a->backend = next;
-        } else if (!strcmp(s, "-t") || !strcmp(s, "--threads")) {
-            NEED_VALUE();
-            if (!cli_parse_int(next, 0, 4096, &a->threads))
-                return cli_usage_error("--threads needs a number 0..4096", next);
-        } else if (!strcmp(s, "--params")) {
-            NEED_VALUE();
-            a->params = next;
-        } else if (!strcmp(s, "--time-limit")) {
-            NEED_VALUE();
-            if (!cli_parse_double(next, 0, 1e9, &a->time_limit) || !(a->time_limit > 0))
-                return cli_usage_error("--time-limit needs a positive number of seconds", next);
-        } else if (!strcmp(s, "--cpu-energies")) {
-            a->cpu_energies = 1;
-        } else if (!strcmp(s, "-o") || !strcmp(s, "--out")) {
-            NEED_VALUE();
-            a->out = next;
-        } else if (!strcmp(s, "--cutout")) {
-            NEED_VALUE();
-            a->cutout = next;
-        } else if (!strcmp(s, "--overlay")) {
-            NEED_VALUE();
-            a->overlay = next;
-        } else if (!strcmp(s, "--gt")) {
-            NEED_VALUE();
-            a->gt = next;
-        } else if (!strcmp(s, "--dump")) {
-            NEED_VALUE();
-            a->dump = next;
-        } else if (s[0] == '-' && s[1] != '\0') {
-            return cli_usage_error("unknown option", s);
-        } else if (a->image) {
-            return cli_usage_error("more than one image", s);
-        } else {
-            a->image = s;
-        }
-#undef NEED_VALUE
-    }
+    static const struct option longopts[] = {
+        {"seeds", required_argument, NULL, 's'},
+        {"rect", required_argument, NULL, 'r'},
+        {"grabcut", required_argument, NULL, 'g'},
+        {"no-early-stop", no_argument, NULL, OPT_NO_EARLY_STOP},
+        {"lambda", required_argument, NULL, 'l'},
+        {"conn", required_argument, NULL, 'c'},
+        {"model", required_argument, NULL, 'm'},
+        {"components", required_argument, NULL, 'k'},
+        {"bins", required_argument, NULL, OPT_BINS},
+        {"cpu-energies", no_argument, NULL, OPT_CPU_ENERGIES},
+        {"out", required_argument, NULL, 'o'},
+        {"cutout", required_argument, NULL, OPT_CUTOUT},
+        {"overlay", required_argument, NULL, OPT_OVERLAY},
+        {"gt", required_argument, NULL, OPT_GT},
+        {"dump", required_argument, NULL, OPT_DUMP},
+        {NULL, 0, NULL, 0}};
+    const cli_opts group = {"s:r:g:l:c:m:k:o:", longopts, take_option, a};
+    int first, rc = cli_parse(argc, argv, &group, 1, CLI_OPT_SOLVER, &a->c, &first);
+    if (rc)
+        return rc;
+    if (first < argc)
+        a->image = argv[first++];
+    if (first < argc)
+        return cli_usage_error("more than one image", argv[first]);
     if (!a->image)
         return cli_usage_error("no image given", NULL);
     if (!a->seeds == !a->have_rect)
@@ -361,8 +371,9 @@ int main(int argc, char **argv)
 
     const double t_load0 = cli_now_ms();
     gcut_image *img = NULL;
+    cli_progress_draw(-1, "load", a.image);
     if (gcut_image_load(a.image, &img) != GCUT_OK)
-        return cli_fail();
+        return cli_finish(cli_fail());
     const int32_t w = img->width, h = img->height;
     const size_t n = (size_t)w * (size_t)h;
     uint8_t *seeds = malloc(n), *mask = malloc(n), *gt = NULL;
@@ -413,15 +424,11 @@ int main(int argc, char **argv)
     p.model = a.model;
     if (a.cpu_energies)
         p.device_energies = 0;
-    if (a.backend)
-        p.solve.backend = a.backend;
-    p.solve.threads = a.threads;
-    p.solve.params = a.params;
-    if (a.time_limit > 0)
-        p.solve.time_limit = a.time_limit;
+    cli_apply_solve(&a.c, &p.solve);
     const int32_t iterations = a.grabcut ? a.grabcut : (a.have_rect ? 5 : 1);
 
     gcut_seg_stats st1;
+    cli_progress_draw(-1, iterations > 1 || a.grabcut ? "grabcut" : "segment", NULL);
     if (gcut_seg_session_new(&s, img, seeds, &p) != GCUT_OK) {
         rc = cli_fail();
         goto done;
@@ -438,16 +445,22 @@ int main(int argc, char **argv)
     size_t fg = 0;
     for (size_t i = 0; i < n; i++)
         fg += mask[i] != 0;
-    fprintf(cli_report(), "size: %dx%d\n", (int)w, (int)h);
-    fprintf(cli_report(), "backend: %s\n", st1.backend ? st1.backend : "?");
-    fprintf(cli_report(), "iterations: %d\n", (int)st1.iterations);
-    fprintf(cli_report(), "energy: %.6g\n", st1.energy);
-    fprintf(cli_report(), "foreground: %zu\n", fg);
-    fprintf(cli_report(), "load: %.2f ms\n", load_ms);
-    fprintf(cli_report(), "model: %.2f ms\n", st1.model_ms);
-    fprintf(cli_report(), "build: %.2f ms\n", st1.build_ms);
-    fprintf(cli_report(), "solve: %.2f ms\n", st1.solve_ms);
-    fprintf(cli_report(), "total: %.2f ms\n", load_ms + st1.total_ms);
+    cli_progress_clear();
+    if (cli_json()) {
+        cli_json_int("width", w);
+        cli_json_int("height", h);
+    } else {
+        fprintf(cli_report(), "size: %dx%d\n", (int)w, (int)h);
+    }
+    cli_put_str("backend", st1.backend ? st1.backend : "?");
+    cli_put_int("iterations", st1.iterations);
+    cli_put_num("energy", st1.energy, "%.6g");
+    cli_put_int("foreground", (long long)fg);
+    cli_put_ms("load", load_ms, 2);
+    cli_put_ms("model", st1.model_ms, 2);
+    cli_put_ms("build", st1.build_ms, 2);
+    cli_put_ms("solve", st1.solve_ms, 2);
+    cli_put_ms("total", load_ms + st1.total_ms, 2);
     if (a.gt) {
         if ((rc = load_gray8(a.gt, w, h, &gt)) != 0)
             goto done;
@@ -456,8 +469,8 @@ int main(int argc, char **argv)
             rc = cli_fail();
             goto done;
         }
-        fprintf(cli_report(), "error: %.3f %%\n", 100.0 * ev.error_rate);
-        fprintf(cli_report(), "iou: %.4f\n", ev.iou);
+        cli_put_pct("error", 100.0 * ev.error_rate, 3);
+        cli_put_num("iou", ev.iou, "%.4f");
     }
     if (a.out && (rc = save_mask(a.out, mask, w, h)) != 0)
         goto done;
@@ -468,7 +481,7 @@ int main(int argc, char **argv)
     if (a.dump && (rc = dump_graph(a.dump, s)) != 0)
         goto done;
     fflush(cli_report());
-    if (ferror(cli_report())) {
+    if (!cli_json() && ferror(cli_report())) {
         fprintf(stderr, "gcut-seg: error writing the output\n");
         rc = 1;
     }
@@ -478,5 +491,5 @@ done:
     free(mask);
     free(seeds);
     gcut_image_free(img);
-    return rc;
+    return cli_finish(rc);
 }

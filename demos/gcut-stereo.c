@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "gcut/gcut.h"
 #include "gcut/vision/image.h"
@@ -38,8 +37,6 @@ static const char usage[] =
     "      --cycles N       at most N cycles (default 20)\n"
     "      --random         random label order (seed 1)\n"
     "  -b, --backend NAME   max-flow back end (default auto)\n"
-    "  -t, --threads N      threads for parallel back ends (0 = one per core)\n"
-    "      --params STR     back-end settings, key=value[,key=value]\n"
     "      --time-limit S   give up a move's cut after S seconds\n"
     "occlusions:\n"
     "      --lr-check       also solve the right view; pixels whose left and right\n"
@@ -51,78 +48,98 @@ static const char usage[] =
     "                       (0: none; default 1)\n"
     "output:\n"
     "  -o, --out FILE       8-bit PNG of disparity * scale; FILE with -16.png instead of\n"
-    "                       .png gets the exact disparities as a 16-bit PNG\n"
+    "                       .png gets the exact disparities as a 16-bit PNG; FILE.pfm:\n"
+    "                       a PFM instead (as --pfm)\n"
     "      --scale S        scale of the 8-bit picture (default 255 / (N - 1))\n"
+    "      --pfm FILE       disparities as floats, Middlebury PFM (\"Pf\", W H, -1.0:\n"
+    "                       little-endian, rows bottom to top; unknown: +inf; - stdout)\n"
+    "      --png16 FILE     16-bit PNG of disparity * S, S = --png16-scale or by default\n"
+    "                       floor(65535 / (N - 1)) (largest disparity near white;\n"
+    "                       printed as `png16-scale: S`; - stdout)\n"
+    "      --png16-scale S  scale of --png16 (256: the KITTI convention)\n"
     "      --gt FILE        ground truth: value / gt-scale is the disparity, 0 unknown;\n"
     "                       print bad-pixel rates at thresholds 1 and 2\n"
     "      --gt-scale S     scale of the ground truth (default 1)\n"
     "      --mask FILE      non-occluded mask (non-zero = counted) for the nonocc rates\n"
-    "  -q, --quiet          no progress bar\n"
-    "  -h, --help           show this help\n"
-    "      --version        show the version\n"
     "\n"
     "printed (one item per line): `size: WxH`, `labels: N`, `backend: NAME`,\n"
     "`cycle K: energy E, MS ms`, `cycles: N`, `moves: N`, `energy: E`, `build:`,\n"
     "`solve:`, `total: MS ms`, with --lr-check `lr-invalid: PERCENT %` (the pixels\n"
     "filled; cycles and energies are then the left view's, moves and times both\n"
     "views'), with --gt `bad1-all: PERCENT %`, `bad2-all: PERCENT %` and with\n"
-    "--mask `bad1-nonocc:`, `bad2-nonocc:`. Exit status 0 on success, 1 on bad\n"
-    "input, 2 on bad usage.\n"
+    "--mask `bad1-nonocc:`, `bad2-nonocc:`. --json: {\"width\", \"height\", \"labels\",\n"
+    "\"backend\", \"cycle\": [{\"energy\", \"ms\"}], \"cycles\", \"moves\", \"initial_energy\",\n"
+    "\"energy\", \"build_ms\", \"solve_ms\", \"total_ms\", [\"lr_invalid_pct\"],\n"
+    "[\"bad1_all_pct\", \"bad2_all_pct\", \"bad1_nonocc_pct\", \"bad2_nonocc_pct\"],\n"
+    "[\"png16_scale\"], \"status\"}. Exit status 0 on success, 1 on bad input, 2 on bad\n"
+    "usage.\n"
     "\n"
     "example: gcut-stereo imL.png imR.png --ndisp 16 --out disp.png\n";
 
 static const char prog[] = "gcut-stereo";
 
+typedef struct args {
+    gcut_stereo_options p;
+    const char *mask_path;
+} args;
+
+enum { OPT_SWAP = CLI_KEY, OPT_LR_CHECK, OPT_LR_MAX_DIFF, OPT_LR_MEDIAN, OPT_RANDOM, OPT_MASK };
+
+static int take_option(int key, const char *v, void *user)
+{
+    args *a = user;
+    switch (key) {
+    case OPT_SWAP:
+        a->p.use_swap = 1;
+        break;
+    case OPT_LR_CHECK:
+        a->p.lr_check = 1;
+        break;
+    case OPT_LR_MAX_DIFF:
+        if (!cli_parse_int(v, 0, 1024, &a->p.lr_max_diff))
+            return cli_usage_error("--lr-max-diff must be in 0 .. 1024", v);
+        break;
+    case OPT_LR_MEDIAN:
+        if (!cli_parse_int(v, 0, 5, &a->p.lr_median))
+            return cli_usage_error("--lr-median must be in 0 .. 5", v);
+        break;
+    case OPT_RANDOM:
+        a->p.mrf.random_order = 1;
+        break;
+    default: /* OPT_MASK */
+        a->mask_path = v;
+        break;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     cli_init(prog, usage);
-    const char *files[2] = {NULL, NULL}, *mask_path = NULL;
+    const char *files[2] = {NULL, NULL};
     int nfiles = 0;
     stereo_cli o;
     stereo_cli_init(&o);
-    gcut_stereo_options p;
-    gcut_stereo_options_init(&p);
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        const int shared = stereo_cli_option(argc, argv, &i, &o);
-        if (shared < 0)
-            return 2;
-        if (shared)
-            continue;
-#define NEED_ARG()                                              \
-    do {                                                        \
-        if (!v)                                                 \
-            return cli_usage_error("option needs a value", a);  \
-        i++;                                                    \
-    } while (0)
-        if (cli_info_option(a)) {
-            return 0;
-        } else if (!strcmp(a, "--swap")) {
-            p.use_swap = 1;
-        } else if (!strcmp(a, "--lr-check")) {
-            p.lr_check = 1;
-        } else if (!strcmp(a, "--lr-max-diff")) {
-            NEED_ARG();
-            if (!cli_parse_int(v, 0, 1024, &p.lr_max_diff))
-                return cli_usage_error("--lr-max-diff must be in 0 .. 1024", v);
-        } else if (!strcmp(a, "--lr-median")) {
-            NEED_ARG();
-            if (!cli_parse_int(v, 0, 5, &p.lr_median))
-                return cli_usage_error("--lr-median must be in 0 .. 5", v);
-        } else if (!strcmp(a, "--random")) {
-            p.mrf.random_order = 1;
-        } else if (!strcmp(a, "--mask")) {
-            NEED_ARG();
-            mask_path = v;
-        } else if (a[0] == '-' && a[1] != '\0') {
-            return cli_usage_error("unknown option", a);
-        } else {
-            if (nfiles == 2)
-                return cli_usage_error("more than two images", a);
-            files[nfiles++] = a;
-        }
-#undef NEED_ARG
+    args a = {.mask_path = NULL};
+    gcut_stereo_options_init(&a.p);
+    static const struct option longopts[] = {
+        {"swap", no_argument, NULL, OPT_SWAP},
+        {"lr-check", no_argument, NULL, OPT_LR_CHECK},
+        {"lr-max-diff", required_argument, NULL, OPT_LR_MAX_DIFF},
+        {"lr-median", required_argument, NULL, OPT_LR_MEDIAN},
+        {"random", no_argument, NULL, OPT_RANDOM},
+        {"mask", required_argument, NULL, OPT_MASK},
+        {NULL, 0, NULL, 0}};
+    const cli_opts group = {"", longopts, take_option, &a};
+    int first, prc = stereo_cli_parse(argc, argv, &group, &o, &first);
+    if (prc)
+        return prc < 0 ? 0 : prc;
+    gcut_stereo_options p = a.p;
+    const char *mask_path = a.mask_path;
+    for (; first < argc; first++) {
+        if (nfiles == 2)
+            return cli_usage_error("more than two images", argv[first]);
+        files[nfiles++] = argv[first];
     }
     if (nfiles != 2)
         return cli_usage_error("need LEFT and RIGHT images", NULL);
@@ -135,12 +152,12 @@ int main(int argc, char **argv)
             return bad;
     }
     stereo_cli_apply(&o, &p);
-    const double scale = o.scale > 0 ? o.scale : 255.0 / (p.ndisp - 1);
 
     gcut_image *left = NULL, *right = NULL, *gt = NULL, *mask = NULL;
     int32_t *disp = NULL;
     uint8_t *invalid = NULL;
     int rc = 1;
+    cli_progress_draw(-1, "load", NULL);
     if (gcut_image_load(files[0], &left) != GCUT_OK || gcut_image_load(files[1], &right) != GCUT_OK)
         goto done;
     if (o.gt_path && gcut_image_load(o.gt_path, &gt) != GCUT_OK)
@@ -152,11 +169,9 @@ int main(int argc, char **argv)
     disp = malloc(sizeof(int32_t) * (size_t)left->width * (size_t)left->height);
     if (!disp)
         goto done;
-    stereo_cli_progress bar = {!o.quiet && isatty(2), p.ndisp, 0};
-    if (p.use_swap)
-        bar.labels = p.ndisp * (p.ndisp - 1) / 2;
-    p.mrf.progress = stereo_cli_on_move;
-    p.mrf.progress_user = &bar;
+    stereo_cli_progress bar;
+    stereo_cli_progress_on(&p.mrf, &bar, p.use_swap ? p.ndisp * (p.ndisp - 1) / 2 : p.ndisp);
+    cli_progress_draw(-1, "data costs", NULL);
     gcut_mrf_stats st;
     if (p.lr_check) {
         invalid = malloc((size_t)left->width * (size_t)left->height);
@@ -167,17 +182,25 @@ int main(int argc, char **argv)
     } else if (gcut_stereo_match(left, right, &p, disp, &st) != GCUT_OK) {
         goto done;
     }
-    fprintf(cli_report(), "size: %dx%d\n", (int)left->width, (int)left->height);
-    fprintf(cli_report(), "labels: %d\n", (int)p.ndisp);
+    cli_progress_clear();
+    if (cli_json()) {
+        cli_json_int("width", left->width);
+        cli_json_int("height", left->height);
+    } else {
+        fprintf(cli_report(), "size: %dx%d\n", (int)left->width, (int)left->height);
+    }
+    cli_put_int("labels", p.ndisp);
     stereo_cli_print_stats(&st);
     if (invalid) {
         int64_t k = 0, np = (int64_t)left->width * left->height;
         for (int64_t i = 0; i < np; i++)
             k += invalid[i];
-        fprintf(cli_report(), "lr-invalid: %.2f %%\n", 100.0 * (double)k / (double)np);
+        cli_put_pct("lr-invalid", 100.0 * (double)k / (double)np, 2);
     }
-    if (o.out && stereo_cli_save_disp(disp, left->width, left->height, scale, o.out) != GCUT_OK)
-        goto done;
+    if (o.png16)
+        cli_put_num("png16-scale", stereo_cli_png16_scale(&o, p.ndisp), "%g");
+    if (stereo_cli_save_outputs(&o, disp, left->width, left->height, p.ndisp) != 0)
+        goto out;
     if (gt && stereo_cli_print_bad(disp, gt, o.gt_scale, mask) != GCUT_OK)
         goto done;
     rc = 0;
@@ -191,5 +214,5 @@ out:
     gcut_image_free(right);
     gcut_image_free(gt);
     gcut_image_free(mask);
-    return rc;
+    return cli_finish(rc);
 }

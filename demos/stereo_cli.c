@@ -7,6 +7,7 @@
 #include "stereo_cli.h"
 
 #include <float.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,23 +23,57 @@ void stereo_cli_init(stereo_cli *o)
     o->gt_scale = 1;
 }
 
-/* The integer options: name, short name, range, field. */
+/* The integer options: key, name, range, field. */
+enum {
+    K_TRUNC = CLI_KEY + 0x100,
+    K_TL_TRUNC,
+    K_CONTRAST_THRESHOLD,
+    K_CONTRAST_BOOST,
+    K_CYCLES,
+    K_SCALE,
+    K_GT,
+    K_GT_SCALE,
+    K_PFM,
+    K_PNG16,
+    K_PNG16_SCALE
+};
+
 typedef struct int_opt {
-    const char *name, *abbrev;
+    int key;
+    const char *name;
     int32_t lo, hi;
     size_t field;
 } int_opt;
 
 static const int_opt int_opts[] = {
-    {"--ndisp", "-n", 2, 1024, offsetof(stereo_cli, ndisp)},
-    {"--lambda", "-l", 0, 10000, offsetof(stereo_cli, lambda)},
-    {"--trunc", NULL, 1, 1000, offsetof(stereo_cli, trunc)},
-    {"--tl-trunc", NULL, 1, 1000, offsetof(stereo_cli, tl_trunc)},
-    {"--contrast-threshold", NULL, 0, 256, offsetof(stereo_cli, contrast_threshold)},
-    {"--contrast-boost", NULL, 1, 100, offsetof(stereo_cli, contrast_boost)},
-    {"--cycles", NULL, 1, GCUT_MRF_MAX_CYCLES, offsetof(stereo_cli, cycles)},
-    {"--threads", "-t", 0, 4096, offsetof(stereo_cli, threads)},
+    {'n', "--ndisp", 2, 1024, offsetof(stereo_cli, ndisp)},
+    {'l', "--lambda", 0, 10000, offsetof(stereo_cli, lambda)},
+    {K_TRUNC, "--trunc", 1, 1000, offsetof(stereo_cli, trunc)},
+    {K_TL_TRUNC, "--tl-trunc", 1, 1000, offsetof(stereo_cli, tl_trunc)},
+    {K_CONTRAST_THRESHOLD, "--contrast-threshold", 0, 256,
+     offsetof(stereo_cli, contrast_threshold)},
+    {K_CONTRAST_BOOST, "--contrast-boost", 1, 100, offsetof(stereo_cli, contrast_boost)},
+    {K_CYCLES, "--cycles", 1, GCUT_MRF_MAX_CYCLES, offsetof(stereo_cli, cycles)},
 };
+
+static const struct option stereo_longopts[] = {
+    {"ndisp", required_argument, NULL, 'n'},
+    {"cost", required_argument, NULL, 'c'},
+    {"smooth", required_argument, NULL, 's'},
+    {"lambda", required_argument, NULL, 'l'},
+    {"trunc", required_argument, NULL, K_TRUNC},
+    {"tl-trunc", required_argument, NULL, K_TL_TRUNC},
+    {"contrast-threshold", required_argument, NULL, K_CONTRAST_THRESHOLD},
+    {"contrast-boost", required_argument, NULL, K_CONTRAST_BOOST},
+    {"cycles", required_argument, NULL, K_CYCLES},
+    {"out", required_argument, NULL, 'o'},
+    {"scale", required_argument, NULL, K_SCALE},
+    {"gt", required_argument, NULL, K_GT},
+    {"gt-scale", required_argument, NULL, K_GT_SCALE},
+    {"pfm", required_argument, NULL, K_PFM},
+    {"png16", required_argument, NULL, K_PNG16},
+    {"png16-scale", required_argument, NULL, K_PNG16_SCALE},
+    {NULL, 0, NULL, 0}};
 
 /* One of the names, or -1. */
 static int pick(const char *v, const char *const *names, int n)
@@ -49,78 +84,65 @@ static int pick(const char *v, const char *const *names, int n)
     return -1;
 }
 
-int stereo_cli_option(int argc, char **argv, int *i, stereo_cli *o)
+static int take_option(int key, const char *v, void *user)
 {
-    const char *a = argv[*i];
-    const char *v = *i + 1 < argc ? argv[*i + 1] : NULL;
-    if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-        o->quiet = 1;
-        return 1;
-    }
-    const int_opt *io = NULL;
-    for (size_t k = 0; k < sizeof(int_opts) / sizeof(int_opts[0]); k++)
-        if (!strcmp(a, int_opts[k].name) || (int_opts[k].abbrev && !strcmp(a, int_opts[k].abbrev)))
-            io = &int_opts[k];
-    static const char *const valued[] = {"-c",    "--cost",   "-s",         "--smooth",
-                                         "-b",    "--backend", "--params",  "--time-limit",
-                                         "-o",    "--out",    "--scale",    "--gt",
-                                         "--gt-scale"};
-    if (!io && pick(a, valued, (int)(sizeof(valued) / sizeof(valued[0]))) < 0)
-        return 0;
-    if (!v) {
-        cli_usage_error("option needs a value", a);
-        return -1;
-    }
-    ++*i;
-    if (io) {
+    stereo_cli *o = user;
+    for (size_t k = 0; k < sizeof(int_opts) / sizeof(int_opts[0]); k++) {
+        const int_opt *io = &int_opts[k];
+        if (io->key != key)
+            continue;
         if (!cli_parse_int(v, io->lo, io->hi, (int32_t *)(void *)((char *)o + io->field))) {
             char msg[80];
             snprintf(msg, sizeof(msg), "%s must be in %d .. %d", io->name, (int)io->lo,
                      (int)io->hi);
-            cli_usage_error(msg, v);
-            return -1;
+            return cli_usage_error(msg, v);
         }
-    } else if (!strcmp(a, "-c") || !strcmp(a, "--cost")) {
+        return 0;
+    }
+    if (key == 'c') {
         static const char *const costs[] = {"bt", "ad", "census"};
         static const int cost_of[] = {GCUT_STEREO_BT, GCUT_STEREO_AD, GCUT_STEREO_CENSUS};
         const int k = pick(v, costs, 3);
-        if (k < 0) {
-            cli_usage_error("--cost must be bt, ad or census", v);
-            return -1;
-        }
+        if (k < 0)
+            return cli_usage_error("--cost must be bt, ad or census", v);
         o->cost = cost_of[k];
-    } else if (!strcmp(a, "-s") || !strcmp(a, "--smooth")) {
+    } else if (key == 's') {
         static const char *const smooths[] = {"potts", "tl"};
         static const int smooth_of[] = {GCUT_STEREO_POTTS, GCUT_STEREO_TL};
         const int k = pick(v, smooths, 2);
-        if (k < 0) {
-            cli_usage_error("--smooth must be potts or tl", v);
-            return -1;
-        }
+        if (k < 0)
+            return cli_usage_error("--smooth must be potts or tl", v);
         o->smooth = smooth_of[k];
-    } else if (!strcmp(a, "-b") || !strcmp(a, "--backend")) {
-        o->backend = v;
-    } else if (!strcmp(a, "--params")) {
-        o->params = v;
-    } else if (!strcmp(a, "--time-limit")) {
-        if (!cli_parse_double(v, 0, 1e9, &o->time_limit) || !(o->time_limit > 0)) {
-            cli_usage_error("--time-limit must be > 0 seconds", v);
-            return -1;
-        }
-    } else if (!strcmp(a, "-o") || !strcmp(a, "--out")) {
+    } else if (key == 'o') {
         o->out = v;
-    } else if (!strcmp(a, "--gt")) {
+    } else if (key == K_GT) {
         o->gt_path = v;
+    } else if (key == K_PFM) {
+        o->pfm = v;
+    } else if (key == K_PNG16) {
+        o->png16 = v;
     } else {
-        const int gts = !strcmp(a, "--gt-scale");
         double x;
-        if (!cli_parse_double(v, 0, DBL_MAX, &x) || !(x > 0)) {
-            cli_usage_error(gts ? "--gt-scale must be > 0" : "--scale must be > 0", v);
-            return -1;
-        }
-        *(gts ? &o->gt_scale : &o->scale) = x;
+        const char *what = key == K_GT_SCALE ? "--gt-scale must be > 0"
+                           : key == K_SCALE  ? "--scale must be > 0"
+                                             : "--png16-scale must be > 0";
+        if (!cli_parse_double(v, 0, DBL_MAX, &x) || !(x > 0))
+            return cli_usage_error(what, v);
+        *(key == K_GT_SCALE ? &o->gt_scale : key == K_SCALE ? &o->scale : &o->png16_scale) = x;
     }
-    return 1;
+    return 0;
+}
+
+cli_opts stereo_cli_group(stereo_cli *o)
+{
+    const cli_opts g = {"n:c:s:l:o:", stereo_longopts, take_option, o};
+    return g;
+}
+
+int stereo_cli_parse(int argc, char **argv, const cli_opts *tool, stereo_cli *o, int *first)
+{
+    const cli_opts groups[2] = {*tool, stereo_cli_group(o)};
+    return cli_parse(argc, argv, groups, 2, CLI_OPT_SOLVER, &o->c, first);
 }
 
 void stereo_cli_apply_smooth(const stereo_cli *o, const stereo_cli_smooth *s)
@@ -137,12 +159,7 @@ void stereo_cli_apply_smooth(const stereo_cli *o, const stereo_cli_smooth *s)
         *s->contrast_boost = o->contrast_boost;
     if (o->cycles > 0)
         s->mrf->max_cycles = o->cycles;
-    if (o->backend)
-        s->mrf->solve.backend = o->backend;
-    s->mrf->solve.threads = o->threads;
-    s->mrf->solve.params = o->params;
-    if (o->time_limit > 0)
-        s->mrf->solve.time_limit = o->time_limit;
+    cli_apply_solve(&o->c, &s->mrf->solve);
 }
 
 void stereo_cli_apply(const stereo_cli *o, gcut_stereo_options *p)
@@ -158,34 +175,52 @@ void stereo_cli_apply(const stereo_cli *o, gcut_stereo_options *p)
     stereo_cli_apply_smooth(o, &s);
 }
 
-/* A one-line bar per cycle on stderr: moves done, the energy, the move time. */
+/* The bar: the share of the cycle's moves done, the label and energy. */
 void stereo_cli_on_move(void *user, int32_t cycle, int32_t label, int64_t energy, double ms)
 {
+    (void)ms;
     stereo_cli_progress *p = user;
     if (!p->enabled)
         return;
     p->done = p->done % p->labels + 1;
-    int32_t width = 30, fill = (int32_t)((int64_t)width * p->done / p->labels);
-    fprintf(stderr, "\rcycle %d [%.*s%*s] %d/%d label %d energy %lld (%.1f ms)   ", (int)cycle,
-            (int)fill, "##############################", (int)(width - fill), "", (int)p->done,
-            (int)p->labels, (int)label, (long long)energy, ms);
-    if (p->done == p->labels)
-        fputc('\n', stderr);
+    char phase[32], detail[64];
+    snprintf(phase, sizeof phase, "cycle %d", (int)cycle);
+    snprintf(detail, sizeof detail, "move %d/%d, label %d, energy %lld", (int)p->done,
+             (int)p->labels, (int)label, (long long)energy);
+    cli_progress_draw((double)p->done / p->labels, phase, detail);
+}
+
+void stereo_cli_progress_on(gcut_mrf_options *mrf, stereo_cli_progress *bar, int32_t labels)
+{
+    bar->enabled = cli_progress_on();
+    bar->labels = labels > 0 ? labels : 1;
+    bar->done = 0;
+    mrf->progress = stereo_cli_on_move;
+    mrf->progress_user = bar;
+    cli_progress_outer(bar->enabled);
 }
 
 void stereo_cli_print_stats(const gcut_mrf_stats *st)
 {
-    fprintf(cli_report(), "backend: %s\n", st->backend ? st->backend : "none");
-    for (int32_t c = 0; c < st->cycles; c++)
+    cli_progress_clear();
+    cli_put_str("backend", st->backend ? st->backend : "none");
+    cli_json_begin_array("cycle");
+    for (int32_t c = 0; c < st->cycles; c++) {
         fprintf(cli_report(), "cycle %d: energy %lld, %.1f ms\n", (int)c + 1,
                 (long long)st->cycle_energy[c], st->cycle_ms[c]);
-    fprintf(cli_report(), "cycles: %d\n", (int)st->cycles);
-    fprintf(cli_report(), "moves: %d\n", (int)st->moves);
-    fprintf(cli_report(), "initial-energy: %lld\n", (long long)st->initial_energy);
-    fprintf(cli_report(), "energy: %lld\n", (long long)st->energy);
-    fprintf(cli_report(), "build: %.1f ms\n", st->build_ms);
-    fprintf(cli_report(), "solve: %.1f ms\n", st->solve_ms);
-    fprintf(cli_report(), "total: %.1f ms\n", st->total_ms);
+        cli_json_begin_object(NULL);
+        cli_json_int("energy", (long long)st->cycle_energy[c]);
+        cli_json_num("ms", st->cycle_ms[c]);
+        cli_json_end();
+    }
+    cli_json_end();
+    cli_put_int("cycles", st->cycles);
+    cli_put_int("moves", st->moves);
+    cli_put_int("initial-energy", (long long)st->initial_energy);
+    cli_put_int("energy", (long long)st->energy);
+    cli_put_ms("build", st->build_ms, 1);
+    cli_put_ms("solve", st->solve_ms, 1);
+    cli_put_ms("total", st->total_ms, 1);
 }
 
 int stereo_cli_check_gt(const gcut_image *gt, int32_t w, int32_t h, const char *what)
@@ -207,7 +242,9 @@ gcut_status stereo_cli_print_bad(const int32_t *disp, const gcut_image *gt, doub
                 gcut_stereo_bad_pixels(disp, gt, gt_scale, pass ? mask : NULL, t, &pct, NULL);
             if (st != GCUT_OK)
                 return st;
-            fprintf(cli_report(), "bad%d-%s: %.2f %%\n", t, pass ? "nonocc" : "all", pct);
+            char key[32];
+            snprintf(key, sizeof key, "bad%d-%s", t, pass ? "nonocc" : "all");
+            cli_put_pct(key, pct, 2);
         }
     return GCUT_OK;
 }
@@ -225,22 +262,115 @@ char *stereo_cli_path16(const char *path)
     return p16;
 }
 
+int stereo_cli_is_pfm(const char *path)
+{
+    const size_t n = path ? strlen(path) : 0;
+    return n > 4 && path[n - 4] == '.' && (path[n - 3] | 0x20) == 'p' &&
+           (path[n - 2] | 0x20) == 'f' && (path[n - 1] | 0x20) == 'm';
+}
+
 int stereo_cli_check_outputs(const stereo_cli *o, const char *extra, const char *const *ins,
                              size_t nin)
 {
-    if (o->out && (!strcmp(o->out, "-") || !strcmp(o->out, "/dev/stdout")))
+    const int pair = o->out && !stereo_cli_is_pfm(o->out); /* PATH and PATH-16.png */
+    if (pair && (!strcmp(o->out, "-") || !strcmp(o->out, "/dev/stdout")))
         return cli_usage_error("--out writes two pictures (PATH and PATH-16.png): give a file "
-                               "name, not -",
+                               "name, not - (--pfm - or --png16 - write one file to stdout)",
                                NULL);
-    char *p16 = o->out ? stereo_cli_path16(o->out) : NULL;
-    if (o->out && !p16) {
+    char *p16 = pair ? stereo_cli_path16(o->out) : NULL;
+    if (pair && !p16) {
         fprintf(stderr, "%s: out of memory\n", cli_prog());
         return 1;
     }
-    const char *outs[] = {o->out, p16, extra};
-    int rc = cli_check_outputs(outs, 3, ins, nin);
+    const char *outs[] = {o->out, p16, o->pfm, o->png16, extra};
+    int rc = cli_check_outputs(outs, 5, ins, nin);
     free(p16);
     return rc;
+}
+
+int stereo_cli_write_pfm(const char *path, const float *v, const uint8_t *unknown, int32_t w,
+                         int32_t h)
+{
+    FILE *f = cli_open_output(path);
+    if (!f)
+        return 1;
+    fprintf(f, "Pf\n%d %d\n-1.0\n", (int)w, (int)h);
+    unsigned char *row = malloc((size_t)w * 4 + 1);
+    if (!row) {
+        cli_abort_output(f);
+        fprintf(stderr, "%s: out of memory\n", cli_prog());
+        return 1;
+    }
+    for (int32_t y = h - 1; y >= 0; y--) { /* PFM rows go from the bottom up */
+        for (int32_t x = 0; x < w; x++) {
+            const size_t i = (size_t)y * (size_t)w + (size_t)x;
+            union {
+                float f;
+                uint32_t u;
+            } c;
+            c.f = unknown && unknown[i] ? INFINITY : v[i];
+            for (int b = 0; b < 4; b++) /* little-endian, as the scale -1.0 says */
+                row[(size_t)x * 4 + (size_t)b] = (unsigned char)(c.u >> (8 * b));
+        }
+        if (fwrite(row, 4, (size_t)w, f) != (size_t)w)
+            break;
+    }
+    free(row);
+    return cli_close_output(f, path);
+}
+
+double stereo_cli_png16_scale(const stereo_cli *o, int32_t ndisp)
+{
+    if (o->png16_scale > 0)
+        return o->png16_scale;
+    return ndisp > 1 ? floor(65535.0 / (ndisp - 1)) : 65535.0;
+}
+
+int stereo_cli_save_outputs(const stereo_cli *o, const int32_t *disp, int32_t w, int32_t h,
+                            int32_t ndisp)
+{
+    const size_t n = (size_t)w * (size_t)h;
+    if (o->out && !stereo_cli_is_pfm(o->out)) {
+        const double scale = o->scale > 0 ? o->scale : 255.0 / (ndisp - 1);
+        if (stereo_cli_save_disp(disp, w, h, scale, o->out) != GCUT_OK)
+            return cli_fail();
+    }
+    const char *pfms[2] = {o->out && stereo_cli_is_pfm(o->out) ? o->out : NULL, o->pfm};
+    if (pfms[0] || pfms[1]) {
+        float *v = malloc(n * sizeof *v + 1);
+        if (!v) {
+            fprintf(stderr, "%s: out of memory\n", cli_prog());
+            return 1;
+        }
+        for (size_t i = 0; i < n; i++)
+            v[i] = (float)disp[i];
+        int rc = 0;
+        for (int k = 0; k < 2 && rc == 0; k++)
+            if (pfms[k])
+                rc = stereo_cli_write_pfm(pfms[k], v, NULL, w, h);
+        free(v);
+        if (rc)
+            return rc;
+    }
+    if (o->png16) {
+        const double s = stereo_cli_png16_scale(o, ndisp);
+        gcut_image *img = NULL;
+        if (gcut_image_new(&img, w, h, 1, 16) != GCUT_OK)
+            return cli_fail();
+        for (int32_t y = 0; y < h; y++)
+            for (int32_t x = 0; x < w; x++) {
+                const double q = disp[(size_t)y * w + x] * s + 0.5;
+                ((uint16_t *)(void *)(img->data + (size_t)y * img->stride))[x] =
+                    (uint16_t)(q > 65535 ? 65535
+                               : q < 0   ? 0
+                                         : q);
+            }
+        const gcut_status st = gcut_image_save_png(img, o->png16);
+        gcut_image_free(img);
+        if (st != GCUT_OK)
+            return cli_fail();
+    }
+    return 0;
 }
 
 gcut_status stereo_cli_save_pair(const gcut_image *pic, const gcut_image *img16, const char *path)

@@ -28,6 +28,15 @@ out=$("$exe" --repeat 3 --out "$work/mates.txt" - < "$mtx")
 grep -qx 'cardinality: 3' <<<"$out" || fail "stdin: $out"
 grep -qx 'size: 4 x 5, 6 edges' <<<"$out" || fail "size line: $out"
 [ "$(grep -c '^[0-9]' "$work/mates.txt")" = 4 ] || fail "mates file should list 4 rows"
+# --json (figures of the text report); --opt=value and -r3.
+"$exe" --json --backend=cpu-match-hk -r3 --init=ks --check "$mtx" | python3 -c 'import json,sys
+d=json.load(sys.stdin)
+assert d["cardinality"] == 3 and d["rows"] == 4 and d["cols"] == 5 and d["edges"] == 6, d
+assert d["backend"] == "cpu-match-hk" and d["check"] == "ok" and d["solve_ms"] >= 0, d' \
+  || fail "--json"
+"$exe" --version | grep -q '^back ends:$' || fail "--version lists no back ends"
+"$exe" --json -l | python3 -c 'import json,sys; d=json.load(sys.stdin)
+assert "cpu-match-hk" in [b["name"] for b in d["backends"]], d' || fail "--json -l"
 awk '$1 ~ /^[0-9]/ && ($2 < 0 || $2 > 5) {exit 1}' "$work/mates.txt" || fail "mates out of range"
 [ "$(awk '$1 ~ /^[0-9]/ && $2 != 0' "$work/mates.txt" | wc -l)" = 3 ] || fail "3 matched rows"
 

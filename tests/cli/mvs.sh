@@ -60,6 +60,25 @@ grep -qx 'masked: 0' <<<"$out" || fail "masked: $out"
 [ -s "$work/depth.png" ] && [ -s "$work/depth-16.png" ] || fail "depth files missing"
 grep -qx 'element vertex 2560' "$work/pts.ply" || fail "ply header"
 
+# --json in both modes; the sweep's depths as PFM (64 x 40 floats, within
+# the depth range); --opt=value forms.
+"$exe" --views="$work/v1.pgm,$work/v2.pgm,$work/v3.pgm" --baselines=-1,0,1 -n8 --json -q \
+      --gt "$work/gt.pgm" --gt-scale=16 | python3 -c 'import json,sys; d=json.load(sys.stdin)
+assert d["width"] == 64 and d["views"] == 3 and d["bad1_all_pct"] < 2.0 and d["wall_ms"] > 0, d' \
+  || fail "multi-baseline --json"
+"$exe" --cameras "$work/cams_par.txt" --ref v2.pgm --neighbours 2 --depth-range 1.5,8 \
+  --depths 24 --pfm "$work/depth.pfm" --json -q | python3 -c 'import json,sys; d=json.load(sys.stdin)
+assert sorted(d["neighbours"]) == ["v1.pgm", "v3.pgm"] and d["znear"] == 1.5 and d["zfar"] == 8, d
+assert d["masked"] == 0 and d["depth16_scale"] > 0, d' || fail "sweep --json"
+python3 - "$work/depth.pfm" <<'PY' || fail "sweep PFM"
+import struct, sys
+raw = open(sys.argv[1], 'rb').read()
+head, dims, scale, data = raw.split(b'\n', 3)
+assert head == b'Pf' and dims == b'64 40' and scale == b'-1.0', (head, dims, scale)
+v = struct.unpack('<2560f', data)
+assert all(1.5 <= x <= 8 for x in v), min(v)
+PY
+
 set +e
 "$exe" 2> "$work/err"; [ $? = 2 ] || fail "no mode: exit"
 grep -q 'give --views' "$work/err" || fail "no mode: $(cat "$work/err")"
@@ -83,5 +102,6 @@ grep -q 'bad_par.txt:2: 3 numbers after the name, expected 21' "$work/err" || fa
 "$exe" --views "$work/v1.pgm,$work/v2.pgm" --baselines 0,1 --ndisp 8 -b cpu-bk \
   --params no_such_key=1 -q 2> "$work/err"; [ $? = 1 ] || fail "bad params: exit"
 grep -q 'no_such_key' "$work/err" || fail "bad params: $(cat "$work/err")"
+"$exe" --cameras "$work/cams_par.txt" --ref v2.pgm --png16 x.png 2> /dev/null; [ $? = 2 ] || fail "png16 with sweep: exit"
 "$exe" --bogus 2> /dev/null; [ $? = 2 ] || fail "unknown option exit"
 echo ok

@@ -28,6 +28,18 @@ err=$(echo "$out" | sed -n 's/^error: \([0-9.]*\) %$/\1/p')
 out2=$("$exe" "$root/images/shapes.png" --seeds "$root/images/shapes-seeds.png" --gt "$work/mask.png")
 echo "$out2" | grep -qx 'error: 0.000 %' || fail "mask read back differs: $out2"
 head -3 "$work/graph.max" | grep -q '^p max ' || fail "dump has no problem line"
+# --json, with --opt=value and glued short options.
+"$exe" "$root/images/shapes.png" --seeds="$root/images/shapes-seeds.png" -c8 -bcpu-bk \
+  --gt "$root/images/shapes-gt.png" --json | python3 -c 'import json,sys; d=json.load(sys.stdin)
+assert d["width"] == 160 and d["height"] == 120 and d["iterations"] == 1, d
+assert d["backend"] == "cpu-bk" and d["error_pct"] < 1.0 and 0.9 < d["iou"] <= 1, d
+assert d["foreground"] > 0 and d["total_ms"] >= d["solve_ms"], d' || fail "--json"
+# --json with the mask on stdout: the object goes to stderr.
+"$exe" "$root/images/shapes.png" --seeds "$root/images/shapes-seeds.png" --out - --json \
+  > "$work/m.png" 2> "$work/j"
+[ "$(head -c 4 "$work/m.png" | od -An -tx1 | tr -d ' \n')" = 89504e47 ] || fail "--out - --json: stdout"
+python3 -c 'import json,sys; assert json.load(open(sys.argv[1]))["status"] == "ok"' "$work/j" \
+  || fail "--out - --json: stderr: $(cat "$work/j")"
 [ -s "$work/cut.png" ] && [ -s "$work/over.png" ] || fail "cut-out or overlay missing"
 
 # Colour scribbles and a GrabCut rectangle.

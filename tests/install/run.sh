@@ -91,6 +91,10 @@ check_prefix() {
     libdir=$(dirname "$(dirname "$(find "$prefix" -path '*/pkgconfig/gcut.pc' | head -n1)")")
     [ "$libdir" != . ] || fail "no gcut.pc under $prefix"
     [ -f "$libdir/cmake/gcut/gcut-config.cmake" ] || fail "no gcut-config.cmake in $libdir/cmake/gcut"
+    # The man pages of the tools (generated from --help) are installed.
+    for p in gcut-maxflow.1 gcut-match.1; do
+        [ -s "$prefix/share/man/man1/$p" ] || fail "$p not installed in $prefix/share/man/man1"
+    done
 
     # The installed programs run on the installed libraries, no LD_LIBRARY_PATH.
     local n=0
