@@ -62,8 +62,8 @@ static void round_into(const float *a, int64_t count, double scale, const int32_
 /* The automatic scale: the worst node total, terminals plus both
  * capacities of every edge at the node (self-loops carry nothing). */
 static gcut_status graph_auto_scale(int32_t n, int64_t m, const int32_t *from, const int32_t *to,
-                                    const float *cap, const float *rev_cap,
-                                    const float *cap_source, const float *cap_sink, double *scale)
+                                    const float *cap, const float *rev_cap, const float *cap_source,
+                                    const float *cap_sink, double *scale)
 {
     double *tot = NULL;
     gcut_status st = gcut_i_alloc_array((void **)&tot, n > 0 ? n : 1, sizeof(double), __func__,
@@ -71,7 +71,8 @@ static gcut_status graph_auto_scale(int32_t n, int64_t m, const int32_t *from, c
     if (st != GCUT_OK)
         return st;
     for (int32_t v = 0; v < n; v++)
-        tot[v] = (cap_source ? (double)cap_source[v] : 0.0) + (cap_sink ? (double)cap_sink[v] : 0.0);
+        tot[v] =
+            (cap_source ? (double)cap_source[v] : 0.0) + (cap_sink ? (double)cap_sink[v] : 0.0);
     for (int64_t e = 0; e < m; e++) {
         if (from[e] == to[e])
             continue;
@@ -90,8 +91,8 @@ static gcut_status graph_auto_scale(int32_t n, int64_t m, const int32_t *from, c
 
 gcut_status gcut_graph_new_f32(gcut_graph **out, int32_t num_nodes, int64_t num_edges,
                                const int32_t *from, const int32_t *to, const float *cap,
-                               const float *rev_cap, const float *cap_source,
-                               const float *cap_sink, double scale, gcut_quantization *q)
+                               const float *rev_cap, const float *cap_source, const float *cap_sink,
+                               double scale, gcut_quantization *q)
 {
     GCUT_ENTRY();
     if (!out)

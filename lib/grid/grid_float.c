@@ -135,10 +135,11 @@ static gcut_status check_pairs_fit(const gcut_grid *g, const pair_src *p, double
             const double w = pair_weight(g, p, v, u, k);
             const double r = gcut_i_quant_round(scale, w, &err);
             if (r > INT32_MAX)
-                return GCUT_FAIL(GCUT_ERR_OVERFLOW,
-                                 "the edge of node %d in direction %d (weight %g) is %.17g units "
-                                 "at scale %g, past INT32_MAX (give scale 0 to choose one that fits)",
-                                 (int)v, (int)k, w, r, scale);
+                return GCUT_FAIL(
+                    GCUT_ERR_OVERFLOW,
+                    "the edge of node %d in direction %d (weight %g) is %.17g units "
+                    "at scale %g, past INT32_MAX (give scale 0 to choose one that fits)",
+                    (int)v, (int)k, w, r, scale);
             sum += r;
         }
         if (sum > INT32_MAX)
@@ -287,9 +288,9 @@ static gcut_status set_energy(gcut_grid *g, const float *cost_fg, const float *c
     return GCUT_OK;
 }
 
-gcut_status gcut_grid_set_energy_dirs_f32(gcut_grid *g, const float *cost_fg,
-                                          const float *cost_bg, const float *const *pair,
-                                          double scale, gcut_quantization *q)
+gcut_status gcut_grid_set_energy_dirs_f32(gcut_grid *g, const float *cost_fg, const float *cost_bg,
+                                          const float *const *pair, double scale,
+                                          gcut_quantization *q)
 {
     GCUT_ENTRY();
     if (!g)
@@ -332,9 +333,20 @@ gcut_status gcut_grid_set_unary_f32(gcut_grid *g, const float *cost_fg, const fl
     return GCUT_OK;
 }
 
-gcut_status gcut_grid_set_caps_f32(gcut_grid *g, const float *const *caps,
-                                   const float *cap_source, const float *cap_sink, double scale,
-                                   gcut_quantization *q)
+/* The value of array k of gcut_grid_set_caps_f32 (a direction, then source,
+ * sink) at node v; NULL arrays are zeros. */
+static double cval(const gcut_grid *g, const float *const *caps, const float *cap_source,
+                   const float *cap_sink, int32_t k, int64_t v)
+{
+    if (k < g->conn)
+        return caps && caps[k] ? (double)caps[k][v] : 0.0;
+    if (k == g->conn)
+        return cap_source ? (double)cap_source[v] : 0.0;
+    return cap_sink ? (double)cap_sink[v] : 0.0;
+}
+
+gcut_status gcut_grid_set_caps_f32(gcut_grid *g, const float *const *caps, const float *cap_source,
+                                   const float *cap_sink, double scale, gcut_quantization *q)
 {
     GCUT_ENTRY();
     if (!g)
@@ -348,19 +360,16 @@ gcut_status gcut_grid_set_caps_f32(gcut_grid *g, const float *const *caps,
     if ((st = check_array(cap_source, g->n, "cap_source", -1)) != GCUT_OK ||
         (st = check_array(cap_sink, g->n, "cap_sink", -1)) != GCUT_OK)
         return st;
-    /* The value of array k (a direction, then source, sink) at node v. */
-#define VAL(k, v)                                                                                  \
-    ((k) < g->conn ? (caps && caps[k] ? (double)caps[k][v] : 0.0)                                  \
-                   : ((k) == g->conn ? (cap_source ? (double)cap_source[v] : 0.0)                 \
-                                     : (cap_sink ? (double)cap_sink[v] : 0.0)))
     if (scale == 0.0) {
         double worst = 0.0;
         FOR_NODES(g, x, y, z, v)
         {
-            double node = VAL(g->conn, v) + VAL(g->conn + 1, v);
+            double node = cval(g, caps, cap_source, cap_sink, g->conn, v) +
+                          cval(g, caps, cap_source, cap_sink, g->conn + 1, v);
             for (int32_t k = 0; k < g->conn; k++)
                 if (f_inside(g, x, y, z, k))
-                    node += VAL(k, v) + VAL(k ^ 1, v + f_step(g, k));
+                    node += cval(g, caps, cap_source, cap_sink, k, v) +
+                            cval(g, caps, cap_source, cap_sink, k ^ 1, v + f_step(g, k));
             if (node > worst)
                 worst = node;
         }
@@ -368,21 +377,26 @@ gcut_status gcut_grid_set_caps_f32(gcut_grid *g, const float *const *caps,
     }
     double err;
     FOR_NODES(g, x, y, z, v)
-    for (int32_t k = 0; k < g->conn + 2; k++) {
-        if (k < g->conn && !f_inside(g, x, y, z, k))
-            continue;
-        const double r = gcut_i_quant_round(scale, VAL(k, v), &err);
-        if (r <= INT32_MAX)
-            continue;
-        if (k < g->conn)
+    {
+        for (int32_t k = 0; k < g->conn + 2; k++) {
+            if (k < g->conn && !f_inside(g, x, y, z, k))
+                continue;
+            const double r =
+                gcut_i_quant_round(scale, cval(g, caps, cap_source, cap_sink, k, v), &err);
+            if (r <= INT32_MAX)
+                continue;
+            if (k < g->conn)
+                return GCUT_FAIL(
+                    GCUT_ERR_OVERFLOW,
+                    "caps[%d][%d] (%g) is %.17g units at scale %g, past INT32_MAX (give "
+                    "scale 0 to choose one that fits)",
+                    (int)k, (int)v, cval(g, caps, cap_source, cap_sink, k, v), r, scale);
             return GCUT_FAIL(GCUT_ERR_OVERFLOW,
-                             "caps[%d][%d] (%g) is %.17g units at scale %g, past INT32_MAX (give "
-                             "scale 0 to choose one that fits)",
-                             (int)k, (int)v, VAL(k, v), r, scale);
-        return GCUT_FAIL(GCUT_ERR_OVERFLOW,
-                         "%s[%d] (%g) is %.17g units at scale %g, past INT32_MAX (give scale 0 "
-                         "to choose one that fits)",
-                         k == g->conn ? "cap_source" : "cap_sink", (int)v, VAL(k, v), r, scale);
+                             "%s[%d] (%g) is %.17g units at scale %g, past INT32_MAX (give scale 0 "
+                             "to choose one that fits)",
+                             k == g->conn ? "cap_source" : "cap_sink", (int)v,
+                             cval(g, caps, cap_source, cap_sink, k, v), r, scale);
+        }
     }
     int32_t *tmp = NULL;
     if ((st = gcut_i_alloc_array((void **)&tmp, 2 * (int64_t)g->n, sizeof(int32_t), __func__,
@@ -398,7 +412,7 @@ gcut_status gcut_grid_set_caps_f32(gcut_grid *g, const float *const *caps,
             a[v] = 0;
             if (k < g->conn && !f_inside(g, x, y, z, k))
                 continue;
-            const double c = VAL(k, v);
+            const double c = cval(g, caps, cap_source, cap_sink, k, v);
             a[v] = (int32_t)gcut_i_quant_round(scale, c, &err);
             if (c != 0.0) {
                 bound += err;
@@ -410,7 +424,6 @@ gcut_status gcut_grid_set_caps_f32(gcut_grid *g, const float *const *caps,
         else if (k == g->conn + 1)
             st = gcut_grid_set_terminal_caps(g, tmp, tmp + g->n);
     }
-#undef VAL
     gcut_i_free(tmp);
     g->q_scale = scale;
     g->q_offset = 0.0;
