@@ -497,6 +497,41 @@ static void test_grid_huge(void **state)
     gcut_grid_free(g);
 }
 
+/* No pairwise terms: every node takes its cheaper label, whatever the
+ * magnitudes, and rounding costs nothing. */
+static void test_grid_no_pairs(void **state)
+{
+    (void)state;
+    tu_rng r = {77};
+    gcut_result *res;
+    assert_int_equal(gcut_result_new(&res), GCUT_OK);
+    for (int rep = 0; rep < tu_scaled(20); rep++) {
+        gcut_grid *g;
+        const int s = rep % NSHAPES;
+        assert_int_equal(gcut_grid_new(&g, shapes[s][0], shapes[s][1], shapes[s][2], shapes[s][3]),
+                         GCUT_OK);
+        energy e;
+        random_energy(&r, g, &e, 1, -6, 6, 0, 0, rep % 2);
+        memset(e.node_w, 0, (size_t)e.n * sizeof(float));
+        if (rep % 3 == 0) {
+            free(e.node_w);
+            e.node_w = NULL; /* NULL weights: the same */
+        }
+        gcut_quantization q;
+        assert_int_equal(gcut_grid_set_energy_f32(g, e.fg, e.bg, e.node_w, 0, &q), GCUT_OK);
+        assert_true(q.bound == 0.0);
+        assert_int_equal(gcut_grid_solve(g, NULL, res), GCUT_OK);
+        for (int32_t v = 0; v < e.n; v++)
+            if (e.fg[v] != e.bg[v])
+                assert_int_equal(gcut_result_cut(res)[v],
+                                 e.fg[v] < e.bg[v] ? GCUT_SOURCE : GCUT_SINK);
+        solve_and_check(g, &e, res);
+        energy_free(&e);
+        gcut_grid_free(g);
+    }
+    gcut_result_free(res);
+}
+
 /* Bad values fail with GCUT_ERR_INVALID naming the index, and change nothing. */
 static void test_grid_invalid(void **state)
 {

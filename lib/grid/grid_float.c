@@ -156,7 +156,7 @@ static gcut_status check_pairs_fit(const gcut_grid *g, const pair_src *p, double
 static double energy_auto_scale(const gcut_grid *g, const float *cost_fg, const float *cost_bg,
                                 const pair_src *p)
 {
-    double worst = 0.0, worst_d = 0.0;
+    double worst = 0.0, least_d = INFINITY;
     FOR_NODES(g, x, y, z, v)
     {
         double wsum = 0.0;
@@ -167,13 +167,18 @@ static double energy_auto_scale(const gcut_grid *g, const float *cost_fg, const 
         const double node = (d < wsum ? d : wsum) + 2.0 * wsum;
         if (node > worst)
             worst = node;
-        if (isfinite(d) && d > worst_d)
-            worst_d = d;
+        if (d > 0.0 && d < least_d)
+            least_d = d;
     }
-    /* No pair weights at all: every t-link is clamped to one unit, and only
-     * the signs count; scale the unary differences instead, so that they
-     * round to something. */
-    return gcut_i_quant_auto_scale(worst > 0.0 ? worst : worst_d);
+    if (worst > 0.0 || !isfinite(least_d))
+        return gcut_i_quant_auto_scale(worst);
+    /* No pair weights at all: every t-link is clamped to one unit and only
+     * the signs count. A scale that puts the least difference past 1 + half
+     * a unit per neighbour (16 > 1 + 26 / 2) makes every node forced, with
+     * no rounding error (see store_unary), and cannot overflow. */
+    int e;
+    (void)frexp(16.0 / least_d, &e); /* 16 / least_d = f 2^e, f in [0.5, 1) */
+    return ldexp(1.0, e);
 }
 
 /* The t-links of the unary costs at g->q_scale, against the grid's current
