@@ -901,6 +901,7 @@ int main(void)
         cmocka_unit_test(test_grid_unary_update),
         cmocka_unit_test(test_grid_caps_brute_force),
         cmocka_unit_test(test_grid_huge),
+        cmocka_unit_test(test_grid_no_pairs),
         cmocka_unit_test(test_grid_invalid),
         cmocka_unit_test(test_grid_convention),
         cmocka_unit_test(test_names),
