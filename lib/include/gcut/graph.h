@@ -131,7 +131,7 @@ typedef struct gcut_quantization {
     double bound;   /**< for every labelling x, |E(x) - (offset + E_q(x) / scale)| <= bound,
                      *   and the returned cut's float energy is within bound of the float
                      *   optimum (see above); at most terms / (2 scale) plus the margin */
-    int64_t terms;  /**< terms that were rounded (non-zero float values) */
+    int64_t terms;  /**< terms counted in bound (non-zero float values, clamped t-links left out) */
     double energy;  /**< offset + flow / scale for the flow value given to the query: the
                      *   quantised energy of the returned cut in float units; its float
                      *   energy and the float optimum both lie within bound of it */
