@@ -125,16 +125,16 @@ GCUT_EXPORT gcut_status gcut_graph_add_tweights_bulk(gcut_graph *g, int32_t firs
 
 /** \brief What the quantisation of a float problem cost (since 0.3). */
 typedef struct gcut_quantization {
-    double scale;   /**< capacity units per energy unit: a value e became round(scale * e) */
-    double offset;  /**< energy constant taken out before quantising (grids' unary costs:
-                     *   the sum over nodes of min(cost_fg, cost_bg)); 0 for capacities */
-    double bound;   /**< for every labelling x, |E(x) - (offset + E_q(x) / scale)| <= bound,
-                     *   and the returned cut's float energy is within bound of the float
-                     *   optimum (see above); at most terms / (2 scale) plus the margin */
-    int64_t terms;  /**< terms counted in bound (non-zero float values, clamped t-links left out) */
-    double energy;  /**< offset + flow / scale for the flow value given to the query: the
-                     *   quantised energy of the returned cut in float units; its float
-                     *   energy and the float optimum both lie within bound of it */
+    double scale;  /**< capacity units per energy unit: a value e became round(scale * e) */
+    double offset; /**< energy constant taken out before quantising (grids' unary costs:
+                    *   the sum over nodes of min(cost_fg, cost_bg)); 0 for capacities */
+    double bound;  /**< for every labelling x, |E(x) - (offset + E_q(x) / scale)| <= bound,
+                    *   and the returned cut's float energy is within bound of the float
+                    *   optimum (see above); at most terms / (2 scale) plus the margin */
+    int64_t terms; /**< terms counted in bound (non-zero float values, clamped t-links left out) */
+    double energy; /**< offset + flow / scale for the flow value given to the query: the
+                    *   quantised energy of the returned cut in float units; its float
+                    *   energy and the float optimum both lie within bound of it */
 } gcut_quantization;
 
 /** \brief Build a graph from float capacities (since 0.3): \p num_nodes nodes,
@@ -153,9 +153,8 @@ typedef struct gcut_quantization {
  *  named); GCUT_ERR_NOMEM. Nothing is allocated on failure.
  *  \threadsafety Safe from any thread (distinct outputs).
  *  \since 0.3 */
-GCUT_EXPORT gcut_status gcut_graph_new_f32(gcut_graph **out, int32_t num_nodes,
-                                           int64_t num_edges, const int32_t *from,
-                                           const int32_t *to, const float *cap,
+GCUT_EXPORT gcut_status gcut_graph_new_f32(gcut_graph **out, int32_t num_nodes, int64_t num_edges,
+                                           const int32_t *from, const int32_t *to, const float *cap,
                                            const float *rev_cap, const float *cap_source,
                                            const float *cap_sink, double scale,
                                            gcut_quantization *q);

@@ -190,8 +190,7 @@ GCUT_EXPORT gcut_status gcut_grid_set_caps_range(gcut_grid *g, int32_t what, int
  *  array may be NULL). Validated first.
  *  \since 0.3 (the same function as gcut_grid_set_terminals_range) */
 GCUT_EXPORT gcut_status gcut_grid_set_terminal_caps_range(gcut_grid *g, int32_t first,
-                                                          int32_t count,
-                                                          const int32_t *cap_source,
+                                                          int32_t count, const int32_t *cap_source,
                                                           const int32_t *cap_sink);
 
 /** \brief Set one capacity: node \p node, direction (or terminal code) \p what. */
