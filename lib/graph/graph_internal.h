@@ -54,6 +54,10 @@ struct gcut_graph {
     /* cut of the last gcut_graph_maxflow (basic interface) */
     uint8_t *last_cut;
     int32_t last_cut_n;
+    /* the quantisation report of gcut_graph_new_f32 (graph_float.c) */
+    int q_valid;
+    double q_scale, q_bound;
+    int64_t q_terms;
 };
 
 /* Drop cached layouts and the last cut (called on every change). */

@@ -173,6 +173,7 @@ static int64_t log_limit(const gcut_grid *g) { return 2 * (int64_t)g->n + link_l
 /* Called after every actual change of an entry. */
 static void changed(gcut_grid *g, int32_t node, int32_t what, int32_t delta)
 {
+    g->q_kind = GCUT_I_GRID_Q_NONE; /* the float setters set it again after their changes */
     if (g->graph) {
         gcut_graph_free(g->graph);
         g->graph = NULL;
@@ -285,32 +286,33 @@ gcut_status gcut_grid_set_caps(gcut_grid *g, int32_t what, const int32_t *caps)
     return gcut_grid_set_caps_range(g, what, 0, g->n, caps);
 }
 
-gcut_status gcut_grid_set_terminals_range(gcut_grid *g, int32_t first, int32_t count,
-                                          const int32_t *source, const int32_t *sink)
+gcut_status gcut_grid_set_terminal_caps_range(gcut_grid *g, int32_t first, int32_t count,
+                                              const int32_t *cap_source, const int32_t *cap_sink)
 {
     GCUT_ENTRY();
     if (!g)
         return GCUT_FAIL(GCUT_ERR_INVALID, "grid is NULL");
     gcut_status st = check_range(g, first, count);
-    if (st == GCUT_OK && source)
-        st = check_caps(source, first, count, GCUT_GRID_SOURCE_LINK);
-    if (st == GCUT_OK && sink)
-        st = check_caps(sink, first, count, GCUT_GRID_SINK_LINK);
+    if (st == GCUT_OK && cap_source)
+        st = check_caps(cap_source, first, count, GCUT_GRID_SOURCE_LINK);
+    if (st == GCUT_OK && cap_sink)
+        st = check_caps(cap_sink, first, count, GCUT_GRID_SINK_LINK);
     if (st != GCUT_OK)
         return st;
-    if (source)
-        store(g, GCUT_GRID_SOURCE_LINK, first, count, source);
-    if (sink)
-        store(g, GCUT_GRID_SINK_LINK, first, count, sink);
+    if (cap_source)
+        store(g, GCUT_GRID_SOURCE_LINK, first, count, cap_source);
+    if (cap_sink)
+        store(g, GCUT_GRID_SINK_LINK, first, count, cap_sink);
     return GCUT_OK;
 }
 
-gcut_status gcut_grid_set_terminals(gcut_grid *g, const int32_t *source, const int32_t *sink)
+gcut_status gcut_grid_set_terminal_caps(gcut_grid *g, const int32_t *cap_source,
+                                        const int32_t *cap_sink)
 {
     GCUT_ENTRY();
     if (!g)
         return GCUT_FAIL(GCUT_ERR_INVALID, "grid is NULL");
-    return gcut_grid_set_terminals_range(g, 0, g->n, source, sink);
+    return gcut_grid_set_terminal_caps_range(g, 0, g->n, cap_source, cap_sink);
 }
 
 gcut_status gcut_grid_set_cap(gcut_grid *g, int32_t node, int32_t what, int32_t cap)
@@ -318,9 +320,31 @@ gcut_status gcut_grid_set_cap(gcut_grid *g, int32_t node, int32_t what, int32_t 
     return gcut_grid_set_caps_range(g, what, node, 1, &cap);
 }
 
+gcut_status gcut_grid_set_terminal_cap(gcut_grid *g, int32_t node, int32_t cap_source,
+                                       int32_t cap_sink)
+{
+    return gcut_grid_set_terminal_caps_range(g, node, 1, &cap_source, &cap_sink);
+}
+
+/* The names of 0.2 (grid.h: deprecated, kept working). GCUT_ENTRY makes
+ * their messages name the function the caller called. */
+gcut_status gcut_grid_set_terminals(gcut_grid *g, const int32_t *source, const int32_t *sink)
+{
+    GCUT_ENTRY();
+    return gcut_grid_set_terminal_caps(g, source, sink);
+}
+
+gcut_status gcut_grid_set_terminals_range(gcut_grid *g, int32_t first, int32_t count,
+                                          const int32_t *source, const int32_t *sink)
+{
+    GCUT_ENTRY();
+    return gcut_grid_set_terminal_caps_range(g, first, count, source, sink);
+}
+
 gcut_status gcut_grid_set_tweights(gcut_grid *g, int32_t node, int32_t source, int32_t sink)
 {
-    return gcut_grid_set_terminals_range(g, node, 1, &source, &sink);
+    GCUT_ENTRY();
+    return gcut_grid_set_terminal_caps_range(g, node, 1, &source, &sink);
 }
 
 /* Whether direction k of node (x, y, z) leads inside the grid. */
@@ -395,6 +419,13 @@ gcut_status gcut_grid_get_cap(const gcut_grid *g, int32_t node, int32_t what, in
 
 gcut_status gcut_grid_get_tweights(const gcut_grid *g, int32_t node, int32_t *source,
                                    int32_t *sink)
+{
+    GCUT_ENTRY();
+    return gcut_grid_get_terminal_cap(g, node, source, sink);
+}
+
+gcut_status gcut_grid_get_terminal_cap(const gcut_grid *g, int32_t node, int32_t *source,
+                                       int32_t *sink)
 {
     if (!g)
         return GCUT_FAIL(GCUT_ERR_INVALID, "grid is NULL");

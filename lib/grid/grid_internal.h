@@ -38,7 +38,18 @@ struct gcut_grid {
     /* What "auto" is told about the solves to come (gcut_i_grid_set_hint). */
     int32_t hint_hard;
     int64_t hint_solves;
+
+    /* The report of the last float setter (grid_float.c): q_kind is
+     * GCUT_I_GRID_Q_NONE, _CAPS or _ENERGY. Any change through the integer
+     * setters afterwards resets it to NONE (changed() in grid.c): the grid
+     * then no longer holds the quantised float problem. */
+    int q_kind;
+    double q_scale, q_offset;
+    double q_bound_pair, q_bound_unary; /* error sums of n-links and t-links */
+    int64_t q_terms_pair, q_terms_unary;
 };
+
+enum { GCUT_I_GRID_Q_NONE = 0, GCUT_I_GRID_Q_CAPS = 1, GCUT_I_GRID_Q_ENERGY = 2 };
 
 /* The direction table of grid.h: 3 ints per direction. */
 GCUT_HIDDEN const int32_t *gcut_i_grid_offsets(int32_t connectivity);

@@ -89,6 +89,84 @@ GCUT_EXPORT gcut_status gcut_graph_add_edges(gcut_graph *g, int64_t count, const
 GCUT_EXPORT gcut_status gcut_graph_add_tweights_bulk(gcut_graph *g, int32_t first, int32_t count,
                                                      const int32_t *source, const int32_t *sink);
 
+/* ------------------------------------------------------------ float capacities
+ *
+ * Engines take int32 capacities. The float entry points (this one and those
+ * of grid.h) quantise: a value e becomes the capacity round(scale * e), with
+ * one scale for the whole problem, chosen by the library or given by the
+ * caller, and report what that costs in a gcut_quantization.
+ *
+ * Automatic scale: the largest power of two with which every node's total
+ * (its terminal capacities plus the capacities of all its arcs, out and in)
+ * stays at most 2^28, a factor 8 below INT32_MAX, so that no capacity, no
+ * engine's sum at a node and (n <= 2^31 nodes) no int64 flow total can
+ * overflow, whatever the magnitudes (1e30 and FLT_MAX included: the scale
+ * is then tiny and small values round to 0, which the bound reports). A
+ * power of two makes scale * e and round(scale * e) / scale exact.
+ * A caller's scale (> 0, finite) is used as given; a value that would not
+ * fit in int32 at that scale fails with GCUT_ERR_OVERFLOW naming it.
+ *
+ * The guarantee. Let E(x) be the float energy of a labelling (cut) x, the
+ * sum of its terms e_i (for capacities: the cut capacity in floats), and
+ * E_q(x) that of the quantised problem, whose terms are round(scale e_i).
+ * With bound = sum over all terms of |round(scale e_i) / scale - e_i|
+ * (at most terms / (2 scale)):
+ *  - for every x, |E(x) - (offset + E_q(x) / scale)| <= bound (for grid
+ *    energies: every x that gives each node whose t-link was clamped, see
+ *    grid.h, its cheaper label, as every minimum of either problem does;
+ *    such a node's term is left out of bound);
+ *  - the cut returned by any engine is a minimum cut of the quantised
+ *    problem (exactly), and its float energy is within bound of the float
+ *    optimum: E(cut) - min E <= bound, since
+ *    E(cut) - E(x*) = (E_q(cut) - E_q(x*)) / scale - sum_i err_i (a_i(cut) - a_i(x*))
+ *    with the first part <= 0 and each a_i in {0, 1}.
+ * bound is computed in double with a relative margin for its own rounding.
+ */
+
+/** \brief What the quantisation of a float problem cost (since 0.3). */
+typedef struct gcut_quantization {
+    double scale;  /**< capacity units per energy unit: a value e became round(scale * e) */
+    double offset; /**< energy constant taken out before quantising (grids' unary costs:
+                    *   the sum over nodes of min(cost_fg, cost_bg)); 0 for capacities */
+    double bound;  /**< for every labelling x, |E(x) - (offset + E_q(x) / scale)| <= bound,
+                    *   and the returned cut's float energy is within bound of the float
+                    *   optimum (see above); at most terms / (2 scale) plus the margin */
+    int64_t terms; /**< terms counted in bound (non-zero float values, clamped t-links left out) */
+    double energy; /**< offset + flow / scale for the flow value given to the query: the
+                    *   quantised energy of the returned cut in float units; its float
+                    *   energy and the float optimum both lie within bound of it */
+} gcut_quantization;
+
+/** \brief Build a graph from float capacities (since 0.3): \p num_nodes nodes,
+ *  \p num_edges edges (from[i], to[i], cap[i], rev_cap[i]) in that order,
+ *  and terminal capacities \p cap_source / \p cap_sink (num_nodes each).
+ *
+ *  \p rev_cap, \p cap_source and \p cap_sink may be NULL (all zero).
+ *  Every value must be finite and >= 0. \p scale: 0 chooses it (see above),
+ *  > 0 is used as given. Self-loops are kept as edges with capacities 0
+ *  (they never carry flow). The report goes to \p q (may be NULL) and stays
+ *  with the graph (gcut_graph_quantization); edges and terminal capacities
+ *  added later with the int32 calls are taken as already scaled.
+ *  \returns GCUT_OK; GCUT_ERR_INVALID (NULL arrays, ids out of range, NaN,
+ *  negative or infinite values, a bad scale: the message names the edge or
+ *  node); GCUT_ERR_OVERFLOW (a value past INT32_MAX at the caller's scale:
+ *  named); GCUT_ERR_NOMEM. Nothing is allocated on failure.
+ *  \threadsafety Safe from any thread (distinct outputs).
+ *  \since 0.3 */
+GCUT_EXPORT gcut_status gcut_graph_new_f32(gcut_graph **out, int32_t num_nodes, int64_t num_edges,
+                                           const int32_t *from, const int32_t *to, const float *cap,
+                                           const float *rev_cap, const float *cap_source,
+                                           const float *cap_sink, double scale,
+                                           gcut_quantization *q);
+
+/** \brief The quantisation report of a graph built by gcut_graph_new_f32, with
+ *  q->energy = offset + \p flow / scale for the flow value of a solve of it
+ *  (gcut_result_flow, or gcut_graph_maxflow's). \returns GCUT_ERR_STATE
+ *  for a graph not built from floats; GCUT_ERR_INVALID (NULL).
+ *  \since 0.3 */
+GCUT_EXPORT gcut_status gcut_graph_quantization(const gcut_graph *g, int64_t flow,
+                                                gcut_quantization *q);
+
 /** \brief Build the layouts now instead of at the first solve (advanced).
  *  Building again after a change happens automatically. */
 GCUT_EXPORT gcut_status gcut_graph_freeze(gcut_graph *g);

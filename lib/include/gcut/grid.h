@@ -6,18 +6,36 @@
  * adjacency list: width x height x depth nodes (depth 1 for images), one
  * int32 capacity array per direction and two terminal arrays.
  *
+ * Float energies (the usual way in): per node the cost of each label, per
+ * neighbour pair a weight paid when the two labels differ,
+ *
+ *     E(x) = sum_v (x_v == FG ? cost_fg[v] : cost_bg[v])
+ *          + sum_{pairs u-v} w_uv [x_u != x_v],     FG = GCUT_SOURCE, BG = GCUT_SINK
+ *
  *     gcut_grid *g;
  *     gcut_grid_new(&g, w, h, 1, 4);                  // a 4-connected image
- *     gcut_grid_set_terminals(g, fg_cost, bg_cost);   // w*h each
- *     for (int32_t d = 0; d < 4; d++)                 // +x, -x, +y, -y
- *         gcut_grid_set_caps(g, d, smooth[d]);        // w*h each
+ *     const float *pair[2] = {w_right, w_down};       // w*h each: edges to (x+1,y), (x,y+1)
+ *     gcut_grid_set_energy_dirs_f32(g, cost_fg, cost_bg, pair, 0, NULL);
  *     gcut_result *r;
  *     gcut_result_new(&r);
  *     gcut_grid_solve(g, NULL, r);                    // "auto": cpu-bk
- *     const uint8_t *mask = gcut_result_cut(r);       // w*h bytes
- *     // a user stroke: change a few t-links, solve again (warm)
- *     gcut_grid_set_tweights(g, y * w + x, 0, 1000000);
+ *     const uint8_t *mask = gcut_result_cut(r);       // w*h bytes, GCUT_SOURCE = FG
+ *     gcut_quantization q;                            // the scale, and how far from
+ *     gcut_grid_quantization(g, gcut_result_flow(r), &q);  // the float optimum: q.bound
+ *
+ * Integer capacities (the engines' own units):
+ *
+ *     gcut_grid_set_terminal_caps(g, cost_bg, cost_fg); // source cap = cost of BG (int32)
+ *     for (int32_t d = 0; d < 4; d++)                 // +x, -x, +y, -y
+ *         gcut_grid_set_caps(g, d, smooth[d]);        // w*h each
  *     gcut_grid_solve(g, NULL, r);
+ *     // a user stroke: make a few pixels hard FG, solve again (warm)
+ *     gcut_grid_set_terminal_cap(g, y * w + x, 1000000, 0);
+ *     gcut_grid_solve(g, NULL, r);
+ *
+ * A node on the source side (GCUT_SOURCE) pays its sink capacity, one on
+ * the sink side its source capacity: the source capacity is the cost of
+ * the sink label and the other way round.
  *
  * Nodes. Node (x, y, z) has index v = x + width * (y + height * z); arrays
  * hold width * height * depth entries in that order (row-major images).
@@ -65,7 +83,11 @@
  * read back) but never used by any solve. The source array holds the
  * capacity from the source to each node, the sink array from each node to
  * the sink. All capacities are int32 >= 0; flows are int64. Unlike
- * gcut_graph_add_tweights, grid setters replace values, they do not add.
+ * gcut_graph_add_tweights, grid setters replace values, they do not add
+ * (hence gcut_grid_set_terminal_cap, not "tweights": the names of 0.2,
+ * gcut_grid_set_terminals, gcut_grid_set_terminals_range,
+ * gcut_grid_set_tweights and gcut_grid_get_tweights, remain as deprecated
+ * aliases of the same functions).
  *
  * Solving. gcut_grid_solve() takes the same options and fills the same
  * result as gcut_solve(): the flow value, the canonical cut (one byte per
@@ -151,10 +173,13 @@ GCUT_EXPORT gcut_status gcut_grid_direction(int32_t connectivity, int32_t dir, i
  *  bad \p what; NULL) with the grid unchanged. O(num_nodes). */
 GCUT_EXPORT gcut_status gcut_grid_set_caps(gcut_grid *g, int32_t what, const int32_t *caps);
 
-/** \brief Set both terminal arrays (num_nodes entries each; either may be
- *  NULL to leave it as it is). Validated first: on failure nothing changes. */
-GCUT_EXPORT gcut_status gcut_grid_set_terminals(gcut_grid *g, const int32_t *source,
-                                                const int32_t *sink);
+/** \brief Set both terminal arrays: \p cap_source[v] from the source to v
+ *  (what v pays on the sink side), \p cap_sink[v] from v to the sink (what
+ *  v pays on the source side); num_nodes entries each, either may be NULL
+ *  to leave it as it is. Validated first: on failure nothing changes.
+ *  \since 0.3 (the same function as gcut_grid_set_terminals) */
+GCUT_EXPORT gcut_status gcut_grid_set_terminal_caps(gcut_grid *g, const int32_t *cap_source,
+                                                    const int32_t *cap_sink);
 
 /** \brief Set entries first .. first+count-1 of one array (a stroke, a row).
  *  Validated first: on failure nothing changes. */
@@ -162,14 +187,31 @@ GCUT_EXPORT gcut_status gcut_grid_set_caps_range(gcut_grid *g, int32_t what, int
                                                  int32_t count, const int32_t *caps);
 
 /** \brief Set the terminal capacities of nodes first .. first+count-1 (either
- *  array may be NULL). Validated first. */
-GCUT_EXPORT gcut_status gcut_grid_set_terminals_range(gcut_grid *g, int32_t first, int32_t count,
-                                                      const int32_t *source, const int32_t *sink);
+ *  array may be NULL). Validated first.
+ *  \since 0.3 (the same function as gcut_grid_set_terminals_range) */
+GCUT_EXPORT gcut_status gcut_grid_set_terminal_caps_range(gcut_grid *g, int32_t first,
+                                                          int32_t count, const int32_t *cap_source,
+                                                          const int32_t *cap_sink);
 
 /** \brief Set one capacity: node \p node, direction (or terminal code) \p what. */
 GCUT_EXPORT gcut_status gcut_grid_set_cap(gcut_grid *g, int32_t node, int32_t what, int32_t cap);
 
-/** \brief Set (replace) the two terminal capacities of one node. */
+/** \brief Set (replace, not add) the two terminal capacities of one node.
+ *  \since 0.3 (the same function as gcut_grid_set_tweights) */
+GCUT_EXPORT gcut_status gcut_grid_set_terminal_cap(gcut_grid *g, int32_t node, int32_t cap_source,
+                                                   int32_t cap_sink);
+
+/** \brief Deprecated name of gcut_grid_set_terminal_caps (kept working).
+ *  Argument order: source capacities, then sink capacities. */
+GCUT_EXPORT gcut_status gcut_grid_set_terminals(gcut_grid *g, const int32_t *source,
+                                                const int32_t *sink);
+
+/** \brief Deprecated name of gcut_grid_set_terminal_caps_range (kept working). */
+GCUT_EXPORT gcut_status gcut_grid_set_terminals_range(gcut_grid *g, int32_t first, int32_t count,
+                                                      const int32_t *source, const int32_t *sink);
+
+/** \brief Deprecated name of gcut_grid_set_terminal_cap (kept working): it
+ *  replaces, unlike gcut_graph_add_tweights, which adds. */
 GCUT_EXPORT gcut_status gcut_grid_set_tweights(gcut_grid *g, int32_t node, int32_t source,
                                                int32_t sink);
 
@@ -190,7 +232,12 @@ GCUT_EXPORT gcut_status gcut_grid_fill(gcut_grid *g, gcut_grid_cap_fn fn, void *
 GCUT_EXPORT gcut_status gcut_grid_get_cap(const gcut_grid *g, int32_t node, int32_t what,
                                           int32_t *cap);
 
-/** \brief Read the terminal capacities of one node; either output may be NULL. */
+/** \brief Read the terminal capacities of one node; either output may be NULL.
+ *  \since 0.3 (the same function as gcut_grid_get_tweights) */
+GCUT_EXPORT gcut_status gcut_grid_get_terminal_cap(const gcut_grid *g, int32_t node,
+                                                   int32_t *cap_source, int32_t *cap_sink);
+
+/** \brief Deprecated name of gcut_grid_get_terminal_cap (kept working). */
 GCUT_EXPORT gcut_status gcut_grid_get_tweights(const gcut_grid *g, int32_t node, int32_t *source,
                                                int32_t *sink);
 
@@ -198,6 +245,108 @@ GCUT_EXPORT gcut_status gcut_grid_get_tweights(const gcut_grid *g, int32_t node,
  *  read-only and owned by the grid; valid until the next change. NULL for a
  *  bad \p what. */
 GCUT_EXPORT const int32_t *gcut_grid_caps(const gcut_grid *g, int32_t what);
+
+/* ------------------------------------------------------ float energies
+ *
+ * Since 0.3. The library quantises: one scale for the whole grid, chosen
+ * (scale 0: the largest power of two with which every node's terminal
+ * capacity plus all its arcs, out and in, stays at most 2^28) or the
+ * caller's (> 0), and a report of what rounding cost (gcut_quantization,
+ * graph.h, which states the guarantee: the returned cut is a minimum cut
+ * of the quantised problem and its float energy is within q.bound of the
+ * float optimum). Every float entry point validates all its input first
+ * (NaN, infinities and negative values where they have no meaning fail
+ * with GCUT_ERR_INVALID naming the node and the direction; a value past
+ * INT32_MAX at the caller's scale with GCUT_ERR_OVERFLOW) and on failure
+ * changes nothing. They replace every array of the grid, through the
+ * integer setters, so only the entries whose value changes are recorded
+ * for a warm re-solve. Entries of border nodes that point outside the grid
+ * are validated, then stored as 0. They need a scratch of 8 bytes per node
+ * while they run.
+ *
+ * The energy of a labelling x (x_v = GCUT_SOURCE is FG, GCUT_SINK is BG):
+ *
+ *     E(x) = sum_v (x_v == FG ? cost_fg[v] : cost_bg[v])
+ *          + sum over neighbour pairs {u, v} of w_uv [x_u != x_v]
+ *
+ * becomes, per node, the source capacity cost_bg - m and the sink
+ * capacity cost_fg - m with m = min(cost_fg, cost_bg) (the report's offset
+ * is the sum of the m), and per pair, w_uv on both arcs. Unary costs take
+ * any sign; +INFINITY forbids a label (a hard constraint: the node's
+ * t-link becomes 1 + its arcs, more than any cut through them, so the node
+ * takes the other label in every minimum cut). Only the difference of a
+ * node's two costs matters, and past the sum of its pair weights it only
+ * fixes the node's side, so a t-link is clamped there (as in the vision
+ * layer, vision/segment/energy.c): huge unary costs do not shrink the
+ * scale, and changing them never overflows. */
+
+/** \brief Set a whole energy with one pairwise weight array per pair direction.
+ *
+ *  \p cost_fg, \p cost_bg: num_nodes floats each, any sign, +INFINITY for
+ *  a forbidden label (not both), no NaN or -INFINITY. \p pair: NULL (no
+ *  pairwise terms) or connectivity / 2 pointers, one per even direction
+ *  2j of the table above; pair[j][v] (finite, >= 0) is the weight of the
+ *  edge between v and its neighbour in direction 2j, paid once when their
+ *  labels differ (both arcs get it). pair[j] may be NULL (all zero). For
+ *  4-connected images pair[0] is the edge to (x+1, y), pair[1] to (x, y+1).
+ *  \p scale: 0 automatic, > 0 the caller's. \p q (may be NULL): the report,
+ *  with q->energy NAN (use gcut_grid_quantization after the solve).
+ *  \returns GCUT_OK; GCUT_ERR_INVALID (a bad value: named; NULL costs; bad
+ *  scale); GCUT_ERR_OVERFLOW (caller's scale too large: named);
+ *  GCUT_ERR_NOMEM. On failure nothing changes. O(num_nodes * connectivity).
+ *  \since 0.3 */
+GCUT_EXPORT gcut_status gcut_grid_set_energy_dirs_f32(gcut_grid *g, const float *cost_fg,
+                                                      const float *cost_bg,
+                                                      const float *const *pair, double scale,
+                                                      gcut_quantization *q);
+
+/** \brief Set a whole energy with one weight per node: the edge between
+ *  neighbours u and v weighs (weight[u] + weight[v]) / 2, for every
+ *  neighbour pair of the connectivity, diagonals included, with no
+ *  distance factor (give gcut_grid_set_energy_dirs_f32 per-direction
+ *  weights for that). \p weight may be NULL (no pairwise terms); its
+ *  entries are finite and >= 0. Otherwise as gcut_grid_set_energy_dirs_f32.
+ *  \since 0.3 */
+GCUT_EXPORT gcut_status gcut_grid_set_energy_f32(gcut_grid *g, const float *cost_fg,
+                                                 const float *cost_bg, const float *weight,
+                                                 double scale, gcut_quantization *q);
+
+/** \brief Replace the unary costs of an energy set by gcut_grid_set_energy_f32
+ *  or gcut_grid_set_energy_dirs_f32, at the same scale, leaving every
+ *  n-link as it is: after a change of colour models (a GrabCut iteration)
+ *  the next solve replays only the t-links, warm. Never overflows (see the
+ *  clamp above). The report's offset and bound are updated.
+ *  \returns GCUT_ERR_STATE when the grid's energy was not set by one of
+ *  those two calls; otherwise as gcut_grid_set_energy_dirs_f32.
+ *  \since 0.3 */
+GCUT_EXPORT gcut_status gcut_grid_set_unary_f32(gcut_grid *g, const float *cost_fg,
+                                                const float *cost_bg, gcut_quantization *q);
+
+/** \brief Set every capacity from floats (the general form).
+ *
+ *  \p caps: NULL or connectivity pointers; caps[d][v] (finite, >= 0) is the
+ *  capacity of the arc from v to its neighbour in direction d; caps[d] may
+ *  be NULL (all zero). \p cap_source, \p cap_sink: num_nodes floats each
+ *  (finite, >= 0), or NULL (all zero). The energy of a cut is its capacity
+ *  (offset 0). \p scale, \p q and the errors as
+ *  gcut_grid_set_energy_dirs_f32.
+ *  \since 0.3 */
+GCUT_EXPORT gcut_status gcut_grid_set_caps_f32(gcut_grid *g, const float *const *caps,
+                                               const float *cap_source, const float *cap_sink,
+                                               double scale, gcut_quantization *q);
+
+/** \brief The report of the last float setter, with q->energy = offset +
+ *  \p flow / scale for the flow value of a solve of the grid since
+ *  (gcut_result_flow): the quantised energy of that cut in float units,
+ *  within q->bound of its float energy and of the float optimum.
+ *  \returns GCUT_ERR_STATE if no float setter was used, or an integer
+ *  setter (or gcut_grid_fill) changed a capacity since: the grid no longer
+ *  holds the quantised float problem, and the guarantee does not apply
+ *  (for a stroke, give +INFINITY costs to gcut_grid_set_unary_f32 instead);
+ *  GCUT_ERR_INVALID.
+ *  \since 0.3 */
+GCUT_EXPORT gcut_status gcut_grid_quantization(const gcut_grid *g, int64_t flow,
+                                               gcut_quantization *q);
 
 /* ------------------------------------------------------------- solving */
 
