@@ -9,6 +9,7 @@
 #ifndef GCUT_DEMOS_VIEW_INTERNAL_H
 #define GCUT_DEMOS_VIEW_INTERNAL_H
 
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -57,6 +58,17 @@ typedef struct viewer {
     double text_scale;
     char msg[160];
     FILE *record;
+    /* Cuts that failed since the viewer began (the replay stops at the
+     * first), and the library's message of the first one. */
+    int32_t failed;
+    char fail_msg[512];
+    /* Non-zero: stop the cut under way (its progress callback returns it);
+     * the replay points it at the flag its signal handler sets. */
+    const volatile sig_atomic_t *interrupt;
+    /* Interactive mode: the worker thread that runs the cuts (worker.h);
+     * NULL: the cuts run on the calling thread (the replay, the bench). */
+    struct view_worker *async;
+    const char *image_path; /* the image's file, for the save key's names */
 } viewer;
 
 /* ---- strokes.c: the viewer's state and the model */
