@@ -30,6 +30,7 @@
 #include "render.h"
 #include "view_internal.h"
 #include "window.h"
+#include "worker.h"
 
 #ifndef GCUT_VIEW_DEFAULT_IMAGE
 #define GCUT_VIEW_DEFAULT_IMAGE "images/blob.png"
@@ -351,7 +352,16 @@ int main(int argc, char **argv)
             fprintf(cli_report(), "screenshot: %s (%dx%d)\n", a.shot, v.fw, v.fh);
     } else {
         view_fit(&v);
-        rc = run_window(&v, &wd);
+        /* The cuts run on the worker's thread: the window never waits. */
+        v.image_path = path;
+        if (!(v.async = view_worker_new(img))) {
+            fprintf(stderr, "%s: cannot start the cut worker thread\n", cli_prog());
+            rc = 1;
+        } else {
+            rc = run_window(&v, &wd);
+        }
+        view_worker_free(v.async);
+        v.async = NULL;
     }
 close:
     window_close(&wd);

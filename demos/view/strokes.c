@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "view_internal.h"
+#include "worker.h"
 
 /* ------------------------------------------------------------ strokes */
 
@@ -290,6 +291,39 @@ static int view_progress(const gcut_progress *p, void *user)
     return v->interrupt && *v->interrupt;
 }
 
+/* Hand the current seeds to the worker (interactive mode). */
+static void post_job(viewer *v, int kind, int grabcut)
+{
+    view_job job;
+    memset(&job, 0, sizeof job);
+    job.kind = kind;
+    job.grabcut = grabcut;
+    job.lambda = v->p.lambda;
+    job.conn = v->p.connectivity;
+    snprintf(job.backend, sizeof job.backend, "%s", v->backend);
+    view_worker_post(v->async, &job, v->seeds);
+    v->nchanged = 0;
+}
+
+int view_take_result(viewer *v)
+{
+    view_result r;
+    if (!v->async || !view_worker_take(v->async, v->mask, &r))
+        return 0;
+    v->disp_dirty = 1;
+    if (!r.ok) {
+        set_msg(v, "%.150s", r.error);
+        if (v->failed++ == 0)
+            snprintf(v->fail_msg, sizeof v->fail_msg, "%s", r.error);
+        return 1;
+    }
+    v->have_mask = r.have_mask;
+    v->last_ms = r.ms;
+    v->last_warm = r.warm;
+    v->last_backend = r.backend;
+    return 1;
+}
+
 /* Cut from scratch with the seeds of the applied strokes: a new session
  * learns the models from all the seeds (as gcut-seg does); after a
  * rectangle, GrabCut iterations refine them. */
@@ -300,6 +334,12 @@ int resegment_full(viewer *v)
     for (int32_t i = 0; i < v->ndone; i++) {
         stroke_apply(v, &v->strokes[i]);
         have_rect |= v->strokes[i].kind == STROKE_RECT;
+    }
+    if (v->async) {
+        /* The worker cuts (a running cut is cancelled); the window takes
+         * the mask when it is ready (view_take_result). */
+        post_job(v, VIEW_JOB_FULL, have_rect);
+        return 0;
     }
     for (int32_t p = 0; p < v->n && !have_seed; p++)
         have_seed = v->seeds[p] != GCUT_SEED_UNKNOWN;
@@ -337,6 +377,15 @@ int resegment_full(viewer *v)
  * slow for a live overlay. */
 static void warm_update(viewer *v, uint8_t label, int force)
 {
+    if (v->async) {
+        /* Every change goes to the worker, which re-solves warm. */
+        int have_rect = 0;
+        for (int32_t i = 0; i < v->ndone; i++)
+            have_rect |= v->strokes[i].kind == STROKE_RECT;
+        if (v->nchanged > 0 || force)
+            post_job(v, VIEW_JOB_WARM, have_rect);
+        return;
+    }
     if (!v->s || v->nchanged == 0 || (!force && v->last_ms > LIVE_LIMIT_MS))
         return;
     const double t0 = cli_now_ms();
@@ -401,7 +450,7 @@ void stroke_end(viewer *v)
         stroke_write(v->record, st);
         fflush(v->record);
     }
-    if (v->relearn || !v->s || st->kind == STROKE_RECT)
+    if (v->relearn || (!v->s && !v->async) || st->kind == STROKE_RECT)
         resegment_full(v);
     else
         warm_update(v, st->kind == STROKE_FG ? GCUT_SEED_FG : GCUT_SEED_BG, 1);

@@ -69,6 +69,8 @@ typedef struct viewer {
      * NULL: the cuts run on the calling thread (the replay, the bench). */
     struct view_worker *async;
     const char *image_path; /* the image's file, for the save key's names */
+    int busy;               /* the worker has a cut under way (the status line says so) */
+    double busy_ms;         /* for that long */
 } viewer;
 
 /* ---- strokes.c: the viewer's state and the model */
@@ -100,6 +102,10 @@ int resegment_full(viewer *v);
 stroke *stroke_begin(viewer *v, int kind, int32_t radius);
 void stroke_extend(viewer *v, stroke *st, int32_t x, int32_t y);
 void stroke_end(viewer *v);
+
+/* Interactive mode: take the worker's newest mask, if any, into v (the
+ * message line says why when its cut failed); 1 when something changed. */
+int view_take_result(viewer *v);
 
 /* Replay one stroke as if painted: point by point, then the release. */
 void replay_stroke(viewer *v, const stroke *in);
