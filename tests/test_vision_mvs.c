@@ -508,8 +508,9 @@ static void test_sweep_synthetic(void **state)
     p.mrf.solve.progress = on_sweep_progress;
     p.mrf.solve.progress_user = &sw;
     p.mrf.solve.progress_interval_ms = 1e-9;
-    assert_int_equal(gcut_sweep_depth((const gcut_image *const *)img, cams, 5, &p, labels, depth, NULL),
-                     GCUT_OK);
+    assert_int_equal(
+        gcut_sweep_depth((const gcut_image *const *)img, cams, 5, &p, labels, depth, NULL),
+        GCUT_OK);
     assert_int_equal(sw.planes, p.ndepth);
     assert_int_equal(sw.moves, 1);
     assert_true(sw.expansion > 0);
@@ -517,8 +518,9 @@ static void test_sweep_synthetic(void **state)
     sw.stop = 1;
     labels[7] = -7;
     depth[7] = -7.0;
-    assert_int_equal(gcut_sweep_depth((const gcut_image *const *)img, cams, 5, &p, labels, depth, NULL),
-                     GCUT_ERR_INTERRUPTED);
+    assert_int_equal(
+        gcut_sweep_depth((const gcut_image *const *)img, cams, 5, &p, labels, depth, NULL),
+        GCUT_ERR_INTERRUPTED);
     assert_non_null(strstr(gcut_last_error(), "gcut_sweep_depth"));
     assert_int_equal(labels[7], -7);
     assert_true(depth[7] == -7.0);
