@@ -303,6 +303,7 @@ static void post_job(viewer *v, int kind, int grabcut)
     snprintf(job.backend, sizeof job.backend, "%s", v->backend);
     view_worker_post(v->async, &job, v->seeds);
     v->nchanged = 0;
+    v->disp_dirty = 1; /* the seeds are drawn at once, the mask when it comes */
 }
 
 int view_take_result(viewer *v)
