@@ -143,6 +143,7 @@ static const char *toggle_backend(const char *cur)
  * cut-out likewise; the message line and stdout say where. */
 static void save_key(viewer *v)
 {
+    view_take_result(v); /* the newest finished mask */
     if (!v->have_mask) {
         set_msg(v, "%s", "NOTHING TO SAVE YET: PAINT SOME SEEDS");
         return;

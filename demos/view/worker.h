@@ -13,8 +13,10 @@
  * models from all the seeds (GrabCut after a rectangle). The window's
  * thread takes the finished masks when it draws (view_worker_take).
  *
- * Thread safety: every function is called from one thread (the window's),
- * except that the worker calls the test hook on its own thread. The
+ * Thread safety: the functions below are meant for one thread (the
+ * window's); each takes the worker's lock, so a test may poll
+ * view_worker_busy from another. The worker calls the test hook on its
+ * own thread. The
  * replay does not use the worker: its cuts run in order on the main
  * thread, which keeps its masks what they always were.
  */
