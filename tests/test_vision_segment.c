@@ -529,8 +529,8 @@ static void test_grabcut_progress_cancel(void **state)
             assert_int_equal(sn.step[i], want++);
         else
             assert_int_equal(sn.step[i], want); /* model, build, solve of iteration `want` */
-        if (i > 0)
-            assert_true(sn.elapsed[i] >= sn.elapsed[i - 1] || i == 3);
+        /* One clock from gcut_grabcut's start. */
+        assert_true(sn.elapsed[i] >= sn.elapsed[i - 1]);
     }
     int64_t last;
     assert_int_equal(iterations_seen(&sn, &last), st_ref.iterations);

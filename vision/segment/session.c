@@ -81,6 +81,7 @@ struct gcut_seg_session {
     gcut_i_box seed_box;   /* gcut_i_seed_box of seeds, unless STALE_SEED_BOX */
     double model_ms;       /* model time not yet reported in stats */
     gcut_i_seg_eval ev;    /* the energies: the CPU's or the device's */
+    double call_t0;        /* gcut_grabcut's start, for its first grabcut's progress; 0: none */
     double xfer_reported;  /* device transfer ms already reported in stats */
 };
 
@@ -343,6 +344,9 @@ gcut_status gcut_i_seg_session_create(gcut_seg_session **out, const gcut_image *
         goto fail;
     data_terms(s);
     s->model_ms = gcut_i_seg_now_ms() - t0;
+    /* gcut_grabcut's progress counts its time from its start. */
+    if (!strcmp(operation, "grabcut"))
+        s->call_t0 = pr.t0;
     *out = s;
     return GCUT_OK;
 fail:
@@ -550,6 +554,9 @@ gcut_status gcut_seg_session_grabcut(gcut_seg_session *s, int32_t iterations, ui
      * iterations done, of at most `iterations`). */
     gcut_i_vprog pr;
     gcut_i_vprog_init(&pr, &s->params.solve, "grabcut");
+    if (s->call_t0 > 0)
+        pr.t0 = s->call_t0;
+    s->call_t0 = 0;
     if (s->stale & STALE_LABELS) {
         /* Iteration 1 cuts with the models learnt from the seeds. */
         if ((st = cut(s, &pr, 1, iterations, &build_ms, &solve_ms, NULL)) != GCUT_OK)
