@@ -135,8 +135,8 @@ typedef struct mrf_seen {
 static int on_mrf_progress(const gcut_progress *p, void *user)
 {
     mrf_seen *s = user;
-    if (!strcmp(p->operation, "grid") || !strcmp(p->operation, "maxflow"))
-        return 0; /* the engine's own reports */
+    if (strcmp(p->operation, "expansion") != 0 && strcmp(p->operation, "swap") != 0)
+        return 0; /* the max-flow engine's own reports */
     if (strcmp(p->operation, s->op) != 0)
         s->bad_op = 1;
     if (!strcmp(p->phase, "move")) {
