@@ -1609,6 +1609,57 @@ static void test_real_photos(void **state)
         skip();
 }
 
+/* ------------------------------------------------------- memory budget */
+
+/* An image whose pixels would pass the process memory budget
+ * (gcut_set_max_memory) is refused from its header, with GCUT_ERR_NOMEM
+ * and a message that says so; images under the budget still load. */
+static void test_memory_budget(void **state)
+{
+    (void)state;
+    /* A PNG header announcing 20000 x 20000 RGB (1.2 GB of pixels), then
+     * one empty IDAT: only the header is read before the refusal. */
+    uint8_t png[128];
+    size_t n = 0;
+    static const uint8_t sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    memcpy(png, sig, 8);
+    n = 8;
+    uint8_t ihdr[13] = {0};
+    put32(ihdr, 20000);
+    put32(ihdr + 4, 20000);
+    ihdr[8] = 8; /* bit depth */
+    ihdr[9] = 2; /* RGB */
+    add_chunk(png, &n, "IHDR", ihdr, 13);
+    add_chunk(png, &n, "IDAT", NULL, 0);
+    add_chunk(png, &n, "IEND", NULL, 0);
+    /* A binary PPM header of 3000 x 3000 (27 MB) with no pixel data:
+     * truncated without a budget, refused with one. */
+    static const char ppm[] = "P6\n3000 3000\n255\n";
+    expect_bytes_fail("budget0.ppm", ppm, sizeof ppm - 1, GCUT_ERR_PARSE, "truncated");
+    gcut_set_max_memory((size_t)16 << 20);
+    assert_int_equal(gcut_max_memory(), (size_t)16 << 20);
+    if (gcut_image_format_available("png"))
+        expect_bytes_fail("budget.png", png, n, GCUT_ERR_NOMEM, "over the memory budget");
+    expect_bytes_fail("budget.ppm", ppm, sizeof ppm - 1, GCUT_ERR_NOMEM,
+                      "needs 27000000 bytes of pixels, over the memory budget of 16777216 bytes");
+    /* gcut_image_new is held to it too. */
+    gcut_image *big = NULL;
+    assert_int_equal(gcut_image_new(&big, 4096, 4096, 3, 8), GCUT_ERR_NOMEM);
+    assert_null(big);
+    /* Under the budget, as before. */
+    gcut_image *img = pattern(7, 5, 3, 8);
+    assert_int_equal(gcut_image_save_pnm(img, tmp("small.ppm")), GCUT_OK);
+    gcut_image *back = load_ok(tmp("small.ppm"));
+    assert_same(img, back);
+    gcut_image_free(back);
+    gcut_image_free(img);
+    remove(tmp("small.ppm"));
+    remove(tmp("budget.png"));
+    remove(tmp("budget.ppm"));
+    remove(tmp("budget0.ppm"));
+    gcut_set_max_memory(0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1642,6 +1693,7 @@ int main(void)
         cmocka_unit_test(test_save_fails_midway),
         cmocka_unit_test(test_save_special),
         cmocka_unit_test(test_real_photos),
+        cmocka_unit_test(test_memory_budget),
     };
     return cmocka_run_group_tests(tests, make_tmp, remove_tmp);
 }

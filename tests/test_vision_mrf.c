@@ -120,6 +120,125 @@ static void test_brute_force(void **state)
     }
 }
 
+/* The progress callback of the solve options: "move" reports (at most
+ * every progress_interval_ms) and "cycle" reports; a non-zero return stops
+ * the run with GCUT_ERR_INTERRUPTED and the labels untouched; the next run
+ * gives the uninterrupted result; the gcut_mrf_progress_fn still sees every
+ * move. */
+typedef struct mrf_seen {
+    const char *op;
+    int moves, cycles, bad_op;
+    int64_t last_cycle;
+    int64_t stop_cycle; /* 0: never */
+} mrf_seen;
+
+static int on_mrf_progress(const gcut_progress *p, void *user)
+{
+    mrf_seen *s = user;
+    if (strcmp(p->operation, "expansion") != 0 && strcmp(p->operation, "swap") != 0)
+        return 0; /* the max-flow engine's own reports */
+    if (strcmp(p->operation, s->op) != 0)
+        s->bad_op = 1;
+    if (!strcmp(p->phase, "move")) {
+        s->moves++;
+    } else if (!strcmp(p->phase, "cycle")) {
+        s->cycles++;
+        if (p->step != s->last_cycle + 1)
+            s->bad_op = 1;
+        s->last_cycle = p->step;
+        if (p->step == s->stop_cycle)
+            return 1;
+    }
+    return 0;
+}
+
+typedef struct move_count {
+    int moves;
+} move_count;
+
+static void count_move(void *user, int32_t cycle, int32_t label, int64_t energy, double ms)
+{
+    (void)cycle;
+    (void)label;
+    (void)energy;
+    (void)ms;
+    ((move_count *)user)->moves++;
+}
+
+static void test_progress_cancel(void **state)
+{
+    (void)state;
+    for (int swap = 0; swap < 2; swap++) {
+        const int32_t w = 30, h = 24, L = 6, n = w * h;
+        gcut_mrf *m = random_mrf(w, h, 4, L, 1);
+        int32_t *f0 = malloc(sizeof(int32_t) * (size_t)n),
+                *ref = malloc(sizeof(int32_t) * (size_t)n),
+                *f = malloc(sizeof(int32_t) * (size_t)n);
+        for (int32_t i = 0; i < n; i++)
+            f0[i] = rnd(L);
+        gcut_mrf_options o;
+        gcut_mrf_options_init(&o);
+        gcut_mrf_stats st_ref, st;
+        memcpy(ref, f0, sizeof(int32_t) * (size_t)n);
+        assert_int_equal(swap ? gcut_mrf_swap(m, &o, ref, &st_ref)
+                              : gcut_mrf_expand(m, &o, ref, &st_ref),
+                         GCUT_OK);
+        assert_true(st_ref.cycles >= 2);
+        /* Every move reported when the interval is tiny; cycles in order. */
+        mrf_seen sn = {swap ? "swap" : "expansion", 0, 0, 0, 0, 0};
+        move_count mc = {0};
+        o.progress = count_move;
+        o.progress_user = &mc;
+        o.solve.progress = on_mrf_progress;
+        o.solve.progress_user = &sn;
+        o.solve.progress_interval_ms = 1e-9;
+        memcpy(f, f0, sizeof(int32_t) * (size_t)n);
+        assert_int_equal(swap ? gcut_mrf_swap(m, &o, f, &st) : gcut_mrf_expand(m, &o, f, &st),
+                         GCUT_OK);
+        assert_memory_equal(f, ref, sizeof(int32_t) * (size_t)n);
+        assert_false(sn.bad_op);
+        assert_int_equal(sn.moves, st.moves);
+        assert_int_equal(mc.moves, st.moves);
+        assert_int_equal(sn.cycles, st.cycles);
+        /* A long interval: the first move only (cycles always). */
+        memset(&sn, 0, sizeof sn);
+        sn.op = swap ? "swap" : "expansion";
+        o.solve.progress_interval_ms = 1e9;
+        memcpy(f, f0, sizeof(int32_t) * (size_t)n);
+        assert_int_equal(swap ? gcut_mrf_swap(m, &o, f, &st) : gcut_mrf_expand(m, &o, f, &st),
+                         GCUT_OK);
+        assert_int_equal(sn.moves, 1);
+        assert_int_equal(sn.cycles, st.cycles);
+        /* Stop after cycle 1: interrupted, labels and stats untouched. */
+        memset(&sn, 0, sizeof sn);
+        sn.op = swap ? "swap" : "expansion";
+        sn.stop_cycle = 1;
+        mc.moves = 0;
+        memcpy(f, f0, sizeof(int32_t) * (size_t)n);
+        gcut_mrf_stats untouched;
+        memset(&untouched, 0x5a, sizeof untouched);
+        st = untouched;
+        assert_int_equal(swap ? gcut_mrf_swap(m, &o, f, &st) : gcut_mrf_expand(m, &o, f, &st),
+                         GCUT_ERR_INTERRUPTED);
+        assert_non_null(strstr(gcut_last_error(), swap ? "gcut_mrf_swap" : "gcut_mrf_expand"));
+        assert_non_null(strstr(gcut_last_error(), "cycle 1 of 20"));
+        assert_memory_equal(f, f0, sizeof(int32_t) * (size_t)n);
+        assert_memory_equal(&st, &untouched, sizeof st);
+        assert_int_equal(sn.cycles, 1);
+        assert_true(mc.moves > 0 && mc.moves < st_ref.moves);
+        /* The same problem runs again to the uninterrupted result. */
+        sn.stop_cycle = 0;
+        assert_int_equal(swap ? gcut_mrf_swap(m, &o, f, &st) : gcut_mrf_expand(m, &o, f, &st),
+                         GCUT_OK);
+        assert_memory_equal(f, ref, sizeof(int32_t) * (size_t)n);
+        assert_int_equal(st.energy, st_ref.energy);
+        free(f0);
+        free(ref);
+        free(f);
+        gcut_mrf_free(m);
+    }
+}
+
 /* Energy after every cycle equals the energy recomputed from scratch, for
  * expansion and swap, on larger grids (one cycle per call). */
 static void test_exact_energy(void **state)
@@ -227,6 +346,21 @@ static void test_solve_options(void **state)
 }
 
 /* Left = right shifted by 2 (left half) and 5 (right half). */
+typedef struct stereo_seen {
+    int stages, expansion, stop;
+} stereo_seen;
+
+static int on_stereo_progress(const gcut_progress *p, void *user)
+{
+    stereo_seen *s = user;
+    if (!strcmp(p->operation, "stereo")) {
+        s->stages++;
+        return s->stop && !strcmp(p->phase, "moves");
+    }
+    s->expansion += !strcmp(p->operation, "expansion");
+    return 0;
+}
+
 static void test_synthetic_stereo(void **state)
 {
     (void)state;
@@ -259,6 +393,27 @@ static void test_synthetic_stereo(void **state)
         assert_true(bad < W * H / 100);
         free(disp);
     }
+    /* Progress: operation "stereo" reports its stages ("cost", "energy",
+     * "moves"), the expansion its moves; stopping at "moves" leaves disp. */
+    gcut_stereo_options p;
+    gcut_stereo_options_init(&p);
+    p.ndisp = 8;
+    stereo_seen ss = {0, 0, 0};
+    p.mrf.solve.progress = on_stereo_progress;
+    p.mrf.solve.progress_user = &ss;
+    int32_t *disp = malloc(sizeof(int32_t) * (size_t)(W * H));
+    assert_int_equal(gcut_stereo_match(l, r, &p, disp, NULL), GCUT_OK);
+    assert_int_equal(ss.stages, 3);
+    assert_true(ss.expansion > 0);
+    memset(&ss, 0, sizeof ss);
+    ss.stop = 1;
+    memset(disp, 0x5a, sizeof(int32_t) * (size_t)(W * H));
+    assert_int_equal(gcut_stereo_match(l, r, &p, disp, NULL), GCUT_ERR_INTERRUPTED);
+    assert_non_null(strstr(gcut_last_error(), "gcut_stereo_match"));
+    assert_non_null(strstr(gcut_last_error(), "(stereo, moves 1 of 1)"));
+    assert_int_equal(ss.expansion, 0);
+    assert_int_equal(disp[W * H / 2], 0x5a5a5a5a);
+    free(disp);
     free(truth);
     gcut_image_free(l);
     gcut_image_free(r);
@@ -300,6 +455,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_brute_force),
         cmocka_unit_test(test_exact_energy),
+        cmocka_unit_test(test_progress_cancel),
         cmocka_unit_test(test_metric_check),
         cmocka_unit_test(test_solve_options),
         cmocka_unit_test(test_synthetic_stereo),

@@ -434,6 +434,22 @@ static gcut_image *render_planes(const texture *tex, const gcut_camera *c)
     return img;
 }
 
+typedef struct sweep_seen {
+    int planes, moves, expansion, stop;
+} sweep_seen;
+
+static int on_sweep_progress(const gcut_progress *p, void *user)
+{
+    sweep_seen *s = user;
+    if (!strcmp(p->operation, "mvs")) {
+        s->planes += !strcmp(p->phase, "cost");
+        s->moves += !strcmp(p->phase, "moves");
+        return s->stop && !strcmp(p->phase, "moves");
+    }
+    s->expansion += !strcmp(p->operation, "expansion");
+    return 0;
+}
+
 static void test_sweep_synthetic(void **state)
 {
     (void)state;
@@ -486,6 +502,30 @@ static void test_sweep_synthetic(void **state)
         masked += dark;
     }
     assert_true(masked > 0);
+    /* Progress (operation "mvs"): every depth plane's costs with a tiny
+     * interval, then "moves"; stopping there leaves the outputs alone. */
+    sweep_seen sw = {0, 0, 0, 0};
+    p.mrf.solve.progress = on_sweep_progress;
+    p.mrf.solve.progress_user = &sw;
+    p.mrf.solve.progress_interval_ms = 1e-9;
+    assert_int_equal(
+        gcut_sweep_depth((const gcut_image *const *)img, cams, 5, &p, labels, depth, NULL),
+        GCUT_OK);
+    assert_int_equal(sw.planes, p.ndepth);
+    assert_int_equal(sw.moves, 1);
+    assert_true(sw.expansion > 0);
+    memset(&sw, 0, sizeof sw);
+    sw.stop = 1;
+    labels[7] = -7;
+    depth[7] = -7.0;
+    assert_int_equal(
+        gcut_sweep_depth((const gcut_image *const *)img, cams, 5, &p, labels, depth, NULL),
+        GCUT_ERR_INTERRUPTED);
+    assert_non_null(strstr(gcut_last_error(), "gcut_sweep_depth"));
+    assert_int_equal(labels[7], -7);
+    assert_true(depth[7] == -7.0);
+    assert_int_equal(sw.expansion, 0);
+    p.mrf.solve.progress = NULL;
     /* Errors. */
     p.mask_threshold = 255;
     assert_int_equal(gcut_sweep_depth((const gcut_image *const *)img, cams, 5, &p, labels, depth, NULL),

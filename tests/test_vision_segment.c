@@ -443,6 +443,163 @@ static void test_grabcut_scene(void **state)
     free(mask);
 }
 
+/* ------------------------------------------------------------- progress */
+
+/* What the progress callback saw of the vision layer's reports (operation
+ * "grabcut" or "segment"; the engine's own reports are not recorded), and
+ * when to ask it to stop: at the report of phase `stop_phase` (NULL: never)
+ * with step `stop_step`. */
+typedef struct prog_seen {
+    int count;
+    char phase[64][16];
+    int64_t step[64], steps[64];
+    double elapsed[64];
+    const char *stop_phase;
+    int64_t stop_step;
+    int stops;
+} prog_seen;
+
+static int on_progress(const gcut_progress *p, void *user)
+{
+    prog_seen *s = user;
+    assert_true(p->struct_size >= sizeof *p);
+    if (strcmp(p->operation, "grabcut") != 0 && strcmp(p->operation, "segment") != 0)
+        return 0;
+    if (s->count < 64) {
+        snprintf(s->phase[s->count], sizeof s->phase[0], "%s", p->phase);
+        s->step[s->count] = p->step;
+        s->steps[s->count] = p->steps;
+        s->elapsed[s->count] = p->elapsed_ms;
+        s->count++;
+    }
+    if (s->stop_phase && !strcmp(p->phase, s->stop_phase) && p->step == s->stop_step) {
+        s->stops++;
+        return 1;
+    }
+    return 0;
+}
+
+static int iterations_seen(const prog_seen *s, int64_t *last)
+{
+    int k = 0;
+    *last = 0;
+    for (int i = 0; i < s->count; i++)
+        if (!strcmp(s->phase[i], "iteration")) {
+            k++;
+            *last = s->step[i];
+        }
+    return k;
+}
+
+/* GrabCut reports its learning phases and iterations in order through the
+ * progress callback of the solve options; a non-zero return stops it with
+ * GCUT_ERR_INTERRUPTED, the mask untouched, and the next call works and
+ * gives the uninterrupted result. */
+static void test_grabcut_progress_cancel(void **state)
+{
+    (void)state;
+    const int32_t w = 120, h = 90;
+    const int64_t n = (int64_t)w * h;
+    uint8_t *truth = malloc(n), *seeds = malloc(n), *ref = malloc(n), *mask = malloc(n);
+    gcut_image *img = scene(w, h, 15.0, truth);
+    assert_int_equal(gcut_seeds_from_rect(w, h, 8, 8, w - 16, h - 16, seeds), GCUT_OK);
+    gcut_seg_stats st_ref;
+    assert_int_equal(gcut_grabcut(img, seeds, 5, NULL, ref, &st_ref), GCUT_OK);
+    assert_true(st_ref.iterations >= 2);
+
+    prog_seen sn;
+    memset(&sn, 0, sizeof sn);
+    gcut_seg_options p;
+    gcut_seg_options_init(&p);
+    p.solve.progress = on_progress;
+    p.solve.progress_user = &sn;
+    gcut_seg_stats st;
+    assert_int_equal(gcut_grabcut(img, seeds, 5, &p, mask, &st), GCUT_OK);
+    assert_memory_equal(mask, ref, n);
+    /* Model learning first, then the iterations 1, 2, ... in order, each
+     * of 5, each preceded by its cut's "build" / "solve" reports. */
+    assert_true(sn.count >= 5);
+    assert_string_equal(sn.phase[0], "smoothness");
+    assert_string_equal(sn.phase[1], "model");
+    assert_string_equal(sn.phase[2], "data");
+    int64_t want = 1;
+    for (int i = 3; i < sn.count; i++) {
+        assert_int_equal(sn.steps[i], 5);
+        if (!strcmp(sn.phase[i], "iteration"))
+            assert_int_equal(sn.step[i], want++);
+        else
+            assert_int_equal(sn.step[i], want); /* model, build, solve of iteration `want` */
+        /* One clock from gcut_grabcut's start. */
+        assert_true(sn.elapsed[i] >= sn.elapsed[i - 1]);
+    }
+    int64_t last;
+    assert_int_equal(iterations_seen(&sn, &last), st_ref.iterations);
+    assert_int_equal(last, st_ref.iterations);
+
+    /* Stop after iteration 1: interrupted, mask untouched, no iteration 2. */
+    memset(&sn, 0, sizeof sn);
+    sn.stop_phase = "iteration";
+    sn.stop_step = 1;
+    memset(mask, 0x77, (size_t)n);
+    gcut_seg_stats untouched;
+    memset(&untouched, 0x5a, sizeof untouched);
+    st = untouched;
+    assert_int_equal(gcut_grabcut(img, seeds, 5, &p, mask, &st), GCUT_ERR_INTERRUPTED);
+    assert_int_equal(gcut_last_status(), GCUT_ERR_INTERRUPTED);
+    assert_non_null(strstr(gcut_last_error(), "gcut_grabcut"));
+    assert_non_null(strstr(gcut_last_error(), "interrupted"));
+    assert_non_null(strstr(gcut_last_error(), "iteration 1 of 5"));
+    assert_int_equal(sn.stops, 1);
+    assert_int_equal(iterations_seen(&sn, &last), 1);
+    for (int64_t i = 0; i < n; i++)
+        assert_int_equal(mask[i], 0x77);
+    assert_memory_equal(&st, &untouched, sizeof st);
+    /* The next call runs to the end, with the uninterrupted result. */
+    sn.stop_phase = NULL;
+    assert_int_equal(gcut_grabcut(img, seeds, 5, &p, mask, NULL), GCUT_OK);
+    assert_memory_equal(mask, ref, n);
+
+    /* Stopped while the models are learnt: nothing made. */
+    memset(&sn, 0, sizeof sn);
+    sn.stop_phase = "model";
+    sn.stop_step = 0;
+    gcut_seg_session *s = (gcut_seg_session *)&sn; /* must stay as it is */
+    assert_int_equal(gcut_seg_session_new(&s, img, seeds, &p), GCUT_ERR_INTERRUPTED);
+    assert_ptr_equal(s, (gcut_seg_session *)&sn);
+    assert_non_null(strstr(gcut_last_error(), "gcut_seg_session_new"));
+
+    /* A session stopped in GrabCut's model step of iteration 2 can go on:
+     * it cuts again and runs GrabCut to the end. */
+    memset(&sn, 0, sizeof sn);
+    assert_int_equal(gcut_seg_session_new(&s, img, seeds, &p), GCUT_OK);
+    sn.stop_phase = "model";
+    sn.stop_step = 2;
+    memset(mask, 0x77, (size_t)n);
+    assert_int_equal(gcut_seg_session_grabcut(s, 5, mask, NULL), GCUT_ERR_INTERRUPTED);
+    assert_non_null(strstr(gcut_last_error(), "gcut_seg_session_grabcut"));
+    assert_int_equal(mask[0], 0x77);
+    sn.stop_phase = NULL;
+    assert_int_equal(gcut_seg_session_grabcut(s, 5, mask, NULL), GCUT_OK);
+    assert_true(error_rate(mask, truth, n) < 0.02);
+    assert_int_equal(gcut_seg_session_solve(s, mask, NULL), GCUT_OK);
+    gcut_seg_session_free(s);
+
+    /* gcut_segment stops before its max-flow solve. */
+    memset(&sn, 0, sizeof sn);
+    sn.stop_phase = "solve";
+    sn.stop_step = 0;
+    memset(mask, 0x77, (size_t)n);
+    assert_int_equal(gcut_segment(img, seeds, &p, mask, NULL), GCUT_ERR_INTERRUPTED);
+    assert_non_null(strstr(gcut_last_error(), "gcut_segment"));
+    assert_non_null(strstr(gcut_last_error(), "(segment, solve)"));
+    assert_int_equal(mask[n / 2], 0x77);
+    gcut_image_free(img);
+    free(truth);
+    free(seeds);
+    free(ref);
+    free(mask);
+}
+
 /* ------------------------------------------------------------- sessions */
 
 static void test_session_warm_equals_cold(void **state)
@@ -1028,6 +1185,7 @@ int main(void)
         cmocka_unit_test(test_scale_budget),
         cmocka_unit_test(test_segment_scene),
         cmocka_unit_test(test_grabcut_scene),
+        cmocka_unit_test(test_grabcut_progress_cancel),
         cmocka_unit_test(test_session_warm_equals_cold),
         cmocka_unit_test(test_grabcut_warm_iterations),
         cmocka_unit_test(test_gmm_nll_run),

@@ -17,7 +17,9 @@
  * window (gcut-view-bench).
  */
 #include <errno.h>
+#include <getopt.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +30,7 @@
 #include "render.h"
 #include "view_internal.h"
 #include "window.h"
+#include "worker.h"
 
 #ifndef GCUT_VIEW_DEFAULT_IMAGE
 #define GCUT_VIEW_DEFAULT_IMAGE "images/blob.png"
@@ -66,7 +69,8 @@ static const char usage[] =
     "middle drag pan, h help, q quit.\n"
     "\n"
     "stroke file lines: `fg R x1 y1 x2 y2 ...`, `bg R ...`, `rect X Y W H`, # comments.\n"
-    "Exit status 0 on success, 1 on bad input, 2 on bad usage.\n";
+    "Exit status 0 on success, 1 on bad input or a failed cut (nothing written),\n"
+    "2 on bad usage, 130 or 143 when SIGINT or SIGTERM stops a replay.\n";
 
 typedef struct args {
     const char *image, *replay, *record, *out, *cutout, *shot, *seeds_out;
@@ -74,74 +78,168 @@ typedef struct args {
     view_options view;
 } args;
 
+/* Bad usage: one line on stderr, exit status 2. (cli_usage_error prints a
+ * second line; the parsing stays here, demos/common is shared.) */
+static int usage_error(const char *msg, const char *arg)
+{
+    fprintf(stderr, "%s: %s%s%s (see %s --help)\n", cli_prog(), msg, arg ? ": " : "",
+            arg ? arg : "", cli_prog());
+    return 2;
+}
+
+/* --version: the version, then the back ends this build can run. */
+static void print_version(void)
+{
+    printf("%s %s\nback ends:", cli_prog(), gcut_version());
+    int any = 0;
+    for (int32_t i = 0; i < gcut_backend_count(); i++)
+        if (gcut_backend_available(i, NULL)) {
+            printf("%s %s", any ? "," : "", gcut_backend_name(i));
+            any = 1;
+        }
+    printf("%s\n", any ? "" : " none");
+    gcut_clear_error();
+}
+
+enum {
+    OPT_REPLAY = 256,
+    OPT_RECORD,
+    OPT_OUT,
+    OPT_CUTOUT,
+    OPT_SHOT,
+    OPT_SEEDS_OUT,
+    OPT_VIEW,
+    OPT_HELP_OVERLAY,
+    OPT_KEEP_MODELS,
+    OPT_ZOOM,
+    OPT_VERSION
+};
+
+/* clang-format off */
+static const struct option long_options[] = {
+    {"replay", required_argument, NULL, OPT_REPLAY},
+    {"record", required_argument, NULL, OPT_RECORD},
+    {"out", required_argument, NULL, OPT_OUT},
+    {"cutout", required_argument, NULL, OPT_CUTOUT},
+    {"screenshot", required_argument, NULL, OPT_SHOT},
+    {"seeds-out", required_argument, NULL, OPT_SEEDS_OUT},
+    {"view", required_argument, NULL, OPT_VIEW},
+    {"help-overlay", no_argument, NULL, OPT_HELP_OVERLAY},
+    {"keep-models", no_argument, NULL, OPT_KEEP_MODELS},
+    {"zoom", required_argument, NULL, OPT_ZOOM},
+    {"lambda", required_argument, NULL, 'l'},
+    {"conn", required_argument, NULL, 'c'},
+    {"backend", required_argument, NULL, 'b'},
+    {"help", no_argument, NULL, 'h'},
+    {"version", no_argument, NULL, OPT_VERSION},
+    {NULL, 0, NULL, 0}};
+/* clang-format on */
+
+/* getopt_long's conventions: `--opt=value` or `--opt value`, short options
+ * with their value attached or next, `--` ends the options. Returns 0, 2
+ * after a usage error, or -1 when --help or --version was answered (exit
+ * 0). */
 static int parse_args(int argc, char **argv, args *a)
 {
-    for (int i = 1; i < argc; i++) {
-        const char *s = argv[i];
-        const char *next = i + 1 < argc ? argv[i + 1] : NULL;
-        const char **str = NULL;
-        if (cli_info_option(s)) {
-            exit(0);
-        } else if (!strcmp(s, "--replay")) {
-            str = &a->replay;
-        } else if (!strcmp(s, "--record")) {
-            str = &a->record;
-        } else if (!strcmp(s, "--out")) {
-            str = &a->out;
-        } else if (!strcmp(s, "--cutout")) {
-            str = &a->cutout;
-        } else if (!strcmp(s, "--screenshot")) {
-            str = &a->shot;
-        } else if (!strcmp(s, "--seeds-out")) {
-            str = &a->seeds_out;
-        } else if (!strcmp(s, "-b") || !strcmp(s, "--backend")) {
-            str = &a->view.backend;
-        } else if (!strcmp(s, "--help-overlay")) {
+    opterr = 0; /* the messages are ours, one line each */
+    optind = 1;
+    int c;
+    while ((c = getopt_long(argc, argv, ":l:c:b:h", long_options, NULL)) != -1) {
+        const char *arg = optarg;
+        switch (c) {
+        case OPT_REPLAY:
+            a->replay = arg;
+            break;
+        case OPT_RECORD:
+            a->record = arg;
+            break;
+        case OPT_OUT:
+            a->out = arg;
+            break;
+        case OPT_CUTOUT:
+            a->cutout = arg;
+            break;
+        case OPT_SHOT:
+            a->shot = arg;
+            break;
+        case OPT_SEEDS_OUT:
+            a->seeds_out = arg;
+            break;
+        case 'b':
+            a->view.backend = arg;
+            break;
+        case OPT_HELP_OVERLAY:
             a->view.show_help = 1;
-        } else if (!strcmp(s, "--keep-models")) {
+            break;
+        case OPT_KEEP_MODELS:
             a->view.keep_models = 1;
-        } else if (!strcmp(s, "--view")) {
-            if (!next)
-                return cli_usage_error("--view needs a name", NULL);
-            if (!strcmp(next, "overlay"))
+            break;
+        case OPT_VIEW:
+            if (!strcmp(arg, "overlay"))
                 a->view.view = VIEW_OVERLAY;
-            else if (!strcmp(next, "mask"))
+            else if (!strcmp(arg, "mask"))
                 a->view.view = VIEW_MASK;
-            else if (!strcmp(next, "cutout"))
+            else if (!strcmp(arg, "cutout"))
                 a->view.view = VIEW_CUTOUT;
             else
-                return cli_usage_error("--view takes overlay, mask or cutout", next);
-            i++;
-        } else if (!strcmp(s, "-l") || !strcmp(s, "--lambda") || !strcmp(s, "--zoom")) {
-            if (!next)
-                return cli_usage_error("option needs a number", s);
-            if (!cli_parse_double(next, 0, 1e6, strcmp(s, "--zoom") ? &a->view.lambda : &a->zoom))
-                return cli_usage_error("not a number 0..1e6", next);
-            i++;
-        } else if (!strcmp(s, "-c") || !strcmp(s, "--conn")) {
-            if (!next || (strcmp(next, "4") && strcmp(next, "8")))
-                return cli_usage_error("--conn takes 4 or 8", next);
-            a->view.conn = next[0] - '0';
-            i++;
-        } else if (s[0] == '-' && s[1]) {
-            return cli_usage_error("unknown option", s);
-        } else if (!a->image) {
-            a->image = s;
-        } else {
-            return cli_usage_error("more than one image", s);
-        }
-        if (str) {
-            if (!next)
-                return cli_usage_error("option needs a value", s);
-            *str = next;
-            i++;
+                return usage_error("--view takes overlay, mask or cutout, not", arg);
+            break;
+        case 'l':
+            if (!cli_parse_double(arg, 0, 1e6, &a->view.lambda))
+                return usage_error("--lambda takes a number in 0..1e6, not", arg);
+            break;
+        case OPT_ZOOM:
+            if (!cli_parse_double(arg, 0, 1e6, &a->zoom))
+                return usage_error("--zoom takes a number in 0..1e6, not", arg);
+            break;
+        case 'c':
+            if (strcmp(arg, "4") && strcmp(arg, "8"))
+                return usage_error("--conn takes 4 or 8, not", arg);
+            a->view.conn = arg[0] - '0';
+            break;
+        case 'h':
+            cli_info_option("--help");
+            return -1;
+        case OPT_VERSION:
+            print_version();
+            return -1;
+        case ':':
+            return usage_error("option needs a value", argv[optind - 1]);
+        default: /* '?' */
+            if (optopt) {
+                char opt[3] = {'-', (char)optopt, 0};
+                return usage_error("unknown option", opt);
+            }
+            return usage_error("unknown option", argv[optind - 1]);
         }
     }
+    for (int i = optind; i < argc; i++) {
+        if (a->image)
+            return usage_error("more than one image", argv[i]);
+        a->image = argv[i];
+    }
     if ((a->out || a->cutout || a->shot || a->seeds_out) && !a->replay)
-        return cli_usage_error("--out, --cutout, --screenshot and --seeds-out need --replay", NULL);
+        return usage_error("--out, --cutout, --screenshot and --seeds-out need --replay", NULL);
     const char *outs[] = {a->out, a->cutout, a->shot, a->seeds_out, a->record};
     const char *ins[] = {a->image ? a->image : GCUT_VIEW_DEFAULT_IMAGE, a->replay};
     return cli_check_outputs(outs, 5, ins, 2);
+}
+
+/* The replay's SIGINT / SIGTERM: remembered here, seen by the replay loop
+ * between strokes and by the cut under way through its progress callback
+ * (viewer::interrupt), which stops it; nothing is written then. */
+static volatile sig_atomic_t g_stop_signal;
+
+static void on_stop_signal(int sig) { g_stop_signal = sig; }
+
+static void catch_stop_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
 }
 
 int main(int argc, char **argv)
@@ -152,7 +250,9 @@ int main(int argc, char **argv)
     a.view.lambda = -1;
     int rc = parse_args(argc, argv, &a);
     if (rc)
-        return rc;
+        return rc < 0 ? 0 : rc;
+    if (a.replay)
+        catch_stop_signals(); /* before the image is read: a replay stops cleanly */
     const char *path = a.image ? a.image : GCUT_VIEW_DEFAULT_IMAGE;
     gcut_image *img = NULL;
     stroke *in = NULL;
@@ -176,6 +276,12 @@ int main(int argc, char **argv)
     const int scripted = a.replay != NULL;
     if (scripted && !getenv("SDL_VIDEODRIVER") && !getenv("DISPLAY") && !getenv("WAYLAND_DISPLAY"))
         SDL_SetHint(SDL_HINT_VIDEODRIVER, "dummy");
+    if (scripted) {
+        /* SDL would turn SIGINT and SIGTERM into an SDL_QUIT event that
+         * the replay never reads: the replay handles them itself. */
+        SDL_SetHint(SDL_HINT_NO_SIGNAL_HANDLERS, "1");
+        v.interrupt = &g_stop_signal;
+    }
     if (SDL_Init(SDL_INIT_VIDEO) != 0) {
         fprintf(stderr, "gcut-view: cannot start SDL video: %s%s\n", SDL_GetError(),
                 scripted ? "" : " (no display? try --replay with SDL_VIDEODRIVER=dummy)");
@@ -212,11 +318,22 @@ int main(int argc, char **argv)
     } else if (scripted) {
         view_fit(&v);
         const double t0 = cli_now_ms();
-        for (int32_t i = 0; i < nin; i++) {
+        for (int32_t i = 0; i < nin && !g_stop_signal && !v.failed; i++) {
             replay_stroke(&v, &in[i]);
+            if (v.failed && !g_stop_signal)
+                fprintf(stderr, "%s: %s: stroke %d of %d: %s\n", cli_prog(), a.replay, (int)i + 1,
+                        (int)nin, v.fail_msg);
             render_frame(&v, -1, -1, NULL);
             window_present(&v, &wd);
             SDL_PumpEvents();
+        }
+        if (g_stop_signal || v.failed) {
+            /* No output: a mask of a replay cut short is not the replay's. */
+            if (g_stop_signal)
+                fprintf(stderr, "%s: interrupted by %s: nothing written\n", cli_prog(),
+                        g_stop_signal == SIGINT ? "SIGINT" : "SIGTERM");
+            rc = g_stop_signal ? 128 + (int)g_stop_signal : 1;
+            goto close;
         }
         window_check(&v, &wd);
         fprintf(cli_report(),
@@ -235,8 +352,18 @@ int main(int argc, char **argv)
             fprintf(cli_report(), "screenshot: %s (%dx%d)\n", a.shot, v.fw, v.fh);
     } else {
         view_fit(&v);
-        rc = run_window(&v, &wd);
+        /* The cuts run on the worker's thread: the window never waits. */
+        v.image_path = path;
+        if (!(v.async = view_worker_new(img))) {
+            fprintf(stderr, "%s: cannot start the cut worker thread\n", cli_prog());
+            rc = 1;
+        } else {
+            rc = run_window(&v, &wd);
+        }
+        view_worker_free(v.async);
+        v.async = NULL;
     }
+close:
     window_close(&wd);
     SDL_Quit();
 done:

@@ -165,10 +165,14 @@ void render_frame(viewer *v, int32_t mx, int32_t my, const int32_t *drag_rect)
     }
     char status[200];
     const int32_t sc = (int32_t)v->text_scale;
-    snprintf(status, sizeof status, "%s %.1f MS%s  LAMBDA %g  CONN %d  BRUSH %d  H: HELP",
-             v->last_backend ? v->last_backend : v->backend, v->have_mask ? v->last_ms : 0.0,
-             v->have_mask ? (v->last_warm ? " WARM" : " COLD") : "", v->p.lambda,
-             v->p.connectivity, v->brush);
+    if (v->busy)
+        snprintf(status, sizeof status, "SOLVING... %.1f S  LAMBDA %g  CONN %d  BRUSH %d  H: HELP",
+                 v->busy_ms / 1000.0, v->p.lambda, v->p.connectivity, v->brush);
+    else
+        snprintf(status, sizeof status, "%s %.1f MS%s  LAMBDA %g  CONN %d  BRUSH %d  H: HELP",
+                 v->last_backend ? v->last_backend : v->backend, v->have_mask ? v->last_ms : 0.0,
+                 v->have_mask ? (v->last_warm ? " WARM" : " COLD") : "", v->p.lambda,
+                 v->p.connectivity, v->brush);
     const int32_t lh = (VIEW_FONT_H + 3) * sc;
     fill_rect(v, 0, 0, (int32_t)strlen(status) * (VIEW_FONT_W + 1) * sc + 4 * sc, lh, 0, 160);
     draw_text(v, 2 * sc, 2 * sc, status, rgb(255, 255, 255));

@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "view_internal.h"
+#include "worker.h"
 
 /* ------------------------------------------------------------ strokes */
 
@@ -100,7 +101,103 @@ void strokes_free(stroke *list, int32_t n)
     free(list);
 }
 
-/* Parse a stroke file into strokes[]; prints the first error. */
+/* Coordinates and sizes in stroke files: at most 2^24 in magnitude. */
+#define STROKE_COORD_MAX (1L << 24)
+#define STROKE_RADIUS_MAX 200
+
+/* Token tok (field `field` of the line, named `what`) as an integer in
+ * lo..hi: 0 and *out, or 1 with the reason in why. */
+static int field_int(const char *tok, int field, const char *what, long lo, long hi, long *out,
+                     char *why, size_t nwhy)
+{
+    char *end;
+    errno = 0;
+    const long x = strtol(tok, &end, 10);
+    if (errno || end == tok || *end || x < lo || x > hi) {
+        snprintf(why, nwhy, "field %d (%s): expected an integer in %ld..%ld, got '%.40s'", field,
+                 what, lo, hi, tok);
+        return 1;
+    }
+    *out = x;
+    return 0;
+}
+
+/* One fg / bg line after its keyword: radius, then x y pairs. */
+static int parse_stroke(char **save, stroke *st, char *why, size_t nwhy)
+{
+    const char *tok = strtok_r(NULL, " \t\r\n", save);
+    long r;
+    if (!tok) {
+        snprintf(why, nwhy, "field 2 (radius): missing; expected '%s RADIUS x1 y1 x2 y2 ...'",
+                 st->kind == STROKE_FG ? "fg" : "bg");
+        return 1;
+    }
+    if (field_int(tok, 2, "radius", 0, STROKE_RADIUS_MAX, &r, why, nwhy))
+        return 1;
+    st->radius = (int32_t)r;
+    int field = 3;
+    long xy[2];
+    for (;; field++) {
+        const int k = (field - 3) % 2, point = (field - 3) / 2 + 1;
+        char what[32];
+        snprintf(what, sizeof what, "%s of point %d", k ? "y" : "x", point);
+        if (!(tok = strtok_r(NULL, " \t\r\n", save))) {
+            if (k == 0 && point > 1)
+                return 0;
+            snprintf(why, nwhy, "field %d (%s): missing; %s", field, what,
+                     k ? "points are x y pairs" : "a stroke needs at least one point");
+            return 1;
+        }
+        if (field_int(tok, field, what, -STROKE_COORD_MAX, STROKE_COORD_MAX, &xy[k], why, nwhy))
+            return 1;
+        if (k == 1 && stroke_push(st, (int32_t)xy[0], (int32_t)xy[1])) {
+            snprintf(why, nwhy, "out of memory at point %d", point);
+            return 1;
+        }
+    }
+}
+
+/* One rect line after its keyword: X Y W H inside the w x h image, not
+ * all of it. */
+static int parse_rect(char **save, int32_t w, int32_t h, stroke *st, char *why, size_t nwhy)
+{
+    static const char *const names[4] = {"X", "Y", "W", "H"};
+    long v[4];
+    for (int i = 0; i < 4; i++) {
+        const char *tok = strtok_r(NULL, " \t\r\n", save);
+        if (!tok) {
+            snprintf(why, nwhy, "field %d (%s): missing; expected 'rect X Y W H'", i + 2, names[i]);
+            return 1;
+        }
+        /* X and Y inside the image; W and H at least 1 and within it. */
+        const long side = i % 2 ? h : w;
+        const long lo = i < 2 ? 0 : 1, hi = i < 2 ? side - 1 : side - v[i - 2];
+        if (field_int(tok, i + 2, names[i], lo, hi, &v[i], why, nwhy)) {
+            const size_t len = strlen(why);
+            snprintf(why + len, nwhy - len, " (the image is %dx%d)", (int)w, (int)h);
+            return 1;
+        }
+    }
+    const char *extra = strtok_r(NULL, " \t\r\n", save);
+    if (extra) {
+        snprintf(why, nwhy, "field 6: unexpected '%.40s' after 'rect X Y W H'", extra);
+        return 1;
+    }
+    if (v[2] == w && v[3] == h) {
+        snprintf(why, nwhy, "the rectangle covers the whole %dx%d image: no background left",
+                 (int)w, (int)h);
+        return 1;
+    }
+    if (stroke_push(st, (int32_t)v[0], (int32_t)v[1]) ||
+        stroke_push(st, (int32_t)v[2], (int32_t)v[3])) {
+        snprintf(why, nwhy, "out of memory");
+        return 1;
+    }
+    return 0;
+}
+
+/* Parse a stroke file into strokes[]; prints the first error: the file,
+ * the line, the field, what was expected and what was there. */
 int strokes_read(const char *path, int32_t w, int32_t h, stroke **out, int32_t *count)
 {
     FILE *f = fopen(path, "r");
@@ -110,9 +207,17 @@ int strokes_read(const char *path, int32_t w, int32_t h, stroke **out, int32_t *
     }
     stroke *list = NULL;
     int32_t n = 0, cap = 0, line = 0, rc = 0;
-    char buf[65536];
+    static char buf[65536];
+    char why[256];
     while (!rc && fgets(buf, sizeof buf, f)) {
         line++;
+        const size_t len = strlen(buf);
+        if (len == sizeof buf - 1 && buf[len - 1] != '\n' && !feof(f)) {
+            fprintf(stderr, "%s: %s:%d: line longer than %d characters\n", cli_prog(), path,
+                    (int)line, (int)sizeof buf - 2);
+            rc = 1;
+            break;
+        }
         char *hash = strchr(buf, '#');
         if (hash)
             *hash = 0;
@@ -125,43 +230,16 @@ int strokes_read(const char *path, int32_t w, int32_t h, stroke **out, int32_t *
         else if (!strcmp(tok, "rect"))
             st.kind = STROKE_RECT;
         else {
-            fprintf(stderr, "%s: %s:%d: unknown item '%s'\n", cli_prog(), path, line, tok);
+            fprintf(stderr, "%s: %s:%d: unknown item '%.40s' (expected fg, bg or rect)\n",
+                    cli_prog(), path, (int)line, tok);
             rc = 1;
             break;
         }
-        /* the numbers of the line: radius and points, or x y w h */
-        long vals[4] = {0, 0, 0, 0};
-        int32_t k = 0;
-        int bad = 0;
-        while (!bad && (tok = strtok_r(NULL, " \t\r\n", &save))) {
-            char *end;
-            errno = 0;
-            const long x = strtol(tok, &end, 10);
-            if (errno || *end || x < -(1L << 24) || x > (1L << 24))
-                bad = 1;
-            else if (st.kind == STROKE_RECT)
-                bad = k >= 4 || (vals[k] = x, 0);
-            else if (k == 0)
-                vals[0] = x;
-            else if (k % 2)
-                bad = stroke_push(&st, (int32_t)x, 0) != 0;
-            else
-                st.xy[2 * st.count - 1] = (int32_t)x;
-            k++;
-        }
-        if (st.kind == STROKE_RECT) {
-            bad = bad || k != 4 || vals[2] < 1 || vals[3] < 1 || vals[0] < 0 || vals[1] < 0 ||
-                  vals[0] + vals[2] > w || vals[1] + vals[3] > h ||
-                  (vals[2] == w && vals[3] == h) ||
-                  stroke_push(&st, (int32_t)vals[0], (int32_t)vals[1]) ||
-                  stroke_push(&st, (int32_t)vals[2], (int32_t)vals[3]);
-        } else {
-            bad = bad || k < 3 || k % 2 == 0 || vals[0] < 0 || vals[0] > 200;
-            st.radius = bad ? 0 : (int32_t)vals[0];
-        }
+        const int bad = st.kind == STROKE_RECT ? parse_rect(&save, w, h, &st, why, sizeof why)
+                                               : parse_stroke(&save, &st, why, sizeof why);
         if (bad) {
-            fprintf(stderr, "%s: %s:%d: malformed %s line\n", cli_prog(), path, line,
-                    st.kind == STROKE_RECT ? "rect" : "stroke");
+            fprintf(stderr, "%s: %s:%d: malformed %s line: %s\n", cli_prog(), path, (int)line,
+                    st.kind == STROKE_RECT ? "rect" : "stroke", why);
             free(st.xy);
             rc = 1;
             break;
@@ -170,6 +248,7 @@ int strokes_read(const char *path, int32_t w, int32_t h, stroke **out, int32_t *
             cap = cap ? 2 * cap : 16;
             stroke *grown = realloc(list, (size_t)cap * sizeof *grown);
             if (!grown) {
+                fprintf(stderr, "%s: %s:%d: out of memory\n", cli_prog(), path, (int)line);
                 free(st.xy);
                 rc = 1;
                 break;
@@ -195,6 +274,57 @@ void set_msg(viewer *v, const char *fmt, const char *arg)
     snprintf(v->msg, sizeof v->msg, fmt, arg);
 }
 
+/* A cut failed: the message line says why, and the first failure is kept
+ * for the replay (which stops there and exits with it). */
+static void cut_failed(viewer *v)
+{
+    set_msg(v, "%s", gcut_last_error());
+    if (v->failed++ == 0)
+        snprintf(v->fail_msg, sizeof v->fail_msg, "%s", gcut_last_error());
+}
+
+/* The progress callback of the viewer's cuts: stop when asked to. */
+static int view_progress(const gcut_progress *p, void *user)
+{
+    (void)p;
+    const viewer *v = user;
+    return v->interrupt && *v->interrupt;
+}
+
+/* Hand the current seeds to the worker (interactive mode). */
+static void post_job(viewer *v, int kind, int grabcut)
+{
+    view_job job;
+    memset(&job, 0, sizeof job);
+    job.kind = kind;
+    job.grabcut = grabcut;
+    job.lambda = v->p.lambda;
+    job.conn = v->p.connectivity;
+    snprintf(job.backend, sizeof job.backend, "%s", v->backend);
+    view_worker_post(v->async, &job, v->seeds);
+    v->nchanged = 0;
+    v->disp_dirty = 1; /* the seeds are drawn at once, the mask when it comes */
+}
+
+int view_take_result(viewer *v)
+{
+    view_result r;
+    if (!v->async || !view_worker_take(v->async, v->mask, &r))
+        return 0;
+    v->disp_dirty = 1;
+    if (!r.ok) {
+        set_msg(v, "%.150s", r.error);
+        if (v->failed++ == 0)
+            snprintf(v->fail_msg, sizeof v->fail_msg, "%s", r.error);
+        return 1;
+    }
+    v->have_mask = r.have_mask;
+    v->last_ms = r.ms;
+    v->last_warm = r.warm;
+    v->last_backend = r.backend;
+    return 1;
+}
+
 /* Cut from scratch with the seeds of the applied strokes: a new session
  * learns the models from all the seeds (as gcut-seg does); after a
  * rectangle, GrabCut iterations refine them. */
@@ -205,6 +335,12 @@ int resegment_full(viewer *v)
     for (int32_t i = 0; i < v->ndone; i++) {
         stroke_apply(v, &v->strokes[i]);
         have_rect |= v->strokes[i].kind == STROKE_RECT;
+    }
+    if (v->async) {
+        /* The worker cuts (a running cut is cancelled); the window takes
+         * the mask when it is ready (view_take_result). */
+        post_job(v, VIEW_JOB_FULL, have_rect);
+        return 0;
     }
     for (int32_t p = 0; p < v->n && !have_seed; p++)
         have_seed = v->seeds[p] != GCUT_SEED_UNKNOWN;
@@ -222,7 +358,7 @@ int resegment_full(viewer *v)
         rc = have_rect ? gcut_seg_session_grabcut(v->s, 5, v->mask, &st)
                        : gcut_seg_session_solve(v->s, v->mask, &st);
     if (rc != GCUT_OK) {
-        set_msg(v, "%s", gcut_last_error());
+        cut_failed(v);
         gcut_seg_session_free(v->s);
         v->s = NULL;
         v->have_mask = 0;
@@ -242,13 +378,22 @@ int resegment_full(viewer *v)
  * slow for a live overlay. */
 static void warm_update(viewer *v, uint8_t label, int force)
 {
+    if (v->async) {
+        /* Every change goes to the worker, which re-solves warm. */
+        int have_rect = 0;
+        for (int32_t i = 0; i < v->ndone; i++)
+            have_rect |= v->strokes[i].kind == STROKE_RECT;
+        if (v->nchanged > 0 || force)
+            post_job(v, VIEW_JOB_WARM, have_rect);
+        return;
+    }
     if (!v->s || v->nchanged == 0 || (!force && v->last_ms > LIVE_LIMIT_MS))
         return;
     const double t0 = cli_now_ms();
     gcut_seg_stats st;
     if (gcut_seg_session_add_stroke(v->s, label, v->changed, v->nchanged) != GCUT_OK ||
         gcut_seg_session_solve(v->s, v->mask, &st) != GCUT_OK) {
-        set_msg(v, "%s", gcut_last_error());
+        cut_failed(v);
         return;
     }
     v->nchanged = 0;
@@ -306,7 +451,7 @@ void stroke_end(viewer *v)
         stroke_write(v->record, st);
         fflush(v->record);
     }
-    if (v->relearn || !v->s || st->kind == STROKE_RECT)
+    if (v->relearn || (!v->s && !v->async) || st->kind == STROKE_RECT)
         resegment_full(v);
     else
         warm_update(v, st->kind == STROKE_FG ? GCUT_SEED_FG : GCUT_SEED_BG, 1);
@@ -383,6 +528,8 @@ int viewer_init(viewer *v, gcut_image *img, const view_options *o)
         v->p.connectivity = o->conn;
     snprintf(v->backend, sizeof v->backend, "%s", o->backend ? o->backend : "auto");
     v->p.solve.backend = v->backend;
+    v->p.solve.progress = view_progress;
+    v->p.solve.progress_user = v;
     v->view = o->view;
     v->brush = 4;
     v->relearn = !o->keep_models;

@@ -9,6 +9,7 @@
 #ifndef GCUT_DEMOS_VIEW_INTERNAL_H
 #define GCUT_DEMOS_VIEW_INTERNAL_H
 
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -57,6 +58,19 @@ typedef struct viewer {
     double text_scale;
     char msg[160];
     FILE *record;
+    /* Cuts that failed since the viewer began (the replay stops at the
+     * first), and the library's message of the first one. */
+    int32_t failed;
+    char fail_msg[512];
+    /* Non-zero: stop the cut under way (its progress callback returns it);
+     * the replay points it at the flag its signal handler sets. */
+    const volatile sig_atomic_t *interrupt;
+    /* Interactive mode: the worker thread that runs the cuts (worker.h);
+     * NULL: the cuts run on the calling thread (the replay, the bench). */
+    struct view_worker *async;
+    const char *image_path; /* the image's file, for the save key's names */
+    int busy;               /* the worker has a cut under way (the status line says so) */
+    double busy_ms;         /* for that long */
 } viewer;
 
 /* ---- strokes.c: the viewer's state and the model */
@@ -88,6 +102,10 @@ int resegment_full(viewer *v);
 stroke *stroke_begin(viewer *v, int kind, int32_t radius);
 void stroke_extend(viewer *v, stroke *st, int32_t x, int32_t y);
 void stroke_end(viewer *v);
+
+/* Interactive mode: take the worker's newest mask, if any, into v (the
+ * message line says why when its cut failed); 1 when something changed. */
+int view_take_result(viewer *v);
 
 /* Replay one stroke as if painted: point by point, then the release. */
 void replay_stroke(viewer *v, const stroke *in);

@@ -4,6 +4,7 @@
  * model in strokes.c), the keys, zoom and pan; and the read-back of the
  * window that checks that a screenshot is what the window shows.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 #include "cli.h"
 #include "render.h"
 #include "window.h"
+#include "worker.h"
 
 void window_present(viewer *v, window *wd)
 {
@@ -101,8 +103,11 @@ void window_close(window *wd)
 static void update_title(viewer *v, window *wd)
 {
     char t[200];
-    snprintf(t, sizeof t, "gcut-view - %s - %.1f ms",
-             v->last_backend ? v->last_backend : v->backend, v->last_ms);
+    if (v->busy)
+        snprintf(t, sizeof t, "gcut-view - solving... %.1f s", v->busy_ms / 1000.0);
+    else
+        snprintf(t, sizeof t, "gcut-view - %s - %.1f ms",
+                 v->last_backend ? v->last_backend : v->backend, v->last_ms);
     SDL_SetWindowTitle(wd->win, t);
 }
 
@@ -131,6 +136,37 @@ static const char *toggle_backend(const char *cur)
     if (on_gpu)
         return backend_with(GCUT_BACKEND_GRID | GCUT_BACKEND_AUTO_VISION, GCUT_BACKEND_GPU);
     return backend_with(GCUT_BACKEND_GRID | GCUT_BACKEND_GPU, GCUT_BACKEND_REFERENCE);
+}
+
+/* The save key: the mask next to the image, named after it (photo.png:
+ * photo-mask.png, then photo-mask-1.png ...; never over a file), and the
+ * cut-out likewise; the message line and stdout say where. */
+static void save_key(viewer *v)
+{
+    view_take_result(v); /* the newest finished mask */
+    if (!v->have_mask) {
+        set_msg(v, "%s", "NOTHING TO SAVE YET: PAINT SOME SEEDS");
+        return;
+    }
+    char mask[4096], cut[4096];
+    const char *img = v->image_path ? v->image_path : "gcut-view.png";
+    if (view_save_name(img, "mask", mask, sizeof mask) != 0) {
+        set_msg(v, "CANNOT SAVE NEXT TO THE IMAGE: %s", strerror(errno));
+        return;
+    }
+    if (save_plane(v, mask, 0) != 0) {
+        remove(mask);
+        set_msg(v, "%s", "SAVING THE MASK FAILED (SEE THE TERMINAL)");
+        return;
+    }
+    if (view_save_name(img, "cutout", cut, sizeof cut) != 0 || save_plane(v, cut, 1) != 0) {
+        remove(cut);
+        snprintf(cut, sizeof cut, "(cut-out not saved)");
+    }
+    printf("gcut-view: saved %s and %s\n", mask, cut);
+    fflush(stdout);
+    const char *base = strrchr(mask, '/');
+    set_msg(v, "SAVED %s (AND THE CUT-OUT)", base ? base + 1 : mask);
 }
 
 static void zoom_at(viewer *v, double factor, int32_t sx, int32_t sy)
@@ -198,9 +234,7 @@ static void handle_key(viewer *v, SDL_Keycode k, SDL_Keymod mod, int *quit)
         resegment_full(v);
         break;
     case SDLK_s:
-        if (save_plane(v, "gcut-view-mask.png", 0) == 0 &&
-            save_plane(v, "gcut-view-cutout.png", 1) == 0)
-            set_msg(v, "%s", "SAVED GCUT-VIEW-MASK.PNG, GCUT-VIEW-CUTOUT.PNG");
+        save_key(v);
         break;
     case SDLK_b: {
         const char *other = toggle_backend(v->backend);
@@ -278,12 +312,20 @@ int run_window(viewer *v, window *wd)
             v->oy = fh / 2 - cy * v->zoom;
         }
         const double sx = (double)v->fw / ww, sy = (double)v->fh / wh;
+        /* The worker's mask when it is ready; while it cuts, the window
+         * wakes every 50 ms to show the time, and never waits for it. */
+        view_take_result(v);
+        v->busy = v->async && view_worker_busy(v->async, &v->busy_ms);
         render_frame(v, mx, my, rdrag ? rect : NULL);
         window_present(v, wd);
         update_title(v, wd);
         SDL_Event e;
-        if (!SDL_WaitEvent(&e))
+        if (v->busy) {
+            if (!SDL_WaitEventTimeout(&e, 50))
+                continue;
+        } else if (!SDL_WaitEvent(&e)) {
             break;
+        }
         do {
             const int32_t ix = (int32_t)floor((mx - v->ox) / v->zoom);
             const int32_t iy = (int32_t)floor((my - v->oy) / v->zoom);

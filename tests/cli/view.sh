@@ -14,6 +14,8 @@ img="$root/images/blob.png"; strokes="$root/images/blob.strokes"
 "$exe" --help > "$work/help.out"
 diff -u "$src/golden/gcut-view-help.out" "$work/help.out" || fail "--help differs from golden"
 "$exe" --version | grep -qx 'gcut-view [0-9][0-9.]*' || fail "--version: $("$exe" --version)"
+"$exe" --version | grep -q '^back ends: .*cpu-bk' || fail "--version back ends: $("$exe" --version)"
+"$exe" -h | cmp -s - "$src/golden/gcut-view-help.out" || fail "-h differs from --help"
 
 # Replay without any display.
 out=$(env -u DISPLAY -u WAYLAND_DISPLAY SDL_VIDEODRIVER=dummy "$exe" "$img" --replay "$strokes" \
@@ -57,14 +59,66 @@ SDL_VIDEODRIVER=dummy "$exe" "$img" --replay "$work/b.strokes" --out "$work/b.pn
 cmp -s "$work/a.png" "$work/b.png" || fail "recorded strokes replay differently"
 grep -qx 'fg 2 100 70 100 80' "$work/b.strokes" || fail "record: $(cat "$work/b.strokes")"
 
+# Option conventions (getopt_long): --opt=value and --opt value give the
+# same mask, -- ends the options, usage errors are one line and exit 2.
+SDL_VIDEODRIVER=dummy "$exe" --replay="$strokes" --out="$work/eq.png" -l50 -- "$img" > /dev/null
+cmp -s "$work/eq.png" "$work/mask.png" || fail "--opt=value replay differs"
+
 # Errors: a clear line and the documented exit status.
 set +e
-printf 'fg 2 1\n' > "$work/bad.strokes"
-SDL_VIDEODRIVER=dummy "$exe" "$img" --replay "$work/bad.strokes" 2> "$work/err" > /dev/null
-[ $? = 1 ] || fail "bad stroke file: exit"
-grep -q 'bad.strokes:1: malformed stroke line' "$work/err" || fail "bad stroke: $(cat "$work/err")"
-"$exe" "$img" --out x.png 2> /dev/null; [ $? = 2 ] || fail "--out without --replay: exit"
-"$exe" --bogus 2> /dev/null; [ $? = 2 ] || fail "unknown option: exit"
+bad_line() { # stroke line, expected message (after FILE:1: )
+  printf '%s\n' "$1" > "$work/bad.strokes"
+  SDL_VIDEODRIVER=dummy "$exe" "$img" --replay "$work/bad.strokes" --out "$work/bad.png" \
+    2> "$work/err" > /dev/null
+  [ $? = 1 ] || fail "bad stroke line '$1': exit"
+  grep -q "bad.strokes:1: " "$work/err" && grep -qF "$2" "$work/err" \
+    || fail "bad stroke line '$1': $(cat "$work/err")"
+  [ ! -e "$work/bad.png" ] || fail "bad stroke line '$1' wrote a mask"
+}
+bad_line 'fg 2 1' "malformed stroke line: field 4 (y of point 1): missing; points are x y pairs"
+bad_line 'fg x 1 1' "malformed stroke line: field 2 (radius): expected an integer in 0..200, got 'x'"
+bad_line 'bg 201 1 1' "field 2 (radius): expected an integer in 0..200, got '201'"
+bad_line 'fg 3' "field 3 (x of point 1): missing; a stroke needs at least one point"
+bad_line 'fg 3 1 2 3 z' "field 6 (y of point 2): expected an integer in -16777216..16777216, got 'z'"
+bad_line 'rect 1 2 3' "malformed rect line: field 5 (H): missing; expected 'rect X Y W H'"
+bad_line 'rect 10 0 191 5' "field 4 (W): expected an integer in 1..190, got '191' (the image is 200x150)"
+bad_line 'rect 0 0 200 150' "the rectangle covers the whole 200x150 image: no background left"
+bad_line 'rect 0 0 5 5 9' "field 6: unexpected '9' after 'rect X Y W H'"
+bad_line 'blob 1' "unknown item 'blob' (expected fg, bg or rect)"
+"$exe" "$img" --out x.png 2> "$work/err"; [ $? = 2 ] || fail "--out without --replay: exit"
+"$exe" --bogus 2> "$work/err"; [ $? = 2 ] || fail "unknown option: exit"
+[ "$(wc -l < "$work/err")" = 1 ] || fail "usage error not one line: $(cat "$work/err")"
+grep -qx "gcut-view: unknown option: --bogus (see gcut-view --help)" "$work/err" \
+  || fail "unknown option: $(cat "$work/err")"
+"$exe" --lambda 2> "$work/err"; [ $? = 2 ] || fail "--lambda without a value: exit"
+grep -qx "gcut-view: option needs a value: --lambda (see gcut-view --help)" "$work/err" \
+  || fail "missing value: $(cat "$work/err")"
+
+# A failed cut stops the replay: the library's message, exit 1, no mask.
+SDL_VIDEODRIVER=dummy "$exe" "$img" --replay "$strokes" --out "$work/nope.png" -b nope \
+  2> "$work/err" > /dev/null
+[ $? = 1 ] || fail "failed cut: exit"
+grep -q "blob.strokes: stroke 1 of 6: .*no back end called 'nope'" "$work/err" \
+  || fail "failed cut: $(cat "$work/err")"
+[ ! -e "$work/nope.png" ] || fail "failed cut wrote a mask"
+
+# SIGINT and SIGTERM stop a long replay cleanly: 128 + the signal, nothing
+# written, an old output left as it was (a 900x700 noise image, GrabCut
+# rectangles: a replay of many seconds).
+{ printf 'P6\n900 700\n255\n'; head -c $((900 * 700 * 3)) /dev/urandom; } > "$work/noise.ppm"
+for i in 1 2 3 4 5 6; do printf 'rect %d %d 700 500\nfg 4 450 350 460 350\n' $((10 * i)) $((10 * i)); done \
+  > "$work/long.strokes"
+for sig in INT TERM; do
+  echo old > "$work/long.png"
+  SDL_VIDEODRIVER=dummy timeout --preserve-status -s $sig 1 "$exe" "$work/noise.ppm" \
+    --replay "$work/long.strokes" --out "$work/long.png" --zoom 0.5 2> "$work/err" > /dev/null
+  rc=$?
+  want=$([ $sig = INT ] && echo 130 || echo 143)
+  [ $rc = "$want" ] || fail "SIG$sig: exit $rc, wanted $want: $(cat "$work/err")"
+  grep -qx "gcut-view: interrupted by SIG$sig: nothing written" "$work/err" \
+    || fail "SIG$sig: $(cat "$work/err")"
+  [ "$(cat "$work/long.png")" = old ] || fail "SIG$sig: the old output was replaced"
+done
 set -e
 
 # A real window under Xvfb: the window's pixels are the screenshot's.

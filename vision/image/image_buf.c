@@ -54,6 +54,16 @@ gcut_status gcut_i_image_check_size(const char *func, const char *name, int64_t 
                            "to %ld, at most %llu bytes of pixels)",
                            name, (long long)width, (long long)height, (int)channels,
                            (long)GCUT_I_IMAGE_MAX_SIDE, (unsigned long long)GCUT_I_IMAGE_MAX_BYTES);
+    /* The process memory budget (gcut_set_max_memory), checked from the
+     * header alone: a file that announces more pixels than the budget
+     * allows is refused before a byte of them is decoded. */
+    const size_t budget = gcut_max_memory();
+    if (budget != 0 && b > budget)
+        return gcut_i_fail(GCUT_ERR_NOMEM, func,
+                           "%s: a %lld x %lld image of %d channels needs %llu bytes of pixels, "
+                           "over the memory budget of %zu bytes (gcut_set_max_memory)",
+                           name, (long long)width, (long long)height, (int)channels,
+                           (unsigned long long)b, budget);
     if (bytes)
         *bytes = b;
     return GCUT_OK;

@@ -39,12 +39,16 @@
  * the loop ends. One gcut_grid is refilled by whole-array setters for every
  * move; the setters record only entries that differ, so a move that
  * changes little (swaps of rare labels) is solved warm by cpu-bk.
+ * The progress callback of opt->solve (progress_internal.h) is called
+ * after a move (at most every progress_interval_ms) and after each cycle;
+ * when it asks to stop, the caller's labels are left as they were.
  */
 #include <limits.h>
 #include <string.h>
 #include <time.h>
 
 #include "core/core_internal.h"
+#include "progress_internal.h"
 #include "vision_plugin.h"
 #include "gcut/vision/mrf.h"
 #include "vision_plugin.h"
@@ -528,6 +532,28 @@ static void next_cycle_moves(void *user, int32_t cycle, int32_t *out)
     }
 }
 
+/* The device loop's per-move report, forwarded to both callbacks: the
+ * caller's gcut_mrf_progress_fn and the progress callback of the solve
+ * options. The plugin cannot be stopped from here: a request to stop is
+ * kept and honoured when the device loop returns (run_device). */
+typedef struct device_progress {
+    gcut_mrf_progress_fn fn;
+    void *fn_user;
+    gcut_i_vprog *pr;
+    int32_t max_cycles;
+    gcut_status st; /* GCUT_ERR_INTERRUPTED once the callback asked to stop */
+} device_progress;
+
+static void device_progress_fn(void *user, int32_t cycle, int32_t label, int64_t energy, double ms)
+{
+    device_progress *d = user;
+    if (d->fn)
+        d->fn(d->fn_user, cycle, label, energy, ms);
+    if (d->st == GCUT_OK)
+        d->st = gcut_i_vprog_report(d->pr, "move", cycle, d->max_cycles,
+                                    (double)(cycle - 1) / d->max_cycles, 0);
+}
+
 /* Alpha-expansion or alpha-beta swap on a plugin's device (the
  * gcut_mrf_plugin that vision_plugin.h finds for opt->solve), when the
  * back end asked for offers it and the unary costs are a table; the
@@ -575,12 +601,34 @@ static gcut_status run_device(gcut_mrf *m, const gcut_mrf_options *opt, int32_t 
     p.opt = &opt->solve; /* the caller's, as they are (engine settings too) */
     p.progress = opt->progress;
     p.progress_user = opt->progress_user;
+    /* With a progress callback: reports forwarded, and the caller's labels
+     * kept to be put back when it asks to stop. */
+    gcut_i_vprog pr;
+    gcut_i_vprog_init(&pr, &opt->solve, swap ? "swap" : "expansion");
+    device_progress dp = {opt->progress, opt->progress_user, &pr, opt->max_cycles, GCUT_OK};
+    int32_t *keep = NULL;
+    if (gcut_i_vprog_on(&pr)) {
+        if (!(keep = gcut_i_malloc_array(m->n, sizeof(int32_t)))) {
+            gcut_i_free(dm.mv);
+            return GCUT_FAIL(GCUT_ERR_NOMEM, "out of memory");
+        }
+        memcpy(keep, labels, (size_t)m->n * sizeof(int32_t));
+        p.progress = device_progress_fn;
+        p.progress_user = &dp;
+    }
     gcut_mrf_report r;
     memset(&r, 0, sizeof r);
     r.cycle_energy = s->cycle_energy;
     r.cycle_ms = s->cycle_ms;
     gcut_status st = swap ? pm->swap(&p, &r) : pm->expand(&p, &r);
     gcut_i_free(dm.mv);
+    if (st == GCUT_OK && dp.st == GCUT_OK)
+        st = gcut_i_vprog_report(&pr, "cycle", r.cycles, opt->max_cycles, 1.0, 1);
+    else if (st == GCUT_OK)
+        st = dp.st;
+    if (st != GCUT_OK && keep)
+        memcpy(labels, keep, (size_t)m->n * sizeof(int32_t));
+    gcut_i_free(keep);
     if (st != GCUT_OK)
         return st;
     s->energy = r.energy;
@@ -650,6 +698,8 @@ static gcut_status run(gcut_mrf *m, const gcut_mrf_options *opt_in, int32_t *lab
     if (count)
         for (int32_t v = 0; v < n; v++)
             count[f[v]]++;
+    gcut_i_vprog pr;
+    gcut_i_vprog_init(&pr, &opt.solve, swap ? "swap" : "expansion");
     for (int32_t cycle = 1; cycle <= opt.max_cycles; cycle++) {
         const double t_cycle = now_ms();
         int accepted = 0;
@@ -701,10 +751,19 @@ static gcut_status run(gcut_mrf *m, const gcut_mrf_options *opt_in, int32_t *lab
             if (opt.progress)
                 opt.progress(opt.progress_user, cycle,
                              swap ? mv.alpha * L + mv.beta : mv.alpha, energy, t3 - t0);
+            /* Step: the move within the cycle. */
+            st = gcut_i_vprog_report(&pr, "move", i + 1, nmoves,
+                                     ((cycle - 1) + (double)(i + 1) / nmoves) / opt.max_cycles, 0);
+            if (st != GCUT_OK)
+                goto done;
         }
         s.cycle_energy[cycle - 1] = energy;
         s.cycle_ms[cycle - 1] = now_ms() - t_cycle;
         s.cycles = cycle;
+        st = gcut_i_vprog_report(&pr, "cycle", cycle, opt.max_cycles,
+                                 accepted ? (double)cycle / opt.max_cycles : 1.0, 1);
+        if (st != GCUT_OK)
+            goto done;
         if (!accepted)
             break;
     }

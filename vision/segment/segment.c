@@ -138,7 +138,7 @@ gcut_status gcut_grabcut(const gcut_image *image, const uint8_t *seeds, int32_t 
     if (iterations < 1 || iterations > 1000)
         return GCUT_FAIL(GCUT_ERR_INVALID, "iterations %d outside 1..1000", (int)iterations);
     gcut_seg_session *s = NULL;
-    gcut_status st = gcut_seg_session_new(&s, image, seeds, params);
+    gcut_status st = gcut_i_seg_session_create(&s, image, seeds, params, "grabcut");
     if (st != GCUT_OK)
         return st;
     st = gcut_seg_session_grabcut(s, iterations, mask, stats);

@@ -317,6 +317,13 @@ GCUT_HIDDEN void gcut_i_seg_eval_drop_device(gcut_i_seg_eval *ev);
 
 GCUT_HIDDEN void gcut_i_seg_eval_free(gcut_i_seg_eval *ev);
 
+/* gcut_seg_session_new reporting progress as `operation` (static:
+ * "segment", or "grabcut" for gcut_grabcut); no GCUT_ENTRY of its own. */
+GCUT_HIDDEN gcut_status gcut_i_seg_session_create(gcut_seg_session **out, const gcut_image *image,
+                                                  const uint8_t *seeds,
+                                                  const gcut_seg_options *params,
+                                                  const char *operation);
+
 /* For the tests: the session's energy, models and device path. */
 GCUT_HIDDEN const gcut_i_energy *gcut_i_seg_session_energy(const gcut_seg_session *s);
 GCUT_HIDDEN const gcut_i_gmm *gcut_i_seg_session_gmm(const gcut_seg_session *s, int fg);

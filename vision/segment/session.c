@@ -41,12 +41,18 @@
  *    bit the CPU's. Each keeps its own t-link bases (STALE_BASE: not
  *    those of the box, the scale and the seeds) and copy of the seeds
  *    (STALE_EVAL_SEEDS). A failing device step switches `ev` to the CPU
- *    for good (on_cpu_after) and the step is redone there.
+ *    for good (on_cpu_after) and the step is redone there;
+ *  - the progress callback of params.solve (progress_internal.h) is called
+ *    only between steps, where the stale bits describe the state exactly:
+ *    a call it interrupts leaves a session that the next call continues
+ *    (a GrabCut stopped after its model step keeps the new models, whose
+ *    data costs are computed, and the labels of the last cut).
  */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "progress_internal.h"
 #include "segment/segment_internal.h"
 
 struct gcut_seg_session {
@@ -75,6 +81,7 @@ struct gcut_seg_session {
     gcut_i_box seed_box;   /* gcut_i_seed_box of seeds, unless STALE_SEED_BOX */
     double model_ms;       /* model time not yet reported in stats */
     gcut_i_seg_eval ev;    /* the energies: the CPU's or the device's */
+    double call_t0;        /* gcut_grabcut's start, for its first grabcut's progress; 0: none */
     double xfer_reported;  /* device transfer ms already reported in stats */
 };
 
@@ -237,6 +244,13 @@ gcut_status gcut_seg_session_new(gcut_seg_session **out, const gcut_image *image
                                  const uint8_t *seeds, const gcut_seg_options *params)
 {
     GCUT_ENTRY();
+    return gcut_i_seg_session_create(out, image, seeds, params, "segment");
+}
+
+gcut_status gcut_i_seg_session_create(gcut_seg_session **out, const gcut_image *image,
+                                      const uint8_t *seeds, const gcut_seg_options *params,
+                                      const char *operation)
+{
     const char *func = "gcut_seg_session_new";
     if (!out || !image || !seeds)
         return GCUT_FAIL(GCUT_ERR_INVALID, "NULL argument");
@@ -247,6 +261,8 @@ gcut_status gcut_seg_session_new(gcut_seg_session **out, const gcut_image *image
     if (p.solve.backend && strlen(p.solve.backend) >= 64)
         return GCUT_FAIL(GCUT_ERR_INVALID, "back-end name too long");
     const double t0 = gcut_i_seg_now_ms();
+    gcut_i_vprog pr;
+    gcut_i_vprog_init(&pr, &p.solve, operation);
     float *rgb = NULL;
     if ((st = gcut_i_seg_rgb(func, image, &rgb)) != GCUT_OK)
         return st;
@@ -314,13 +330,23 @@ gcut_status gcut_seg_session_new(gcut_seg_session **out, const gcut_image *image
         (st = gcut_i_seg_eval_open_device(&s->ev, &s->params.solve, p.connectivity)) != GCUT_OK &&
         st != GCUT_ERR_UNSUPPORTED)
         drop_device(s, "opening");
+    /* Phases of the model learning, each announced before it runs. */
+    if ((st = gcut_i_vprog_report(&pr, "smoothness", 0, 0, -1.0, 1)) != GCUT_OK)
+        goto fail;
     while ((st = s->ev.ops->smoothness(&s->ev, &s->e)) != GCUT_OK)
         if (!on_cpu_after(s, 0, "smoothness"))
             goto fail;
+    if ((st = gcut_i_vprog_report(&pr, "model", 0, 0, -1.0, 1)) != GCUT_OK)
+        goto fail;
     if ((st = initial_models(s, nfg, nbg)) != GCUT_OK)
+        goto fail;
+    if ((st = gcut_i_vprog_report(&pr, "data", 0, 0, -1.0, 1)) != GCUT_OK)
         goto fail;
     data_terms(s);
     s->model_ms = gcut_i_seg_now_ms() - t0;
+    /* gcut_grabcut's progress counts its time from its start. */
+    if (!strcmp(operation, "grabcut"))
+        s->call_t0 = pr.t0;
     *out = s;
     return GCUT_OK;
 fail:
@@ -414,10 +440,14 @@ static void fill_stats(gcut_seg_session *s, gcut_seg_stats *stats, double model_
 }
 
 /* Build if needed, solve, read the labelling; *changed counts label flips. */
-static gcut_status cut(gcut_seg_session *s, double *build_ms, double *solve_ms, int64_t *changed)
+static gcut_status cut(gcut_seg_session *s, gcut_i_vprog *pr, int64_t step, int64_t steps,
+                       double *build_ms, double *solve_ms, int64_t *changed)
 {
     gcut_status st;
     double t0 = gcut_i_seg_now_ms();
+    if ((s->stale & (STALE_TERMS | STALE_GRID)) &&
+        (st = gcut_i_vprog_report(pr, "build", step, steps, -1.0, 1)) != GCUT_OK)
+        return st;
     if (s->stale & STALE_TERMS)
         data_terms(s);
     if ((s->stale & STALE_GRID) && (st = build_grid(s)) != GCUT_OK)
@@ -425,6 +455,8 @@ static gcut_status cut(gcut_seg_session *s, double *build_ms, double *solve_ms, 
     double t1 = gcut_i_seg_now_ms();
     const gcut_i_box b = s->box;
     const uint8_t *c = NULL;
+    if (b.w > 0 && (st = gcut_i_vprog_report(pr, "solve", step, steps, -1.0, 1)) != GCUT_OK)
+        return st;
     if (b.w > 0) {
         if ((st = gcut_grid_solve(s->grid, &s->params.solve, s->res)) != GCUT_OK)
             return st;
@@ -467,7 +499,9 @@ gcut_status gcut_seg_session_solve(gcut_seg_session *s, uint8_t *mask, gcut_seg_
     if (!s)
         return GCUT_FAIL(GCUT_ERR_INVALID, "NULL session");
     double build_ms = 0.0, solve_ms = 0.0;
-    gcut_status st = cut(s, &build_ms, &solve_ms, NULL);
+    gcut_i_vprog pr;
+    gcut_i_vprog_init(&pr, &s->params.solve, "segment");
+    gcut_status st = cut(s, &pr, 0, 0, &build_ms, &solve_ms, NULL);
     if (st != GCUT_OK)
         return st;
     write_mask(s, mask);
@@ -517,14 +551,28 @@ gcut_status gcut_seg_session_grabcut(gcut_seg_session *s, int32_t iterations, ui
     gcut_status st;
     int32_t done = 0;
     double prev = INFINITY;
+    /* Progress: "model" before each re-learning, "build" and "solve" in
+     * each cut, and "iteration" once an iteration is done (step = the
+     * iterations done, of at most `iterations`). */
+    gcut_i_vprog pr;
+    gcut_i_vprog_init(&pr, &s->params.solve, "grabcut");
+    if (s->call_t0 > 0)
+        pr.t0 = s->call_t0;
+    s->call_t0 = 0;
     if (s->stale & STALE_LABELS) {
         /* Iteration 1 cuts with the models learnt from the seeds. */
-        if ((st = cut(s, &build_ms, &solve_ms, NULL)) != GCUT_OK)
+        if ((st = cut(s, &pr, 1, iterations, &build_ms, &solve_ms, NULL)) != GCUT_OK)
             return st;
         done = 1;
         prev = energy(s);
+        if ((st = gcut_i_vprog_report(&pr, "iteration", done, iterations, (double)done / iterations,
+                                      1)) != GCUT_OK)
+            return st;
     }
     while (done < iterations) {
+        if ((st = gcut_i_vprog_report(&pr, "model", done + 1, iterations, (double)done / iterations,
+                                      1)) != GCUT_OK)
+            return st;
         const double t0 = gcut_i_seg_now_ms();
         const int ok = relearn(s);
         model_ms += gcut_i_seg_now_ms() - t0;
@@ -533,9 +581,12 @@ gcut_status gcut_seg_session_grabcut(gcut_seg_session *s, int32_t iterations, ui
         if (!isfinite(prev))
             prev = energy(s);
         int64_t changed = 0;
-        if ((st = cut(s, &build_ms, &solve_ms, &changed)) != GCUT_OK)
+        if ((st = cut(s, &pr, done + 1, iterations, &build_ms, &solve_ms, &changed)) != GCUT_OK)
             return st;
         done++;
+        if ((st = gcut_i_vprog_report(&pr, "iteration", done, iterations, (double)done / iterations,
+                                      1)) != GCUT_OK)
+            return st;
         const double now = energy(s);
         /* Each step lowers E; stop once a whole iteration no longer does. */
         if (changed == 0 || now > prev - 1e-4 * fabs(prev))

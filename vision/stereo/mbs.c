@@ -345,6 +345,12 @@ gcut_status gcut_mbs_match(const gcut_image *ref, const gcut_image *const *views
     const gcut_stereo_options *s = &p->stereo;
     const int64_t n = (int64_t)ref->width * ref->height;
     gcut_mrf *m = NULL;
+    /* Progress (operation "mvs"): "cost", "energy", then "moves" before
+     * the expansion or swap, which reports its own moves. */
+    gcut_i_vprog pr;
+    gcut_i_vprog_init(&pr, &s->mrf.solve, "mvs");
+    if ((st = gcut_i_vprog_report(&pr, "cost", 0, 0, -1.0, 1)) != GCUT_OK)
+        return st;
     int32_t *cost = gcut_i_malloc_array(n * s->ndisp, sizeof(int32_t));
     if (!cost)
         return GCUT_FAIL(GCUT_ERR_NOMEM, "out of memory (%lld x %d costs)", (long long)n,
@@ -354,8 +360,12 @@ gcut_status gcut_mbs_match(const gcut_image *ref, const gcut_image *const *views
     void *warm = gcut_i_backend_warm_start(s->mrf.solve.backend); /* overlapped with the costs */
     st = gcut_mbs_data_cost(ref, views, baselines, nviews, p, cost);
     if (st == GCUT_OK)
+        st = gcut_i_vprog_report(&pr, "energy", 0, 0, -1.0, 1);
+    if (st == GCUT_OK)
         st = gcut_i_stereo_energy(ref, s, cost, &m);
     gcut_i_backend_warm_join(warm);
+    if (st == GCUT_OK)
+        st = gcut_i_vprog_report(&pr, "moves", 0, 0, -1.0, 1);
     if (st == GCUT_OK)
         st = gcut_i_stereo_solve(m, s, cost, n, disp, stats);
     gcut_mrf_free(m);

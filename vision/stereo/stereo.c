@@ -339,22 +339,33 @@ gcut_status gcut_i_stereo_solve(gcut_mrf *m, const gcut_stereo_options *p, const
 }
 
 /* One view: the data costs, the energy of gcut_stereo_mrf() on them and the
- * shared solve. The pair and disp are checked by the caller. */
+ * shared solve. The pair and disp are checked by the caller. Progress
+ * (operation "stereo", step `view` of `views`): "cost" and "energy" before
+ * those are computed, "moves" before the expansion or swap, which reports
+ * its own moves. */
 static gcut_status solve_view(const gcut_image *left, const gcut_image *right,
-                              const gcut_stereo_options *p, int32_t *disp, gcut_mrf_stats *stats)
+                              const gcut_stereo_options *p, int32_t *disp, gcut_mrf_stats *stats,
+                              gcut_i_vprog *pr, int32_t view, int32_t views)
 {
     const int64_t n = (int64_t)left->width * left->height;
     gcut_mrf *m = NULL;
+    gcut_status st = gcut_i_vprog_report(pr, "cost", view, views, -1.0, 1);
+    if (st != GCUT_OK)
+        return st;
     int32_t *cost = gcut_i_malloc_array(n * p->ndisp, sizeof(int32_t));
     if (!cost)
         return GCUT_FAIL(GCUT_ERR_NOMEM, "out of memory (%lld x %d costs)", (long long)n,
                          (int)p->ndisp);
     /* The device starts up while the costs are computed. */
     void *warm = gcut_i_backend_warm_start(p->mrf.solve.backend);
-    gcut_status st = gcut_stereo_data_cost(left, right, p, cost);
+    st = gcut_stereo_data_cost(left, right, p, cost);
+    if (st == GCUT_OK)
+        st = gcut_i_vprog_report(pr, "energy", view, views, -1.0, 1);
     if (st == GCUT_OK)
         st = gcut_i_stereo_energy(left, p, cost, &m);
     gcut_i_backend_warm_join(warm);
+    if (st == GCUT_OK)
+        st = gcut_i_vprog_report(pr, "moves", view, views, -1.0, 1);
     if (st == GCUT_OK)
         st = gcut_i_stereo_solve(m, p, cost, n, disp, stats);
     gcut_mrf_free(m);
@@ -373,7 +384,9 @@ gcut_status gcut_stereo_match(const gcut_image *left, const gcut_image *right,
         return st;
     if (p->lr_check)
         return gcut_stereo_match_lr(left, right, p, disp, NULL, NULL, stats);
-    return solve_view(left, right, p, disp, stats);
+    gcut_i_vprog pr;
+    gcut_i_vprog_init(&pr, &p->mrf.solve, "stereo");
+    return solve_view(left, right, p, disp, stats, &pr, 1, 1);
 }
 
 /* The image mirrored left to right (a new image, same format). */
@@ -418,14 +431,18 @@ gcut_status gcut_stereo_match_lr(const gcut_image *left, const gcut_image *right
         st = GCUT_FAIL(GCUT_ERR_NOMEM, "out of memory");
         goto done;
     }
-    st = solve_view(left, right, p, dl, &sl);
+    gcut_i_vprog pr;
+    gcut_i_vprog_init(&pr, &p->mrf.solve, "stereo");
+    st = solve_view(left, right, p, dl, &sl, &pr, 1, 2);
     /* The right view as the left view of the mirrored, swapped pair. */
     if (st == GCUT_OK)
         st = mirror(right, &ml);
     if (st == GCUT_OK)
         st = mirror(left, &mr);
     if (st == GCUT_OK)
-        st = solve_view(ml, mr, p, dm, &sr);
+        st = solve_view(ml, mr, p, dm, &sr, &pr, 2, 2);
+    if (st == GCUT_OK)
+        st = gcut_i_vprog_report(&pr, "lr-check", 2, 2, -1.0, 1);
     if (st != GCUT_OK)
         goto done;
     for (int32_t y = 0; y < h; y++)

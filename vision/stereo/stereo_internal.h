@@ -13,6 +13,7 @@
 
 #include "core/core_internal.h"
 #include "gcut/vision/stereo.h"
+#include "progress_internal.h"
 
 /* Sample c (0 .. 2) of pixel (x, y) on 8 bits (16-bit images: the high
  * byte); gray images repeat their one channel. */

@@ -519,7 +519,14 @@ gcut_status gcut_sweep_depth(const gcut_image *const *images, const gcut_camera 
     plane_maps(&c, cams);
     warm = gcut_i_backend_warm_start(p->mrf.solve.backend); /* overlapped with the costs */
     const double sfar = 1.0 / p->zfar, snear = 1.0 / p->znear;
+    /* Progress (operation "mvs"): each depth plane's costs (at most every
+     * progress_interval_ms), then "moves" before the expansion, which
+     * reports its own moves. */
+    gcut_i_vprog pr;
+    gcut_i_vprog_init(&pr, &p->mrf.solve, "mvs");
     for (int32_t l = 0; l < L; l++) {
+        if ((st = gcut_i_vprog_report(&pr, "cost", l + 1, L, (double)l / L, l == 0)) != GCUT_OK)
+            goto done;
         plane_costs(&c, images, sfar + (snear - sfar) * l / (L - 1));
         for (int64_t i = 0; i < n; i++)
             cost[i * L + l] = mask[i] ? combine(&c, (size_t)i, p->keep) : 0;
@@ -547,6 +554,8 @@ gcut_status gcut_sweep_depth(const gcut_image *const *images, const gcut_camera 
     }
     gcut_i_backend_warm_join(warm);
     warm = NULL;
+    if ((st = gcut_i_vprog_report(&pr, "moves", 0, 0, -1.0, 1)) != GCUT_OK)
+        goto done;
     st = gcut_mrf_expand(m, &p->mrf, f, stats);
     if (st != GCUT_OK)
         goto done;

@@ -91,7 +91,8 @@ typedef struct gcut_image {
  * \param channels 1, 3 or 4
  * \param depth    8 or 16
  * \returns GCUT_OK; GCUT_ERR_INVALID (bad argument, zero size),
- *          GCUT_ERR_OVERFLOW (more than GCUT_IMAGE_MAX_BYTES), GCUT_ERR_NOMEM.
+ *          GCUT_ERR_OVERFLOW (more than GCUT_IMAGE_MAX_BYTES), GCUT_ERR_NOMEM
+ *          (also: over the memory budget, gcut_set_max_memory).
  * \threadsafety Safe from any thread.
  * \since 0.1
  * \sa gcut_image_free
@@ -122,7 +123,11 @@ GCUT_VISION_EXPORT void gcut_image_free(gcut_image *img);
  *
  * Truncated or corrupt data, a zero size, dimensions beyond
  * GCUT_IMAGE_MAX_SIDE / GCUT_IMAGE_MAX_BYTES and unknown formats are
- * refused with a message naming the file and the problem.
+ * refused with a message naming the file and the problem. An image whose
+ * pixels (width * height * channels * bytes per sample) would pass the
+ * process memory budget (gcut_set_max_memory, since 0.3) is refused from
+ * its header, before any pixel is decoded, with GCUT_ERR_NOMEM and a
+ * message giving both sizes; gcut_image_new is held to the budget too.
  *
  * \param path the file (read whole into memory first)
  * \param out  receives the image (unchanged on failure)

@@ -69,7 +69,8 @@ typedef int32_t (*gcut_mrf_unary_fn)(void *user, int32_t node, int32_t label);
 
 /** \brief Progress callback, called after every move: the cycle (from 1), the
  *  label of the move (expansion: alpha; swap: alpha * L + beta), the energy
- *  after it and the move's time in milliseconds. */
+ *  after it and the move's time in milliseconds. It cannot stop the run:
+ *  the progress callback of \p solve (gcut_progress_fn, since 0.3) can. */
 typedef void (*gcut_mrf_progress_fn)(void *user, int32_t cycle, int32_t label, int64_t energy,
                                      double move_ms);
 
@@ -88,7 +89,15 @@ typedef struct gcut_mrf_options {
      *  gcut_solve_options_init(). A back end that offers device moves
      *  ("cuda-grid") runs a whole expansion or swap on the GPU when the
      *  unary costs are a table (same labelling), with these settings.
-     *  \since 0.2 (replaces the `backend` and `threads` fields of 0.1) */
+     *  \since 0.2 (replaces the `backend` and `threads` fields of 0.1)
+     *
+     *  Its progress callback (since 0.3) also sees the moves: operation
+     *  "expansion" or "swap", phase "move" after a move (step: the move
+     *  within the cycle, at most every progress_interval_ms) and "cycle"
+     *  after each cycle (step: the cycle, of max_cycles). A non-zero
+     *  return stops the run with GCUT_ERR_INTERRUPTED and the labels and
+     *  stats unchanged. On a device ("cuda-grid" moves) the request is
+     *  honoured when the device loop returns. */
     gcut_solve_options solve;
 } gcut_mrf_options;
 
@@ -176,8 +185,9 @@ GCUT_VISION_EXPORT gcut_status gcut_mrf_energy(const gcut_mrf *m, const int32_t 
  *  replaced by the result). \p opt and \p stats may be NULL.
  *  \returns GCUT_OK; GCUT_ERR_INVALID (V not a metric: says which labels,
  *  a label out of range); GCUT_ERR_OVERFLOW (a capacity of a move would
- *  pass INT32_MAX); the errors of gcut_grid_solve. On failure \p labels is
- *  unchanged.
+ *  pass INT32_MAX); GCUT_ERR_INTERRUPTED (the progress callback of
+ *  opt->solve asked to stop); the errors of gcut_grid_solve. On failure
+ *  \p labels is unchanged.
  *  Complexity: cycles * L max-flow solves on the grid. */
 GCUT_VISION_EXPORT gcut_status gcut_mrf_expand(gcut_mrf *m, const gcut_mrf_options *opt,
                                                int32_t *labels, gcut_mrf_stats *stats);

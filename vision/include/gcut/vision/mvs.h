@@ -77,7 +77,10 @@ typedef enum gcut_mvs_combine {
 typedef struct gcut_mbs_options {
     size_t struct_size;       /**< set by gcut_mbs_options_init */
     gcut_stereo_options stereo; /**< labels, per-view cost, smoothness, moves and their
-                                     max-flow options (stereo.mrf.solve; stereo.h) */
+                                     max-flow options (stereo.mrf.solve; stereo.h);
+                                     its progress callback (since 0.3) sees operation
+                                     "mvs", phases "cost", "energy", "moves", then
+                                     the moves' own reports */
     gcut_mvs_combine combine; /**< default GCUT_MVS_SIDE */
     int32_t keep;             /**< views kept by GCUT_MVS_BEST (0: half, rounded up; default 0) */
 } gcut_mbs_options;
@@ -226,7 +229,13 @@ typedef struct gcut_sweep_options {
     int32_t contrast_threshold;  /**< as gcut_stereo_options (default 8) */
     int32_t contrast_boost;      /**< as gcut_stereo_options (default 2) */
     gcut_mrf_options mrf;        /**< cycles, progress, the max-flow options of the
-                                      moves (mrf.solve: back end, threads, ...) */
+                                      moves (mrf.solve: back end, threads, ...).
+                                      The progress callback of mrf.solve (since
+                                      0.3) sees operation "mvs", phase "cost" per
+                                      depth plane (at most every
+                                      progress_interval_ms) and "moves", then the
+                                      expansion's reports (mrf.h); a non-zero
+                                      return stops with GCUT_ERR_INTERRUPTED */
 } gcut_sweep_options;
 
 /** \brief Defaults as documented on the fields. \since 0.2 */

@@ -101,7 +101,19 @@ typedef struct gcut_seg_options {
      *  verbosity, engine settings (`params`). Set up by
      *  gcut_seg_options_init() with gcut_solve_options_init(); a session
      *  copies the back end and params strings. \since 0.2 (replaces the
-     *  `backend` and `threads` fields of 0.1) */
+     *  `backend` and `threads` fields of 0.1)
+     *
+     *  Its progress callback (since 0.3; a session keeps the one it was
+     *  created with) also sees the segmentation's own steps, operation
+     *  "segment" (gcut_segment, gcut_seg_session_new and _solve) or
+     *  "grabcut" (gcut_grabcut, gcut_seg_session_grabcut): phases
+     *  "smoothness", "model" and "data" while the models are learnt, then
+     *  per cut "build" and "solve" (step = the GrabCut iteration), "model"
+     *  before each re-learning and "iteration" after each iteration
+     *  (step i of at most `iterations`, fraction i / iterations). A
+     *  non-zero return stops the call with GCUT_ERR_INTERRUPTED: the mask
+     *  and stats are not written, a session stays usable and keeps the
+     *  iterations done (docs/segmentation.md, "Progress and cancel"). */
     gcut_solve_options solve;
 } gcut_seg_options;
 
@@ -181,7 +193,9 @@ GCUT_VISION_EXPORT gcut_status gcut_seeds_from_rect(int32_t width, int32_t heigh
  * \param stats  may be NULL
  * \returns GCUT_OK; GCUT_ERR_INVALID (NULL, bad image or parameters, a seed
  *   byte other than 0/1/2, no seeds at all, a class with no pixel to learn
- *   from); GCUT_ERR_NOMEM; the errors of gcut_grid_solve.
+ *   from); GCUT_ERR_NOMEM; GCUT_ERR_INTERRUPTED (the progress callback of
+ *   params->solve asked to stop; mask and stats unchanged); the errors of
+ *   gcut_grid_solve.
  * \threadsafety Safe from any thread.
  * Complexity: O(n k) for the models, the cut close to linear on images.
  * \since 0.1 */
@@ -200,7 +214,8 @@ GCUT_VISION_EXPORT gcut_status gcut_segment(const gcut_image *image, const uint8
  * changing. With GCUT_SEG_HISTOGRAM the histograms are re-learnt instead.
  *
  * \param iterations 1..1000
- * \returns as gcut_segment.
+ * \returns as gcut_segment; GCUT_ERR_INTERRUPTED when the progress callback
+ *   of params->solve asked to stop (mask and stats unchanged).
  * \since 0.1 */
 GCUT_VISION_EXPORT gcut_status gcut_grabcut(const gcut_image *image, const uint8_t *seeds,
                                             int32_t iterations, const gcut_seg_options *params,

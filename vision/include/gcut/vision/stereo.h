@@ -71,7 +71,14 @@ typedef struct gcut_stereo_options {
     int32_t use_swap;            /**< 0: alpha-expansion (default), 1: alpha-beta swap */
     gcut_mrf_options mrf;        /**< cycles, order, progress, and the max-flow
                                       options of the moves (mrf.solve: back end,
-                                      threads, time limit, log, engine settings) */
+                                      threads, time limit, log, engine settings).
+                                      The progress callback of mrf.solve (since
+                                      0.3) sees operation "stereo", phases "cost",
+                                      "energy" and "moves" (step: the view, 1 or
+                                      2 with lr_check) and "lr-check", then the
+                                      moves' own reports (mrf.h); a non-zero
+                                      return stops the call with
+                                      GCUT_ERR_INTERRUPTED, outputs unchanged */
     /* Occlusions (since 0.2; fields are only ever added here, at the end). */
     int32_t lr_check;            /**< 1: gcut_stereo_match also solves the right view,
                                       marks the pixels whose two disparities disagree and
