@@ -409,8 +409,16 @@ static gcut_status parse_file(mtx_parser *ps, FILE *f, gcut_bipartite **out)
     }
     st = gcut_i_bipartite_build(out, (int32_t)nrows, (int32_t)ncols, ps->row, ps->col, ps->len,
                                 seen);
-    if (st != GCUT_OK)
-        st = perr(ps, st, "%s", gcut_last_error());
+    if (st != GCUT_OK) {
+        /* The build's message already starts with the public name (GCUT_ENTRY):
+         * keep the rest once, after the file's name; no line is at fault. */
+        static const char entry[] = "gcut_bipartite_read_mtx: ";
+        const char *msg = gcut_last_error();
+        if (strncmp(msg, entry, sizeof entry - 1) == 0)
+            msg += sizeof entry - 1;
+        ps->line = 0;
+        st = perr(ps, st, "%s", msg);
+    }
 done:
     free(text); /* getline allocates with malloc, not with the gcut allocator */
     return st;
