@@ -9,10 +9,11 @@
  *    is untouched, an allocation the cap refused is reported as
  *    GCUT_ERR_NOMEM, and only the arrays sized by the dimensions of an
  *    accepted file (which may honestly declare 2^31 - 1 rows) may run out;
- *  - an accepted matrix: the row CSR is well formed (offsets from 0 to the
- *    edge count, non-decreasing, columns in range, no column twice in a
- *    row), as many edges as entries at most (twice as many when symmetric),
- *    and gcut_bipartite_new on the same edges gives the same graph;
+ *  - an accepted matrix: no NUL byte outside comment lines; the row CSR
+ *    is well formed (offsets from 0 to the edge count, non-decreasing,
+ *    columns in range, no column twice in a row), as many edges as entries
+ *    at most (twice as many when symmetric), and gcut_bipartite_new on the
+ *    same edges gives the same graph;
  *  - a small accepted matrix (rows + columns up to 8192, 32768 edges):
  *    cpu-match-hk and cpu-match-pr (each initialisation) find matchings of
  *    the same cardinality, and gcut_match_check proves each one maximum.
@@ -24,6 +25,20 @@
 /* Largest matrix matched. */
 #define FUZZ_MATCH_SIDES 8192
 #define FUZZ_MATCH_EDGES 32768
+
+/* An accepted file has no NUL byte outside comment lines (the banner, line
+ * 1, included): the reader parses C strings, where a NUL would hide the
+ * rest of its line. */
+static void check_no_nul(const uint8_t *data, size_t size)
+{
+    for (size_t i = 0, line = 1; i < size; line++) {
+        const uint8_t *nl = memchr(data + i, '\n', size - i);
+        const size_t end = nl ? (size_t)(nl - data) : size;
+        if ((line == 1 || data[i] != '%') && memchr(data + i, 0, end - i))
+            fuzz_die("accepted a line with a NUL byte", NULL);
+        i = end + 1;
+    }
+}
 
 static void check_csr(const gcut_bipartite *b)
 {
@@ -141,6 +156,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     } else {
         if (b == sentinel || !b)
             fuzz_die("GCUT_OK without a graph", NULL);
+        check_no_nul(data, size);
         check_csr(b);
         check_rebuild(b);
         if ((int64_t)gcut_bipartite_num_rows(b) + gcut_bipartite_num_cols(b) <= FUZZ_MATCH_SIDES &&
