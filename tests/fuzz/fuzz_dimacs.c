@@ -35,8 +35,8 @@
 #define FUZZ_SOLVE_NODES 4096
 #define FUZZ_SOLVE_EDGES 16384
 
-static gcut_status read_graph(FILE *f, gcut_graph **g, gcut_dimacs_info *info, char *msg,
-                              size_t msg_size)
+static gcut_status read_graph(const uint8_t *data, size_t size, FILE *f, gcut_graph **g,
+                              gcut_dimacs_info *info, char *msg, size_t msg_size)
 {
     static const gcut_dimacs_info poison = {-7, -7, -7, -7, -7};
     gcut_graph *const sentinel = (gcut_graph *)&poison; /* never dereferenced */
@@ -54,7 +54,7 @@ static gcut_status read_graph(FILE *f, gcut_graph **g, gcut_dimacs_info *info, c
         fuzz_die("a refused input changed *out or the info", msg);
     if (fuzz_refused > refused_before && st != GCUT_ERR_NOMEM)
         fuzz_die("an allocation failed but the status is not GCUT_ERR_NOMEM", msg);
-    fuzz_check_refusal(st, "gcut_graph_read_dimacs_file", FUZZ_NAME, "the terminal capacities of");
+    fuzz_check_refusal(data, size, st, "gcut_graph_read_dimacs_file", FUZZ_NAME, "the terminal capacities of");
     *g = NULL;
     return st;
 }
@@ -195,7 +195,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fuzz_die("fdopen failed", NULL);
     gcut_graph *g = NULL;
     gcut_dimacs_info info;
-    gcut_status st = read_graph(f, &g, &info, msg1, sizeof msg1);
+    gcut_status st = read_graph(data, size, f, &g, &info, msg1, sizeof msg1);
     fclose(f);
 
     /* 2. From a stream of unknown size (fmemopen refuses 0 bytes). */
@@ -206,7 +206,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FILE *s = fmemopen((void *)data, size, "rb");
         if (!s)
             fuzz_die("fmemopen failed", NULL);
-        st2 = read_graph(s, &h, &info2, msg2, sizeof msg2);
+        st2 = read_graph(data, size, s, &h, &info2, msg2, sizeof msg2);
         fclose(s);
     }
     if (st != GCUT_ERR_NOMEM && st2 != GCUT_ERR_NOMEM && size > 0) {

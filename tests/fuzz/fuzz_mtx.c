@@ -152,7 +152,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                      gcut_last_error());
         if (st == GCUT_ERR_IO)
             fuzz_die("an I/O error reading memory", gcut_last_error());
-        fuzz_check_refusal(st, "gcut_bipartite_read_mtx", path, " matrix");
+        fuzz_check_refusal(data, size, st, "gcut_bipartite_read_mtx", path, " matrix");
     } else {
         if (b == sentinel || !b)
             fuzz_die("GCUT_OK without a graph", NULL);
