@@ -54,13 +54,13 @@ static gcut_status read_graph(const uint8_t *data, size_t size, FILE *f, gcut_gr
         fuzz_die("a refused input changed *out or the info", msg);
     if (fuzz_refused > refused_before && st != GCUT_ERR_NOMEM)
         fuzz_die("an allocation failed but the status is not GCUT_ERR_NOMEM", msg);
-    fuzz_check_refusal(data, size, st, "gcut_graph_read_dimacs_file", FUZZ_NAME, "the terminal capacities of");
+    fuzz_check_refusal(data, size, st, "gcut_graph_read_dimacs_file", FUZZ_NAME,
+                       "the terminal capacities of");
     *g = NULL;
     return st;
 }
 
-static void check_graph(const gcut_graph *g, const gcut_dimacs_info *info, size_t size,
-                        int gz)
+static void check_graph(const gcut_graph *g, const gcut_dimacs_info *info, size_t size, int gz)
 {
     const int32_t n = gcut_graph_num_nodes(g);
     const int64_t m = gcut_graph_num_edges(g);

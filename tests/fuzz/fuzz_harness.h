@@ -46,9 +46,8 @@ static void fuzz_die(const char *what, const char *detail)
 #define FUZZ_HDR 16
 
 static pthread_mutex_t fuzz_mem_lock = PTHREAD_MUTEX_INITIALIZER;
-static size_t fuzz_live;     /* bytes gcut holds now */
-static long fuzz_refused;    /* requests refused by the cap (since fuzz_mem_reset) */
-static size_t fuzz_refused_size; /* the last one */
+static size_t fuzz_live;  /* bytes gcut holds now */
+static long fuzz_refused; /* requests refused by the cap (since fuzz_mem_reset) */
 
 static int fuzz_take(size_t old, size_t want)
 {
@@ -58,7 +57,6 @@ static int fuzz_take(size_t old, size_t want)
         fuzz_live = fuzz_live - old + want;
     } else {
         fuzz_refused++;
-        fuzz_refused_size = want;
     }
     pthread_mutex_unlock(&fuzz_mem_lock);
     return ok;
@@ -186,8 +184,8 @@ static size_t fuzz_count(const void *p, size_t n, const char *what)
  * both name the size). `nomem_what` (NULL: anything) is the text every
  * allowed NOMEM message contains: what a reader may size from the counts a
  * file declares. */
-static void fuzz_check_refusal(const uint8_t *data, size_t size, gcut_status st,
-                               const char *func, const char *name, const char *nomem_what)
+static void fuzz_check_refusal(const uint8_t *data, size_t size, gcut_status st, const char *func,
+                               const char *name, const char *nomem_what)
 {
     const char *msg = gcut_last_error();
     const size_t fl = strlen(func), nl = strlen(name);
