@@ -399,6 +399,8 @@ static const bad_case BAD_CASES[] = {
     {"bad_truncated.mtx", GCUT_ERR_PARSE, ":4: file ends after 2 of the 3 entries"},
     {"bad_extra.mtx", GCUT_ERR_PARSE, ":5: more entries than the 2 of the size line"},
     {"bad_skew_diag.mtx", GCUT_ERR_PARSE, ":4: diagonal entry (2, 2) in a skew-symmetric matrix"},
+    {"bad_nul.mtx", GCUT_ERR_PARSE, ":3: NUL byte in the line"},
+    {"bad_nul_banner.mtx", GCUT_ERR_PARSE, ":1: NUL byte in the line"},
 };
 #define N_BAD (sizeof BAD_CASES / sizeof *BAD_CASES)
 

@@ -311,13 +311,24 @@ static gcut_status parse_file(mtx_parser *ps, FILE *f, gcut_bipartite **out)
         st = ferror(f) ? perr(ps, GCUT_ERR_IO, "read error") : perr(ps, GCUT_ERR_PARSE, "empty file");
         goto done;
     }
+    /* The line is parsed as a C string: a NUL byte would hide what follows. */
+    if (memchr(text, '\0', (size_t)got)) {
+        st = perr(ps, GCUT_ERR_PARSE, "NUL byte in the line (a binary file?)");
+        goto done;
+    }
     if ((st = parse_banner(ps, text)) != GCUT_OK)
         goto done;
 
     /* 2. Comments, then the size line; 3. the entries. */
     while ((got = getline(&text, &text_cap, f)) >= 0) {
         ps->line++;
-        if (text[0] == '%' || blank(text))
+        if (text[0] == '%')
+            continue;
+        if (memchr(text, '\0', (size_t)got)) {
+            st = perr(ps, GCUT_ERR_PARSE, "NUL byte in the line (a binary file?)");
+            goto done;
+        }
+        if (blank(text))
             continue;
         const char *p = text;
         int64_t i, j;
@@ -409,8 +420,16 @@ static gcut_status parse_file(mtx_parser *ps, FILE *f, gcut_bipartite **out)
     }
     st = gcut_i_bipartite_build(out, (int32_t)nrows, (int32_t)ncols, ps->row, ps->col, ps->len,
                                 seen);
-    if (st != GCUT_OK)
-        st = perr(ps, st, "%s", gcut_last_error());
+    if (st != GCUT_OK) {
+        /* The build's message already starts with the public name (GCUT_ENTRY):
+         * keep the rest once, after the file's name; no line is at fault. */
+        static const char entry[] = "gcut_bipartite_read_mtx: ";
+        const char *msg = gcut_last_error();
+        if (strncmp(msg, entry, sizeof entry - 1) == 0)
+            msg += sizeof entry - 1;
+        ps->line = 0;
+        st = perr(ps, st, "%s", msg);
+    }
 done:
     free(text); /* getline allocates with malloc, not with the gcut allocator */
     return st;
