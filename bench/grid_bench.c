@@ -197,7 +197,7 @@ int main(int argc, char **argv)
         a[v] = rng_range(maxcap);
         b[v] = rng_range(maxcap);
     }
-    if (gcut_grid_set_terminals(g, a, b) != GCUT_OK)
+    if (gcut_grid_set_terminal_caps(g, a, b) != GCUT_OK)
         die("terminals");
     for (int32_t k = 0; k < conn; k++) {
         for (int32_t v = 0; v < n; v++)
@@ -308,8 +308,8 @@ int main(int argc, char **argv)
                         continue;
                     const int32_t v = x + w * (y + h * z);
                     const int32_t s = fg ? 1000000 : 0, snk = fg ? 0 : 1000000;
-                    if (gcut_grid_set_tweights(g, v, s, snk) != GCUT_OK ||
-                        gcut_grid_set_tweights(c, v, s, snk) != GCUT_OK)
+                    if (gcut_grid_set_terminal_cap(g, v, s, snk) != GCUT_OK ||
+                        gcut_grid_set_terminal_cap(c, v, s, snk) != GCUT_OK)
                         die("stroke");
                     changed++;
                 }

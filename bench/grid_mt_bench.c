@@ -84,7 +84,7 @@ static void stroke(gcut_grid *g, uint64_t *rng, int32_t radius, int fg)
         for (int32_t x = cx - radius; x <= cx + radius; x++)
             if (x >= 0 && x < w && y >= 0 && y < h &&
                 (x - cx) * (x - cx) + (y - cy) * (y - cy) <= radius * radius &&
-                gcut_grid_set_tweights(g, x + w * y, fg ? 1000000 : 0, fg ? 0 : 1000000) !=
+                gcut_grid_set_terminal_cap(g, x + w * y, fg ? 1000000 : 0, fg ? 0 : 1000000) !=
                     GCUT_OK)
                 die("stroke");
 }
@@ -268,7 +268,7 @@ int main(int argc, char **argv)
                     (int)radius, strokes, t[strokes / 2], t[0], te[strokes / 2],
                     tx[strokes / 2], (long long)stroke_flow[strokes - 1]);
         /* Undo the strokes for the next back end. */
-        if (gcut_grid_set_terminals(g, src0, snk0) != GCUT_OK)
+        if (gcut_grid_set_terminal_caps(g, src0, snk0) != GCUT_OK)
             die("terminals");
     }
     if (csv)

@@ -61,7 +61,7 @@ int main(void)
         goto fail;
     /* The source side is foreground: its t-link capacity is what a pixel
      * pays for being background, and the other way round. */
-    if (gcut_grid_set_terminals(g, bg_cost, fg_cost) != GCUT_OK)
+    if (gcut_grid_set_terminal_caps(g, bg_cost, fg_cost) != GCUT_OK)
         goto fail;
     for (int32_t d = 0; d < 4; d++)
         if (gcut_grid_set_caps(g, d, smooth[d]) != GCUT_OK)

@@ -30,7 +30,7 @@ static gcut_grid *make_grid(void)
         s = s * 1664525u + 1013904223u;
         snk[v] = (int32_t)(s >> 25);
     }
-    gcut_grid_set_terminals(g, src, snk);
+    gcut_grid_set_terminal_caps(g, src, snk);
     for (int32_t d = 0; d < 4; d++) {
         for (int32_t v = 0; v < W * H; v++)
             cap[v] = 40;
@@ -46,7 +46,7 @@ static void stroke(gcut_grid *g)
     for (int32_t y = 50; y <= 70; y++)
         for (int32_t x = 30; x <= 50; x++)
             if ((x - 40) * (x - 40) + (y - 60) * (y - 60) <= 100)
-                gcut_grid_set_tweights(g, y * W + x, 1000000, 0); /* replaces both links */
+                gcut_grid_set_terminal_cap(g, y * W + x, 1000000, 0); /* replaces both links */
 }
 
 int main(void)

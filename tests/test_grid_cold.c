@@ -43,7 +43,7 @@ static reference solve_reference(const gcut_grid *g)
     assert_int_equal(gcut_graph_new(&r.graph, n, (int64_t)n * c), GCUT_OK);
     for (int32_t v = 0; v < n; v++) {
         int32_t s, t, u;
-        assert_int_equal(gcut_grid_get_tweights(g, v, &s, &t), GCUT_OK);
+        assert_int_equal(gcut_grid_get_terminal_cap(g, v, &s, &t), GCUT_OK);
         assert_int_equal(gcut_graph_add_tweights(r.graph, v, s, t), GCUT_OK);
         for (int32_t d = 0; d < c; d++) {
             if (!inside(g, v, d, &u))
@@ -109,7 +109,7 @@ static void check_modes(const gcut_grid *g, const char *label)
                          GCUT_OK);
         for (int32_t what = 0; what < gcut_grid_connectivity(g); what++)
             assert_int_equal(gcut_grid_set_caps(c, what, gcut_grid_caps(g, what)), GCUT_OK);
-        assert_int_equal(gcut_grid_set_terminals(c, gcut_grid_caps(g, GCUT_GRID_SOURCE_LINK),
+        assert_int_equal(gcut_grid_set_terminal_caps(c, gcut_grid_caps(g, GCUT_GRID_SOURCE_LINK),
                                                  gcut_grid_caps(g, GCUT_GRID_SINK_LINK)),
                          GCUT_OK);
         assert_int_equal(check(c, &ref, modes[m], label), 0);
@@ -167,7 +167,7 @@ static void grabcut_like(gcut_grid *g, tu_rng *r)
         }
         assert_int_equal(gcut_grid_set_caps(g, d, cap), GCUT_OK);
     }
-    assert_int_equal(gcut_grid_set_terminals(g, src, snk), GCUT_OK);
+    assert_int_equal(gcut_grid_set_terminal_caps(g, src, snk), GCUT_OK);
     free(img);
     free(cap);
     free(src);
@@ -264,12 +264,12 @@ static void test_warm_after_ibfs(void **unused)
                 assert_non_null(snk);
                 for (int32_t v = 0; v < n; v++) {
                     int32_t s, t;
-                    assert_int_equal(gcut_grid_get_tweights(g, v, &s, &t), GCUT_OK);
+                    assert_int_equal(gcut_grid_get_terminal_cap(g, v, &s, &t), GCUT_OK);
                     const int32_t q = s - t + (int32_t)tu_range(&r, -1500, 1500);
                     src[v] = q > 0 ? q : 0;
                     snk[v] = q < 0 ? -q : 0;
                 }
-                assert_int_equal(gcut_grid_set_terminals(g, src, snk), GCUT_OK);
+                assert_int_equal(gcut_grid_set_terminal_caps(g, src, snk), GCUT_OK);
                 free(src);
                 free(snk);
             } else {
@@ -419,7 +419,7 @@ static void test_warm_ibfs_time_limit(void **unused)
         src[v] = q > 0 ? q : 0;
         snk[v] = q < 0 ? -q : 0;
     }
-    assert_int_equal(gcut_grid_set_terminals(g, src, snk), GCUT_OK);
+    assert_int_equal(gcut_grid_set_terminal_caps(g, src, snk), GCUT_OK);
     free(src);
     free(snk);
     gcut_result *res;

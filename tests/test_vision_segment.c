@@ -730,7 +730,7 @@ static void test_grabcut_warm_iterations(void **state)
                          GCUT_OK);
         for (int32_t d = 0; d < 8; d++)
             assert_int_equal(gcut_grid_set_caps(copy, d, gcut_grid_caps(g, d)), GCUT_OK);
-        assert_int_equal(gcut_grid_set_terminals(copy, gcut_grid_caps(g, GCUT_GRID_SOURCE_LINK),
+        assert_int_equal(gcut_grid_set_terminal_caps(copy, gcut_grid_caps(g, GCUT_GRID_SOURCE_LINK),
                                                  gcut_grid_caps(g, GCUT_GRID_SINK_LINK)),
                          GCUT_OK);
         assert_int_equal(gcut_grid_solve(copy, &opt, ref), GCUT_OK);

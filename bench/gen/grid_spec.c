@@ -72,7 +72,7 @@ gcut_status gen_grid_of_spec(const char *text, gcut_grid **out, char err[GEN_ERR
         cap[k][u] = c;
         cap[k ^ 1][v] = rc;
     }
-    if (st == GCUT_OK && gcut_grid_set_terminals(g, s, t) != GCUT_OK)
+    if (st == GCUT_OK && gcut_grid_set_terminal_caps(g, s, t) != GCUT_OK)
         st = fail(err, "terminals");
     for (int32_t k = 0; st == GCUT_OK && k < conn; k++)
         if (gcut_grid_set_caps(g, k, cap[k]) != GCUT_OK)
@@ -99,7 +99,7 @@ gcut_status gen_grid_copy(const gcut_grid *g, gcut_grid **out, char err[GEN_ERR_
     if (gcut_grid_new(&c, gcut_grid_width(g), gcut_grid_height(g), gcut_grid_depth(g), conn) !=
         GCUT_OK)
         return fail(err, "grid copy");
-    gcut_status st = gcut_grid_set_terminals(c, gcut_grid_caps(g, GCUT_GRID_SOURCE_LINK),
+    gcut_status st = gcut_grid_set_terminal_caps(c, gcut_grid_caps(g, GCUT_GRID_SOURCE_LINK),
                                              gcut_grid_caps(g, GCUT_GRID_SINK_LINK));
     for (int32_t k = 0; st == GCUT_OK && k < conn; k++)
         st = gcut_grid_set_caps(c, k, gcut_grid_caps(g, k));

@@ -387,7 +387,7 @@ void tu_grid_randomise(gcut_grid *g, tu_rng *r, tu_grid_kind k)
             b[v] = grid_value(r, k);
         }
     }
-    assert_int_equal(gcut_grid_set_terminals(g, a, b), GCUT_OK);
+    assert_int_equal(gcut_grid_set_terminal_caps(g, a, b), GCUT_OK);
     free(a);
     free(b);
 }
@@ -406,7 +406,7 @@ void tu_grid_change(gcut_grid *g, tu_rng *r, tu_change_kind kind)
             for (int32_t x = cx - rad; x <= cx + rad; x++)
                 if (x >= 0 && x < w && y >= 0 && y < h &&
                     (x - cx) * (x - cx) + (y - cy) * (y - cy) <= rad * rad)
-                    assert_int_equal(gcut_grid_set_tweights(g, x + w * (y + h * z), fg ? 100000 : 0,
+                    assert_int_equal(gcut_grid_set_terminal_cap(g, x + w * (y + h * z), fg ? 100000 : 0,
                                                             fg ? 0 : 100000),
                                      GCUT_OK);
         break;
@@ -420,7 +420,7 @@ void tu_grid_change(gcut_grid *g, tu_rng *r, tu_change_kind kind)
                                                    (int32_t)tu_range(r, 0, 150)),
                                  GCUT_OK);
             else
-                assert_int_equal(gcut_grid_set_tweights(g, v, (int32_t)tu_range(r, 0, 150),
+                assert_int_equal(gcut_grid_set_terminal_cap(g, v, (int32_t)tu_range(r, 0, 150),
                                                         (int32_t)tu_range(r, 0, 150)),
                                  GCUT_OK);
         }
@@ -450,7 +450,7 @@ void tu_grid_change(gcut_grid *g, tu_rng *r, tu_change_kind kind)
     case TU_CH_HUGE: {
         const int32_t v = (int32_t)tu_range(r, 0, n - 1);
         if (tu_range(r, 0, 1))
-            assert_int_equal(gcut_grid_set_tweights(g, v, (int32_t)(INT32_MAX - tu_range(r, 0, 5)),
+            assert_int_equal(gcut_grid_set_terminal_cap(g, v, (int32_t)(INT32_MAX - tu_range(r, 0, 5)),
                                                     (int32_t)tu_range(r, 0, 5)),
                              GCUT_OK);
         else
@@ -465,7 +465,7 @@ void tu_grid_change(gcut_grid *g, tu_rng *r, tu_change_kind kind)
         assert_non_null(a);
         for (int32_t x = 0; x < w; x++)
             a[x] = (int32_t)tu_range(r, 0, 100);
-        assert_int_equal(gcut_grid_set_terminals_range(g, y * w, w, tu_range(r, 0, 1) ? a : NULL, a),
+        assert_int_equal(gcut_grid_set_terminal_caps_range(g, y * w, w, tu_range(r, 0, 1) ? a : NULL, a),
                          GCUT_OK);
         free(a);
     }

@@ -714,7 +714,7 @@ static gcut_status run(gcut_mrf *m, const gcut_mrf_options *opt_in, int32_t *lab
             st = build_move(m, &mv, f, &K, &neg);
             if (st != GCUT_OK)
                 goto done;
-            st = gcut_grid_set_terminals(m->grid, m->src, m->snk);
+            st = gcut_grid_set_terminal_caps(m->grid, m->src, m->snk);
             for (int32_t d = 0; st == GCUT_OK && d < m->conn / 2; d++)
                 st = gcut_grid_set_caps(m->grid, 2 * d, m->cap[d]);
             if (st != GCUT_OK)

@@ -332,7 +332,7 @@ gcut_status gcut_i_energy_fill_terminals(const gcut_i_energy *e, double scale,
             const int64_t p = (int64_t)y * e->width + x;
             tlink_from_base(e, scale, seeds[p], p, b, &tmp[v], &tmp[nb + v]);
         }
-    return gcut_grid_set_terminals(g, tmp, tmp + nb);
+    return gcut_grid_set_terminal_caps(g, tmp, tmp + nb);
 }
 
 gcut_status gcut_i_energy_fill_grid(const gcut_i_energy *e, double scale, const uint8_t *seeds,

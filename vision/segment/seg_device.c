@@ -327,7 +327,7 @@ static gcut_status dev_terminals(gcut_i_seg_eval *ev, const gcut_i_energy *e, do
     gcut_status st;
     if ((st = ev->pl->terminals(ev->dev, r, scale, rebase, tmp, tmp + nb)) != GCUT_OK)
         return st;
-    return gcut_grid_set_terminals(g, tmp, tmp + nb);
+    return gcut_grid_set_terminal_caps(g, tmp, tmp + nb);
 }
 
 const gcut_i_seg_eval_ops gcut_i_seg_eval_device = {

@@ -615,7 +615,7 @@ static void set_tlink(gcut_seg_session *s, int64_t p)
     int32_t src, snk;
     gcut_i_energy_tlinks(&s->e, s->scale, s->seeds, b, x, y, &src, &snk);
     const int32_t v = (y - b.y0) * b.w + (x - b.x0);
-    if (gcut_grid_set_tweights(s->grid, v, src, snk) != GCUT_OK)
+    if (gcut_grid_set_terminal_cap(s->grid, v, src, snk) != GCUT_OK)
         s->stale |= STALE_GRID; /* rebuilt from the seeds at the next solve */
 }
 
