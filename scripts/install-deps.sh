@@ -2,7 +2,7 @@
 # Install what gcut needs to build and test on Debian 12, if it is missing.
 # Run as root (or with sudo). Installs nothing when everything is present.
 set -euo pipefail
-pkgs=(build-essential cmake pkg-config libcmocka-dev zlib1g-dev gnuplot-nox libpng-dev libjpeg62-turbo-dev libsdl2-dev xvfb xauth)
+pkgs=(build-essential cmake pkg-config python3 libcmocka-dev zlib1g-dev gnuplot-nox libpng-dev libjpeg62-turbo-dev libsdl2-dev xvfb xauth)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
