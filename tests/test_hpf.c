@@ -177,6 +177,44 @@ static void test_gap_fires(void **state)
     gcut_graph_free(g);
 }
 
+/*
+ * A layered graph with one source-fed node and one sink node (RLG-like):
+ * every other node starts with zero excess. The periodic global labelling
+ * must run (and prune trees) and the answer must match cpu-ref, with flows.
+ */
+static void test_layered_global_labels(void **state)
+{
+    (void)state;
+    const int32_t layers = 60, width = 60, n = layers * width;
+    tu_rng rng = {5};
+    gcut_graph *g;
+    assert_int_equal(gcut_graph_new(&g, n, 4 * (int64_t)n), GCUT_OK);
+    for (int32_t l = 0; l + 1 < layers; l++)
+        for (int32_t i = 0; i < width; i++)
+            for (int32_t k = 0; k < 3; k++) {
+                const int32_t j = (int32_t)tu_range(&rng, 0, width - 1);
+                assert_int_equal(gcut_graph_add_edge(g, l * width + i, (l + 1) * width + j,
+                                                     (int32_t)tu_range(&rng, 1, 100),
+                                                     (int32_t)tu_range(&rng, 0, 3)),
+                                 GCUT_OK);
+            }
+    for (int32_t i = 0; i < width; i++) {
+        assert_int_equal(gcut_graph_add_edge(g, i, (i + 1) % width, 1000, 1000), GCUT_OK);
+        assert_int_equal(gcut_graph_add_edge(g, (layers - 1) * width + i,
+                                             (layers - 1) * width + (i + 1) % width, 1000, 1000),
+                         GCUT_OK);
+    }
+    assert_int_equal(gcut_graph_add_tweights(g, 0, 1000000, 0), GCUT_OK);
+    assert_int_equal(gcut_graph_add_tweights(g, n - 1, 0, 1000000), GCUT_OK);
+    gcut_result *res;
+    assert_int_equal(gcut_result_new(&res), GCUT_OK);
+    assert_int_equal(solve_hpf(g, 1, 0, NULL, res), GCUT_OK);
+    assert_true(gcut_result_stats(res)->global_relabels > 1);
+    gcut_result_free(res);
+    assert_int_equal(tu_crosscheck(g, HPF, 1, 0, NULL, "hpf-layered"), 0);
+    gcut_graph_free(g);
+}
+
 /* The counters and phase times of a solve on a random grid. */
 static void test_stats(void **state)
 {
@@ -190,6 +228,7 @@ static void test_stats(void **state)
     assert_true(st->relabels > 0);
     assert_true(st->augmentations > 0); /* mergers */
     assert_true(st->pushes >= st->augmentations);
+    assert_true(st->global_relabels >= 1); /* the first labels are exact */
     assert_int_equal(st->threads, 1);
     assert_true(st->init_ms >= 0 && st->solve_ms >= 0 && st->cut_ms >= 0 && st->flow_ms >= 0);
     assert_int_equal(gcut_check_flow(g, gcut_result_flow(res), gcut_result_edge_flows(res),
@@ -276,6 +315,7 @@ int main(void)
         cmocka_unit_test(test_split),
         cmocka_unit_test(test_chain_strong_mergers),
         cmocka_unit_test(test_gap_fires),
+        cmocka_unit_test(test_layered_global_labels),
         cmocka_unit_test(test_stats),
         cmocka_unit_test(test_time_limit),
         cmocka_unit_test(test_params),

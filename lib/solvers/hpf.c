@@ -19,15 +19,22 @@
  * sink: handing the deficit back to its sink arc turns the pseudoflow into
  * a preflow.
  *
- * Labels (the labelling pseudoflow algorithm). Strong nodes start at 1,
- * weak ones at 0; n marks a node that can no longer reach a deficit. The
- * invariants, for every residual arc u->v between nodes and every tree:
+ * Labels (the labelling pseudoflow algorithm); n marks a node that can no
+ * longer reach a deficit. The invariants, for every residual arc u->v
+ * between nodes and every tree:
  *  (V) l(u) <= l(v) + 1;
  *  (M) labels do not decrease from a root downwards;
  *  (D) a deficit root has label 0 (weak nodes are never relabelled).
  * So l(v) is a lower bound on v's residual distance to a deficit, and a node
- * of label n cannot reach one. Arcs from the sink and to the source are
- * saturated, so they give no residual path.
+ * of label n cannot reach one. Arcs from the source and to the sink are
+ * saturated, so they give no residual path. The papers start with labels
+ * 1 (strong) and 0 (weak); here the first labels are the exact distances
+ * (a global labelling, as cpu-hipr's global relabelling), recomputed when
+ * the relabel work since the last one has grown past a limit that doubles
+ * each time. On a single-source layered graph (genrmf, RLG) every
+ * zero-excess node at label 0 looks as close to a deficit as the deficit
+ * itself, and excess wanders through long trees: the exact labels cut the
+ * arc pushes there by 5 to 10 times (measured with this file).
  *
  * Phase I. Take a strong root r of the highest label L (a LIFO stack per
  * label). Walk its strong branch depth first through the nodes of label L
@@ -69,6 +76,16 @@
 /* Mergers and relabels between two looks at the clock. */
 #define HPF_CLOCK_EVERY 4096
 
+/* Global labelling is due when the relabel work since the last one (HPF_BETA
+ * per relabel plus the node's arcs), times HPF_FREQ, passes a limit that
+ * starts at HPF_ALPHA * n + m / 2 (cpu-hipr's measure) and grows by HPF_GROW
+ * after each: on grids exact labels pay less than on layered graphs
+ * (measured: bench/results/cpu-hpf-2026-11-25.md). */
+#define HPF_ALPHA 6
+#define HPF_BETA 12
+#define HPF_FREQ 2.0
+#define HPF_GROW 2.0
+
 /* The engine's own copy of the arcs: everything a scan or a push reads
  * about an arc in one 16-byte record (as cpu-hipr). */
 typedef struct hpf_arc {
@@ -78,18 +95,27 @@ typedef struct hpf_arc {
 } hpf_arc;
 
 /* Tree and list links of a node; the labels are an array of their own,
- * since arc scans read only the heads' labels. */
+ * since arc scans read only the heads' labels. The residual capacity of a
+ * tree arc lives in its lower end's record while the arc is in the tree
+ * (rup): a push up a path then touches one record per step, not three.
+ * The arc records of tree arcs are brought up to date when the arc leaves
+ * the tree (tree_detach) and at the end of phase I; until then they are
+ * stale, which no scan can notice: a tree arc joins two nodes of one tree,
+ * and a merger arc never does. parent, rup and excess, all a push reads,
+ * share the first 16 bytes. */
 typedef struct hpf_node {
     int64_t excess;     /* roots only; 0 at every other node */
-    int64_t cur;        /* current arc, in first[v] .. first[v+1] */
-    int64_t up;         /* arc v -> parent, the direction excess moves */
     int32_t parent;     /* -1 for a root */
+    uint32_t rup;       /* residual capacity of v -> parent (tree arc up) */
+    int64_t up;         /* arc v -> parent, the direction excess moves */
+    int64_t cur;        /* current arc, in first[v] .. first[v+1] */
     int32_t child;      /* first child, -1 for none */
     int32_t next, prev; /* siblings under the parent */
     int32_t scan;       /* depth-first walk: next child to look at */
     int32_t lnext;      /* all nodes of one label (gap rule), doubly linked */
     int32_t lprev;
     int32_t bnext;      /* stack of strong roots of one label */
+    int32_t unused;     /* pads the record to 64 bytes */
 } hpf_node;
 
 typedef struct hpf_engine {
@@ -105,7 +131,10 @@ typedef struct hpf_engine {
     int64_t *count;       /* per label: how many nodes have it */
     int32_t amax;         /* no strong root above this label */
     int32_t lmax;         /* no node below top above this label */
-    int64_t mergers, pushes, relabels, gap_nodes;
+    int32_t *queue;       /* n: breadth-first search of global_labels */
+    int64_t work;         /* relabel work since the last global labelling */
+    double work_limit;    /* when it is due: HPF_ALPHA * n + m / 2 */
+    int64_t mergers, pushes, relabels, gap_nodes, globals;
 } hpf_engine;
 
 /* --------------------------------------------------------- label lists */
@@ -148,11 +177,14 @@ static inline void root_push(hpf_engine *e, int32_t v)
 
 /* ---------------------------------------------------------------- trees */
 
-static inline void tree_attach(hpf_node *nd, int32_t v, int32_t p, int64_t up)
+/* Hang v under p by arc up = v -> p (in sync: not a tree arc before). */
+static inline void tree_attach(hpf_engine *e, int32_t v, int32_t p, int64_t up)
 {
+    hpf_node *const nd = e->node;
     const int32_t h = nd[p].child;
     nd[v].parent = p;
     nd[v].up = up;
+    nd[v].rup = e->arc[up].res;
     nd[v].prev = -1;
     nd[v].next = h;
     if (h >= 0)
@@ -160,9 +192,23 @@ static inline void tree_attach(hpf_node *nd, int32_t v, int32_t p, int64_t up)
     nd[p].child = v;
 }
 
-static inline void tree_detach(hpf_node *nd, int32_t v)
+/* Write a tree arc's residuals back to the arc records: its record still
+ * holds the value of when it joined the tree, its sister that plus what
+ * has been pushed since. */
+static inline void tree_sync(hpf_engine *e, int32_t v)
 {
+    hpf_arc *const arc = e->arc;
+    const int64_t a = e->node[v].up;
+    const uint32_t now = e->node[v].rup;
+    arc[arc[a].sister].res += arc[a].res - now;
+    arc[a].res = now;
+}
+
+static inline void tree_detach(hpf_engine *e, int32_t v)
+{
+    hpf_node *const nd = e->node;
     const int32_t p = nd[v].parent, nx = nd[v].next, pv = nd[v].prev;
+    tree_sync(e, v);
     if (pv >= 0)
         nd[pv].next = nx;
     else
@@ -180,7 +226,7 @@ static inline void tree_detach(hpf_node *nd, int32_t v)
 static void merge(hpf_engine *e, int32_t r, int32_t u, int64_t a)
 {
     hpf_node *const nd = e->node;
-    hpf_arc *const arc = e->arc;
+    const hpf_arc *const arc = e->arc;
     /* Reverse the path u .. r: each node goes under the one it was above. */
     int32_t x = u, np = arc[a].head;
     int64_t na = a;
@@ -188,8 +234,8 @@ static void merge(hpf_engine *e, int32_t r, int32_t u, int64_t a)
         const int32_t op = nd[x].parent;
         const int64_t oa = nd[x].up;
         if (op >= 0)
-            tree_detach(nd, x);
-        tree_attach(nd, x, np, na);
+            tree_detach(e, x);
+        tree_attach(e, x, np, na);
         np = x;
         na = op >= 0 ? arc[oa].sister : -1;
         x = op;
@@ -209,23 +255,91 @@ static void merge(hpf_engine *e, int32_t r, int32_t u, int64_t a)
                 root_push(e, x);
             break;
         }
-        const int64_t ua = nd[x].up;
-        const int64_t r_up = arc[ua].res;
+        const int64_t r_up = nd[x].rup;
         pushes++;
         if (ex > r_up) {
             /* Split: x keeps what the arc cannot take, as a strong root. */
-            tree_detach(nd, x);
+            nd[x].rup = 0;
+            tree_detach(e, x);
             nd[x].excess = ex - r_up;
             root_push(e, x);
             ex = r_up;
             if (ex == 0)
                 break;
+        } else {
+            nd[x].rup = (uint32_t)(r_up - ex);
         }
-        arc[ua].res = (uint32_t)(r_up - ex);
-        arc[arc[ua].sister].res += (uint32_t)ex;
         x = p;
     }
     e->pushes += pushes;
+}
+
+/*
+ * Global labelling: exact labels, the residual distance to a deficit by a
+ * breadth-first search backwards from the deficits (unreached: top, for
+ * good). Exact distances satisfy (V) and (D). For (M), a node that ends up
+ * below its parent leaves the tree with its subtree (`prune`; it holds no
+ * excess, so it is a weak root and the pseudoflow is unchanged); the tree
+ * arcs' residuals go back to the arc records first, since the search reads
+ * those. Label lists, counts, current arcs and root stacks are rebuilt.
+ */
+static void global_labels(hpf_engine *e, int prune)
+{
+    const int32_t n = e->n, top = e->top;
+    const int64_t *const first = e->first;
+    const hpf_arc *const arc = e->arc;
+    hpf_node *const nd = e->node;
+    int32_t *const lab = e->label;
+    int32_t *const q = e->queue;
+    if (prune) /* the search reads the arc records */
+        for (int32_t v = 0; v < n; v++)
+            if (nd[v].parent >= 0)
+                tree_sync(e, v);
+    for (int32_t k = 0; k <= top; k++) {
+        e->roots[k] = e->lhead[k] = -1;
+        e->count[k] = 0;
+    }
+    e->amax = e->lmax = 0;
+    int64_t qt = 0;
+    for (int32_t v = 0; v < n; v++) {
+        if (nd[v].excess < 0) {
+            lab[v] = 0;
+            q[qt++] = v;
+        } else {
+            lab[v] = top;
+        }
+    }
+    for (int64_t qh = 0; qh < qt; qh++) {
+        const int32_t v = q[qh];
+        const int32_t dw = lab[v] + 1;
+        if (dw >= top)
+            break;
+        for (int64_t a = first[v]; a < first[v + 1]; a++) {
+            const int32_t w = arc[a].head;
+            if (lab[w] == top && arc[arc[a].sister].res > 0) {
+                lab[w] = dw;
+                q[qt++] = w;
+            }
+        }
+    }
+    /* (M): a node now below its parent leaves the tree with its subtree
+     * (it has no excess: a weak root). */
+    if (prune)
+        for (int32_t v = 0; v < n; v++)
+            if (nd[v].parent >= 0 && lab[v] < lab[nd[v].parent])
+                tree_detach(e, v);
+    /* Backwards, so that each stack pops nodes in index order (memory
+     * order: far better locality than the search's order). */
+    for (int32_t v = n - 1; v >= 0; v--) {
+        if (lab[v] >= top)
+            continue;
+        nd[v].cur = first[v];
+        label_add(e, v, lab[v]);
+        if (nd[v].excess > 0)
+            root_push(e, v);
+    }
+    e->work = 0;
+    e->globals++;
 }
 
 /* Gap at label k (no node left there): every node above k is lifted to
@@ -256,6 +370,7 @@ static inline void relabel(hpf_engine *e, int32_t v, int32_t d)
         label_add(e, v, d + 1);
     e->node[v].cur = e->first[v];
     e->relabels++;
+    e->work += HPF_BETA + (e->first[v + 1] - e->first[v]);
 }
 
 /*
@@ -317,6 +432,7 @@ static void engine_free(hpf_engine *e)
     gcut_i_free(e->roots);
     gcut_i_free(e->lhead);
     gcut_i_free(e->count);
+    gcut_i_free(e->queue);
 }
 
 /*
@@ -342,7 +458,8 @@ static gcut_status engine_init(hpf_engine *e, const gcut_problem *p, int64_t *ca
     e->roots = gcut_i_malloc_array(labels, sizeof(int32_t));
     e->lhead = gcut_i_malloc_array(labels, sizeof(int32_t));
     e->count = gcut_i_malloc_array(labels, sizeof(int64_t));
-    if (!e->arc || !e->node || !e->label || !e->roots || !e->lhead || !e->count) {
+    e->queue = gcut_i_malloc_array(n > 0 ? n : 1, sizeof(int32_t));
+    if (!e->arc || !e->node || !e->label || !e->roots || !e->lhead || !e->count || !e->queue) {
         engine_free(e);
         return GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-hpf: cannot allocate %d nodes and %lld arcs",
                          (int)n, (long long)b->m);
@@ -352,13 +469,8 @@ static gcut_status engine_init(hpf_engine *e, const gcut_problem *p, int64_t *ca
         e->arc[a].head = b->head[a];
         e->arc[a].sister = b->sister[a];
     }
-    for (int64_t k = 0; k < labels; k++) {
-        e->roots[k] = e->lhead[k] = -1;
-        e->count[k] = 0;
-    }
     int64_t c = 0;
-    /* Backwards, so that the stack of label 1 pops nodes in index order. */
-    for (int32_t v = n - 1; v >= 0; v--) {
+    for (int32_t v = 0; v < n; v++) {
         const int32_t cs = p->cap_source[v], ct = p->cap_sink[v];
         const int32_t both = cs < ct ? cs : ct;
         c += both;
@@ -366,13 +478,13 @@ static gcut_status engine_init(hpf_engine *e, const gcut_problem *p, int64_t *ca
         nv->excess = (int64_t)(cs - both) - (int64_t)(ct - both);
         nv->cur = b->first[v];
         nv->up = -1;
+        nv->rup = 0;
+        nv->unused = 0;
         nv->parent = nv->child = nv->next = nv->prev = nv->scan = -1;
         nv->bnext = -1;
-        e->label[v] = nv->excess > 0 ? 1 : 0;
-        label_add(e, v, e->label[v]);
-        if (nv->excess > 0)
-            root_push(e, v);
     }
+    e->work_limit = (double)HPF_ALPHA * n + (double)(b->m / 2);
+    global_labels(e, 0);
     *cancelled = c;
     return GCUT_OK;
 }
@@ -401,6 +513,10 @@ static gcut_status phase1(hpf_engine *e, double deadline)
         }
         e->roots[e->amax] = e->node[r].bnext;
         process_root(e, r);
+        if ((double)e->work * HPF_FREQ > e->work_limit) {
+            global_labels(e, 1);
+            e->work_limit *= HPF_GROW;
+        }
         if (out_of_time(&clock, deadline))
             return GCUT_FAIL(GCUT_ERR_TIMEOUT, "cpu-hpf: time limit reached");
     }
@@ -468,6 +584,9 @@ static gcut_status hpf_solve(void *state, const gcut_problem *p, const gcut_solv
     st = phase1(&e, deadline);
     if (st != GCUT_OK)
         goto done;
+    for (int32_t v = 0; v < n; v++)
+        if (e.node[v].parent >= 0)
+            tree_sync(&e, v);
     residuals_in_place(&e, p->bcsr->m);
     stats->solve_ms = gcut_i_now_ms() - t0;
 
@@ -500,6 +619,7 @@ static gcut_status hpf_solve(void *state, const gcut_problem *p, const gcut_solv
     stats->pushes = e.pushes;
     stats->relabels = e.relabels;
     stats->gap_nodes = e.gap_nodes;
+    stats->global_relabels = e.globals;
     stats->augmentations = e.mergers;
     stats->threads = 1;
     gcut_i_log(opt, GCUT_LOG_INFO,
