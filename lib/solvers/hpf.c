@@ -28,13 +28,18 @@
  * So l(v) is a lower bound on v's residual distance to a deficit, and a node
  * of label n cannot reach one. Arcs from the source and to the sink are
  * saturated, so they give no residual path. The papers start with labels
- * 1 (strong) and 0 (weak); here the first labels are the exact distances
- * (a global labelling, as cpu-hipr's global relabelling), recomputed when
- * the relabel work since the last one has grown past a limit that doubles
- * each time. On a single-source layered graph (genrmf, RLG) every
- * zero-excess node at label 0 looks as close to a deficit as the deficit
- * itself, and excess wanders through long trees: the exact labels cut the
- * arc pushes there by 5 to 10 times (measured with this file).
+ * 1 (strong) and 0 (weak). Here the first labels are the exact residual
+ * distances to a deficit, and they are raised again to the highest that
+ * (V), (M) and (D) allow (global_labels, the counterpart of cpu-hipr's
+ * global relabelling) when the relabel work since the last time passes a
+ * limit that doubles each time. On a single-source layered graph
+ * (genrmf, RLG) every zero-excess node at label 0 looks as close to a
+ * deficit as the deficit itself, excess wanders into long trees, and every
+ * later merger pays for their depth: with these labels genrmf a=32 b=32
+ * takes 0.44 M arc pushes instead of 15.9 M, and RLG 256 x 512 0.8 M
+ * instead of 17 M. On random grids the periodic part makes phase I about
+ * twice as slow (4.6 M relabels instead of 2.9 M on a 512 x 512 grid):
+ * grids are cpu-bk's (bench/results/cpu-hpf-2026-11-25.md).
  *
  * Phase I. Take a strong root r of the highest label L (a LIFO stack per
  * label). Walk its strong branch depth first through the nodes of label L
@@ -78,9 +83,9 @@
 
 /* Global labelling is due when the relabel work since the last one (HPF_BETA
  * per relabel plus the node's arcs), times HPF_FREQ, passes a limit that
- * starts at HPF_ALPHA * n + m / 2 (cpu-hipr's measure) and grows by HPF_GROW
- * after each: on grids exact labels pay less than on layered graphs
- * (measured: bench/results/cpu-hpf-2026-11-25.md). */
+ * starts at HPF_ALPHA * n + m / 2 (cpu-hipr's measure) and grows by
+ * HPF_GROW after each: measured on genrmf, RLG and grids, more frequent
+ * labelling helps the first two and hurts the last. */
 #define HPF_ALPHA 6
 #define HPF_BETA 12
 #define HPF_FREQ 2.0
@@ -115,7 +120,7 @@ typedef struct hpf_node {
     int32_t lnext;      /* all nodes of one label (gap rule), doubly linked */
     int32_t lprev;
     int32_t bnext;      /* stack of strong roots of one label */
-    int32_t unused;     /* pads the record to 64 bytes */
+    int32_t old;        /* scratch of global_labels (and pads to 64 bytes) */
 } hpf_node;
 
 typedef struct hpf_engine {
@@ -275,15 +280,18 @@ static void merge(hpf_engine *e, int32_t r, int32_t u, int64_t a)
 }
 
 /*
- * Global labelling: exact labels, the residual distance to a deficit by a
- * breadth-first search backwards from the deficits (unreached: top, for
- * good). Exact distances satisfy (V) and (D). For (M), a node that ends up
- * below its parent leaves the tree with its subtree (`prune`; it holds no
- * excess, so it is a weak root and the pseudoflow is unchanged); the tree
- * arcs' residuals go back to the arc records first, since the search reads
- * those. Label lists, counts, current arcs and root stacks are rebuilt.
+ * Global labelling: the highest labels that (V), (M) and (D) allow, by a
+ * breadth-first search backwards from the deficits in which a residual arc
+ * v -> w costs 1 (l(v) <= l(w) + 1) and a tree arc costs 0 for the parent
+ * (l(p) <= l(c)): when a node gets its label, so do its ancestors that
+ * have none yet, at the same level, so the queue stays in label order.
+ * Without trees these are the exact residual distances to a deficit. No
+ * label goes down (the old labels satisfy the same constraints), so a
+ * current arc stays valid where the label did not change; unreached nodes
+ * get top, for good. The tree arcs' residuals go back to the arc records
+ * first (the search reads those). Lists, counts and root stacks are rebuilt.
  */
-static void global_labels(hpf_engine *e, int prune)
+static void global_labels(hpf_engine *e)
 {
     const int32_t n = e->n, top = e->top;
     const int64_t *const first = e->first;
@@ -291,10 +299,11 @@ static void global_labels(hpf_engine *e, int prune)
     hpf_node *const nd = e->node;
     int32_t *const lab = e->label;
     int32_t *const q = e->queue;
-    if (prune) /* the search reads the arc records */
-        for (int32_t v = 0; v < n; v++)
-            if (nd[v].parent >= 0)
-                tree_sync(e, v);
+    for (int32_t v = 0; v < n; v++) {
+        if (nd[v].parent >= 0)
+            tree_sync(e, v);
+        nd[v].old = lab[v];
+    }
     for (int32_t k = 0; k <= top; k++) {
         e->roots[k] = e->lhead[k] = -1;
         e->count[k] = 0;
@@ -303,7 +312,7 @@ static void global_labels(hpf_engine *e, int prune)
     int64_t qt = 0;
     for (int32_t v = 0; v < n; v++) {
         if (nd[v].excess < 0) {
-            lab[v] = 0;
+            lab[v] = 0; /* a root: no ancestors */
             q[qt++] = v;
         } else {
             lab[v] = top;
@@ -315,25 +324,22 @@ static void global_labels(hpf_engine *e, int prune)
         if (dw >= top)
             break;
         for (int64_t a = first[v]; a < first[v + 1]; a++) {
-            const int32_t w = arc[a].head;
-            if (lab[w] == top && arc[arc[a].sister].res > 0) {
-                lab[w] = dw;
-                q[qt++] = w;
+            /* w -> v (the sister of v -> w) residual: w gets dw, and so do
+             * its ancestors that have no label yet. */
+            for (int32_t x = arc[a].head; x >= 0 && lab[x] == top && arc[arc[a].sister].res > 0;
+                 x = nd[x].parent) {
+                lab[x] = dw;
+                q[qt++] = x;
             }
         }
     }
-    /* (M): a node now below its parent leaves the tree with its subtree
-     * (it has no excess: a weak root). */
-    if (prune)
-        for (int32_t v = 0; v < n; v++)
-            if (nd[v].parent >= 0 && lab[v] < lab[nd[v].parent])
-                tree_detach(e, v);
     /* Backwards, so that each stack pops nodes in index order (memory
      * order: far better locality than the search's order). */
     for (int32_t v = n - 1; v >= 0; v--) {
         if (lab[v] >= top)
             continue;
-        nd[v].cur = first[v];
+        if (lab[v] != nd[v].old)
+            nd[v].cur = first[v];
         label_add(e, v, lab[v]);
         if (nd[v].excess > 0)
             root_push(e, v);
@@ -479,12 +485,13 @@ static gcut_status engine_init(hpf_engine *e, const gcut_problem *p, int64_t *ca
         nv->cur = b->first[v];
         nv->up = -1;
         nv->rup = 0;
-        nv->unused = 0;
+        nv->old = 0;
+        e->label[v] = e->top;
         nv->parent = nv->child = nv->next = nv->prev = nv->scan = -1;
         nv->bnext = -1;
     }
     e->work_limit = (double)HPF_ALPHA * n + (double)(b->m / 2);
-    global_labels(e, 0);
+    global_labels(e);
     *cancelled = c;
     return GCUT_OK;
 }
@@ -514,7 +521,7 @@ static gcut_status phase1(hpf_engine *e, double deadline)
         e->roots[e->amax] = e->node[r].bnext;
         process_root(e, r);
         if ((double)e->work * HPF_FREQ > e->work_limit) {
-            global_labels(e, 1);
+            global_labels(e);
             e->work_limit *= HPF_GROW;
         }
         if (out_of_time(&clock, deadline))
