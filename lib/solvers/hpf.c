@@ -631,9 +631,10 @@ static gcut_status hpf_solve(void *state, const gcut_problem *p, const gcut_solv
     stats->threads = 1;
     gcut_i_log(opt, GCUT_LOG_INFO,
                "cpu-hpf: flow %lld, %lld mergers, %lld arc pushes, %lld relabels, "
-               "%lld gap nodes, phase I %.1f ms",
+               "%lld gap nodes, %lld global labellings, phase I %.1f ms",
                (long long)sol->flow, (long long)e.mergers, (long long)e.pushes,
-               (long long)e.relabels, (long long)e.gap_nodes, stats->solve_ms);
+               (long long)e.relabels, (long long)e.gap_nodes, (long long)e.globals,
+               stats->solve_ms);
 done:
     gcut_i_free(tmp);
     engine_free(&e);
