@@ -104,9 +104,9 @@ typedef struct hpf_arc {
  * tree arc lives in its lower end's record while the arc is in the tree
  * (rup): a push up a path then touches one record per step, not three.
  * The arc records of tree arcs are brought up to date when the arc leaves
- * the tree (tree_detach) and at the end of phase I; until then they are
- * stale, which no scan can notice: a tree arc joins two nodes of one tree,
- * and a merger arc never does. parent, rup and excess, all a push reads,
+ * the tree (tree_detach), before a global labelling and at the end of
+ * phase I; in between they are stale, which no merger-arc scan can notice:
+ * a tree arc joins two nodes of one tree, and a merger arc never does. parent, rup and excess, all a push reads,
  * share the first 16 bytes. */
 typedef struct hpf_node {
     int64_t excess;     /* roots only; 0 at every other node */
