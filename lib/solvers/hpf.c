@@ -71,8 +71,9 @@
  * strong roots to the source.
  *
  * Memory on top of the layout: 16 bytes per arc (engine arc records) and
- * about 56 bytes per node (plus 8 per node of phase II when flows are
- * asked for).
+ * about 96 bytes per node (the 64-byte node record, its label, the search
+ * queue, the per-label stacks, lists and counts, and the cut's scratch),
+ * plus 8 per node for phase II when flows are asked for.
  */
 #include <string.h>
 
