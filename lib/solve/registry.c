@@ -43,6 +43,7 @@ static const known_backend k_known[] = {
     {"cpu-hipr", &gcut_i_backend_hipr, 0, GCUT_BACKEND_AUTO_GENERAL, NULL},
     {"cpu-prsn", &gcut_i_backend_prsn, 0, 0, NULL},
     {"cpu-grid-pr", &gcut_i_backend_grid_pr, 0, 0, NULL},
+    {"cpu-hpf", &gcut_i_backend_hpf, 0, 0, NULL},
     {"cpu-ref", &gcut_i_backend_ref, 0, 0, NULL},
     {"cuda-csr", NULL,
      GCUT_BACKEND_GRAPH | GCUT_BACKEND_FLOWS | GCUT_BACKEND_GPU | GCUT_BACKEND_NEEDS_RCSR,

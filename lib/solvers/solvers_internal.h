@@ -14,6 +14,7 @@ GCUT_HIDDEN extern const gcut_backend gcut_i_backend_hipr;  /* hipr.c  "cpu-hipr
 GCUT_HIDDEN extern const gcut_backend gcut_i_backend_bk;    /* bk.c    "cpu-bk"   */
 GCUT_HIDDEN extern const gcut_backend gcut_i_backend_prsn;  /* prsn.c  "cpu-prsn" */
 GCUT_HIDDEN extern const gcut_backend gcut_i_backend_grid_pr; /* grid_pr.c "cpu-grid-pr" */
+GCUT_HIDDEN extern const gcut_backend gcut_i_backend_hpf;   /* hpf.c   "cpu-hpf"  */
 
 /* cpu-bk on grids (bk_grid.c): its kept state and its solve_grid. The state
  * is also what cpu-bk's graph solves get (and ignore). */
