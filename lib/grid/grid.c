@@ -533,7 +533,9 @@ static gcut_status solve_native(gcut_grid *g, const gcut_backend *be,
     p.num_changes = p.warm ? g->log_n : 0;
     p.changes = g->log;
     gcut_solution sol = {0, cut, NULL, &stats};
-    st = be->solve_grid(g->state, &p, opt, &sol);
+    st = gcut_i_poll("solve", -1, NULL);
+    if (st == GCUT_OK)
+        st = be->solve_grid(g->state, &p, opt, &sol);
     /* Whatever happened, the log has been consumed: after a success the
      * state reflects every change, after a failure the state is stale and
      * the next solve is cold, so the log would be of no use. */
@@ -554,16 +556,12 @@ static gcut_status solve_native(gcut_grid *g, const gcut_backend *be,
     return GCUT_OK;
 }
 
-gcut_status gcut_grid_solve(gcut_grid *g, const gcut_solve_options *opt_in, gcut_result *res)
+/* gcut_grid_solve within its call context (started by gcut_grid_solve). */
+static gcut_status grid_solve_in_call(gcut_grid *g, const gcut_solve_options *opt_p,
+                                      gcut_result *res, double t0)
 {
-    GCUT_ENTRY();
-    const double t0 = gcut_i_now_ms();
-    if (!g || !res)
-        return GCUT_FAIL(GCUT_ERR_INVALID, "grid and result must not be NULL");
-    gcut_solve_options opt;
-    gcut_status st = gcut_i_options_copy(opt_in, &opt);
-    if (st != GCUT_OK)
-        return st;
+    const gcut_solve_options opt = *opt_p;
+    gcut_status st;
     if (opt.want_flows)
         return GCUT_FAIL(GCUT_ERR_UNSUPPORTED,
                          "per-edge flows are not offered for grids (solve gcut_grid_to_graph's "
@@ -579,7 +577,24 @@ gcut_status gcut_grid_solve(gcut_grid *g, const gcut_solve_options *opt_in, gcut
     if (be && be->solve_grid)
         return solve_native(g, be, &opt, res, why, t0);
     /* A generic back end: the graph converted once, then cached. */
-    if ((st = ensure_graph(g)) != GCUT_OK)
+    if ((st = gcut_i_poll("layout", -1, NULL)) != GCUT_OK || (st = ensure_graph(g)) != GCUT_OK)
         return st;
     return gcut_i_run_backend(g->graph, idx, &opt, res, why, t0);
+}
+
+gcut_status gcut_grid_solve(gcut_grid *g, const gcut_solve_options *opt_in, gcut_result *res)
+{
+    GCUT_ENTRY();
+    const double t0 = gcut_i_now_ms();
+    if (!g || !res)
+        return GCUT_FAIL(GCUT_ERR_INVALID, "grid and result must not be NULL");
+    gcut_solve_options opt;
+    gcut_status st = gcut_i_options_copy(opt_in, &opt);
+    if (st != GCUT_OK)
+        return st;
+    gcut_i_call call;
+    gcut_i_call_begin(&call, "grid", &opt, t0);
+    st = grid_solve_in_call(g, &opt, res, t0);
+    gcut_i_call_end(&call);
+    return st;
 }

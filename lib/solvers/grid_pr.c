@@ -526,7 +526,6 @@ static gcut_status grid_pr_solve(void *state, const gcut_grid_problem *p,
     (void)state;
     gcut_stats *st = sol->stats;
     double t0 = gcut_i_now_ms();
-    const double deadline = gcut_i_deadline(opt);
     int32_t nthreads = opt->threads > 0 ? opt->threads : gcut_i_num_cpus();
     if (nthreads > GRIDPR_MAX_THREADS)
         nthreads = GRIDPR_MAX_THREADS;
@@ -554,10 +553,8 @@ static gcut_status grid_pr_solve(void *state, const gcut_grid_problem *p,
         P.freq > 0 ? (GRIDPR_ALPHA * (double)P.n + (double)P.nd * P.n) / P.freq : 1e300;
     int64_t active = P.prefix[P.nthreads];
     while (s == GCUT_OK && active > 0) {
-        if (deadline > 0 && gcut_i_now_ms() > deadline) {
-            s = GCUT_FAIL(GCUT_ERR_TIMEOUT, "cpu-grid-pr: time limit reached");
+        if ((s = gcut_i_poll("solve", active, "active nodes")) != GCUT_OK)
             break;
-        }
         const int par = par_items(&P, active);
         P.stamp++;
         st->rounds++;
@@ -591,6 +588,8 @@ static gcut_status grid_pr_solve(void *state, const gcut_grid_problem *p,
         goto done;
 
     /* The canonical cut: one more reverse BFS on the final residual graph. */
+    if ((s = gcut_i_poll("cut", -1, NULL)) != GCUT_OK)
+        goto done;
     t0 = gcut_i_now_ms();
     s = global_relabel(&P);
     if (s != GCUT_OK)
