@@ -1525,9 +1525,10 @@ static gcut_status cold_start(bkg_state *s, const gcut_grid_problem *p, const bk
                               int mode)
 {
     ops->cold(s, p);
-    if (mode != COLD_IBFS)
-        return GCUT_OK;
-    gcut_status st = ops->ibfs(s);
+    gcut_status st = gcut_i_poll("solve", -1, NULL); /* the set-up of a large grid takes a while */
+    if (st != GCUT_OK || mode != COLD_IBFS)
+        return st;
+    st = ops->ibfs(s);
     if (st == GCUT_OK && s->again) {
         s->again = 0; /* excesses went round in circles: again without */
         ops->cold(s, p);

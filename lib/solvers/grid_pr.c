@@ -425,12 +425,18 @@ static int par_nodes(const gridpr *P) { return par_items(P, P->n); }
 
 /* Exact distances to the sink in the residual graph (dead: none); leaves
  * the active nodes as the input list. */
-static gcut_status global_relabel(gridpr *P)
+static gcut_status global_relabel(gridpr *P, const char *poll_phase)
 {
     phase(P, JOB_SEED, par_nodes(P));
     int64_t frontier = flip(P);
     P->level = 1;
     while (frontier > 0) {
+        /* A level is at least a few thousand nodes' work on a large grid:
+         * the poll (a clock read) costs nothing beside it. A stopped BFS
+         * leaves nothing behind (the engine keeps no state). */
+        gcut_status st = gcut_i_poll(poll_phase, -1, NULL);
+        if (st != GCUT_OK)
+            return st;
         phase(P, JOB_BFS, par_items(P, frontier * 8));
         frontier = flip(P);
         P->level++;
@@ -547,7 +553,9 @@ static gcut_status grid_pr_solve(void *state, const gcut_grid_problem *p,
     st->init_ms = gcut_i_now_ms() - t0;
 
     t0 = gcut_i_now_ms();
-    s = global_relabel(&P);
+    s = gcut_i_poll("solve", -1, NULL);
+    if (s == GCUT_OK)
+        s = global_relabel(&P, "solve");
     st->global_relabels++;
     const double threshold =
         P.freq > 0 ? (GRIDPR_ALPHA * (double)P.n + (double)P.nd * P.n) / P.freq : 1e300;
@@ -572,7 +580,7 @@ static gcut_status grid_pr_solve(void *state, const gcut_grid_problem *p,
         for (int32_t i = 0; i < P.nthreads; i++)
             work += (double)P.tl[i].work;
         if (work > threshold && active > 0) {
-            s = global_relabel(&P);
+            s = global_relabel(&P, "solve");
             st->global_relabels++;
             active = P.prefix[P.nthreads];
         }
@@ -591,7 +599,7 @@ static gcut_status grid_pr_solve(void *state, const gcut_grid_problem *p,
     if ((s = gcut_i_poll("cut", -1, NULL)) != GCUT_OK)
         goto done;
     t0 = gcut_i_now_ms();
-    s = global_relabel(&P);
+    s = global_relabel(&P, "cut");
     if (s != GCUT_OK)
         goto done;
     P.cut = sol->cut;
