@@ -100,7 +100,7 @@ GCUT_I_SHARED void *gcut_i_backend_warm_start(const char *name);
 GCUT_I_SHARED void gcut_i_backend_warm_join(void *handle);
 
 /* Monotonic clock, milliseconds. */
-GCUT_I_SHARED double gcut_i_now_ms(void);
+GCUT_HIDDEN double gcut_i_now_ms(void);
 
 /* The context of one public call that runs an engine (gcut_solve,
  * gcut_grid_solve, gcut_match, ...): its start, its deadline (start +
@@ -131,7 +131,8 @@ typedef struct gcut_i_call {
 } gcut_i_call;
 
 /* Start context c for `operation` with options opt (a copied, initialised
- * struct; NULL: none) at time t0, and make it the thread's current one. */
+ * struct; NULL: none) at time t0 (gcut_i_now_ms() when the public call
+ * began; 0: now), and make it the thread's current one. */
 GCUT_I_SHARED void gcut_i_call_begin(gcut_i_call *c, const char *operation,
                                      const gcut_solve_options *opt, double t0);
 /* End it (restores the enclosing one). */

@@ -340,6 +340,8 @@ void gcut_i_call_begin(gcut_i_call *c, const char *operation, const gcut_solve_o
                        double t0)
 {
     gcut_i_call *prev = tl_call;
+    if (!(t0 > 0))
+        t0 = gcut_i_now_ms();
     memset(c, 0, sizeof *c);
     c->prev = prev;
     c->operation = operation;

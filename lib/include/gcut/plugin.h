@@ -216,7 +216,8 @@ typedef struct gcut_match_problem {
     const int32_t *col_adj;  /**< edges */
     int32_t *row_mates;      /**< rows, in and out */
     int32_t *col_mates;      /**< cols, in and out */
-    double deadline_ms;      /**< host now_ms() limit (GCUT_ERR_TIMEOUT past it); 1e300: none */
+    double deadline_ms;      /**< host now_ms() limit of the whole call (GCUT_ERR_TIMEOUT past
+                              *   it; host->poll checks it too); 1e300: none */
     const gcut_solve_options *log; /**< for host->log */
     gcut_match_stats *stats; /**< counters to fill (times are the core's) */
 } gcut_match_problem;
