@@ -105,6 +105,7 @@ typedef struct progress_log {
     int sized;               /* struct_size was right every time */
     int solve_calls;         /* calls in phase "solve" */
     int64_t last_remaining;
+    int known;               /* reports of phase "solve" with a measure of the work left */
     /* cancelling from another thread */
     atomic_int *flag;        /* the flag the other thread sets (NULL: none) */
     atomic_int *asked;       /* raised when the callback wants the flag set */
@@ -126,6 +127,8 @@ static int log_progress(const gcut_progress *p, void *user)
     if (strcmp(p->phase, "solve") == 0) {
         L->solve_calls++;
         L->last_remaining = p->remaining;
+        if (p->remaining >= 0 && p->remaining_what && *p->remaining_what)
+            L->known++;
         if (L->flag && L->solve_calls == L->cancel_at) {
             /* Ask the other thread and wait (a few seconds at most) until
              * it has set the flag: the cancel comes from it. */
@@ -261,12 +264,13 @@ static void test_progress_phases(void **unused)
     static const struct {
         const char *backend;
         int flows;
+        int knows; /* reports a measure of the work left */
         const char *phases[6];
     } cases[] = {
-        {"cpu-bk", 1, {"layout", "solve", "cut", "flows", NULL}},
-        {"cpu-hipr", 1, {"layout", "solve", "cut", "flows", NULL}},
-        {"cpu-prsn", 1, {"layout", "solve", "cut", "flows", NULL}},
-        {"cpu-ref", 0, {"layout", "solve", "cut", NULL}},
+        {"cpu-bk", 1, 0, {"layout", "solve", "cut", "flows", NULL}},
+        {"cpu-hipr", 1, 1, {"layout", "solve", "cut", "flows", NULL}},
+        {"cpu-prsn", 1, 1, {"layout", "solve", "cut", "flows", NULL}},
+        {"cpu-ref", 0, 0, {"layout", "solve", "cut", NULL}},
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         progress_log L;
@@ -285,6 +289,8 @@ static void test_progress_phases(void **unused)
         assert_true(L.monotone);
         assert_true(L.sized);
         assert_true(L.calls >= 4);
+        if (cases[c].knows && !L.known)
+            fail_msg("%s reported no measure of the work left", cases[c].backend);
     }
     /* A grid engine: solve then cut; remaining work reported. */
     gcut_grid *gr = grid_lattice(200, 5);
@@ -301,6 +307,7 @@ static void test_progress_phases(void **unused)
     const char *const grid_phases[] = {"solve", "cut", NULL};
     expect_phases(&L, grid_phases);
     assert_true(L.solve_calls >= 2);
+    assert_true(L.known >= 1); /* active nodes */
     assert_true(L.monotone && L.sized);
     /* The default interval (100 ms): a quick solve reports phases only. */
     log_init(&L);
