@@ -122,12 +122,12 @@ typedef struct gcut_i_call {
     double limit_s;           /* the time limit behind deadline (for messages) */
     gcut_progress_fn fn;      /* may be NULL */
     void *user;
-    double interval;          /* ms between reports while working */
-    double next;              /* the next report is due at this time */
-    size_t budget;            /* bytes; 0: none */
-    size_t used;              /* bytes allocated by this call (fresh blocks) */
-    double over_bytes;        /* the request that passed the budget, for gcut_i_fail */
-    gcut_status stopped;      /* sticky: TIMEOUT or INTERRUPTED once seen */
+    double interval;     /* ms between reports while working */
+    double next;         /* the next report is due at this time */
+    size_t budget;       /* bytes; 0: none */
+    size_t used;         /* bytes allocated by this call (fresh blocks) */
+    double over_bytes;   /* the request that passed the budget, for gcut_i_fail */
+    gcut_status stopped; /* sticky: TIMEOUT or INTERRUPTED once seen */
 } gcut_i_call;
 
 /* Start context c for `operation` with options opt (a copied, initialised

@@ -21,7 +21,7 @@
 static _Thread_local gcut_status tl_status = GCUT_OK;
 static _Thread_local char tl_message[GCUT_I_MSG_MAX];
 static _Thread_local const char *tl_entry; /* see GCUT_ENTRY */
-static _Thread_local gcut_i_call *tl_call;  /* see gcut_i_call_begin */
+static _Thread_local gcut_i_call *tl_call; /* see gcut_i_call_begin */
 
 static void *(*g_malloc)(size_t) = malloc;
 static void *(*g_realloc)(void *, size_t) = realloc;
@@ -435,8 +435,9 @@ gcut_status gcut_i_poll(const char *phase, int64_t remaining, const char *what)
     if (st == GCUT_ERR_TIMEOUT)
         return gcut_i_fail(st, "gcut_i_poll", "time limit of %g s reached (%s, after %.0f ms)",
                            top->limit_s, phase, now - top->t0);
-    return gcut_i_fail(st, "gcut_i_poll", "interrupted by the progress callback (%s, after %.0f ms)",
-                       phase, now - top->t0);
+    return gcut_i_fail(st, "gcut_i_poll",
+                       "interrupted by the progress callback (%s, after %.0f ms)", phase,
+                       now - top->t0);
 }
 
 int32_t gcut_i_num_cpus(void)
@@ -476,9 +477,10 @@ static gcut_status host_poll(const gcut_solve_options *opt, const char *phase, i
  * one the CPU back ends use (params.c), so every back end accepts the same
  * syntax and rejects mistakes with the same messages. */
 static const gcut_host_api host_api = {
-    GCUT_PLUGIN_ABI_VERSION, host_fail,           host_log,          gcut_i_now_ms,
-    gcut_i_malloc,           gcut_i_free,         gcut_i_param_next, gcut_i_param_int,
-    gcut_i_param_double,     gcut_i_param_unknown, host_poll,
+    GCUT_PLUGIN_ABI_VERSION, host_fail,        host_log,
+    gcut_i_now_ms,           gcut_i_malloc,    gcut_i_free,
+    gcut_i_param_next,       gcut_i_param_int, gcut_i_param_double,
+    gcut_i_param_unknown,    host_poll,
 };
 
 const gcut_host_api *gcut_i_host_api(void) { return &host_api; }

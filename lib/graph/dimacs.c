@@ -409,8 +409,8 @@ static gcut_status resize_arcs(dimacs_parser *ps, int64_t cap)
     if (budget && nodes + 4.0 * sizeof(int32_t) * (double)cap > (double)budget) {
         const int64_t fit = (int64_t)(((double)budget - nodes) / (4.0 * sizeof(int32_t)));
         if (fit <= ps->m)
-            return gcut_i_budget_charge(NULL, nodes + 4.0 * sizeof(int32_t) * (double)cap,
-                                        ps->func, "%lld arcs of DIMACS file %s (%lld declared)",
+            return gcut_i_budget_charge(NULL, nodes + 4.0 * sizeof(int32_t) * (double)cap, ps->func,
+                                        "%lld arcs of DIMACS file %s (%lld declared)",
                                         (long long)cap, ps->name, (long long)ps->m_decl);
         cap = fit; /* what fits; the next growth fails */
     }
@@ -846,8 +846,7 @@ static gcut_status parse_stream(dimacs_parser *ps, dimacs_reader *rd)
             st = perr_at(ps, GCUT_ERR_NOMEM, ps->line + 1,
                          "more than %lld bytes of text: over %d times the memory budget of "
                          "%.1f MiB (gcut_set_max_memory); an endless input?",
-                         (long long)ps->bytes, DIMACS_TEXT_PER_BUDGET,
-                         (double)budget / 1048576.0);
+                         (long long)ps->bytes, DIMACS_TEXT_PER_BUDGET, (double)budget / 1048576.0);
             goto done;
         }
         size_t len = keep + got, start = 0;

@@ -32,10 +32,9 @@ static gcut_status fit_budget(const gcut_graph *g, int64_t *cap, int64_t need, i
             *cap = need;
         return GCUT_OK;
     }
-    return gcut_i_budget_charge(NULL, other + per * (double)need, where,
-                                "a graph of %lld nodes and %lld edges",
-                                (long long)(nodes ? need : g->n_alloc),
-                                (long long)(nodes ? g->m_alloc : need));
+    return gcut_i_budget_charge(
+        NULL, other + per * (double)need, where, "a graph of %lld nodes and %lld edges",
+        (long long)(nodes ? need : g->n_alloc), (long long)(nodes ? g->m_alloc : need));
 }
 
 /* where: the public function that grows the graph (gcut_graph_add_edge has no

@@ -183,8 +183,8 @@ typedef struct mtx_parser {
     mtx_sym sym;
     int32_t *row, *col;
     int64_t len, cap;
-    int64_t bytes;    /* text read so far */
-    size_t budget;    /* gcut_i_budget() at the start; 0: none */
+    int64_t bytes; /* text read so far */
+    size_t budget; /* gcut_i_budget() at the start; 0: none */
 } mtx_parser;
 
 static gcut_status GCUT_PRINTF(3, 4) perr(const mtx_parser *ps, gcut_status st, const char *fmt, ...)

@@ -780,7 +780,7 @@ typedef struct ibfs {
     int64_t nbucket;
     uint32_t omin, omax;       /* labels that may hold orphans */
     int oom;
-    gcut_status stop;          /* gcut_i_poll said stop (asked every BKG_CLOCK_EVERY scans) */
+    gcut_status stop;          /* gcut_i_poll said stop (every BKG_CLOCK_EVERY scans) */
     int64_t steps;
     int64_t orphans[2];        /* orphans processed in S and in T */
     int64_t budget;            /* excess mode: steps left (see BKG_EXCESS_WORK) */
