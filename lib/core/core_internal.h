@@ -125,7 +125,7 @@ typedef struct gcut_i_call {
     double interval;     /* ms between reports while working */
     double next;         /* the next report is due at this time */
     size_t budget;       /* bytes; 0: none */
-    size_t used;         /* bytes allocated by this call (fresh blocks) */
+    size_t used;         /* bytes of the fresh blocks of this call (never lowered by a free) */
     double over_bytes;   /* the request that passed the budget, for gcut_i_fail */
     gcut_status stopped; /* sticky: TIMEOUT or INTERRUPTED once seen */
 } gcut_i_call;
