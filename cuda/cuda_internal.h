@@ -77,6 +77,15 @@ GCUT_CU_HIDDEN gcut_status gcut_cu_probe_device(const char **reason);
 /* Milliseconds since some fixed point (the core's monotonic clock). */
 static inline double gcut_cu_now(void) { return gcut_cu_host->now_ms(); }
 
+/* The call's check between rounds and launch batches (host->poll, plugin
+ * ABI 4): GCUT_OK, or GCUT_ERR_TIMEOUT / GCUT_ERR_INTERRUPTED already
+ * recorded. The time limit counts from the start of the public call. */
+static inline gcut_status gcut_cu_poll(const gcut_solve_options *opt, const char *phase,
+                                       int64_t remaining, const char *what)
+{
+    return gcut_cu_host->poll(opt, phase, remaining, what);
+}
+
 #ifdef __cplusplus
 }
 #endif

@@ -120,7 +120,8 @@ gcut_status gcut_plugin_entry(const gcut_host_api *host, const gcut_plugin_descr
     if (host->abi_version != GCUT_PLUGIN_ABI_VERSION)
         return GCUT_ERR_UNSUPPORTED;
     if (!host->fail || !host->log || !host->now_ms || !host->malloc_fn || !host->free_fn ||
-        !host->param_next || !host->param_int || !host->param_double || !host->param_unknown)
+        !host->param_next || !host->param_int || !host->param_double || !host->param_unknown ||
+        !host->poll)
         return GCUT_ERR_INVALID;
     gcut_cu_host = host;
     return GCUT_OK;

@@ -3,8 +3,10 @@
  * caller called (GCUT_ENTRY, lib/core/core_internal.h), never the helper
  * or engine inside it that failed, and keeps a back end's name after it.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "testutil.h"
 
@@ -81,6 +83,40 @@ static void test_grid_solves(void **state)
     gcut_grid_free(gr);
 }
 
+/* Readers: a failure of the Matrix Market build (here a size over the
+ * memory budget) names gcut_bipartite_read_mtx once, never the internal
+ * gcut_i_bipartite_build; a stopped call names the public function. */
+static void test_readers_and_limits(void **state)
+{
+    (void)state;
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/gcut-where-%d.mtx", (int)getpid());
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("%%MatrixMarket matrix coordinate pattern general\n2000000000 3 1\n1 1\n", f);
+    fclose(f);
+    gcut_set_max_memory((size_t)16 << 20);
+    gcut_bipartite *b = NULL;
+    expect_where(gcut_bipartite_read_mtx(&b, path), GCUT_ERR_NOMEM, "gcut_bipartite_read_mtx: ");
+    const char *msg = gcut_last_error();
+    assert_null(strstr(msg, "gcut_i_"));
+    assert_null(strstr(msg + 1, "gcut_bipartite_read_mtx"));
+    assert_non_null(strstr(msg, "memory budget"));
+    gcut_set_max_memory(0);
+    unlink(path);
+
+    gcut_graph *g = small_graph();
+    gcut_result *r;
+    assert_int_equal(gcut_result_new(&r), GCUT_OK);
+    gcut_solve_options o;
+    gcut_solve_options_init(&o);
+    o.max_memory = 16; /* bytes: nothing fits */
+    expect_where(gcut_solve(g, &o, r), GCUT_ERR_NOMEM, "gcut_solve: ");
+    expect_where(gcut_graph_maxflow(g, "cpu-bk", NULL), GCUT_OK, "");
+    gcut_result_free(r);
+    gcut_graph_free(g);
+}
+
 int main(void)
 {
     /* No plugin: cuda-csr and cuda-grid are stand-ins on every machine. */
@@ -88,6 +124,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_graph_solves),
         cmocka_unit_test(test_grid_solves),
+        cmocka_unit_test(test_readers_and_limits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -228,8 +228,8 @@ struct Engine {
     bool coop;             /* the cooperative driver: one launch per relabel cycle */
     int coop_grid;         /* its blocks (all resident at once) */
     int grid_round, grid_n;
-    double deadline;
     double transfer_ms;
+    const char *poll_phase; /* what check_time reports: NULL ("solve") or "flows" */
     int64_t rounds, global_relabels;
     int64_t tail_rounds;   /* rounds run by the single-block tail kernel */
     double relabel_ms;     /* host time spent in global relabels */
@@ -247,16 +247,16 @@ gcut_status read_ctl(Engine<Idx> &E)
     return GCUT_OK;
 }
 
-/* The time limit is checked at every synchronisation of the host: a kernel
- * cannot be interrupted, so the limit holds to within one batch of rounds
- * (host driver) or one relabel cycle (cooperative driver). */
+/* The call is polled (the time limit of the whole call, a cancel, a
+ * progress report; host->poll) at every synchronisation of the host: a
+ * kernel cannot be interrupted, so the limit holds to within one batch of
+ * rounds (host driver) or one relabel cycle (cooperative driver). The
+ * active count is that of the last control block read. */
 template <typename Idx>
 gcut_status check_time(const Engine<Idx> &E)
 {
-    if (gcut_cu_now() > E.deadline)
-        return GCUT_CU_FAIL(GCUT_ERR_TIMEOUT, "cuda-csr: time limit of %g s reached",
-                            E.opt->time_limit);
-    return GCUT_OK;
+    return gcut_cu_poll(E.opt, E.poll_phase ? E.poll_phase : "solve",
+                        (int64_t)E.s->h_ctl->active, "active nodes");
 }
 
 /* Upload a 64-bit offset array into Idx form (narrowed on the device
@@ -632,7 +632,6 @@ gcut_status solve(gcut_cu_csr_state *s, const gcut_problem *p, const gcut_solve_
     const int64_t mb = bcsr ? hb->m : 0;
     E.group = !E.wl ? 1 : prm->group ? prm->group : auto_group(g);
     E.batch = prm->batch > 0 ? prm->batch : GCUT_CSR_BATCH;
-    E.deadline = opt->time_limit > 0 ? t_start + opt->time_limit * 1e3 : INFINITY;
     E.grid_round = s->num_sms * GCUT_CSR_BLOCKS_PER_SM;
     {
         const int64_t need = ((int64_t)n + GCUT_CSR_BLOCK - 1) / GCUT_CSR_BLOCK;
@@ -741,8 +740,10 @@ gcut_status solve(gcut_cu_csr_state *s, const gcut_problem *p, const gcut_solve_
     E.A.term = E.sinkres;
 
     /* ---- upload and initial preflow */
-    const double t_up = gcut_cu_now();
     gcut_status rc;
+    if ((rc = gcut_cu_poll(opt, "upload", -1, NULL)) != GCUT_OK)
+        return rc;
+    const double t_up = gcut_cu_now();
     if (bcsr) {
         if ((rc = upload_index(E, (Idx *)E.A.brow, hb->row, (int64_t)n + 1)) != GCUT_OK)
             return rc;
@@ -796,6 +797,8 @@ gcut_status solve(gcut_cu_csr_state *s, const gcut_problem *p, const gcut_solve_
     sol->stats->solve_ms = t_cut - t_solve;
 
     /* ---- the canonical cut and the flow value */
+    if ((rc = gcut_cu_poll(opt, "cut", -1, NULL)) != GCUT_OK)
+        return rc;
     gcut_csr::cut_kernel<<<E.grid_n, GCUT_CSR_BLOCK, 0, st>>>(n, E.A.dead, E.A.height, E.cut);
     GCUT_CUDA_CHECK_LAUNCH(st);
     gcut_csr::term_sum_kernel<<<E.grid_n, GCUT_CSR_BLOCK, 0, st>>>(n, E.sinkres, E.A.ctl);
@@ -811,6 +814,7 @@ gcut_status solve(gcut_cu_csr_state *s, const gcut_problem *p, const gcut_solve_
 
     /* ---- phase II: a flow, when asked for */
     if (sol->edge_flows && !bcsr) { /* bcsr: refused by csr_backend.c */
+        E.poll_phase = "flows";
         if ((rc = run_phase_any(E, E.src, 2)) != GCUT_OK)
             return rc;
         if (s->h_ctl->excess_nodes != 0)

@@ -146,12 +146,16 @@ struct Run {
     double transfer_ms;
 };
 
-static gcut_status check_time(const Run &R)
+/* Between launch batches: the driver's own deadline (the multi-label
+ * moves of the vision layer; 1e300 for a solve, whose limit is the call's),
+ * then the call's poll (time limit of the whole call, cancel, progress;
+ * host->poll). `active`: nodes with excess when known, else -1. */
+static gcut_status check_time(const Run &R, int64_t active = -1)
 {
     if (gcut_cu_now() > R.deadline)
         return GCUT_CU_FAIL(GCUT_ERR_TIMEOUT, "cuda-grid: time limit of %g s reached",
                             R.opt->time_limit);
-    return GCUT_OK;
+    return gcut_cu_poll(R.opt, "solve", active, active >= 0 ? "active nodes" : NULL);
 }
 
 /* An exact global relabel, then the number of active nodes in *active. */
@@ -192,7 +196,7 @@ template <int ND, bool D3> static gcut_status relabel(Run &R, u64 *active)
             R.bfs_launches += (int64_t)s->h_acc[ACC_STEPS];
             R.relabels++;
             *active = s->h_acc[ACC_ACTIVE];
-            return check_time(R);
+            return check_time(R, (int64_t)*active);
         }
     }
     int parity = 0;
@@ -313,7 +317,7 @@ static gcut_status phase_one(Run &R, const gcut_cu_grid_params *prm, int warm)
         }
         if (active == 0)
             break;
-        if ((st = check_time(R)) != GCUT_OK)
+        if ((st = check_time(R, (int64_t)active)) != GCUT_OK)
             return st;
         GCUT_CUDA_CHECK(cudaEventRecord(s->ev[0], s->stream));
         for (int k = 0; k < launches; k++) {

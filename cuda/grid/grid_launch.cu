@@ -283,7 +283,7 @@ static gcut_status run(gcut_cu_grid_state *s, const gcut_grid_problem *p,
     memset(&R, 0, sizeof R);
     R.s = s;
     R.opt = opt;
-    R.deadline = opt->time_limit > 0 ? t_start + opt->time_limit * 1e3 : 1e300;
+    R.deadline = 1e300; /* the call's time limit: check_time polls the host */
     R.coop = prm->coop;
 
     /* Past a sixteenth of the nodes' entries changed, merging and
@@ -303,6 +303,8 @@ static gcut_status run(gcut_cu_grid_state *s, const gcut_grid_problem *p,
         return st;
 
     const size_t n = (size_t)p->num_nodes;
+    if ((st = gcut_cu_poll(opt, "upload", -1, NULL)) != GCUT_OK)
+        return st;
     if (warm) {
         if ((st = apply_changes(s, p, &R.transfer_ms)) != GCUT_OK)
             return st;
@@ -333,6 +335,8 @@ static gcut_status run(gcut_cu_grid_state *s, const gcut_grid_problem *p,
         return st;
     const double t_cut = gcut_cu_now();
     sol->stats->solve_ms = t_cut - t_solve;
+    if ((st = gcut_cu_poll(opt, "cut", -1, NULL)) != GCUT_OK)
+        return st;
 
     cut_kernel<<<(g.n + 255) / 256, 256, 0, s->stream>>>(g, s->d_cut);
     GCUT_CUDA_CHECK_LAUNCH(s->stream);

@@ -120,6 +120,9 @@ gcut_status gpr_solve(const gcut_match_problem *p, gpr_dev *d)
     for (int64_t round = 0;; round++) {
         if (gcut_cu_now() > p->deadline_ms)
             return GCUT_CU_FAIL(GCUT_ERR_TIMEOUT, "cuda-match-gpr: time limit reached");
+        gcut_status pst = gcut_cu_poll(p->log, "solve", -1, NULL);
+        if (pst != GCUT_OK)
+            return pst;
         if (round > max_rounds)
             return GCUT_CU_FAIL(GCUT_ERR_INTERNAL, "cuda-match-gpr: no progress after %lld rounds",
                                 (long long)round);

@@ -129,8 +129,68 @@ GCUT_I_SHARED void gcut_i_backend_warm_join(void *handle);
 /* Monotonic clock, milliseconds. */
 GCUT_HIDDEN double gcut_i_now_ms(void);
 
-/* Deadline of a solve: now + time_limit, or +infinity when no limit. */
-GCUT_HIDDEN double gcut_i_deadline(const gcut_solve_options *opt);
+/* The context of one public call that runs an engine (gcut_solve,
+ * gcut_grid_solve, gcut_match, ...): its start, its deadline (start +
+ * time_limit: the limit covers layout builds, uploads, the engine, flows
+ * and cut), the progress callback and the memory budget. The public
+ * function starts it after copying its options and ends it before
+ * returning (on every path: wrap the body in a helper). It lives on the
+ * caller's stack and is found through a thread-local pointer, so that
+ * every poll below, however deep, reaches it; a call inside a call (the
+ * vision layer's gcut_grid_solve) nests: the inner deadline is never
+ * later than the outer one, an unset callback or budget is the outer one's,
+ * and a poll asks every callback of the chain. */
+typedef struct gcut_i_call {
+    struct gcut_i_call *prev; /* the enclosing call on this thread, or NULL */
+    const char *operation;    /* gcut_progress.operation ("maxflow", "grid", "match") */
+    const char *phase;        /* the last phase reported */
+    double t0;                /* gcut_i_now_ms() at the public call's start */
+    double deadline;          /* t0 + time_limit, or 1e300 */
+    double limit_s;           /* the time limit behind deadline (for messages) */
+    gcut_progress_fn fn;      /* may be NULL */
+    void *user;
+    double interval;     /* ms between reports while working */
+    double next;         /* the next report is due at this time */
+    size_t budget;       /* bytes; 0: none */
+    size_t used;         /* bytes of the fresh blocks of this call (never lowered by a free) */
+    double over_bytes;   /* the request that passed the budget, for gcut_i_fail */
+    gcut_status stopped; /* sticky: TIMEOUT or INTERRUPTED once seen */
+} gcut_i_call;
+
+/* Start context c for `operation` with options opt (a copied, initialised
+ * struct; NULL: none) at time t0 (gcut_i_now_ms() when the public call
+ * began; 0: now), and make it the thread's current one. */
+GCUT_I_SHARED void gcut_i_call_begin(gcut_i_call *c, const char *operation,
+                                     const gcut_solve_options *opt, double t0);
+/* End it (restores the enclosing one). */
+GCUT_I_SHARED void gcut_i_call_end(gcut_i_call *c);
+
+/* The one poll of every long loop: GCUT_OK to go on, else GCUT_ERR_TIMEOUT
+ * (the deadline passed) or GCUT_ERR_INTERRUPTED (a progress callback
+ * returned non-zero), recorded with a message naming the public function
+ * and the phase. Calls the progress callback when the phase changes and
+ * otherwise at most every progress_interval_ms. `remaining` is a measure
+ * of the work left (-1: unknown) and `what` says what it counts (static,
+ * NULL when unknown). Cheap (a clock read and a few compares): call it
+ * every few thousand steps of a hot loop. Without a current call (an
+ * engine reached outside a public entry) it returns GCUT_OK. */
+GCUT_I_SHARED gcut_status gcut_i_poll(const char *phase, int64_t remaining, const char *what);
+
+/* The current call of this thread, or NULL. */
+GCUT_I_SHARED gcut_i_call *gcut_i_call_current(void);
+
+/* The memory budget in force on this thread: the current call's (its
+ * max_memory, else that of the enclosing call, else the process budget),
+ * or the process budget (gcut_set_max_memory) outside a call; 0: none. */
+GCUT_I_SHARED size_t gcut_i_budget(void);
+
+/* Account `bytes` more for an object whose arrays total *used bytes
+ * against the budget in force: GCUT_OK (and *used grown), or
+ * GCUT_ERR_NOMEM recorded for `where` as "cannot allocate X MiB for WHAT:
+ * over the memory budget of Y MiB (...)", *used unchanged. used may be
+ * NULL (a single allocation). */
+GCUT_I_SHARED gcut_status gcut_i_budget_charge(size_t *used, double bytes, const char *where,
+                                               const char *fmt, ...) GCUT_PRINTF(4, 5);
 
 /* Number of online processors (>= 1). */
 GCUT_HIDDEN int32_t gcut_i_num_cpus(void);

@@ -12,6 +12,15 @@
 
 #include "graph/graph_internal.h"
 
+/* The build polls the call (gcut_i_poll) every this many edges of each
+ * pass, so that a time limit or a cancel during the build of a large
+ * layout returns promptly; a stopped build frees what it made and leaves
+ * the graph without the layout (the next solve builds it again). */
+#define CSR_POLL_EVERY ((int64_t)1 << 20)
+#define CSR_POLL(e, m, st)                                                                         \
+    (((e) & (CSR_POLL_EVERY - 1)) == 0 &&                                                          \
+     ((st) = gcut_i_poll("layout", (m) - (e), "edges to lay out")) != GCUT_OK)
+
 static int keeps_edge(const gcut_graph *g, int64_t e)
 {
     return g->eu[e] != g->ev[e] && (g->ecap[e] > 0 || g->erev[e] > 0);
@@ -33,8 +42,12 @@ gcut_status gcut_i_bcsr_build(const gcut_graph *g, gcut_i_bcsr_store **out)
 {
     const int32_t n = g->n;
     int64_t m = 0;
-    for (int64_t e = 0; e < g->m; e++)
+    gcut_status st = GCUT_OK;
+    for (int64_t e = 0; e < g->m; e++) {
+        if (CSR_POLL(e, 3 * g->m, st))
+            return st;
         m += keeps_edge(g, e);
+    }
     m *= 2;
     gcut_i_bcsr_store *s = gcut_i_calloc(1, sizeof *s);
     if (!s)
@@ -53,6 +66,8 @@ gcut_status gcut_i_bcsr_build(const gcut_graph *g, gcut_i_bcsr_store **out)
     }
     int64_t *first = s->first;
     for (int64_t e = 0; e < g->m; e++) {
+        if (CSR_POLL(e, 2 * g->m, st))
+            goto stop_bcsr;
         if (!keeps_edge(g, e))
             continue;
         first[g->eu[e] + 1]++;
@@ -62,6 +77,8 @@ gcut_status gcut_i_bcsr_build(const gcut_graph *g, gcut_i_bcsr_store **out)
         first[v + 1] += first[v];
     memcpy(pos, first, ((size_t)n + 1) * sizeof(int64_t));
     for (int64_t e = 0; e < g->m; e++) {
+        if (CSR_POLL(e, g->m, st))
+            goto stop_bcsr;
         if (!keeps_edge(g, e))
             continue;
         const int32_t u = g->eu[e], v = g->ev[e];
@@ -79,6 +96,10 @@ gcut_status gcut_i_bcsr_build(const gcut_graph *g, gcut_i_bcsr_store **out)
     s->view = (gcut_bcsr){n, m, s->first, s->head, s->sister, s->cap, s->edge};
     *out = s;
     return GCUT_OK;
+stop_bcsr:
+    gcut_i_free(pos);
+    gcut_i_bcsr_free(s);
+    return st;
 }
 
 void gcut_i_rcsr_free(gcut_i_rcsr_store *s)
@@ -99,9 +120,13 @@ gcut_status gcut_i_rcsr_build(const gcut_graph *g, gcut_i_rcsr_store **out)
 {
     const int32_t n = g->n;
     int64_t m = 0;
-    for (int64_t e = 0; e < g->m; e++)
+    gcut_status st = GCUT_OK;
+    for (int64_t e = 0; e < g->m; e++) {
+        if (CSR_POLL(e, 4 * g->m, st))
+            return st;
         if (g->eu[e] != g->ev[e])
             m += (g->ecap[e] > 0) + (g->erev[e] > 0);
+    }
     gcut_i_rcsr_store *s = gcut_i_calloc(1, sizeof *s);
     if (!s)
         return GCUT_FAIL(GCUT_ERR_NOMEM, "cannot allocate the RCSR layout");
@@ -120,6 +145,8 @@ gcut_status gcut_i_rcsr_build(const gcut_graph *g, gcut_i_rcsr_store **out)
                          (long long)m);
     }
     for (int64_t e = 0; e < g->m; e++) {
+        if (CSR_POLL(e, 3 * g->m, st))
+            goto stop_rcsr;
         const int32_t u = g->eu[e], v = g->ev[e];
         if (u == v)
             continue;
@@ -138,6 +165,8 @@ gcut_status gcut_i_rcsr_build(const gcut_graph *g, gcut_i_rcsr_store **out)
     }
     memcpy(pos, s->row, ((size_t)n + 1) * sizeof(int64_t));
     for (int64_t e = 0; e < g->m; e++) {
+        if (CSR_POLL(e, 2 * g->m, st))
+            goto stop_rcsr;
         const int32_t u = g->eu[e], v = g->ev[e];
         if (u == v)
             continue;
@@ -157,6 +186,8 @@ gcut_status gcut_i_rcsr_build(const gcut_graph *g, gcut_i_rcsr_store **out)
     /* Reverse index: walk forward arcs in order, file each under its head. */
     memcpy(pos, s->rrow, ((size_t)n + 1) * sizeof(int64_t));
     for (int32_t u = 0; u < n; u++) {
+        if (CSR_POLL(u, (int64_t)n, st))
+            goto stop_rcsr;
         for (int64_t a = s->row[u]; a < s->row[u + 1]; a++) {
             const int64_t r = pos[s->col[a]]++;
             s->rcol[r] = u;
@@ -167,4 +198,8 @@ gcut_status gcut_i_rcsr_build(const gcut_graph *g, gcut_i_rcsr_store **out)
     s->view = (gcut_rcsr){n, m, s->row, s->col, s->cap, s->rrow, s->rcol, s->rmap, s->edge};
     *out = s;
     return GCUT_OK;
+stop_rcsr:
+    gcut_i_free(pos);
+    gcut_i_rcsr_free(s);
+    return st;
 }

@@ -64,6 +64,13 @@
  * comment lines are skipped piecewise; longer other lines are an error). */
 #define DIMACS_BLOCK ((size_t)1 << 20)
 
+/* Under a memory budget (gcut_set_max_memory) the text read, comments
+ * included, may not pass this many times the budget: an endless input (a
+ * FIFO fed forever with comments) then ends with GCUT_ERR_NOMEM. An arc is
+ * 12 bytes in memory for at least 8 bytes of text ("a 1 2 3\n"), so a file
+ * whose arcs fit the budget is far from this bound. */
+#define DIMACS_TEXT_PER_BUDGET 4
+
 /* Arcs the arrays start with when the input size is unknown (pipes, gzip). */
 #define DIMACS_ARCS_START ((int64_t)1 << 20)
 
@@ -395,6 +402,18 @@ static const char *const A_USAGE = "a TAIL HEAD CAP";
  * core_internal.h: a failure names the size and the declared count). */
 static gcut_status resize_arcs(dimacs_parser *ps, int64_t cap)
 {
+    /* The budget holds for the graph's arrays together: the arcs' four
+     * (the reverse capacities come at the end) and the nodes' two. */
+    const size_t budget = gcut_i_budget();
+    const double nodes = ps->g ? 2.0 * sizeof(int32_t) * (double)ps->g->n_alloc : 0.0;
+    if (budget && nodes + 4.0 * sizeof(int32_t) * (double)cap > (double)budget) {
+        const int64_t fit = (int64_t)(((double)budget - nodes) / (4.0 * sizeof(int32_t)));
+        if (fit <= ps->m)
+            return gcut_i_budget_charge(NULL, nodes + 4.0 * sizeof(int32_t) * (double)cap, ps->func,
+                                        "%lld arcs of DIMACS file %s (%lld declared)",
+                                        (long long)cap, ps->name, (long long)ps->m_decl);
+        cap = fit; /* what fits; the next growth fails */
+    }
     int32_t **arr[3] = {&ps->eu, &ps->ev, &ps->ecap};
     for (int k = 0; k < 3; k++) {
         gcut_status st = gcut_i_alloc_array((void **)arr[k], cap, sizeof(int32_t), ps->func,
@@ -424,6 +443,17 @@ static gcut_status reserve_nodes(dimacs_parser *ps, int64_t need)
             cap = need;
         if (cap > ps->n)
             cap = ps->n;
+        const size_t budget = gcut_i_budget();
+        const double arcs = 4.0 * sizeof(int32_t) * (double)ps->m_cap;
+        if (budget && arcs + 2.0 * sizeof(int32_t) * (double)cap > (double)budget) {
+            const int64_t fit = (int64_t)(((double)budget - arcs) / (2.0 * sizeof(int32_t)));
+            if (fit < need)
+                return gcut_i_budget_charge(
+                    NULL, arcs + 2.0 * sizeof(int32_t) * (double)need, ps->func,
+                    "the terminal capacities of %lld nodes of DIMACS file %s (%d declared)",
+                    (long long)need, ps->name, (int)ps->n);
+            cap = fit;
+        }
         int32_t **arr[2] = {&g->cap_source, &g->cap_sink};
         for (int k = 0; k < 2; k++) {
             gcut_status st = gcut_i_alloc_array(
@@ -797,8 +827,16 @@ static gcut_status parse_lines(dimacs_parser *ps, const char *p, const char *end
 static gcut_status parse_stream(dimacs_parser *ps, dimacs_reader *rd)
 {
     char *buf = gcut_i_malloc(DIMACS_BLOCK + 1); /* + 1: a '\n' after a last unterminated line */
-    if (!buf)
-        return perr_at(ps, GCUT_ERR_NOMEM, 0, "cannot allocate the read buffer");
+    if (!buf) {
+        const size_t budget = gcut_i_budget();
+        if (budget && DIMACS_BLOCK + 1 > budget)
+            return perr_at(ps, GCUT_ERR_NOMEM, 0,
+                           "cannot allocate the read buffer of %.1f MiB: over the memory budget "
+                           "of %.3f MiB (gcut_set_max_memory / --max-memory)",
+                           (DIMACS_BLOCK + 1) / 1048576.0, budget / 1048576.0);
+        return perr_at(ps, GCUT_ERR_NOMEM, 0, "cannot allocate the read buffer (%.1f MiB)",
+                       (DIMACS_BLOCK + 1) / 1048576.0);
+    }
     gcut_status st;
     size_t keep = 0;  /* bytes of an incomplete line at the start of buf */
     int skipping = 0; /* inside a comment longer than the buffer */
@@ -811,6 +849,14 @@ static gcut_status parse_stream(dimacs_parser *ps, dimacs_reader *rd)
         if (st != GCUT_OK)
             goto done;
         ps->bytes += (int64_t)got;
+        const size_t budget = gcut_i_budget();
+        if (budget && (double)ps->bytes > DIMACS_TEXT_PER_BUDGET * (double)budget) {
+            st = perr_at(ps, GCUT_ERR_NOMEM, ps->line + 1,
+                         "more than %lld bytes of text: over %d times the memory budget of "
+                         "%.1f MiB (gcut_set_max_memory); an endless input?",
+                         (long long)ps->bytes, DIMACS_TEXT_PER_BUDGET, (double)budget / 1048576.0);
+            goto done;
+        }
         size_t len = keep + got, start = 0;
         if (got == 0) {
             if (!skipping && len > 0) {

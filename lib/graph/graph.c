@@ -11,6 +11,32 @@
 
 #include "graph/graph_internal.h"
 
+/* The memory budget (gcut_set_max_memory; gcut_i_budget) holds for the
+ * graph's arrays together: growing the edge arrays (nodes == 0) or the
+ * node arrays (nodes == 1) to *cap entries must keep their sum within it.
+ * A growth step past the budget is cut down to what fits (never below
+ * need); when need itself does not fit, GCUT_ERR_NOMEM says so. */
+static gcut_status fit_budget(const gcut_graph *g, int64_t *cap, int64_t need, int nodes,
+                              const char *where)
+{
+    const size_t budget = gcut_i_budget();
+    if (!budget)
+        return GCUT_OK;
+    const double other = nodes ? 16.0 * (double)g->m_alloc : 8.0 * (double)g->n_alloc;
+    const double per = nodes ? 8.0 : 16.0; /* two int32 per node, four per edge */
+    if (other + per * (double)*cap <= (double)budget)
+        return GCUT_OK;
+    if (other + per * (double)need <= (double)budget) {
+        *cap = (int64_t)(((double)budget - other) / per);
+        if (*cap < need)
+            *cap = need;
+        return GCUT_OK;
+    }
+    return gcut_i_budget_charge(
+        NULL, other + per * (double)need, where, "a graph of %lld nodes and %lld edges",
+        (long long)(nodes ? need : g->n_alloc), (long long)(nodes ? g->m_alloc : need));
+}
+
 /* where: the public function that grows the graph (gcut_graph_add_edge has no
  * GCUT_ENTRY: it is called per edge). */
 static gcut_status reserve_edges(gcut_graph *g, int64_t need, const char *where)
@@ -20,6 +46,9 @@ static gcut_status reserve_edges(gcut_graph *g, int64_t need, const char *where)
     int64_t cap = g->m_alloc < 16 ? 16 : g->m_alloc + g->m_alloc / 2;
     if (cap < need)
         cap = need;
+    gcut_status st = fit_budget(g, &cap, need, 0, where);
+    if (st != GCUT_OK)
+        return st;
     int32_t *arr[4] = {g->eu, g->ev, g->ecap, g->erev};
     for (int k = 0; k < 4; k++) {
         if ((uint64_t)cap > SIZE_MAX / sizeof(int32_t))
@@ -53,6 +82,9 @@ static gcut_status reserve_nodes(gcut_graph *g, int64_t need, const char *where)
         cap = need;
     if (cap > GCUT_MAX_NODES)
         cap = GCUT_MAX_NODES;
+    gcut_status st = fit_budget(g, &cap, need, 1, where);
+    if (st != GCUT_OK)
+        return st;
     int32_t *s = gcut_i_realloc(g->cap_source, (size_t)cap * sizeof(int32_t));
     if (!s)
         return gcut_i_fail(GCUT_ERR_NOMEM, where, "cannot grow the node arrays to %lld nodes",

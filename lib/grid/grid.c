@@ -589,7 +589,9 @@ static gcut_status solve_native(gcut_grid *g, const gcut_backend *be,
     p.num_changes = p.warm ? g->log_n : 0;
     p.changes = g->log;
     gcut_solution sol = {0, cut, NULL, &stats};
-    st = be->solve_grid(g->state, &p, opt, &sol);
+    st = gcut_i_poll("solve", -1, NULL);
+    if (st == GCUT_OK)
+        st = be->solve_grid(g->state, &p, opt, &sol);
     /* Whatever happened, the log has been consumed: after a success the
      * state reflects every change, after a failure the state is stale and
      * the next solve is cold, so the log would be of no use. */
@@ -619,26 +621,19 @@ static gcut_status solve_with(gcut_grid *g, int32_t idx, const gcut_solve_option
 {
     const gcut_backend *be = gcut_i_backend_table(idx);
     gcut_status st;
-    if (be && be->solve_grid) {
-        st = solve_native(g, be, opt, res, why, t0);
-    } else {
-        if ((st = ensure_graph(g)) != GCUT_OK)
-            return st;
-        st = gcut_i_run_backend(g->graph, idx, opt, res, why, t0);
-    }
-    return st;
+    if (be && be->solve_grid)
+        return solve_native(g, be, opt, res, why, t0);
+    if ((st = gcut_i_poll("layout", -1, NULL)) != GCUT_OK || (st = ensure_graph(g)) != GCUT_OK)
+        return st;
+    return gcut_i_run_backend(g->graph, idx, opt, res, why, t0);
 }
 
-gcut_status gcut_grid_solve(gcut_grid *g, const gcut_solve_options *opt_in, gcut_result *res)
+/* gcut_grid_solve within its call context (started by gcut_grid_solve). */
+static gcut_status grid_solve_in_call(gcut_grid *g, const gcut_solve_options *opt_p,
+                                      gcut_result *res, double t0)
 {
-    GCUT_ENTRY();
-    const double t0 = gcut_i_now_ms();
-    if (!g || !res)
-        return GCUT_FAIL(GCUT_ERR_INVALID, "grid and result must not be NULL");
-    gcut_solve_options opt;
-    gcut_status st = gcut_i_options_copy(opt_in, &opt);
-    if (st != GCUT_OK)
-        return st;
+    const gcut_solve_options opt = *opt_p;
+    gcut_status st;
     if (opt.want_flows)
         return GCUT_FAIL(GCUT_ERR_UNSUPPORTED,
                          "per-edge flows are not offered for grids (solve gcut_grid_to_graph's "
@@ -666,5 +661,22 @@ gcut_status gcut_grid_solve(gcut_grid *g, const gcut_solve_options *opt_in, gcut
             st = solve_with(g, cpu, &opt, res, why, t0);
         }
     }
+    return st;
+}
+
+gcut_status gcut_grid_solve(gcut_grid *g, const gcut_solve_options *opt_in, gcut_result *res)
+{
+    GCUT_ENTRY();
+    const double t0 = gcut_i_now_ms();
+    if (!g || !res)
+        return GCUT_FAIL(GCUT_ERR_INVALID, "grid and result must not be NULL");
+    gcut_solve_options opt;
+    gcut_status st = gcut_i_options_copy(opt_in, &opt);
+    if (st != GCUT_OK)
+        return st;
+    gcut_i_call call;
+    gcut_i_call_begin(&call, "grid", &opt, t0);
+    st = grid_solve_in_call(g, &opt, res, t0);
+    gcut_i_call_end(&call);
     return st;
 }

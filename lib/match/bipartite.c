@@ -164,6 +164,17 @@ void gcut_bipartite_rows_csr(const gcut_bipartite *b, const int64_t **offsets,
 
 typedef enum mtx_sym { MTX_GENERAL, MTX_SYMMETRIC, MTX_SKEW } mtx_sym;
 
+/* The longest line the reader accepts (a longer one is a parse error: no
+ * valid line comes near it, and /dev/zero has no newline at all). */
+#define MTX_LINE_MAX ((size_t)1 << 20)
+
+/* Under a memory budget (gcut_set_max_memory) the text read, comments
+ * included, may not pass this many times the budget: an endless input (a
+ * FIFO fed forever) then ends with GCUT_ERR_NOMEM. Entries are 2 x 4 bytes
+ * in memory for at least 4 bytes of text ("1 2\n"), so a file whose
+ * entries fit the budget is far from this bound. */
+#define MTX_TEXT_PER_BUDGET 4
+
 typedef struct mtx_parser {
     const char *name; /* input named in messages */
     int64_t line;
@@ -172,6 +183,8 @@ typedef struct mtx_parser {
     mtx_sym sym;
     int32_t *row, *col;
     int64_t len, cap;
+    int64_t bytes; /* text read so far */
+    size_t budget; /* gcut_i_budget() at the start; 0: none */
 } mtx_parser;
 
 static gcut_status GCUT_PRINTF(3, 4) perr(const mtx_parser *ps, gcut_status st, const char *fmt, ...)
@@ -276,39 +289,89 @@ static gcut_status parse_banner(mtx_parser *ps, const char *text)
     return GCUT_OK;
 }
 
-static int push_entry(mtx_parser *ps, int32_t r, int32_t c)
+/* Store entry (r, c). The two arrays grow by doubling, cut down to what
+ * the memory budget leaves; past it, GCUT_ERR_NOMEM says so. */
+static gcut_status push_entry(mtx_parser *ps, int32_t r, int32_t c)
 {
     if (ps->len == ps->cap) {
         int64_t cap = ps->cap ? 2 * ps->cap : 1024;
+        const double per = 2.0 * sizeof(int32_t);
+        if (ps->budget && per * (double)cap > (double)ps->budget) {
+            cap = (int64_t)((double)ps->budget / per);
+            if (cap <= ps->len)
+                return perr(ps, GCUT_ERR_NOMEM,
+                            "cannot store more than %lld entries (%.1f MiB): over the memory "
+                            "budget of %.1f MiB (gcut_set_max_memory)",
+                            (long long)ps->len, per * (double)ps->len / 1048576.0,
+                            (double)ps->budget / 1048576.0);
+        }
         int32_t *nr = gcut_i_realloc(ps->row, (size_t)cap * sizeof *nr);
         if (!nr)
-            return 0;
+            goto nomem;
         ps->row = nr;
         int32_t *nc = gcut_i_realloc(ps->col, (size_t)cap * sizeof *nc);
         if (!nc)
-            return 0;
+            goto nomem;
         ps->col = nc;
         ps->cap = cap;
     }
     ps->row[ps->len] = r;
     ps->col[ps->len] = c;
     ps->len++;
-    return 1;
+    return GCUT_OK;
+nomem:
+    return perr(ps, GCUT_ERR_NOMEM, "out of memory after %lld entries", (long long)ps->len);
+}
+
+/* The next line of f into buf (room for MTX_LINE_MAX bytes and a NUL),
+ * newline included: its length, 0 at the end of the input, -1 after
+ * recording an error (a line too long, a read error, an endless input
+ * under a budget). The line counter is the caller's. */
+static int64_t read_line(mtx_parser *ps, FILE *f, char *buf)
+{
+    size_t len = 0;
+    int ch = 0;
+    flockfile(f);
+    while (len < MTX_LINE_MAX && (ch = getc_unlocked(f)) != EOF) {
+        buf[len++] = (char)ch;
+        if (ch == '\n')
+            break;
+    }
+    funlockfile(f);
+    buf[len] = '\0';
+    ps->bytes += (int64_t)len;
+    if (len == MTX_LINE_MAX && buf[len - 1] != '\n') {
+        perr(ps, GCUT_ERR_PARSE, "line longer than %zu bytes", MTX_LINE_MAX);
+        return -1;
+    }
+    if (ch == EOF && ferror(f)) {
+        perr(ps, GCUT_ERR_IO, "read error");
+        return -1;
+    }
+    if (ps->budget && (double)ps->bytes > MTX_TEXT_PER_BUDGET * (double)ps->budget) {
+        perr(ps, GCUT_ERR_NOMEM,
+             "more than %lld bytes of text: over %d times the memory budget of %.1f MiB "
+             "(gcut_set_max_memory); an endless input?",
+             (long long)ps->bytes, MTX_TEXT_PER_BUDGET, (double)ps->budget / 1048576.0);
+        return -1;
+    }
+    return (int64_t)len;
 }
 
 static gcut_status parse_file(mtx_parser *ps, FILE *f, gcut_bipartite **out)
 {
-    char *text = NULL;
-    size_t text_cap = 0;
-    ssize_t got;
+    int64_t got;
     int64_t nrows = -1, ncols = -1, declared = -1, seen = 0;
     gcut_status st = GCUT_OK;
+    char *text = gcut_i_malloc(MTX_LINE_MAX + 1);
+    if (!text)
+        return perr(ps, GCUT_ERR_NOMEM, "cannot allocate the line buffer");
 
     /* 1. The banner, on the first line. */
     ps->line = 1;
-    got = getline(&text, &text_cap, f);
-    if (got < 0) {
-        st = ferror(f) ? perr(ps, GCUT_ERR_IO, "read error") : perr(ps, GCUT_ERR_PARSE, "empty file");
+    got = read_line(ps, f, text);
+    if (got <= 0) {
+        st = got < 0 ? gcut_last_status() : perr(ps, GCUT_ERR_PARSE, "empty file");
         goto done;
     }
     /* The line is parsed as a C string: a NUL byte would hide what follows. */
@@ -320,8 +383,16 @@ static gcut_status parse_file(mtx_parser *ps, FILE *f, gcut_bipartite **out)
         goto done;
 
     /* 2. Comments, then the size line; 3. the entries. */
-    while ((got = getline(&text, &text_cap, f)) >= 0) {
+    for (;;) {
         ps->line++;
+        if ((got = read_line(ps, f, text)) < 0) {
+            st = gcut_last_status();
+            goto done;
+        }
+        if (got == 0) {
+            ps->line--; /* no such line */
+            break;
+        }
         if (text[0] == '%')
             continue;
         if (memchr(text, '\0', (size_t)got)) {
@@ -398,16 +469,11 @@ static gcut_status parse_file(mtx_parser *ps, FILE *f, gcut_bipartite **out)
                       (long long)i, (long long)j);
             goto done;
         }
-        if (!push_entry(ps, (int32_t)(i - 1), (int32_t)(j - 1)) ||
-            (ps->sym != MTX_GENERAL && i != j && !push_entry(ps, (int32_t)(j - 1), (int32_t)(i - 1)))) {
-            st = perr(ps, GCUT_ERR_NOMEM, "out of memory after %lld entries", (long long)seen);
+        if ((st = push_entry(ps, (int32_t)(i - 1), (int32_t)(j - 1))) != GCUT_OK ||
+            (ps->sym != MTX_GENERAL && i != j &&
+             (st = push_entry(ps, (int32_t)(j - 1), (int32_t)(i - 1))) != GCUT_OK))
             goto done;
-        }
         seen++;
-    }
-    if (ferror(f)) {
-        st = perr(ps, GCUT_ERR_IO, "read error");
-        goto done;
     }
     if (declared < 0) {
         st = perr(ps, GCUT_ERR_PARSE, "file ends before the size line");
@@ -431,7 +497,7 @@ static gcut_status parse_file(mtx_parser *ps, FILE *f, gcut_bipartite **out)
         st = perr(ps, st, "%s", msg);
     }
 done:
-    free(text); /* getline allocates with malloc, not with the gcut allocator */
+    gcut_i_free(text);
     return st;
 }
 
@@ -444,7 +510,7 @@ gcut_status gcut_bipartite_read_mtx(gcut_bipartite **out, const char *path)
     FILE *f = use_stdin ? stdin : fopen(path, "r");
     if (!f)
         return GCUT_FAIL(GCUT_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
-    mtx_parser ps = {.name = use_stdin ? "<stdin>" : path};
+    mtx_parser ps = {.name = use_stdin ? "<stdin>" : path, .budget = gcut_i_budget()};
     gcut_status st = parse_file(&ps, f, out);
     if (!use_stdin)
         fclose(f);

@@ -153,20 +153,11 @@ static gcut_status load_initial(const gcut_bipartite *b, const int32_t *init, in
     return GCUT_OK;
 }
 
-gcut_status gcut_match(const gcut_bipartite *b, const gcut_match_options *opt,
-                       gcut_match_result *res)
+/* gcut_match within its call context (started by gcut_match). */
+static gcut_status match_in_call(const gcut_bipartite *b, const gcut_match_options *opt,
+                                 gcut_match_result *res, const gcut_solve_options *lopt_in,
+                                 double t0)
 {
-    GCUT_ENTRY();
-    if (!b || !res)
-        return GCUT_FAIL(GCUT_ERR_INVALID, "graph or result is NULL");
-    gcut_match_options defaults;
-    if (!opt) {
-        gcut_match_options_init(&defaults);
-        opt = &defaults;
-    }
-    if (opt->init < GCUT_MATCH_INIT_NONE || opt->init > GCUT_MATCH_INIT_KS)
-        return GCUT_FAIL(GCUT_ERR_INVALID, "unknown init %d", (int)opt->init);
-    const double t0 = gcut_i_now_ms();
 
     const match_backend *mb = NULL;
     const gcut_plugin_matcher *pm = NULL;
@@ -205,13 +196,7 @@ gcut_status gcut_match(const gcut_bipartite *b, const gcut_match_options *opt,
                              why ? why : "no reason given");
     }
 
-    /* The log services take solve options: copy what they read. */
-    gcut_solve_options lopt;
-    gcut_solve_options_init(&lopt);
-    lopt.verbosity = opt->verbosity;
-    lopt.log = opt->log;
-    lopt.log_user = opt->log_user;
-    lopt.time_limit = opt->time_limit;
+    const gcut_solve_options lopt = *lopt_in;
 
     const int32_t nr = b->nr, nc = b->nc;
     int32_t *rmate = gcut_i_malloc_array((int64_t)nr + 1, sizeof *rmate);
@@ -245,7 +230,7 @@ gcut_status gcut_match(const gcut_bipartite *b, const gcut_match_options *opt,
     stats.init_ms = gcut_i_now_ms() - t;
 
     gcut_i_match_ctx ctx = {.b = b, .rmate = rmate, .cmate = cmate,
-                            .deadline = gcut_i_deadline(&lopt),
+                            .deadline = gcut_i_call_current()->deadline,
                             .relabel_freq = opt->relabel_freq, .log = &lopt, .stats = &stats};
     t = gcut_i_now_ms();
     if (pm) {
@@ -307,5 +292,34 @@ fail:
     gcut_i_free(cmate);
     gcut_i_free(cr);
     gcut_i_free(cc);
+    return st;
+}
+
+gcut_status gcut_match(const gcut_bipartite *b, const gcut_match_options *opt,
+                       gcut_match_result *res)
+{
+    GCUT_ENTRY();
+    const double t0 = gcut_i_now_ms();
+    if (!b || !res)
+        return GCUT_FAIL(GCUT_ERR_INVALID, "graph or result is NULL");
+    gcut_match_options defaults;
+    if (!opt) {
+        gcut_match_options_init(&defaults);
+        opt = &defaults;
+    }
+    if (opt->init < GCUT_MATCH_INIT_NONE || opt->init > GCUT_MATCH_INIT_KS)
+        return GCUT_FAIL(GCUT_ERR_INVALID, "unknown init %d", (int)opt->init);
+    /* The log services and the call context take solve options: copy what
+     * they read. */
+    gcut_solve_options lopt;
+    gcut_solve_options_init(&lopt);
+    lopt.verbosity = opt->verbosity;
+    lopt.log = opt->log;
+    lopt.log_user = opt->log_user;
+    lopt.time_limit = opt->time_limit;
+    gcut_i_call call;
+    gcut_i_call_begin(&call, "match", &lopt, t0);
+    gcut_status st = match_in_call(b, opt, res, &lopt, t0);
+    gcut_i_call_end(&call);
     return st;
 }

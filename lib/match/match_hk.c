@@ -122,11 +122,8 @@ gcut_status gcut_i_match_hk(const gcut_i_match_ctx *ctx)
         goto done;
     }
     for (;;) {
-        if (gcut_i_now_ms() > ctx->deadline) {
-            st = GCUT_FAIL(GCUT_ERR_TIMEOUT, "cpu-match-hk: time limit reached after %lld phases",
-                           (long long)ctx->stats->phases);
+        if ((st = gcut_i_poll("solve", -1, NULL)) != GCUT_OK)
             goto done;
-        }
         const int32_t limit = hk_bfs(b, ctx->rmate, ctx->cmate, &s);
         if (limit == HK_INF)
             break;

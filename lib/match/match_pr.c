@@ -43,7 +43,7 @@
  */
 #include "match/match_internal.h"
 
-/* How often the deadline is checked (rows processed). */
+/* How often the call is polled (gcut_i_poll; rows processed). */
 #define PR_CHECK_EVERY 4096
 
 typedef struct pr_state {
@@ -128,11 +128,10 @@ gcut_status gcut_i_match_pr(const gcut_i_match_ctx *ctx)
         const int32_t u = s.queue[head];
         head = head + 1 == qsize ? 0 : head + 1;
         s.inq[u] = 0;
-        if (++steps % PR_CHECK_EVERY == 0 && gcut_i_now_ms() > ctx->deadline) {
-            st = GCUT_FAIL(GCUT_ERR_TIMEOUT, "cpu-match-pr: time limit reached after %lld pushes",
-                           (long long)stats->pushes);
+        if (++steps % PR_CHECK_EVERY == 0 &&
+            (st = gcut_i_poll("solve", tail >= head ? tail - head : tail + qsize - head,
+                              "free rows")) != GCUT_OK)
             goto done;
-        }
         if (work >= relabel_work) {
             pr_global_relabel(b, rmate, cmate, &s);
             work = 0;

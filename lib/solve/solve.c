@@ -33,8 +33,8 @@ gcut_status gcut_i_run_backend(gcut_graph *g, int32_t idx, const gcut_solve_opti
     gcut_problem p;
     gcut_i_graph_problem(g, &p);
     double tb = gcut_i_now_ms();
-    gcut_status st = GCUT_OK;
-    if (be->caps & GCUT_BACKEND_NEEDS_BCSR)
+    gcut_status st = gcut_i_poll("layout", -1, NULL);
+    if (st == GCUT_OK && (be->caps & GCUT_BACKEND_NEEDS_BCSR))
         st = gcut_i_graph_bcsr(g, &p.bcsr);
     if (st == GCUT_OK && (be->caps & GCUT_BACKEND_NEEDS_RCSR))
         st = gcut_i_graph_rcsr(g, &p.rcsr);
@@ -54,6 +54,8 @@ gcut_status gcut_i_run_backend(gcut_graph *g, int32_t idx, const gcut_solve_opti
     void *state = NULL;
     if (be->create)
         st = be->create(&state);
+    if (st == GCUT_OK)
+        st = gcut_i_poll("solve", -1, NULL);
     if (st == GCUT_OK)
         st = be->solve_graph(state, &p, opt, &sol);
     if (be->destroy)
@@ -84,16 +86,12 @@ gcut_status gcut_i_options_copy(const gcut_solve_options *in, gcut_solve_options
     return GCUT_OK;
 }
 
-gcut_status gcut_solve(gcut_graph *g, const gcut_solve_options *opt_in, gcut_result *res)
+/* gcut_solve within its call context (started by gcut_solve). */
+static gcut_status solve_in_call(gcut_graph *g, const gcut_solve_options *opt_p, gcut_result *res,
+                                 double t0)
 {
-    GCUT_ENTRY();
-    const double t0 = gcut_i_now_ms();
-    if (!g || !res)
-        return GCUT_FAIL(GCUT_ERR_INVALID, "graph and result must not be NULL");
-    gcut_solve_options opt;
-    gcut_status st = gcut_i_options_copy(opt_in, &opt);
-    if (st != GCUT_OK)
-        return st;
+    const gcut_solve_options opt = *opt_p;
+    gcut_status st;
     /* The automatic choice honours want_flows (a named back end that
      * cannot return flows fails in gcut_i_run_backend). */
     int32_t idx;
@@ -122,6 +120,23 @@ gcut_status gcut_solve(gcut_graph *g, const gcut_solve_options *opt_in, gcut_res
             st = gcut_i_run_backend(g, cpu, &opt, res, why, t0);
         }
     }
+    return st;
+}
+
+gcut_status gcut_solve(gcut_graph *g, const gcut_solve_options *opt_in, gcut_result *res)
+{
+    GCUT_ENTRY();
+    const double t0 = gcut_i_now_ms();
+    if (!g || !res)
+        return GCUT_FAIL(GCUT_ERR_INVALID, "graph and result must not be NULL");
+    gcut_solve_options opt;
+    gcut_status st = gcut_i_options_copy(opt_in, &opt);
+    if (st != GCUT_OK)
+        return st;
+    gcut_i_call call;
+    gcut_i_call_begin(&call, "maxflow", &opt, t0);
+    st = solve_in_call(g, &opt, res, t0);
+    gcut_i_call_end(&call);
     return st;
 }
 

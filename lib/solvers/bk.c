@@ -496,8 +496,9 @@ static void bk_init(bk_solver *s, const gcut_problem *p)
  * touch the other tree through further arcs) before the queue moves on;
  * while it is being processed its next field points to itself, so that
  * adoption does not queue it a second time. */
-static gcut_status bk_run(bk_solver *s, double deadline)
+static gcut_status bk_run(bk_solver *s)
 {
+    gcut_status st;
     int32_t cur = BK_NONE;
     int64_t steps = 0;
     for (;;) {
@@ -524,8 +525,9 @@ static gcut_status bk_run(bk_solver *s, double deadline)
         } else {
             cur = BK_NONE;
         }
-        if (++steps % BK_CLOCK_EVERY == 0 && gcut_i_now_ms() > deadline)
-            return GCUT_FAIL(GCUT_ERR_TIMEOUT, "cpu-bk: time limit reached");
+        /* BK knows no measure of the work left: none is reported. */
+        if (++steps % BK_CLOCK_EVERY == 0 && (st = gcut_i_poll("solve", -1, NULL)) != GCUT_OK)
+            return st;
     }
 }
 
@@ -554,7 +556,6 @@ static gcut_status bk_solve(void *state, const gcut_problem *p, const gcut_solve
     (void)state;
     const gcut_bcsr *b = p->bcsr;
     const int32_t n = p->num_nodes;
-    const double deadline = gcut_i_deadline(opt);
     double t0 = gcut_i_now_ms();
     bk_solver s;
     memset(&s, 0, sizeof s);
@@ -580,7 +581,7 @@ static gcut_status bk_solve(void *state, const gcut_problem *p, const gcut_solve
     sol->stats->init_ms = gcut_i_now_ms() - t0;
 
     t0 = gcut_i_now_ms();
-    st = bk_run(&s, deadline);
+    st = bk_run(&s);
     if (st != GCUT_OK)
         goto fail;
     sol->stats->solve_ms = gcut_i_now_ms() - t0;
@@ -592,6 +593,8 @@ static gcut_status bk_solve(void *state, const gcut_problem *p, const gcut_solve
     /* The residual graph is a flow: hand it to the shared helpers. The
      * canonical cut is computed from residuals, not from BK's trees (free
      * nodes may sit on either side of it). */
+    if ((st = gcut_i_poll("cut", -1, NULL)) != GCUT_OK)
+        goto fail;
     t0 = gcut_i_now_ms();
     res = gcut_i_malloc_array(b->m, sizeof(uint32_t));
     sink_res = gcut_i_malloc_array(n, sizeof(int64_t));
@@ -610,6 +613,8 @@ static gcut_status bk_solve(void *state, const gcut_problem *p, const gcut_solve
         goto fail;
     sol->stats->cut_ms = gcut_i_now_ms() - t0;
     if (sol->edge_flows) {
+        if ((st = gcut_i_poll("flows", -1, NULL)) != GCUT_OK)
+            goto fail;
         t0 = gcut_i_now_ms();
         gcut_i_edge_flows_from_residual(b, res, p->num_edges, sol->edge_flows);
         sol->stats->flow_ms = gcut_i_now_ms() - t0;

@@ -605,7 +605,7 @@ GCUT_INLINE void next_phase(bkg_state *s, const int nd)
  * again before the queue moves on (its next field points to itself
  * meanwhile, so adoption does not queue it twice). The phase counter moves
  * once per augmentation. */
-GCUT_INLINE gcut_status run(bkg_state *s, double deadline, const int nd)
+GCUT_INLINE gcut_status run(bkg_state *s, const int nd)
 {
     int32_t cur = NONE;
     int64_t steps = 0;
@@ -633,10 +633,14 @@ GCUT_INLINE gcut_status run(bkg_state *s, double deadline, const int nd)
         } else {
             cur = NONE;
         }
-        if (GCUT_UNLIKELY(++steps % BKG_CLOCK_EVERY == 0) && gcut_i_now_ms() > deadline) {
-            if (cur != NONE)
-                rec_of(s, cur, nd)[F_NEXT(nd)] = (uint32_t)NONE;
-            return GCUT_FAIL(GCUT_ERR_TIMEOUT, "cpu-bk: time limit reached");
+        if (GCUT_UNLIKELY(++steps % BKG_CLOCK_EVERY == 0)) {
+            /* BK knows no measure of the work left: none is reported. */
+            const gcut_status st = gcut_i_poll("solve", -1, NULL);
+            if (st != GCUT_OK) {
+                if (cur != NONE)
+                    rec_of(s, cur, nd)[F_NEXT(nd)] = (uint32_t)NONE;
+                return st;
+            }
         }
     }
 }
@@ -776,11 +780,10 @@ typedef struct ibfs {
     int64_t nbucket;
     uint32_t omin, omax;       /* labels that may hold orphans */
     int oom;
-    int timeout;               /* the deadline passed (checked every BKG_CLOCK_EVERY scans) */
+    gcut_status stop;          /* gcut_i_poll said stop (every BKG_CLOCK_EVERY scans) */
     int64_t steps;
     int64_t orphans[2];        /* orphans processed in S and in T */
     int64_t budget;            /* excess mode: steps left (see BKG_EXCESS_WORK) */
-    double deadline;
 } ibfs;
 
 static int ibfs_push(ibfs *b, ibfs_list *l, int32_t v)
@@ -1084,10 +1087,10 @@ GCUT_INLINE void ibfs_pass(bkg_state *s, ibfs *b, int t, const int nd)
     const uint32_t D = b->D[t];
     b->growing = t;
     for (int64_t k = 0; k < b->cur[t].len; k++) {
-        if (GCUT_UNLIKELY(++b->steps % BKG_CLOCK_EVERY == 0) && gcut_i_now_ms() > b->deadline) {
-            b->timeout = 1;
+        if (GCUT_UNLIKELY(++b->steps % BKG_CLOCK_EVERY == 0) &&
+            (b->stop = gcut_i_poll("solve", b->cur[t].len - k, "nodes in the IBFS layer")) !=
+                GCUT_OK)
             return;
-        }
         const int32_t i = b->cur[t].v[k];
         uint32_t *ri = rec_of(s, i, nd);
         for (int d = 0; d < nd; d++) {
@@ -1150,11 +1153,10 @@ GCUT_INLINE int64_t ibfs_live(bkg_state *s, ibfs *b, int t, const int nd)
  * holding them in index order, which fixes the order of the whole run).
  * Returns GCUT_OK, GCUT_ERR_NOMEM or GCUT_ERR_TIMEOUT (then the state is
  * left for a cold start, as after a timeout of run()). */
-GCUT_INLINE gcut_status ibfs_run(bkg_state *s, double deadline, const int nd)
+GCUT_INLINE gcut_status ibfs_run(bkg_state *s, const int nd)
 {
     ibfs b;
     memset(&b, 0, sizeof b);
-    b.deadline = deadline;
     b.growing = -1;
     b.omin = UINT32_MAX;
     /* The roots, in index order, from the active queue. */
@@ -1176,7 +1178,7 @@ GCUT_INLINE gcut_status ibfs_run(bkg_state *s, double deadline, const int nd)
      * alone grew into deep trees whose orphans cascaded. A tree whose
      * frontier is empty can grow no more, and the phase ends. */
     b.budget = BKG_EXCESS_WORK * (int64_t)s->n + (1 << 20);
-    for (int t = 0; !b.oom && !s->oom && !b.timeout && b.budget >= 0;) {
+    for (int t = 0; !b.oom && !s->oom && !b.stop && b.budget >= 0;) {
         if (ibfs_live(s, &b, t, nd) == 0)
             break;
         ibfs_pass(s, &b, t, nd);
@@ -1189,8 +1191,8 @@ GCUT_INLINE gcut_status ibfs_run(bkg_state *s, double deadline, const int nd)
     gcut_i_free(b.bucket);
     if (b.oom || s->oom)
         return GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-bk: cannot grow the IBFS lists");
-    if (b.timeout)
-        return GCUT_FAIL(GCUT_ERR_TIMEOUT, "cpu-bk: time limit reached");
+    if (b.stop)
+        return b.stop; /* recorded by gcut_i_poll */
     if (b.budget < 0) {
         /* Excesses went round in circles: the caller starts again without. */
         s->excess = 0;
@@ -1410,8 +1412,8 @@ static void read_cut(const bkg_state *s, uint8_t *cut)
         return warm_init(s, p, m, N);                                                         \
     }                                                                                         \
     static void cold_##N(bkg_state *s, const gcut_grid_problem *p) { cold_init(s, p, N); }      \
-    static gcut_status run_##N(bkg_state *s, double dl) { return run(s, dl, N); }              \
-    static gcut_status ibfs_##N(bkg_state *s, double dl) { return ibfs_run(s, dl, N); }
+    static gcut_status run_##N(bkg_state *s) { return run(s, N); }                             \
+    static gcut_status ibfs_##N(bkg_state *s) { return ibfs_run(s, N); }
 BKG_INSTANCE(4)
 BKG_INSTANCE(6)
 BKG_INSTANCE(8)
@@ -1421,8 +1423,8 @@ BKG_INSTANCE(26)
 typedef struct bkg_ops {
     int (*warm)(bkg_state *, const gcut_grid_problem *, int);
     void (*cold)(bkg_state *, const gcut_grid_problem *);
-    gcut_status (*run)(bkg_state *, double);
-    gcut_status (*ibfs)(bkg_state *, double);
+    gcut_status (*run)(bkg_state *);
+    gcut_status (*ibfs)(bkg_state *);
 } bkg_ops;
 
 static const bkg_ops *ops_for(int32_t nd)
@@ -1520,16 +1522,17 @@ enum { COLD_IBFS = 0, COLD_PLAIN = 1 };
  * mode, the IBFS phase (which leaves BK a nearly maximum flow) or nothing
  * (plain BK). */
 static gcut_status cold_start(bkg_state *s, const gcut_grid_problem *p, const bkg_ops *ops,
-                              int mode, double deadline)
+                              int mode)
 {
     ops->cold(s, p);
-    if (mode != COLD_IBFS)
-        return GCUT_OK;
-    gcut_status st = ops->ibfs(s, deadline);
+    gcut_status st = gcut_i_poll("solve", -1, NULL); /* the set-up of a large grid takes a while */
+    if (st != GCUT_OK || mode != COLD_IBFS)
+        return st;
+    st = ops->ibfs(s);
     if (st == GCUT_OK && s->again) {
         s->again = 0; /* excesses went round in circles: again without */
         ops->cold(s, p);
-        st = ops->ibfs(s, deadline);
+        st = ops->ibfs(s);
     }
     return st;
 }
@@ -1595,7 +1598,6 @@ gcut_status gcut_i_bk_grid_solve(void *state, const gcut_grid_problem *p,
     gcut_status st = parse_params(opt->params, &ts_limit, &cold, &wmode, &excess);
     if (st != GCUT_OK)
         return st;
-    const double deadline = gcut_i_deadline(opt);
     double t0 = gcut_i_now_ms();
     /* Warm only on the records of this very grid (the core promises it
      * with p->warm; the shape check guards against a misuse). A replay that
@@ -1615,25 +1617,27 @@ gcut_status gcut_i_bk_grid_solve(void *state, const gcut_grid_problem *p,
         st = GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-bk: cannot grow the orphan list");
         goto done;
     }
-    if (warm == WARM_IBFS && (st = ops->ibfs(s, deadline)) != GCUT_OK)
+    if (warm == WARM_IBFS && (st = ops->ibfs(s)) != GCUT_OK)
         goto done;
     if (s->again) {
         s->again = 0; /* see cold_start */
         warm = 0;
     }
-    if (!warm && (st = cold_start(s, p, ops, cold, deadline)) != GCUT_OK)
+    if (!warm && (st = cold_start(s, p, ops, cold)) != GCUT_OK)
         goto done;
     sol->stats->init_ms = gcut_i_now_ms() - t0;
     sol->stats->warm_start = warm != 0;
 
     t0 = gcut_i_now_ms();
-    if ((st = ops->run(s, deadline)) != GCUT_OK)
+    if ((st = ops->run(s)) != GCUT_OK)
         goto done;
     sol->stats->solve_ms = gcut_i_now_ms() - t0;
     sol->stats->augmentations = s->augmentations;
     sol->stats->pushes = s->path_arcs;
     sol->stats->threads = 1;
 
+    if ((st = gcut_i_poll("cut", -1, NULL)) != GCUT_OK)
+        goto done;
     t0 = gcut_i_now_ms();
     read_cut(s, sol->cut);
     sol->stats->cut_ms = gcut_i_now_ms() - t0;

@@ -148,9 +148,15 @@ gcut_status gcut_i_preflow_to_flow(const gcut_bcsr *b, uint32_t *res, int64_t *e
         goto done;
     }
     memcpy(s.cur, b->first, (size_t)n * sizeof(int64_t));
-    for (int32_t v = 0; v < n; v++)
+    for (int32_t v = 0; v < n; v++) {
+        /* The call's poll (time limit, cancel) every 64K nodes; a stop
+         * leaves the engine's residuals half converted, which the engine
+         * then drops. */
+        if ((v & 0xffff) == 0 && (st = gcut_i_poll("flows", (int64_t)n - v, "nodes")) != GCUT_OK)
+            goto done;
         if (excess[v] > 0 && s.mark[v] == FL_WHITE)
             search(b, res, &s, v);
+    }
 
     /* Finishing order puts every node after its feeders (the search runs
      * against the flow), so walking it backwards empties a node before any

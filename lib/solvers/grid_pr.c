@@ -425,12 +425,18 @@ static int par_nodes(const gridpr *P) { return par_items(P, P->n); }
 
 /* Exact distances to the sink in the residual graph (dead: none); leaves
  * the active nodes as the input list. */
-static gcut_status global_relabel(gridpr *P)
+static gcut_status global_relabel(gridpr *P, const char *poll_phase)
 {
     phase(P, JOB_SEED, par_nodes(P));
     int64_t frontier = flip(P);
     P->level = 1;
     while (frontier > 0) {
+        /* A level is at least a few thousand nodes' work on a large grid:
+         * the poll (a clock read) costs nothing beside it. A stopped BFS
+         * leaves nothing behind (the engine keeps no state). */
+        gcut_status st = gcut_i_poll(poll_phase, -1, NULL);
+        if (st != GCUT_OK)
+            return st;
         phase(P, JOB_BFS, par_items(P, frontier * 8));
         frontier = flip(P);
         P->level++;
@@ -526,7 +532,6 @@ static gcut_status grid_pr_solve(void *state, const gcut_grid_problem *p,
     (void)state;
     gcut_stats *st = sol->stats;
     double t0 = gcut_i_now_ms();
-    const double deadline = gcut_i_deadline(opt);
     int32_t nthreads = opt->threads > 0 ? opt->threads : gcut_i_num_cpus();
     if (nthreads > GRIDPR_MAX_THREADS)
         nthreads = GRIDPR_MAX_THREADS;
@@ -548,16 +553,16 @@ static gcut_status grid_pr_solve(void *state, const gcut_grid_problem *p,
     st->init_ms = gcut_i_now_ms() - t0;
 
     t0 = gcut_i_now_ms();
-    s = global_relabel(&P);
+    s = gcut_i_poll("solve", -1, NULL);
+    if (s == GCUT_OK)
+        s = global_relabel(&P, "solve");
     st->global_relabels++;
     const double threshold =
         P.freq > 0 ? (GRIDPR_ALPHA * (double)P.n + (double)P.nd * P.n) / P.freq : 1e300;
     int64_t active = P.prefix[P.nthreads];
     while (s == GCUT_OK && active > 0) {
-        if (deadline > 0 && gcut_i_now_ms() > deadline) {
-            s = GCUT_FAIL(GCUT_ERR_TIMEOUT, "cpu-grid-pr: time limit reached");
+        if ((s = gcut_i_poll("solve", active, "active nodes")) != GCUT_OK)
             break;
-        }
         const int par = par_items(&P, active);
         P.stamp++;
         st->rounds++;
@@ -575,7 +580,7 @@ static gcut_status grid_pr_solve(void *state, const gcut_grid_problem *p,
         for (int32_t i = 0; i < P.nthreads; i++)
             work += (double)P.tl[i].work;
         if (work > threshold && active > 0) {
-            s = global_relabel(&P);
+            s = global_relabel(&P, "solve");
             st->global_relabels++;
             active = P.prefix[P.nthreads];
         }
@@ -591,8 +596,10 @@ static gcut_status grid_pr_solve(void *state, const gcut_grid_problem *p,
         goto done;
 
     /* The canonical cut: one more reverse BFS on the final residual graph. */
+    if ((s = gcut_i_poll("cut", -1, NULL)) != GCUT_OK)
+        goto done;
     t0 = gcut_i_now_ms();
-    s = global_relabel(&P);
+    s = global_relabel(&P, "cut");
     if (s != GCUT_OK)
         goto done;
     P.cut = sol->cut;

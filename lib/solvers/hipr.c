@@ -420,9 +420,10 @@ static gcut_status engine_init(hp_engine *e, const gcut_problem *p, int64_t *can
  * HP_ALPHA * n + m (scaled by HP_FREQ). The clock is read every
  * HP_CLOCK_EVERY discharges and after each global relabelling.
  */
-static gcut_status phase1(hp_engine *e, double deadline)
+static gcut_status phase1(hp_engine *e)
 {
     int32_t clock = 0;
+    gcut_status st;
     global_relabel(e);
     while (e->amax > 0) {
         const int32_t v = e->bucket[e->amax].active;
@@ -434,13 +435,13 @@ static gcut_status phase1(hp_engine *e, double deadline)
         discharge(e, v);
         if ((double)e->work * HP_FREQ > e->work_limit) {
             global_relabel(e);
-            if (gcut_i_now_ms() > deadline)
-                return GCUT_FAIL(GCUT_ERR_TIMEOUT, "cpu-hipr: time limit reached");
+            if ((st = gcut_i_poll("solve", e->amax, "highest active label")) != GCUT_OK)
+                return st;
         }
         if (++clock == HP_CLOCK_EVERY) {
             clock = 0;
-            if (gcut_i_now_ms() > deadline)
-                return GCUT_FAIL(GCUT_ERR_TIMEOUT, "cpu-hipr: time limit reached");
+            if ((st = gcut_i_poll("solve", e->amax, "highest active label")) != GCUT_OK)
+                return st;
         }
     }
     return GCUT_OK;
@@ -469,7 +470,6 @@ static gcut_status phase2(hp_engine *e, const gcut_problem *p, int64_t *tmp, gcu
 static gcut_status hipr_solve(void *state, const gcut_problem *p, const gcut_solve_options *opt,
                               gcut_solution *sol)
 {
-    const double deadline = gcut_i_deadline(opt);
     gcut_stats *stats = sol->stats;
     if (!p->bcsr)
         return GCUT_FAIL(GCUT_ERR_INTERNAL, "cpu-hipr: no BCSR layout was given");
@@ -490,7 +490,7 @@ static gcut_status hipr_solve(void *state, const gcut_problem *p, const gcut_sol
     stats->init_ms = gcut_i_now_ms() - t0;
 
     t0 = gcut_i_now_ms();
-    st = phase1(&e, deadline);
+    st = phase1(&e);
     if (st != GCUT_OK)
         goto done;
     residuals_in_place(&e, p->bcsr->m);
@@ -498,6 +498,8 @@ static gcut_status hipr_solve(void *state, const gcut_problem *p, const gcut_sol
 
     /* The canonical cut from the maximum preflow (same set as from any
      * maximum flow, so it can be taken before phase II). */
+    if ((st = gcut_i_poll("cut", -1, NULL)) != GCUT_OK)
+        goto done;
     t0 = gcut_i_now_ms();
     for (int32_t v = 0; v < n; v++)
         tmp[v] = e.node[v].sink;
@@ -507,6 +509,8 @@ static gcut_status hipr_solve(void *state, const gcut_problem *p, const gcut_sol
         goto done;
 
     if (sol->edge_flows) {
+        if ((st = gcut_i_poll("flows", -1, NULL)) != GCUT_OK)
+            goto done;
         t0 = gcut_i_now_ms();
         st = phase2(&e, p, tmp, sol);
         stats->flow_ms = gcut_i_now_ms() - t0;

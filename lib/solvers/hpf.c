@@ -497,22 +497,23 @@ static gcut_status engine_init(hpf_engine *e, const gcut_problem *p, int64_t *ca
     return GCUT_OK;
 }
 
-/* The one place phase I looks at the clock (every HPF_CLOCK_EVERY roots
- * processed). Returns nonzero when the solve must stop. */
-static inline int out_of_time(int32_t *clock, double deadline)
+/* The one place phase I polls the call (time limit, progress, cancel;
+ * every HPF_CLOCK_EVERY roots processed): GCUT_OK or the reason to stop. */
+static inline gcut_status out_of_time(int32_t *clock, const hpf_engine *e)
 {
     if (++*clock < HPF_CLOCK_EVERY)
-        return 0;
+        return GCUT_OK;
     *clock = 0;
-    return gcut_i_now_ms() > deadline;
+    return gcut_i_poll("solve", e->amax, "highest label with a strong root");
 }
 
 /* Phase I: highest-label strong roots until none is left below top. amax
  * over-estimates the highest label with a root (lowered lazily); it rises
  * only with a relabel, so popping is O(1) amortised. */
-static gcut_status phase1(hpf_engine *e, double deadline)
+static gcut_status phase1(hpf_engine *e)
 {
     int32_t clock = 0;
+    gcut_status st;
     while (e->amax > 0 || e->roots[0] >= 0) {
         const int32_t r = e->roots[e->amax];
         if (r < 0) {
@@ -525,8 +526,8 @@ static gcut_status phase1(hpf_engine *e, double deadline)
             global_labels(e);
             e->work_limit *= HPF_GROW;
         }
-        if (out_of_time(&clock, deadline))
-            return GCUT_FAIL(GCUT_ERR_TIMEOUT, "cpu-hpf: time limit reached");
+        if ((st = out_of_time(&clock, e)) != GCUT_OK)
+            return st;
     }
     return GCUT_OK;
 }
@@ -568,7 +569,6 @@ static gcut_status hpf_solve(void *state, const gcut_problem *p, const gcut_solv
                              gcut_solution *sol)
 {
     (void)state;
-    const double deadline = gcut_i_deadline(opt);
     gcut_stats *stats = sol->stats;
     if (!p->bcsr)
         return GCUT_FAIL(GCUT_ERR_INTERNAL, "cpu-hpf: no BCSR layout was given");
@@ -589,7 +589,7 @@ static gcut_status hpf_solve(void *state, const gcut_problem *p, const gcut_solv
     stats->init_ms = gcut_i_now_ms() - t0;
 
     t0 = gcut_i_now_ms();
-    st = phase1(&e, deadline);
+    st = phase1(&e);
     if (st != GCUT_OK)
         goto done;
     for (int32_t v = 0; v < n; v++)

@@ -883,7 +883,7 @@ static void next_round(prsn *P)
 
 /* One burst from the current work set; leaves the active nodes as the
  * next work set (flagged, as the rounds expect). */
-static gcut_status burst(prsn *P, double deadline, double threshold)
+static gcut_status burst(prsn *P, double threshold)
 {
     const uint32_t dead = P->dead;
     /* Buckets are allocated at the first burst and left empty by each. */
@@ -930,17 +930,15 @@ static gcut_status burst(prsn *P, double deadline, double threshold)
         active++;
     }
     gcut_status st = GCUT_OK;
-    /* One discharge per step, always of a highest active node; the clock
-     * is read every 1024 steps only (a step can be a few nanoseconds). */
+    /* One discharge per step, always of a highest active node; the call
+     * is polled every 1024 steps only (a step can be a few nanoseconds). */
     for (int64_t steps = 1; active > 0; steps++) {
         if (active > P->hl_exit)
             break;
         if (P->freq > 0 && P->freq * (double)(other_work + tl->work) > threshold)
             break;
-        if ((steps & 1023) == 0 && gcut_i_now_ms() > deadline) {
-            st = GCUT_FAIL(GCUT_ERR_TIMEOUT, "cpu-prsn: time limit reached");
+        if ((steps & 1023) == 0 && (st = gcut_i_poll("solve", active, "active nodes")) != GCUT_OK)
             break;
-        }
         while (bhead[hi] < 0)
             hi--;
         const int32_t v = bhead[hi];
@@ -1058,16 +1056,15 @@ static gcut_status parse_params(const char *s, prsn *P)
 static gcut_status run_rounds(prsn *P, const gcut_solve_options *opt,
                               gcut_stats *st)
 {
-    const double deadline = gcut_i_deadline(opt);
+    (void)opt;
     const double threshold = (double)PRSN_ALPHA * P->n + (double)P->b->m;
     gcut_status s = global_relabel(P, st);
     if (s != GCUT_OK)
         return s;
     P->round = 1;
     while (P->total > 0) {
-        if (gcut_i_now_ms() > deadline)
-            return GCUT_FAIL(GCUT_ERR_TIMEOUT, "cpu-prsn: time limit reached after %lld rounds",
-                             (long long)st->rounds);
+        if ((s = gcut_i_poll("solve", P->total, "active nodes")) != GCUT_OK)
+            return s;
         if (P->freq > 0 && P->freq * (double)sum_work(P) > threshold) {
             s = global_relabel(P, st);
             if (s != GCUT_OK)
@@ -1077,7 +1074,7 @@ static gcut_status run_rounds(prsn *P, const gcut_solve_options *opt,
         const int par = use_pool(P, P->total);
         st->rounds++;
         if (!par && P->hl) {
-            s = burst(P, deadline, threshold);
+            s = burst(P, threshold);
             if (s != GCUT_OK)
                 return s;
             continue;
@@ -1167,6 +1164,8 @@ static gcut_status prsn_solve(void *state, const gcut_problem *p, const gcut_sol
      * sink in the final residual graph - exactly what the reverse BFS of a
      * global relabelling labels (the set gcut_i_cut_from_residual computes,
      * without exporting the residuals for it), on the pool when large. */
+    if ((s = gcut_i_poll("cut", -1, NULL)) != GCUT_OK)
+        goto fail;
     t0 = gcut_i_now_ms();
     int64_t reached, live;
     s = bfs_from_sink(&P, &reached, &live);
@@ -1180,6 +1179,8 @@ static gcut_status prsn_solve(void *state, const gcut_problem *p, const gcut_sol
     if (sol->edge_flows) {
         /* No flow ever goes back to the source in phase I: it still sends
          * all of its (cancelled) capacity. */
+        if ((s = gcut_i_poll("flows", -1, NULL)) != GCUT_OK)
+            goto fail;
         t0 = gcut_i_now_ms();
         s = export_state(&P, &res, &excess, &sink_res);
         if (s != GCUT_OK)

@@ -174,7 +174,6 @@ static gcut_status ref_solve(void *state, const gcut_problem *p, const gcut_solv
     if (gcut_i_params_none(opt->params, "cpu-ref") != GCUT_OK)
         return GCUT_ERR_INVALID;
     double t0 = gcut_i_now_ms();
-    const double deadline = gcut_i_deadline(opt);
     ref_net r;
     gcut_status st = net_build(p, &r);
     if (st != GCUT_OK)
@@ -194,12 +193,12 @@ static gcut_status ref_solve(void *state, const gcut_problem *p, const gcut_solv
     while (bfs_levels(&r, s, t, level, queue)) {
         flow += blocking_flow(&r, s, t, level, cur, path, &sol->stats->augmentations);
         sol->stats->rounds++;
-        if (gcut_i_now_ms() > deadline) {
-            st = GCUT_FAIL(GCUT_ERR_TIMEOUT, "cpu-ref: time limit reached");
+        if ((st = gcut_i_poll("solve", -1, NULL)) != GCUT_OK)
             goto fail;
-        }
     }
     sol->stats->solve_ms = gcut_i_now_ms() - t0;
+    if ((st = gcut_i_poll("cut", -1, NULL)) != GCUT_OK)
+        goto fail;
     t0 = gcut_i_now_ms();
     /* Canonical cut: reverse BFS from t; w joins if its arc w->v has
      * residual capacity, i.e. the reverse of an arc v->w listed under v. */

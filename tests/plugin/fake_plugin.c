@@ -1,13 +1,15 @@
 /*
  * fake_plugin.c - plugins for tests/plugin/plugin_test.c, built three
  * ways (FAKE_KIND):
- *   1  a good plugin of this ABI: two back ends, "fake-graph" (it solves
- *      nothing: GCUT_ERR_UNSUPPORTED) and "fake-gpu-grid" (a GPU grid
- *      engine always out of device memory), and one extension "test.ext";
+ *   1  a good plugin of this ABI: two back ends, "fake-graph" (it polls the
+ *      call once through host->poll, phase "solve", 7 "fake units" left,
+ *      and returns what the poll said, else solves nothing:
+ *      GCUT_ERR_UNSUPPORTED) and "fake-gpu-grid" (a GPU grid engine always
+ *      out of device memory), and one extension "test.ext";
  *   2  a plugin of the 0.1 ABI (version 2): gcut_plugin_entry(host,
  *      backends, count), which refuses a host of another version without
  *      touching its outputs, as the 0.1 plugins do;
- *   3  a plugin of a future ABI (version 4) with the new entry.
+ *   3  a plugin of a future ABI (GCUT_PLUGIN_ABI_VERSION + 1) with the new entry.
  * Each records that its entry ran in $GCUT_FAKE_PLUGIN_ENTERED, so that a
  * test can see whether the core loaded it.
  */
@@ -28,6 +30,8 @@ gcut_status gcut_plugin_entry(const gcut_host_api *host, const void ***backends,
     return GCUT_ERR_INVALID; /* never reached with a core of this ABI */
 }
 #else
+static const gcut_host_api *g_host;
+
 static gcut_status fake_probe(const char **reason)
 {
     *reason = "ok";
@@ -37,7 +41,11 @@ static gcut_status fake_probe(const char **reason)
 static gcut_status fake_solve(void *state, const gcut_problem *p, const gcut_solve_options *opt,
                               gcut_solution *sol)
 {
-    return GCUT_ERR_UNSUPPORTED;
+    (void)state;
+    (void)p;
+    (void)sol;
+    const gcut_status st = g_host->poll(opt, "solve", 7, "fake units");
+    return st != GCUT_OK ? st : GCUT_ERR_UNSUPPORTED;
 }
 
 static const gcut_backend fake_backend = GCUT_BACKEND_ASSIGN(
@@ -61,7 +69,7 @@ static const gcut_plugin_extension extensions[] = {{"test.ext", 1, "fake-graph",
 
 static const gcut_plugin_descriptor descriptor = {
 #if FAKE_KIND == 3
-    4,
+    GCUT_PLUGIN_ABI_VERSION + 1,
 #else
     GCUT_PLUGIN_ABI_VERSION,
 #endif
@@ -72,6 +80,7 @@ EXPORT gcut_status gcut_plugin_entry(const gcut_host_api *host, const gcut_plugi
 gcut_status gcut_plugin_entry(const gcut_host_api *host, const gcut_plugin_descriptor **out)
 {
     setenv("GCUT_FAKE_PLUGIN_ENTERED", "1", 1);
+    g_host = host;
     *out = &descriptor;
     return host->abi_version == descriptor.abi_version ? GCUT_OK : GCUT_ERR_UNSUPPORTED;
 }

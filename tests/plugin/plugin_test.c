@@ -64,6 +64,18 @@ static int32_t find(const char *name)
     return i;
 }
 
+static int64_t g_seen_remaining;
+
+static int stop_at_solve(const gcut_progress *p, void *user)
+{
+    (void)user;
+    if (strcmp(p->phase, "solve") != 0 || p->remaining < 0)
+        return 0;
+    g_seen_remaining = p->remaining;
+    assert_string_equal(p->remaining_what, "fake units");
+    return 1;
+}
+
 static void test_ok(void **unused)
 {
     (void)unused;
@@ -110,6 +122,18 @@ static void test_ok(void **unused)
     assert_null(gcut_i_plugin_extension("test.ext", 2, "fake-graph"));
     assert_null(gcut_i_plugin_extension("test.ext", 1, "cpu-bk"));
     assert_null(gcut_i_plugin_extension("other", 1, NULL));
+    /* The host's poll (ABI 4): the fake back end polls once; a callback
+     * that says stop makes its solve GCUT_ERR_INTERRUPTED, the result
+     * unchanged. */
+    g_seen_remaining = 0;
+    o.backend = "fake-graph";
+    assert_int_equal(gcut_solve(g, &o, r), GCUT_ERR_UNSUPPORTED);
+    o.progress = stop_at_solve;
+    o.progress_interval_ms = 1e-6; /* the engine's poll right after the phase's start */
+    assert_int_equal(gcut_solve(g, &o, r), GCUT_ERR_INTERRUPTED);
+    assert_non_null(strstr(gcut_last_error(), "gcut_solve: interrupted"));
+    assert_int_equal(g_seen_remaining, 7);
+    assert_string_equal(gcut_result_backend(r), "cpu-hipr");
     gcut_result_free(r);
     gcut_graph_free(g);
 }
@@ -198,13 +222,13 @@ static void check_refused(const char *words)
 static void test_old(void **unused)
 {
     (void)unused;
-    check_refused("refused this libgcut, which speaks plugin ABI version 3");
+    check_refused("refused this libgcut, which speaks plugin ABI version 4");
 }
 
 static void test_future(void **unused)
 {
     (void)unused;
-    check_refused("speaks plugin ABI version 4, this libgcut needs version 3");
+    check_refused("speaks plugin ABI version 5, this libgcut needs version 4");
 }
 
 static void test_env(void **unused)

@@ -20,6 +20,9 @@
  *
  * Version 3 (gcut 0.2): one entry symbol returning a descriptor; settings
  * parser in the host services; registry and engine ABI in separate headers.
+ * Version 4 (gcut 0.3): gcut_host_api.poll (time limit of the whole call,
+ * cancelling and progress reports); host allocations count against the
+ * call's memory budget.
  */
 #ifndef GCUT_PLUGIN_H
 #define GCUT_PLUGIN_H
@@ -36,7 +39,7 @@
 GCUT_BEGIN_C_DECLS
 
 /** Version of this ABI: every table below starts with it. */
-#define GCUT_PLUGIN_ABI_VERSION 3
+#define GCUT_PLUGIN_ABI_VERSION 4
 
 /** \brief One item of a settings string (gcut_solve_options.params): "key=value". */
 typedef struct gcut_param {
@@ -122,6 +125,23 @@ typedef struct gcut_host_api {
     gcut_status (*param_double)(const gcut_param *p, const char *who, double lo, double *out);
     /** Record GCUT_ERR_INVALID for an unknown key; \p known lists the back end's keys. */
     gcut_status (*param_unknown)(const gcut_param *p, const char *who, const char *known);
+    /** (Since version 4.) The one check of a long-running engine, to call
+     *  between rounds or launch batches (not from device code, and cheap
+     *  enough for every few milliseconds): GCUT_OK to go on, else
+     *  GCUT_ERR_TIMEOUT (the call's time limit, counted from the start of
+     *  the public call, has passed) or GCUT_ERR_INTERRUPTED (the caller's
+     *  progress callback asked to stop), already recorded with a message;
+     *  the engine then cleans up and returns that status. It runs the
+     *  progress callback at phase changes and at most every
+     *  progress_interval_ms. \p phase is static ("upload", "solve", "cut",
+     *  "flows" ...); \p remaining is a measure of the work left (-1:
+     *  unknown) and \p remaining_what says what it counts (static; NULL
+     *  when unknown). \p opt is the options the engine was given (it may
+     *  be NULL). Host blocks from malloc_fn count against the call's
+     *  memory budget (gcut_solve_options.max_memory): malloc_fn returns
+     *  NULL past it. */
+    gcut_status (*poll)(const gcut_solve_options *opt, const char *phase, int64_t remaining,
+                        const char *remaining_what);
 } gcut_host_api;
 
 /** \brief One change recorded on a grid since its previous solve (warm start). */
@@ -196,7 +216,8 @@ typedef struct gcut_match_problem {
     const int32_t *col_adj;  /**< edges */
     int32_t *row_mates;      /**< rows, in and out */
     int32_t *col_mates;      /**< cols, in and out */
-    double deadline_ms;      /**< host now_ms() limit (GCUT_ERR_TIMEOUT past it); 1e300: none */
+    double deadline_ms;      /**< host now_ms() limit of the whole call (GCUT_ERR_TIMEOUT past
+                              *   it; host->poll checks it too); 1e300: none */
     const gcut_solve_options *log; /**< for host->log */
     gcut_match_stats *stats; /**< counters to fill (times are the core's) */
 } gcut_match_problem;
