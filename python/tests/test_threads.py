@@ -1,0 +1,105 @@
+"""Threads: solves release the GIL, so several Python threads solve at once.
+
+Robust on a loaded 2-core machine: no speed is asserted. While worker
+threads are inside their solves, the main thread keeps running Python code;
+with the GIL held during a solve it could not run at all in that time
+(it would only get the few milliseconds of one switch interval before a
+worker enters the C call)."""
+
+import threading
+import time
+
+import numpy as np
+
+import gcut
+
+
+def make_problem(seed, shape=(500, 500)):
+    rng = np.random.default_rng(seed)
+    fg = rng.integers(0, 100, shape).astype(np.int32)
+    bg = rng.integers(0, 100, shape).astype(np.int32)
+    p = gcut.GridProblem(shape)
+    p.set_unary(fg, bg)
+    p.set_pairwise(rng.integers(20, 60, shape))
+    return p
+
+
+def test_solves_overlap_and_release_the_gil():
+    problems = [make_problem(s) for s in range(4)]
+    # the answers of serial solves
+    t0 = time.perf_counter()
+    expected = [p.solve().copy() for p in problems]
+    serial = time.perf_counter() - t0
+    flows = [p.flow for p in problems]
+    for p in problems:
+        p.set_warm_start(False)  # the threaded solves are cold, as long as the serial ones
+
+    inside = [0]
+    lock = threading.Lock()
+    intervals = [None] * 4
+    masks = [None] * 4
+    errors = []
+
+    def worker(i):
+        try:
+            with lock:
+                inside[0] += 1
+            a = time.perf_counter()
+            masks[i] = problems[i].solve()
+            b = time.perf_counter()
+            with lock:
+                inside[0] -= 1
+            intervals[i] = (a, b)
+        except Exception as e:  # pragma: no cover - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(4)]
+    ticks = []  # times at which the main thread ran Python while a worker was inside
+    for t in threads:
+        t.start()
+    while any(t.is_alive() for t in threads):
+        if inside[0]:
+            ticks.append(time.perf_counter())
+        time.sleep(0.0005)
+    for t in threads:
+        t.join()
+    assert not errors, errors
+    for i, p in enumerate(problems):
+        assert masks[i].tolist() == expected[i].tolist()
+        assert p.flow == flows[i]
+    # the main thread ran throughout the solves, not just at their edges
+    start = min(a for a, _ in intervals)
+    end = max(b for _, b in intervals)
+    assert len(ticks) >= 10, (ticks, serial)
+    assert ticks[-1] - ticks[0] > 0.5 * (end - start), (ticks[0], ticks[-1], start, end)
+    # and the solve intervals overlap each other
+    overlaps = sum(1 for i in range(4) for j in range(i + 1, 4)
+                   if intervals[i][0] < intervals[j][1] and intervals[j][0] < intervals[i][1])
+    assert overlaps >= 1
+
+
+def test_one_object_from_two_threads_is_refused_not_raced():
+    p = make_problem(7, (700, 700))
+    started = threading.Event()
+    refused = []
+
+    def solver():
+        started.set()
+        p.solve()
+
+    t = threading.Thread(target=solver)
+    t.start()
+    started.wait()
+    deadline = time.perf_counter() + 5
+    while t.is_alive() and time.perf_counter() < deadline:
+        try:
+            p.set_pairwise(3)
+        except RuntimeError as e:
+            refused.append(str(e))
+            break
+        time.sleep(0.0002)
+    t.join()
+    # changes may land before the solve begins; once it runs they are refused
+    assert refused and "another thread" in refused[0]
+    p.set_pairwise(3)  # usable again afterwards
+    p.solve()
