@@ -12,9 +12,9 @@ import sys
 from setuptools import Extension, setup
 
 
-def pkg_config(*args):
+def pkg_config(*args, package="gcut"):
     try:
-        out = subprocess.run(["pkg-config", *args, "gcut"], check=True, capture_output=True,
+        out = subprocess.run(["pkg-config", *args, package], check=True, capture_output=True,
                              text=True).stdout
     except (OSError, subprocess.CalledProcessError) as e:
         sys.exit("gcut: pkg-config cannot find gcut (install libgcut first, e.g. "
@@ -23,11 +23,18 @@ def pkg_config(*args):
     return shlex.split(out)
 
 
-libdir = pkg_config("--variable=libdir")[0]
+def have(package):
+    return subprocess.run(["pkg-config", "--exists", package]).returncode == 0
+
+
+# with libgcut_vision (gcut-vision.pc), the vision entry points: gcut.grabcut, gcut.segment
+package = "gcut-vision" if have("gcut-vision") else "gcut"
+libdir = pkg_config("--variable=libdir", package=package)[0]
 ext = Extension(
     "gcut._gcut",
     sources=["gcut/_gcut.c"],
-    extra_compile_args=pkg_config("--cflags") + ["-std=c11"],
-    extra_link_args=pkg_config("--libs") + [f"-Wl,-rpath,{libdir}"],
+    define_macros=[("GCUT_PY_HAVE_VISION", "1")] if package == "gcut-vision" else [],
+    extra_compile_args=pkg_config("--cflags", package=package) + ["-std=c11"],
+    extra_link_args=pkg_config("--libs", package=package) + [f"-Wl,-rpath,{libdir}"],
 )
 setup(ext_modules=[ext])

@@ -22,6 +22,9 @@
 #include <string.h>
 
 #include "gcut/gcut.h"
+#ifdef GCUT_PY_HAVE_VISION
+#include "gcut/vision/segment.h"
+#endif
 
 /* ------------------------------------------------------------------ errors */
 
@@ -788,6 +791,109 @@ done:
     return ret;
 }
 
+/* ------------------------------------------------------------------ vision */
+#ifdef GCUT_PY_HAVE_VISION
+
+/* seeds_from_rect(width, height, x, y, w, h) -> bytes (width * height). */
+static PyObject *py_seeds_from_rect(PyObject *mod, PyObject *args)
+{
+    int W, H, x, y, w, h;
+    if (!PyArg_ParseTuple(args, "iiiiii", &W, &H, &x, &y, &w, &h))
+        return NULL;
+    if (W < 1 || H < 1) {
+        PyErr_Format(PyExc_ValueError, "seeds_from_rect: image of %d x %d pixels", W, H);
+        return NULL;
+    }
+    PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)W * H);
+    if (out == NULL)
+        return NULL;
+    gcut_status st = gcut_seeds_from_rect(W, H, x, y, w, h, (uint8_t *)PyBytes_AS_STRING(out));
+    if (st != GCUT_OK) {
+        Py_DECREF(out);
+        return raise_status(st, NULL);
+    }
+    return out;
+}
+
+/* segment(image, width, height, channels, depth, seeds, iterations, lambda,
+ * connectivity, model, components, backend) -> (mask bytes, stats dict).
+ * iterations 0: one cut (gcut_segment), else GrabCut. The image buffer is
+ * read in place (C-contiguous rows: stride = width * channels * depth / 8). */
+static PyObject *py_segment(PyObject *mod, PyObject *args)
+{
+    PyObject *oimg, *oseeds;
+    int W, H, C, D, iterations, conn, model, components;
+    double lambda;
+    const char *backend;
+    if (!PyArg_ParseTuple(args, "OiiiiOidiiiz", &oimg, &W, &H, &C, &D, &oseeds, &iterations,
+                          &lambda, &conn, &model, &components, &backend))
+        return NULL;
+    if (W < 1 || H < 1 || (C != 1 && C != 3 && C != 4) || (D != 8 && D != 16)) {
+        PyErr_SetString(PyExc_ValueError, "segment: bad image geometry");
+        return NULL;
+    }
+    Py_buffer ib, sb;
+    if (PyObject_GetBuffer(oimg, &ib, PyBUF_C_CONTIGUOUS) != 0)
+        return NULL;
+    const Py_ssize_t n = (Py_ssize_t)W * H;
+    if (ib.len != n * C * (D / 8)) {
+        PyErr_Format(PyExc_ValueError, "segment: image buffer of %zd bytes, expected %zd",
+                     ib.len, n * C * (D / 8));
+        PyBuffer_Release(&ib);
+        return NULL;
+    }
+    if (PyObject_GetBuffer(oseeds, &sb, PyBUF_C_CONTIGUOUS) != 0) {
+        PyBuffer_Release(&ib);
+        return NULL;
+    }
+    PyObject *mask = NULL;
+    if (sb.len != n) {
+        PyErr_Format(PyExc_ValueError, "segment: %zd seed bytes, expected %zd", sb.len, n);
+        goto done;
+    }
+    mask = PyBytes_FromStringAndSize(NULL, n);
+    if (mask == NULL)
+        goto done;
+    gcut_image img = {W, H, C, D, (size_t)W * (size_t)C * (size_t)(D / 8), ib.buf};
+    gcut_seg_options opt;
+    gcut_seg_options_init(&opt);
+    opt.lambda = lambda;
+    opt.connectivity = conn;
+    opt.model = (gcut_seg_model)model;
+    opt.components = components;
+    opt.solve.backend = backend;
+    gcut_seg_stats stats;
+    memset(&stats, 0, sizeof stats);
+    gcut_status st;
+    uint8_t *m = (uint8_t *)PyBytes_AS_STRING(mask);
+    Py_BEGIN_ALLOW_THREADS
+    if (iterations == 0)
+        st = gcut_segment(&img, sb.buf, &opt, m, &stats);
+    else
+        st = gcut_grabcut(&img, sb.buf, iterations, &opt, m, &stats);
+    Py_END_ALLOW_THREADS
+    if (st != GCUT_OK) {
+        Py_CLEAR(mask);
+        raise_status(st, NULL);
+        goto done;
+    }
+    PyObject *ret = Py_BuildValue(
+        "(N{sdsdsdsdsdsdsdsLsisOss})", mask, "model_ms", stats.model_ms, "build_ms",
+        stats.build_ms, "solve_ms", stats.solve_ms, "total_ms", stats.total_ms, "energy",
+        stats.energy, "scale", stats.scale, "beta", stats.beta, "flow", (long long)stats.flow,
+        "iterations", (int)stats.iterations, "warm_start", stats.warm_start ? Py_True : Py_False,
+        "backend", stats.backend ? stats.backend : "");
+    PyBuffer_Release(&ib);
+    PyBuffer_Release(&sb);
+    return ret;
+done:
+    Py_XDECREF(mask);
+    PyBuffer_Release(&ib);
+    PyBuffer_Release(&sb);
+    return NULL;
+}
+#endif /* GCUT_PY_HAVE_VISION */
+
 /* ------------------------------------------------------------------ module */
 
 static PyObject *py_version(PyObject *mod, PyObject *unused)
@@ -849,6 +955,13 @@ static PyMethodDef module_methods[] = {
     {"match", (PyCFunction)(void (*)(void))py_match, METH_VARARGS | METH_KEYWORDS,
      "match(rows, cols, n_rows, n_cols, backend='auto')"},
     {"_register_errors", py_register_errors, METH_O, "internal"},
+#ifdef GCUT_PY_HAVE_VISION
+    {"seeds_from_rect", py_seeds_from_rect, METH_VARARGS,
+     "seeds_from_rect(width, height, x, y, w, h) -> seed bytes"},
+    {"segment", py_segment, METH_VARARGS,
+     "segment(image, width, height, channels, depth, seeds, iterations, lambda, connectivity, "
+     "model, components, backend) -> (mask bytes, stats)"},
+#endif
     {NULL}};
 
 static struct PyModuleDef module_def = {PyModuleDef_HEAD_INIT, "_gcut",
@@ -872,7 +985,12 @@ PyMODINIT_FUNC PyInit__gcut(void)
         PyModule_AddObject(m, "Graph", (PyObject *)&GraphType) < 0 ||
         PyModule_AddObject(m, "Grid", (PyObject *)&GridType) < 0 ||
         PyModule_AddIntConstant(m, "SOURCE_LINK", GCUT_GRID_SOURCE_LINK) < 0 ||
-        PyModule_AddIntConstant(m, "SINK_LINK", GCUT_GRID_SINK_LINK) < 0) {
+        PyModule_AddIntConstant(m, "SINK_LINK", GCUT_GRID_SINK_LINK) < 0 ||
+#ifdef GCUT_PY_HAVE_VISION
+        PyModule_AddIntConstant(m, "HAVE_VISION", 1) < 0) {
+#else
+        PyModule_AddIntConstant(m, "HAVE_VISION", 0) < 0) {
+#endif
         Py_DECREF(m);
         return NULL;
     }
