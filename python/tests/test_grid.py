@@ -183,3 +183,21 @@ def test_errors_change_nothing(rng):
     with pytest.raises(gcut.NotFoundError):
         p.solve(backend="no-such-engine")
     assert p.solve().tolist() == before.tolist()
+
+
+def test_time_limit_raises_timeout_and_leaves_the_grid_usable(rng):
+    shape = (400, 400)
+    fg, bg = rng.integers(0, 100, shape), rng.integers(0, 100, shape)
+    p = gcut.GridProblem(shape)
+    p.set_unary(fg, bg)
+    p.set_pairwise(40)
+    with pytest.raises(gcut.TimeoutError, match="time limit"):
+        p.solve(backend="cpu-bk", time_limit=1e-9)
+    with pytest.raises(TimeoutError):  # the built-in catches it too
+        p.solve(backend="cpu-bk", time_limit=1e-9)
+    mask = p.solve(backend="cpu-bk")
+    assert p.result.stats["warm_start"] is False  # cold after a failed solve (grid.h)
+    q = gcut.GridProblem(shape)
+    q.set_unary(fg, bg)
+    q.set_pairwise(40)
+    assert q.solve().tolist() == mask.tolist() and q.flow == p.flow
