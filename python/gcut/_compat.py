@@ -277,7 +277,7 @@ class GraphFloat:
     def __init__(self, *args: Any, **kw: Any) -> None:
         raise UnsupportedError(
             "gcut.Graph[float] needs libgcut's float graph API (gcut 0.3), which this build "
-            "does not have yet; scale the capacities to integers and use gcut.Graph[int]", 12)
+            "does not have yet; scale the capacities to integers and use gcut.Graph[int]")
 
 
 #: PyMaxflow's ``maxflow.Graph[int]`` / ``maxflow.Graph[float]``.

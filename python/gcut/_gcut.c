@@ -45,10 +45,16 @@ static PyObject *raise_status(gcut_status st, const char *what)
         cls = PyTuple_GET_ITEM(error_classes, code);
     if (cls == NULL || cls == Py_None)
         cls = PyExc_RuntimeError;
-    PyObject *args = Py_BuildValue("(si)", msg, (int)st);
-    if (args) {
-        PyErr_SetObject(cls, args);
-        Py_DECREF(args);
+    /* one argument, the message: the classes that are also OSError would read
+     * two as (errno, strerror); the status is a class attribute */
+    PyObject *text = PyUnicode_DecodeUTF8(msg, (Py_ssize_t)strlen(msg), "replace");
+    if (text == NULL)
+        return NULL;
+    PyObject *exc = PyObject_CallOneArg(cls, text);
+    Py_DECREF(text);
+    if (exc != NULL) {
+        PyErr_SetObject((PyObject *)Py_TYPE(exc), exc);
+        Py_DECREF(exc);
     }
     return NULL;
 }

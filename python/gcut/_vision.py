@@ -47,7 +47,7 @@ def _run(image: Any, seeds: Any, rect: Any, iterations: int, lambda_: float,
          connectivity: int, model: str, components: int, backend: str,
          with_stats: bool) -> Any:
     if not getattr(_gcut, "HAVE_VISION", 0):
-        raise UnsupportedError("this build of gcut has no vision layer (libgcut_vision)", 12)
+        raise UnsupportedError("this build of gcut has no vision layer (libgcut_vision)")
     img, w, h, c, d = _image(image)
     s = _seeds(seeds, rect, w, h)
     if model not in _MODELS:

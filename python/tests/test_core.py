@@ -163,10 +163,14 @@ def test_dimacs_round_trip(tmp_path, rng):
 def test_dimacs_errors(tmp_path):
     bad = tmp_path / "bad.max"
     bad.write_text("p max 3 1\nn 1 s\nn 3 t\na 1 9 4\n")
-    with pytest.raises(gcut.ParseError, match=r"bad.max:4"):
+    with pytest.raises(gcut.ParseError, match=r"bad.max:4") as ei:
         gcut.read_dimacs(bad)
-    with pytest.raises(gcut.IOError, match="nope.max"):
+    assert ei.value.status == 3 and ei.value.status_name == gcut._gcut.status_string(3)
+    with pytest.raises(gcut.IOError, match="nope.max") as ei:
         gcut.read_dimacs(tmp_path / "nope.max")
+    # the library's message as it is (not read as OSError's (errno, strerror))
+    assert str(ei.value).startswith("gcut_graph_read_dimacs") and "[Errno" not in str(ei.value)
+    assert ei.value.args == (str(ei.value),) and ei.value.status == 4
     with pytest.raises(OSError):
         gcut.read_dimacs(tmp_path / "nope.max")
     with pytest.raises(gcut.IOError):
