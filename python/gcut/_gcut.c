@@ -8,10 +8,12 @@
  * read here in place (no copy). Results export their cut through the buffer
  * protocol, so numpy views of a cut cost nothing and keep the result alive.
  *
- * Threads: every solve runs with the GIL released. An object that a thread
- * is solving is marked busy (under the GIL); any other use of it from
- * another thread meanwhile raises RuntimeError instead of racing (the C
- * library leaves that serialisation to its caller: graph.h, grid.h).
+ * Threads: every solve runs with the GIL released. A grid that a thread is
+ * solving is marked busy (under the GIL); any other use of it from another
+ * thread meanwhile raises RuntimeError instead of racing (the C library
+ * leaves that serialisation to its caller: grid.h). Graphs are immutable
+ * once built, and the library solves one unchanged graph from several
+ * threads at once.
  * gcut_last_error() is thread-local and read on the thread that failed.
  */
 #define PY_SSIZE_T_CLEAN
@@ -235,10 +237,12 @@ static int fill_options(gcut_solve_options *opt, const char *backend, int want_f
 
 /* ------------------------------------------------------------------- Graph */
 
+/* A graph never changes after its construction (tp_init refuses a second
+ * call), so several threads may solve it at once: the library allows
+ * concurrent solves of one unchanged graph (solve.h, since 0.2). */
 typedef struct {
     PyObject_HEAD
     gcut_graph *g;
-    int busy; /* a thread is solving it with the GIL released */
 } GraphObject;
 
 static PyTypeObject GraphType;
@@ -247,12 +251,6 @@ static int graph_check(GraphObject *self)
 {
     if (self->g == NULL) {
         PyErr_SetString(PyExc_ValueError, "gcut: graph not initialised");
-        return -1;
-    }
-    if (self->busy) {
-        PyErr_SetString(PyExc_RuntimeError,
-                        "gcut: this graph is being solved by another thread; use one object "
-                        "per thread or serialise the calls");
         return -1;
     }
     return 0;
@@ -336,11 +334,9 @@ static PyObject *graph_solve(GraphObject *self, PyObject *args, PyObject *kw)
     gcut_solve_options opt;
     fill_options(&opt, backend, want_flows, time_limit, threads);
     gcut_status st;
-    self->busy = 1;
     Py_BEGIN_ALLOW_THREADS
     st = gcut_solve(self->g, &opt, r->res);
     Py_END_ALLOW_THREADS
-    self->busy = 0;
     if (st != GCUT_OK) {
         Py_DECREF(r);
         return raise_status(st, NULL);
@@ -377,11 +373,9 @@ static PyObject *graph_check_flow(GraphObject *self, PyObject *args, PyObject *k
         }
     }
     gcut_status st;
-    self->busy = 1;
     Py_BEGIN_ALLOW_THREADS
     st = gcut_check_flow(self->g, (int64_t)flow, fl.buf, cut.buf);
     Py_END_ALLOW_THREADS
-    self->busy = 0;
     release(&fl);
     release(&cut);
     if (st != GCUT_OK)
@@ -399,11 +393,9 @@ static PyObject *graph_write_dimacs(GraphObject *self, PyObject *args)
         return NULL;
     }
     gcut_status st;
-    self->busy = 1;
     Py_BEGIN_ALLOW_THREADS
     st = gcut_graph_write_dimacs(self->g, PyBytes_AS_STRING(opath));
     Py_END_ALLOW_THREADS
-    self->busy = 0;
     Py_DECREF(opath);
     if (st != GCUT_OK)
         return raise_status(st, NULL);

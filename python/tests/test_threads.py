@@ -103,3 +103,32 @@ def test_one_object_from_two_threads_is_refused_not_raced():
     assert refused and "another thread" in refused[0]
     p.set_pairwise(3)  # usable again afterwards
     p.solve()
+
+
+def test_one_network_solved_from_four_threads_at_once():
+    # a Network never changes once built: the library solves one unchanged
+    # graph from several threads at once, each with its own result
+    rng = np.random.default_rng(3)
+    n, m = 20000, 80000
+    src, dst = rng.integers(0, n, m), rng.integers(0, n, m)
+    cap, rev = rng.integers(0, 50, m), rng.integers(0, 50, m)
+    ts, tt = rng.integers(0, 50, n), rng.integers(0, 50, n)
+    net = gcut.Network(n, src, dst, cap, rev, ts, tt)
+    ref = net.solve(backend="cpu-hipr")
+    results, errors = [None] * 4, []
+
+    def worker(i):
+        try:
+            results[i] = net.solve(backend=("cpu-bk", "cpu-hipr")[i % 2], want_flows=True)
+        except Exception as e:  # pragma: no cover - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
+    for r in results:
+        assert r.flow == ref.flow and r.cut.tobytes() == ref.cut.tobytes()
+        net.check_flow(r.flow, r.flows, r.cut)
