@@ -44,11 +44,16 @@ __all__ = [
     "StateError", "DeviceError", "DeviceNomemError", "UnsupportedError", "CheckError",
     "InternalError", "version", "backends", "Backend", "Result", "Network", "maxflow",
     "check_flow", "read_dimacs", "write_dimacs", "grid_cut", "GridProblem", "Graph",
-    "GraphInt", "GraphFloat", "match", "MatchResult", "grabcut", "segment",
+    "GraphInt", "GraphFloat", "match", "MatchResult", "grabcut", "segment", "HAVE_FLOAT",
 ]
 # IOError, OverflowError, TimeoutError and InterruptedError are attributes of
 # the package (gcut.TimeoutError ...) but not in __all__: a star import must
 # not shadow the built-in exceptions of the same names.
+
+#: True when libgcut has the float C API (gcut 0.3: gcut_graph_new_f32,
+#: gcut_grid_set_energy_dirs_f32 ...): float capacities and energies are then
+#: quantised by the library, with the bound reported (Result.quantization).
+HAVE_FLOAT = bool(getattr(_gcut, "HAVE_F32", 0))
 
 SOURCE = 0  #: cut value of a node on the source side
 SINK = 1  #: cut value of a node on the sink side
@@ -181,7 +186,9 @@ def _as_int32(name: str, a: Any, *, floats: str = "reject", ids: bool = False) -
         if floats != "exact":
             raise TypeError(
                 f"{name}: float array (dtype {arr.dtype}) where int32 capacities are required; "
-                "convert to integers (e.g. np.rint(a).astype(np.int32)) after scaling")
+                + ("pass every capacity as floats (the float API) or "
+                   if HAVE_FLOAT else "this build has no float API: ")
+                + "convert to integers (e.g. np.rint(a).astype(np.int32)) after scaling")
         if arr.size:
             if not np.all(np.isfinite(arr)):
                 raise TypeError(f"{name}: float array with NaN or infinite values")
@@ -203,6 +210,27 @@ def _contiguous(arr: np.ndarray) -> np.ndarray:
     if arr.ndim == 0:
         return arr.astype(np.int32)
     return np.ascontiguousarray(arr, dtype=np.int32)
+
+
+def _as_float32(name: str, a: Any) -> np.ndarray:
+    """The float32, C-contiguous form of ``a`` (``a`` itself when it already is one)."""
+    arr = a if isinstance(a, np.ndarray) else np.asarray(a)
+    if arr.dtype.kind not in "fiu":
+        raise TypeError(f"{name}: dtype {arr.dtype} cannot hold capacities or costs")
+    if arr.ndim == 0:
+        return arr.astype(np.float32)
+    return np.ascontiguousarray(arr, dtype=np.float32)
+
+
+def _is_float(a: Any) -> bool:
+    return a is not None and np.asarray(a).dtype.kind == "f"
+
+
+def _vector32f(name: str, a: Any, length: int) -> np.ndarray:
+    arr = _as_float32(name, a)
+    if arr.ndim != 1 or arr.shape[0] != length:
+        raise ValueError(f"{name}: expected shape ({length},), got {arr.shape}")
+    return arr
 
 
 def _vector(name: str, a: Any, length: int, **kw: Any) -> np.ndarray:
@@ -241,17 +269,29 @@ class Result:
     the underlying C result alive and stays valid as long as it is used.
     """
 
-    __slots__ = ("_r", "_cut", "_flows")
+    __slots__ = ("_r", "_cut", "_flows", "quantization")
 
-    def __init__(self, r: "_gcut.Result") -> None:
+    def __init__(self, r: "_gcut.Result", quantization: Optional[Dict[str, Any]] = None) -> None:
         self._r = r
         self._cut: Optional[np.ndarray] = None
         self._flows: Optional[np.ndarray] = None
+        #: for float problems (HAVE_FLOAT): dict(scale, offset, bound, terms,
+        #: energy) - ``energy`` is the cut's quantised energy in float units,
+        #: within ``bound`` of its float energy and of the float optimum; None
+        #: for integer problems (exact)
+        self.quantization = quantization
 
     @property
     def flow(self) -> int:
-        """The maximum flow value (= the capacity of the minimum cut)."""
+        """The maximum flow value (= the capacity of the minimum cut), in the
+        library's integer units (quantised units for float problems)."""
         return self._r.flow
+
+    @property
+    def energy(self) -> float:
+        """The cut's value in the caller's units: ``flow`` for integer problems,
+        ``quantization["energy"]`` for float ones."""
+        return self.quantization["energy"] if self.quantization else float(self.flow)
 
     @property
     def cut(self) -> np.ndarray:
@@ -310,7 +350,10 @@ class Network:
     """
 
     def __init__(self, n: int, src: Any, dst: Any, cap: Any, rev_cap: Any = None,
-                 tsrc: Any = None, tsink: Any = None, *, _graph: Any = None) -> None:
+                 tsrc: Any = None, tsink: Any = None, *, scale: float = 0.0,
+                 _graph: Any = None) -> None:
+        #: the quantisation report of a network built from floats, else None
+        self.quantization: Optional[Dict[str, Any]] = None
         if _graph is not None:
             self._g = _graph
             return
@@ -320,6 +363,14 @@ class Network:
             raise ValueError(f"src: expected a 1-D array, got shape {s.shape}")
         m = s.shape[0]
         d = _vector("dst", dst, m, ids=True)
+        if HAVE_FLOAT and any(_is_float(a) for a in (cap, rev_cap, tsrc, tsink)):
+            # float capacities: quantised by the library (gcut_graph_new_f32)
+            c = _vector32f("cap", cap, m)
+            r = None if rev_cap is None else _vector32f("rev_cap", rev_cap, m)
+            ts = None if tsrc is None else _vector32f("tsrc", tsrc, n)
+            tt = None if tsink is None else _vector32f("tsink", tsink, n)
+            self._g, self.quantization = _gcut.graph_f32(n, s, d, c, r, ts, tt, float(scale))
+            return
         c = _vector("cap", cap, m)
         r = None if rev_cap is None else _vector("rev_cap", rev_cap, m)
         ts = None if tsrc is None else _vector("tsrc", tsrc, n)
@@ -336,9 +387,12 @@ class Network:
 
     def solve(self, backend: str = "auto", want_flows: bool = False,
               time_limit: Optional[float] = None, threads: int = 0) -> Result:
-        """Maximum flow and canonical minimum cut (GIL released while solving)."""
-        return Result(self._g.solve(backend, bool(want_flows), _time_limit(time_limit),
-                                    int(threads)))
+        """Maximum flow and canonical minimum cut (GIL released while solving).
+        For a network built from floats, ``Result.quantization`` reports the
+        scale and the bound, and ``Result.energy`` the cut's float value."""
+        r = self._g.solve(backend, bool(want_flows), _time_limit(time_limit), int(threads))
+        q = self._g.quantization(r.flow) if self.quantization is not None else None
+        return Result(r, q)
 
     def check_flow(self, flow: int, flows: Any = None, cut: Any = None) -> None:
         """Prove a flow value optimal: raise ``CheckError`` unless the per-edge
@@ -370,14 +424,19 @@ class Network:
 
 def maxflow(n: int, src: Any, dst: Any, cap: Any, rev_cap: Any = None, tsrc: Any = None,
             tsink: Any = None, backend: str = "auto", want_flows: bool = False,
-            time_limit: Optional[float] = None, threads: int = 0) -> Result:
+            time_limit: Optional[float] = None, threads: int = 0,
+            scale: float = 0.0) -> Result:
     """Maximum flow of a general graph given as edge arrays (see ``Network``).
+
+    Integer capacities are exact. Float capacities (with HAVE_FLOAT) are
+    quantised by the library at ``scale`` (0: chosen), and the result's
+    ``quantization`` says what that cost.
 
     >>> r = gcut.maxflow(3, [0, 1], [1, 2], [5, 9], tsrc=[10, 0, 0], tsink=[0, 0, 7])
     >>> r.flow, r.cut.tolist()
     (5, [0, 1, 1])
     """
-    net = Network(n, src, dst, cap, rev_cap, tsrc, tsink)
+    net = Network(n, src, dst, cap, rev_cap, tsrc, tsink, scale=scale)
     return net.solve(backend, want_flows, time_limit, threads)
 
 

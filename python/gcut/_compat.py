@@ -14,7 +14,7 @@ from typing import Any, List, Optional, Sequence
 
 import numpy as np
 
-from . import Network, OverflowError, Result, UnsupportedError, _as_int32
+from . import HAVE_FLOAT, Network, OverflowError, Result, UnsupportedError, _as_int32
 
 _INT32_MAX = 2**31 - 1
 
@@ -46,9 +46,26 @@ class GraphInt:
     otherwise; PyMaxflow's GraphInt truncates silently).
     """
 
+    _acc = np.int64  # dtype of the accumulated terminal capacities
+
+    def _caps(self, name: str, a: Any) -> np.ndarray:
+        return _caps(name, a)
+
+    def _edge_caps(self, w: np.ndarray, factor: Any) -> np.ndarray:
+        """weights * structure entry as int32 (OverflowError past int32)."""
+        cap64 = w.astype(np.int64) * int(factor)
+        if cap64.size and int(cap64.max()) > _INT32_MAX:
+            raise OverflowError("add_grid_edges: weight * structure does not fit int32")
+        return cap64.astype(np.int32)
+
+    def _check_sum(self, new_s: np.ndarray, new_t: np.ndarray) -> None:
+        if int(new_s.max()) > _INT32_MAX or int(new_t.max()) > _INT32_MAX:
+            raise OverflowError("add_tedge: a node's terminal capacity sums past 2**31 - 1 "
+                                "(nothing was added)")
+
     def __init__(self, est_node_num: int = 0, est_edge_num: int = 0) -> None:
         self._n = 0
-        self._tsrc = np.zeros(max(int(est_node_num), 16), dtype=np.int64)
+        self._tsrc = np.zeros(max(int(est_node_num), 16), dtype=self._acc)
         self._tsink = np.zeros_like(self._tsrc)
         self._chunks: List[tuple] = []  # (src, dst, cap, rev) int32 arrays
         self._single: List[tuple] = []  # add_edge calls not yet in a chunk
@@ -64,7 +81,7 @@ class GraphInt:
             size = max(n, int(self._tsrc.shape[0] * 1.5) + 1)
             for attr in ("_tsrc", "_tsink"):
                 old = getattr(self, attr)
-                new = np.zeros(size, dtype=np.int64)
+                new = np.zeros(size, dtype=self._acc)
                 new[: old.shape[0]] = old
                 setattr(self, attr, new)
         self._n = n
@@ -105,11 +122,11 @@ class GraphInt:
     def add_edge(self, i: int, j: int, capacity: Any, rev_capacity: Any) -> None:
         """Add an edge i -> j (``capacity``) and j -> i (``rev_capacity``)."""
         ids = _as_int32("add_edge ids", [i, j], ids=True)
-        c = _caps("capacity", [capacity, rev_capacity])
+        c = self._caps("capacity", [capacity, rev_capacity])
         self._check_ids("add_edge", ids)
-        if int(c.min()) < 0:
-            raise ValueError(f"add_edge: negative capacity {int(c.min())}")
-        self._single.append((int(ids[0]), int(ids[1]), int(c[0]), int(c[1])))
+        if c.min() < 0:
+            raise ValueError(f"add_edge: negative capacity {c.min()}")
+        self._single.append((int(ids[0]), int(ids[1]), c[0].item(), c[1].item()))
         self._changed()
 
     def _add_edges(self, s: np.ndarray, d: np.ndarray, c: np.ndarray, r: np.ndarray) -> None:
@@ -122,13 +139,14 @@ class GraphInt:
         """Vectorised add_edge over arrays (broadcast together)."""
         ids_i = _as_int32("i", i, ids=True)
         ids_j = _as_int32("j", j, ids=True)
-        c = _caps("capacities", capacities)
-        r = _caps("rev_capacities", rev_capacities)
-        ids_i, ids_j, c, r = (np.ascontiguousarray(a.ravel(), dtype=np.int32)
+        c = self._caps("capacities", capacities)
+        r = self._caps("rev_capacities", rev_capacities)
+        ids_i, ids_j, c, r = (np.ascontiguousarray(a.ravel())
                               for a in np.broadcast_arrays(ids_i, ids_j, c, r))
+        ids_i, ids_j = ids_i.astype(np.int32), ids_j.astype(np.int32)
         self._check_ids("add_edges", ids_i)
         self._check_ids("add_edges", ids_j)
-        if c.size and min(int(c.min()), int(r.min())) < 0:
+        if c.size and min(c.min(), r.min()) < 0:
             raise ValueError("add_edges: negative capacity")
         self._add_edges(ids_i, ids_j, c, r)
 
@@ -146,14 +164,14 @@ class GraphInt:
         ids = np.asarray(nodeids)
         ids = _as_int32("nodeids", ids, ids=True)
         self._check_ids("add_grid_edges", ids)
-        w = np.broadcast_to(_caps("weights", weights), ids.shape)
+        w = np.broadcast_to(self._caps("weights", weights), ids.shape)
         if structure is None:
             st = _structure_default(ids.ndim, bool(symmetric))
         else:
-            st = _caps("structure", structure)
+            st = self._caps("structure", structure)
             if st.ndim != ids.ndim or any(s % 2 == 0 for s in st.shape):
                 raise ValueError(f"structure: expected {ids.ndim} odd sizes, got {st.shape}")
-        if int(st.min(initial=0)) < 0 or int(w.min(initial=0)) < 0:
+        if st.min(initial=0) < 0 or w.min(initial=0) < 0:
             raise ValueError("add_grid_edges: negative weight or structure entry")
         centre = tuple(s // 2 for s in st.shape)
         for pos in zip(*np.nonzero(st)):
@@ -166,10 +184,7 @@ class GraphInt:
                 dst_sl.append(slice(max(0, o), size - max(0, -o)))
             a = ids[tuple(src_sl)].ravel()
             b = ids[tuple(dst_sl)].ravel()
-            cap64 = w[tuple(src_sl)].ravel().astype(np.int64) * int(st[pos])
-            if cap64.size and int(cap64.max()) > _INT32_MAX:
-                raise OverflowError("add_grid_edges: weight * structure does not fit int32")
-            cap = cap64.astype(np.int32)
+            cap = self._edge_caps(w[tuple(src_sl)].ravel(), st[pos])
             rev = cap if symmetric else np.zeros_like(cap)
             self._add_edges(np.ascontiguousarray(a), np.ascontiguousarray(b), cap,
                             np.ascontiguousarray(rev))
@@ -178,15 +193,13 @@ class GraphInt:
     def _add_t(self, ids: np.ndarray, s: np.ndarray, t: np.ndarray) -> None:
         if ids.size == 0:
             return
-        if min(int(s.min()), int(t.min())) < 0:
+        if min(s.min(), t.min()) < 0:
             raise ValueError("add_tedge: negative terminal capacity")
         new_s = self._tsrc[: self._n].copy()
         new_t = self._tsink[: self._n].copy()
-        np.add.at(new_s, ids, s.astype(np.int64))
-        np.add.at(new_t, ids, t.astype(np.int64))
-        if int(new_s.max()) > _INT32_MAX or int(new_t.max()) > _INT32_MAX:
-            raise OverflowError("add_tedge: a node's terminal capacity sums past 2**31 - 1 "
-                                "(nothing was added)")
+        np.add.at(new_s, ids, s.astype(self._acc))
+        np.add.at(new_t, ids, t.astype(self._acc))
+        self._check_sum(new_s, new_t)
         self._tsrc[: self._n] = new_s
         self._tsink[: self._n] = new_t
         self._changed()
@@ -196,14 +209,14 @@ class GraphInt:
         to what node i had (PyMaxflow semantics)."""
         ids = _as_int32("i", [i], ids=True)
         self._check_ids("add_tedge", ids)
-        c = _caps("capacities", [cap_source, cap_sink])
-        if int(c.min()) < 0:
+        c = self._caps("capacities", [cap_source, cap_sink])
+        if c.min() < 0:
             raise ValueError("add_tedge: negative terminal capacity")
         v = int(ids[0])
-        s, t = self._tsrc[v] + int(c[0]), self._tsink[v] + int(c[1])
-        if s > _INT32_MAX or t > _INT32_MAX:
-            raise OverflowError(f"add_tedge: terminal capacity of node {v} sums past 2**31 - 1")
-        self._tsrc[v], self._tsink[v] = s, t
+        s = np.array([self._tsrc[v] + c[0]], dtype=self._acc)
+        t = np.array([self._tsink[v] + c[1]], dtype=self._acc)
+        self._check_sum(s, t)
+        self._tsrc[v], self._tsink[v] = s[0], t[0]
         self._changed()
 
     def add_grid_tedges(self, nodeids: Any, sourcecaps: Any, sinkcaps: Any) -> None:
@@ -211,23 +224,31 @@ class GraphInt:
         to its shape); they add up with earlier ones."""
         ids = _as_int32("nodeids", nodeids, ids=True)
         self._check_ids("add_grid_tedges", ids)
-        s = np.broadcast_to(_caps("sourcecaps", sourcecaps), ids.shape).ravel()
-        t = np.broadcast_to(_caps("sinkcaps", sinkcaps), ids.shape).ravel()
+        s = np.broadcast_to(self._caps("sourcecaps", sourcecaps), ids.shape).ravel()
+        t = np.broadcast_to(self._caps("sinkcaps", sinkcaps), ids.shape).ravel()
         self._add_t(ids.ravel(), s, t)
 
     # ---------------------------------------------------------- solving
     def _network(self) -> Network:
         parts = self._chunks
         if self._single:
-            arr = np.array(self._single, dtype=np.int64).reshape(-1, 4).astype(np.int32)
-            parts = parts + [tuple(np.ascontiguousarray(arr[:, k]) for k in range(4))]
+            ids = np.array([e[:2] for e in self._single], dtype=np.int32).reshape(-1, 2)
+            caps = np.array([e[2:] for e in self._single]).reshape(-1, 2)
+            parts = parts + [(np.ascontiguousarray(ids[:, 0]), np.ascontiguousarray(ids[:, 1]),
+                              self._caps("capacity", caps[:, 0]),
+                              self._caps("capacity", caps[:, 1]))]
         if parts:
-            src, dst, cap, rev = (np.concatenate([p[k] for p in parts]) for k in range(4))
+            src, dst = (np.concatenate([p[k] for p in parts]).astype(np.int32) for k in (0, 1))
+            cap, rev = (np.concatenate([p[k] for p in parts]) for k in (2, 3))
         else:
-            src = dst = cap = rev = np.zeros(0, dtype=np.int32)
-        n = self._n
-        return Network(n, src, dst, cap, rev, self._tsrc[:n].astype(np.int32),
-                       self._tsink[:n].astype(np.int32))
+            src = dst = np.zeros(0, dtype=np.int32)
+            cap = rev = self._caps("capacity", np.zeros(0, dtype=np.int32))
+        return self._build(self._n, src, dst, cap, rev)
+
+    def _build(self, n: int, src: np.ndarray, dst: np.ndarray, cap: np.ndarray,
+               rev: np.ndarray) -> Network:
+        return Network(n, src, dst, cap.astype(np.int32), rev.astype(np.int32),
+                       self._tsrc[:n].astype(np.int32), self._tsink[:n].astype(np.int32))
 
     def maxflow(self, reuse_trees: bool = False, backend: str = "auto") -> int:
         """Solve; returns the flow value. ``reuse_trees`` is accepted for
@@ -237,7 +258,10 @@ class GraphInt:
         if self._net is None:
             self._net = self._network()
         self._result = self._net.solve(backend)
-        return self._result.flow
+        return self._flow_value(self._result)
+
+    def _flow_value(self, r: Result) -> Any:
+        return r.flow
 
     def _cut(self) -> np.ndarray:
         if self._result is None:
@@ -271,13 +295,54 @@ class GraphInt:
         """Accepted for PyMaxflow compatibility; no effect (solves are exact)."""
 
 
-class GraphFloat:
-    """``gcut.Graph[float]``: needs the float C API (not in this build)."""
+class _GraphFloat(GraphInt):
+    """``gcut.Graph[float]``: PyMaxflow's GraphFloat on the float C API.
+
+    Capacities are floats >= 0 (finite), kept in float64 and handed to the
+    library as float32 at each ``maxflow()``; the library quantises them
+    (gcut_graph_new_f32) and ``maxflow()`` returns the cut's value in float
+    units (``result.quantization["energy"]``, within
+    ``result.quantization["bound"]`` of the float optimum).
+    """
+
+    _acc = np.float64
+
+    def _caps(self, name: str, a: Any) -> np.ndarray:
+        arr = np.asarray(a)
+        if arr.dtype.kind not in "fiu":
+            raise TypeError(f"{name}: dtype {arr.dtype} cannot hold capacities")
+        arr = arr.astype(np.float64)
+        if arr.size and not np.all(np.isfinite(arr)):
+            raise ValueError(f"{name}: NaN or infinite capacity")
+        return arr
+
+    def _edge_caps(self, w: np.ndarray, factor: Any) -> np.ndarray:
+        return w.astype(np.float64) * float(factor)
+
+    def _check_sum(self, new_s: np.ndarray, new_t: np.ndarray) -> None:
+        if not (np.all(np.isfinite(new_s)) and np.all(np.isfinite(new_t))):
+            raise OverflowError("add_tedge: a terminal capacity is no longer finite")
+
+    def _build(self, n: int, src: np.ndarray, dst: np.ndarray, cap: np.ndarray,
+               rev: np.ndarray) -> Network:
+        f = np.float32
+        return Network(n, src, dst, cap.astype(f), rev.astype(f), self._tsrc[:n].astype(f),
+                       self._tsink[:n].astype(f))
+
+    def _flow_value(self, r: Result) -> Any:
+        return r.energy
+
+
+class _GraphFloatUnavailable:
+    """``gcut.Graph[float]`` without the float C API."""
 
     def __init__(self, *args: Any, **kw: Any) -> None:
         raise UnsupportedError(
             "gcut.Graph[float] needs libgcut's float graph API (gcut 0.3), which this build "
             "does not have yet; scale the capacities to integers and use gcut.Graph[int]")
+
+
+GraphFloat = _GraphFloat if HAVE_FLOAT else _GraphFloatUnavailable
 
 
 #: PyMaxflow's ``maxflow.Graph[int]`` / ``maxflow.Graph[float]``.

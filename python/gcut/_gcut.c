@@ -112,6 +112,46 @@ static void release(Py_buffer *view)
         PyBuffer_Release(view);
 }
 
+#ifdef GCUT_PY_HAVE_F32
+/* A read-only float32 buffer of exactly \p count entries, C-contiguous;
+ * None gives an empty view when \p optional. */
+static int get_f32(PyObject *obj, Py_buffer *view, Py_ssize_t count, const char *name,
+                   int optional)
+{
+    memset(view, 0, sizeof(*view));
+    if (obj == Py_None) {
+        if (optional)
+            return 0;
+        PyErr_Format(PyExc_TypeError, "%s: a float32 array is required, not None", name);
+        return -1;
+    }
+    if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) != 0)
+        return -1;
+    const char *f = view->format ? view->format : "B";
+    if (f[0] == '=' || f[0] == '<' || f[0] == '@')
+        f++;
+    if (view->itemsize != 4 || strcmp(f, "f") != 0) {
+        PyErr_Format(PyExc_TypeError, "%s: expected a C-contiguous float32 buffer, got format '%s'",
+                     name, view->format ? view->format : "B");
+        PyBuffer_Release(view);
+        return -1;
+    }
+    if (count >= 0 && view->len / 4 != count) {
+        PyErr_Format(PyExc_ValueError, "%s: expected %zd entries, got %zd", name, count,
+                     view->len / 4);
+        PyBuffer_Release(view);
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *quantization_dict(const gcut_quantization *q)
+{
+    return Py_BuildValue("{sdsdsdsLsd}", "scale", q->scale, "offset", q->offset, "bound", q->bound,
+                         "terms", (long long)q->terms, "energy", q->energy);
+}
+#endif /* GCUT_PY_HAVE_F32 */
+
 /* ------------------------------------------------------------------ Result */
 
 typedef struct {
@@ -441,6 +481,74 @@ static PyObject *graph_num_edges(GraphObject *self, void *c)
     return PyLong_FromLongLong(self->g ? gcut_graph_num_edges(self->g) : 0);
 }
 
+#ifdef GCUT_PY_HAVE_F32
+/* quantization(flow) -> dict (a graph built from floats; StateError otherwise). */
+static PyObject *graph_quantization(GraphObject *self, PyObject *args)
+{
+    long long flow;
+    if (!PyArg_ParseTuple(args, "L", &flow))
+        return NULL;
+    if (graph_check(self) != 0)
+        return NULL;
+    gcut_quantization q;
+    gcut_status st = gcut_graph_quantization(self->g, (int64_t)flow, &q);
+    if (st != GCUT_OK)
+        return raise_status(st, NULL);
+    return quantization_dict(&q);
+}
+
+/* graph_f32(n, src, dst, cap, rev_cap, tsrc, tsink, scale) -> (Graph, quantization) */
+static PyObject *py_graph_f32(PyObject *mod, PyObject *args)
+{
+    long long n;
+    double scale;
+    PyObject *osrc, *odst, *ocap, *orev, *ots, *ott;
+    if (!PyArg_ParseTuple(args, "LOOOOOOd", &n, &osrc, &odst, &ocap, &orev, &ots, &ott, &scale))
+        return NULL;
+    if (n < 0 || n > INT32_MAX) {
+        PyErr_Format(PyExc_ValueError, "n: %lld nodes is out of range [0, %d]", n, INT32_MAX);
+        return NULL;
+    }
+    Py_buffer src, dst, cap, rev, ts, tt;
+    memset(&dst, 0, sizeof dst);
+    memset(&cap, 0, sizeof cap);
+    memset(&rev, 0, sizeof rev);
+    memset(&ts, 0, sizeof ts);
+    memset(&tt, 0, sizeof tt);
+    PyObject *ret = NULL;
+    if (get_i32(osrc, &src, -1, "src", 0) != 0)
+        return NULL;
+    Py_ssize_t m = src.len / 4;
+    if (get_i32(odst, &dst, m, "dst", 0) != 0 || get_f32(ocap, &cap, m, "cap", 0) != 0 ||
+        get_f32(orev, &rev, m, "rev_cap", 1) != 0 || get_f32(ots, &ts, (Py_ssize_t)n, "tsrc", 1) ||
+        get_f32(ott, &tt, (Py_ssize_t)n, "tsink", 1))
+        goto done;
+    gcut_graph *g = NULL;
+    gcut_quantization q;
+    gcut_status st = gcut_graph_new_f32(&g, (int32_t)n, (int64_t)m, src.buf, dst.buf, cap.buf,
+                                        rev.buf, ts.buf, tt.buf, scale, &q);
+    if (st != GCUT_OK) {
+        raise_status(st, NULL);
+        goto done;
+    }
+    GraphObject *go = (GraphObject *)GraphType.tp_alloc(&GraphType, 0);
+    if (go == NULL) {
+        gcut_graph_free(g);
+        goto done;
+    }
+    go->g = g;
+    ret = Py_BuildValue("(NN)", go, quantization_dict(&q));
+done:
+    release(&src);
+    release(&dst);
+    release(&cap);
+    release(&rev);
+    release(&ts);
+    release(&tt);
+    return ret;
+}
+#endif /* GCUT_PY_HAVE_F32 */
+
 static PyMethodDef graph_methods[] = {
     {"solve", (PyCFunction)(void (*)(void))graph_solve, METH_VARARGS | METH_KEYWORDS,
      "solve(backend='auto', want_flows=False, time_limit=0.0, threads=0) -> Result"},
@@ -449,6 +557,10 @@ static PyMethodDef graph_methods[] = {
     {"write_dimacs", (PyCFunction)graph_write_dimacs, METH_VARARGS, "write_dimacs(path)"},
     {"arrays", (PyCFunction)graph_arrays, METH_NOARGS,
      "arrays() -> (src, dst, cap, rev_cap, tsrc, tsink) as int32 bytes"},
+#ifdef GCUT_PY_HAVE_F32
+    {"quantization", (PyCFunction)graph_quantization, METH_VARARGS,
+     "quantization(flow) -> dict (scale, offset, bound, terms, energy)"},
+#endif
     {NULL}};
 
 static PyGetSetDef graph_getset[] = {
@@ -693,6 +805,101 @@ static PyObject *grid_get_caps(GridObject *self, PyObject *args)
     return PyBytes_FromStringAndSize((const char *)c, (Py_ssize_t)gcut_grid_num_nodes(self->g) * 4);
 }
 
+#ifdef GCUT_PY_HAVE_F32
+/* set_energy_f32(cost_fg, cost_bg, pairs, scale) -> quantization dict;
+ * pairs: None or a sequence of connectivity / 2 float32 buffers (or None). */
+static PyObject *grid_set_energy_f32(GridObject *self, PyObject *args)
+{
+    PyObject *ofg, *obg, *opairs;
+    double scale;
+    if (!PyArg_ParseTuple(args, "OOOd", &ofg, &obg, &opairs, &scale))
+        return NULL;
+    if (grid_check(self) != 0)
+        return NULL;
+    const int32_t n = gcut_grid_num_nodes(self->g);
+    const int npairs = gcut_grid_connectivity(self->g) / 2;
+    Py_buffer fg, bg, pb[GCUT_GRID_MAX_DIRS / 2];
+    const float *pairs[GCUT_GRID_MAX_DIRS / 2];
+    memset(pb, 0, sizeof pb);
+    memset(&bg, 0, sizeof bg);
+    PyObject *ret = NULL, *seq = NULL;
+    if (get_f32(ofg, &fg, n, "cost_fg", 0) != 0)
+        return NULL;
+    if (get_f32(obg, &bg, n, "cost_bg", 0) != 0)
+        goto done;
+    if (opairs != Py_None) {
+        seq = PySequence_Fast(opairs, "pairs: expected a sequence of arrays");
+        if (seq == NULL)
+            goto done;
+        if (PySequence_Fast_GET_SIZE(seq) != npairs) {
+            PyErr_Format(PyExc_ValueError, "pairs: expected %d arrays, got %zd", npairs,
+                         PySequence_Fast_GET_SIZE(seq));
+            goto done;
+        }
+        for (int j = 0; j < npairs; j++) {
+            if (get_f32(PySequence_Fast_GET_ITEM(seq, j), &pb[j], n, "pairs", 1) != 0)
+                goto done;
+            pairs[j] = pb[j].buf;
+        }
+    }
+    gcut_quantization q;
+    gcut_status st = gcut_grid_set_energy_dirs_f32(self->g, fg.buf, bg.buf,
+                                                   opairs == Py_None ? NULL : pairs, scale, &q);
+    if (st != GCUT_OK) {
+        raise_status(st, NULL);
+        goto done;
+    }
+    ret = quantization_dict(&q);
+done:
+    release(&fg);
+    release(&bg);
+    for (int j = 0; j < GCUT_GRID_MAX_DIRS / 2; j++)
+        release(&pb[j]);
+    Py_XDECREF(seq);
+    return ret;
+}
+
+/* set_unary_f32(cost_fg, cost_bg) -> quantization dict (same scale, n-links kept). */
+static PyObject *grid_set_unary_f32(GridObject *self, PyObject *args)
+{
+    PyObject *ofg, *obg;
+    if (!PyArg_ParseTuple(args, "OO", &ofg, &obg))
+        return NULL;
+    if (grid_check(self) != 0)
+        return NULL;
+    const int32_t n = gcut_grid_num_nodes(self->g);
+    Py_buffer fg, bg;
+    if (get_f32(ofg, &fg, n, "cost_fg", 0) != 0)
+        return NULL;
+    if (get_f32(obg, &bg, n, "cost_bg", 0) != 0) {
+        release(&fg);
+        return NULL;
+    }
+    gcut_quantization q;
+    gcut_status st = gcut_grid_set_unary_f32(self->g, fg.buf, bg.buf, &q);
+    release(&fg);
+    release(&bg);
+    if (st != GCUT_OK)
+        return raise_status(st, NULL);
+    return quantization_dict(&q);
+}
+
+/* quantization(flow) -> dict (after a float setter; StateError otherwise). */
+static PyObject *grid_quantization(GridObject *self, PyObject *args)
+{
+    long long flow;
+    if (!PyArg_ParseTuple(args, "L", &flow))
+        return NULL;
+    if (grid_check(self) != 0)
+        return NULL;
+    gcut_quantization q;
+    gcut_status st = gcut_grid_quantization(self->g, (int64_t)flow, &q);
+    if (st != GCUT_OK)
+        return raise_status(st, NULL);
+    return quantization_dict(&q);
+}
+#endif /* GCUT_PY_HAVE_F32 */
+
 static PyMethodDef grid_methods[] = {
     {"set_caps", (PyCFunction)grid_set_caps, METH_VARARGS, "set_caps(what, caps)"},
     {"set_terminals", (PyCFunction)grid_set_terminals, METH_VARARGS,
@@ -703,6 +910,14 @@ static PyMethodDef grid_methods[] = {
      "solve(backend='auto', time_limit=0.0, threads=0) -> Result"},
     {"set_warm_start", (PyCFunction)grid_set_warm_start, METH_VARARGS, "set_warm_start(on)"},
     {"get_caps", (PyCFunction)grid_get_caps, METH_VARARGS, "get_caps(what) -> int32 bytes"},
+#ifdef GCUT_PY_HAVE_F32
+    {"set_energy_f32", (PyCFunction)grid_set_energy_f32, METH_VARARGS,
+     "set_energy_f32(cost_fg, cost_bg, pairs, scale) -> quantization"},
+    {"set_unary_f32", (PyCFunction)grid_set_unary_f32, METH_VARARGS,
+     "set_unary_f32(cost_fg, cost_bg) -> quantization"},
+    {"quantization", (PyCFunction)grid_quantization, METH_VARARGS,
+     "quantization(flow) -> dict"},
+#endif
     {NULL}};
 
 static PyTypeObject GridType = {
@@ -953,6 +1168,10 @@ static PyMethodDef module_methods[] = {
     {"match", (PyCFunction)(void (*)(void))py_match, METH_VARARGS | METH_KEYWORDS,
      "match(rows, cols, n_rows, n_cols, backend='auto')"},
     {"_register_errors", py_register_errors, METH_O, "internal"},
+#ifdef GCUT_PY_HAVE_F32
+    {"graph_f32", py_graph_f32, METH_VARARGS,
+     "graph_f32(n, src, dst, cap, rev_cap, tsrc, tsink, scale) -> (Graph, quantization)"},
+#endif
 #ifdef GCUT_PY_HAVE_VISION
     {"seeds_from_rect", py_seeds_from_rect, METH_VARARGS,
      "seeds_from_rect(width, height, x, y, w, h) -> seed bytes"},
@@ -984,6 +1203,11 @@ PyMODINIT_FUNC PyInit__gcut(void)
         PyModule_AddObject(m, "Grid", (PyObject *)&GridType) < 0 ||
         PyModule_AddIntConstant(m, "SOURCE_LINK", GCUT_GRID_SOURCE_LINK) < 0 ||
         PyModule_AddIntConstant(m, "SINK_LINK", GCUT_GRID_SINK_LINK) < 0 ||
+#ifdef GCUT_PY_HAVE_F32
+        PyModule_AddIntConstant(m, "HAVE_F32", 1) < 0 ||
+#else
+        PyModule_AddIntConstant(m, "HAVE_F32", 0) < 0 ||
+#endif
 #ifdef GCUT_PY_HAVE_VISION
         PyModule_AddIntConstant(m, "HAVE_VISION", 1) < 0) {
 #else

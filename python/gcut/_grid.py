@@ -7,7 +7,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from . import _gcut
-from . import InvalidError, Result, _as_int32, _time_limit
+from . import HAVE_FLOAT, InvalidError, Result, _as_float32, _as_int32, _time_limit
 
 _CONNECTIVITIES = {2: (4, 8), 3: (6, 18, 26)}
 
@@ -28,6 +28,12 @@ def _shifted(w: np.ndarray, off: Sequence[int]) -> np.ndarray:
             src.append(slice(None))
     out[tuple(dst)] = w[tuple(src)]
     return out
+
+
+def _fractional(a: Any) -> bool:
+    arr = np.asarray(a)
+    return arr.dtype.kind == "f" and not (np.all(np.isfinite(arr)) and
+                                          np.array_equal(arr, np.floor(arr)))
 
 
 def _per_node(name: str, a: Any, k: int) -> np.ndarray:
@@ -67,6 +73,11 @@ class GridProblem:
         self.connectivity = int(connectivity)
         self.backend = backend
         self.result: Optional[Result] = None
+        # float energy (set_energy with floats): the unary costs as float32,
+        # kept for set_unary / set_tweights, and the quantisation report
+        self._fg32: Optional[np.ndarray] = None
+        self._bg32: Optional[np.ndarray] = None
+        self.quantization: Optional[Dict[str, Any]] = None
         d, h, w = (1,) + shape if len(shape) == 2 else shape
         self._grid = _gcut.Grid(w, h, d, self.connectivity)
         # numpy offsets (axis order of shape) of every direction
@@ -91,6 +102,14 @@ class GridProblem:
     def set_unary(self, cost_fg: Any, cost_bg: Any) -> None:
         """Set the labelling costs of every node (arrays of ``shape``, >= 0):
         the source link gets ``cost_bg``, the sink link ``cost_fg``."""
+        if self._fg32 is not None:  # a float energy: same scale, n-links kept (warm)
+            fg, bg = self._field32("cost_fg", cost_fg), self._field32("cost_bg", cost_bg)
+            self.quantization = self._grid.set_unary_f32(fg, bg)
+            self._fg32, self._bg32 = fg.copy(), bg.copy()
+            return
+        if HAVE_FLOAT and (_fractional(cost_fg) or _fractional(cost_bg)):
+            raise TypeError("set_unary: float costs need a float energy: call "
+                            "set_energy(cost_fg, cost_bg, pairwise) first")
         fg = self._field("cost_fg", cost_fg)
         bg = self._field("cost_bg", cost_bg)
         self._grid.set_terminals(bg, fg)
@@ -110,6 +129,9 @@ class GridProblem:
           capacity of the arc from v to its neighbour in direction d
           (directed; gcut/grid.h's caps[d][v]).
         """
+        if self._fg32 is not None:
+            raise TypeError("set_pairwise: this grid holds a float energy; set it again "
+                            "whole with set_energy(cost_fg, cost_bg, pairwise)")
         c = self.connectivity
         arr = _as_int32("pairwise", pairwise, floats="exact")
         if arr.ndim == 0:
@@ -133,6 +155,56 @@ class GridProblem:
             self._grid.set_caps(2 * j, w)
             self._grid.set_caps(2 * j + 1, _shifted(w, self._offsets[2 * j]))
 
+    def _field32(self, name: str, a: Any) -> np.ndarray:
+        arr = _as_float32(name, a)
+        if arr.ndim == 0:
+            return np.full(self.shape, arr, dtype=np.float32)
+        if arr.shape != self.shape:
+            raise ValueError(f"{name}: expected shape {self.shape}, got {arr.shape}")
+        return arr
+
+    def set_energy(self, cost_fg: Any, cost_bg: Any, pairwise: Any = 0,
+                   scale: float = 0.0) -> None:
+        """Set the whole energy: unary costs and pairwise weights (the forms of
+        ``set_pairwise`` but the directed one).
+
+        Integer values >= 0 (or whole floats) are set exactly, as
+        ``set_unary`` + ``set_pairwise``. Anything else - fractional or
+        negative costs, +inf for a forbidden label - needs the float C API
+        (``gcut.HAVE_FLOAT``): the library quantises at ``scale`` (0: chosen)
+        and ``self.quantization`` reports the scale and the bound on the
+        energy lost to rounding (gcut/graph.h, gcut_quantization)."""
+        exact = True
+        for a in (cost_fg, cost_bg, pairwise):
+            arr = np.asarray(a)
+            if arr.dtype.kind == "f" and (not np.all(np.isfinite(arr)) or
+                                           not np.array_equal(arr, np.floor(arr))):
+                exact = False
+            elif arr.dtype.kind in "iuf" and arr.size and float(arr.min()) < 0:
+                exact = False
+        if exact or not HAVE_FLOAT:
+            # without the float API the integer setters give the errors (TypeError
+            # for fractional values, InvalidError naming a negative one)
+            self._fg32 = self._bg32 = None
+            self.quantization = None
+            self.set_unary(cost_fg, cost_bg)
+            self.set_pairwise(pairwise)
+            return
+        c = self.connectivity
+        fg, bg = self._field32("cost_fg", cost_fg), self._field32("cost_bg", cost_bg)
+        w = _as_float32("pairwise", pairwise)
+        if w.ndim == 0:
+            w = np.full(self.shape, w, dtype=np.float32)
+        if w.shape == self.shape:
+            pairs = [w] * (c // 2)  # the edge from v in each even direction weighs w[v]
+        elif w.shape == (c // 2,) + self.shape:
+            pairs = [np.ascontiguousarray(w[j]) for j in range(c // 2)]
+        else:
+            raise ValueError(f"pairwise: expected a scalar or shape {self.shape} or "
+                             f"{(c // 2,) + self.shape} for a float energy, got {w.shape}")
+        self.quantization = self._grid.set_energy_f32(fg, bg, pairs, float(scale))
+        self._fg32, self._bg32 = fg.copy(), bg.copy()
+
     def set_terminals(self, source: Any, sink: Any) -> None:
         """Set the raw terminal capacities (arrays of ``shape``; None keeps one)."""
         s = None if source is None else self._field("source", source)
@@ -152,6 +224,17 @@ class GridProblem:
         else:
             ids = np.asarray(where).ravel()
         ids = _as_int32("where", ids, ids=True).ravel()
+        if self._fg32 is not None:  # a float energy: change the kept costs, same scale
+            k = ids.shape[0]
+            if ids.size and (int(ids.min()) < 0 or int(ids.max()) >= self.num_nodes):
+                raise IndexError(f"set_tweights: node id out of range [0, {self.num_nodes})")
+            fg, bg = self._fg32.copy().ravel(), self._bg32.copy().ravel()
+            fg[ids] = np.broadcast_to(_as_float32("cost_fg", cost_fg).ravel()
+                                      if np.ndim(cost_fg) else _as_float32("cost_fg", cost_fg), k)
+            bg[ids] = np.broadcast_to(_as_float32("cost_bg", cost_bg).ravel()
+                                      if np.ndim(cost_bg) else _as_float32("cost_bg", cost_bg), k)
+            self.set_unary(fg.reshape(self.shape), bg.reshape(self.shape))
+            return
         fg = _per_node("cost_fg", cost_fg, ids.shape[0])
         bg = _per_node("cost_bg", cost_bg, ids.shape[0])
         self._grid.set_tweights_at(ids, bg, fg)
@@ -169,17 +252,28 @@ class GridProblem:
               threads: int = 0) -> np.ndarray:
         """Solve (GIL released) and return the mask: True = foreground
         (source side). The full result is kept in ``self.result``."""
-        r = Result(self._grid.solve(backend or self.backend, _time_limit(time_limit),
-                                    int(threads)))
+        raw = self._grid.solve(backend or self.backend, _time_limit(time_limit), int(threads))
+        q = self._grid.quantization(raw.flow) if self._fg32 is not None else None
+        r = Result(raw, q)
         self.result = r
         return (r.cut == 0).reshape(self.shape)
 
     @property
     def flow(self) -> int:
-        """The flow (= minimum energy) of the last solve."""
+        """The flow (= minimum energy, in quantised units for a float energy)
+        of the last solve."""
         if self.result is None:
             raise RuntimeError("GridProblem: not solved yet")
         return self.result.flow
+
+    @property
+    def energy(self) -> float:
+        """The energy of the last solve's cut in the caller's units: the flow
+        for integer energies; for float ones the quantised energy, within
+        ``quantization["bound"]`` of the cut's float energy and of the optimum."""
+        if self.result is None:
+            raise RuntimeError("GridProblem: not solved yet")
+        return self.result.energy
 
 
 def grid_cut(cost_fg: Any, cost_bg: Any, pairwise: Any, connectivity: int = 4,
@@ -189,12 +283,13 @@ def grid_cut(cost_fg: Any, cost_bg: Any, pairwise: Any, connectivity: int = 4,
 
     ``cost_fg`` / ``cost_bg``: arrays of the image's shape (>= 0), the cost
     of labelling each node foreground / background; ``pairwise``: see
-    ``GridProblem.set_pairwise``. Integer arrays, or float arrays of whole
-    numbers (anything else raises TypeError: float energies come with the
-    float C API).
+    ``GridProblem.set_pairwise``. Integer arrays >= 0, or float arrays of
+    whole numbers, are solved exactly; other floats (fractional, negative,
+    +inf) go to the float C API when the library has it (``gcut.HAVE_FLOAT``;
+    quantised, bound reported: use ``GridProblem.set_energy`` to read it),
+    else raise TypeError.
     """
     fg = np.asarray(cost_fg)
     p = GridProblem(fg.shape, connectivity, backend)
-    p.set_unary(fg, cost_bg)
-    p.set_pairwise(pairwise)
+    p.set_energy(fg, cost_bg, pairwise)
     return p.solve(time_limit=time_limit)

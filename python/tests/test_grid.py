@@ -137,6 +137,7 @@ def test_warm_resolve_matches_cold(rng):
     assert p.result.stats["warm_start"] is False
 
 
+@pytest.mark.skipif(gcut.HAVE_FLOAT, reason="the float C API solves fractional energies")
 def test_float_rules():
     fg = np.array([[0.0, 9.0], [9.0, 9.0]])
     bg = np.array([[9.0, 0.0], [0.0, 0.0]])

@@ -155,9 +155,10 @@ def test_vectorised_add_edges(rng):
 
 
 def test_errors():
-    with pytest.raises(gcut.UnsupportedError, match="float") as ei:
-        maxflow.Graph[float]()
-    assert str(ei.value).startswith("gcut.Graph[float] needs")
+    if not gcut.HAVE_FLOAT:
+        with pytest.raises(gcut.UnsupportedError, match="float") as ei:
+            maxflow.Graph[float]()
+        assert str(ei.value).startswith("gcut.Graph[float] needs")
     assert issubclass(gcut.UnsupportedError, NotImplementedError)
     g = maxflow.Graph[int]()
     ids = g.add_grid_nodes((2, 2))
