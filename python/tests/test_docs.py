@@ -23,3 +23,24 @@ def test_block_runs(code, tmp_path, monkeypatch):
 
 def test_there_are_blocks():
     assert len(blocks()) >= 2
+
+
+def test_first_segmentation_example_writes_its_picture(tmp_path):
+    import runpy
+    import sys
+    import zlib
+
+    example = os.path.join(os.path.dirname(__file__), "..", "examples", "first_segmentation.py")
+    out = tmp_path / "seg.png"
+    argv = sys.argv
+    sys.argv = [example, str(out)]
+    try:
+        runpy.run_path(example, run_name="__main__")
+    finally:
+        sys.argv = argv
+    data = out.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    # the IDAT chunk inflates to 120 rows of 1 + 328 bytes
+    start = data.index(b"IDAT") + 4
+    length = int.from_bytes(data[start - 8:start - 4], "big")
+    assert len(zlib.decompress(data[start:start + length])) == 120 * (1 + 328)
