@@ -1007,6 +1007,8 @@ done:
 /* ------------------------------------------------------------------ vision */
 #ifdef GCUT_PY_HAVE_VISION
 
+static PyObject *seg_stats_dict(const gcut_seg_stats *st);
+
 /* seeds_from_rect(width, height, x, y, w, h) -> bytes (width * height). */
 static PyObject *py_seeds_from_rect(PyObject *mod, PyObject *args)
 {
@@ -1090,12 +1092,7 @@ static PyObject *py_segment(PyObject *mod, PyObject *args)
         raise_status(st, NULL);
         goto done;
     }
-    PyObject *ret = Py_BuildValue(
-        "(N{sdsdsdsdsdsdsdsLsisOss})", mask, "model_ms", stats.model_ms, "build_ms",
-        stats.build_ms, "solve_ms", stats.solve_ms, "total_ms", stats.total_ms, "energy",
-        stats.energy, "scale", stats.scale, "beta", stats.beta, "flow", (long long)stats.flow,
-        "iterations", (int)stats.iterations, "warm_start", stats.warm_start ? Py_True : Py_False,
-        "backend", stats.backend ? stats.backend : "");
+    PyObject *ret = Py_BuildValue("(NN)", mask, seg_stats_dict(&stats));
     PyBuffer_Release(&ib);
     PyBuffer_Release(&sb);
     return ret;
@@ -1105,6 +1102,198 @@ done:
     PyBuffer_Release(&sb);
     return NULL;
 }
+
+static PyObject *seg_stats_dict(const gcut_seg_stats *st)
+{
+    return Py_BuildValue("{sdsdsdsdsdsdsdsLsisOss}", "model_ms", st->model_ms, "build_ms",
+                         st->build_ms, "solve_ms", st->solve_ms, "total_ms", st->total_ms,
+                         "energy", st->energy, "scale", st->scale, "beta", st->beta, "flow",
+                         (long long)st->flow, "iterations", (int)st->iterations, "warm_start",
+                         st->warm_start ? Py_True : Py_False, "backend",
+                         st->backend ? st->backend : "");
+}
+
+/* An interactive segmentation (gcut_seg_session): strokes re-solve warm. */
+typedef struct {
+    PyObject_HEAD
+    gcut_seg_session *s;
+    int32_t num_pixels;
+    int busy;
+} SessionObject;
+
+static void session_dealloc(SessionObject *self)
+{
+    gcut_seg_session_free(self->s);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int session_check(SessionObject *self)
+{
+    if (self->s == NULL) {
+        PyErr_SetString(PyExc_ValueError, "gcut: session not initialised");
+        return -1;
+    }
+    if (self->busy) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "gcut: this session is being solved by another thread; use one object "
+                        "per thread or serialise the calls");
+        return -1;
+    }
+    return 0;
+}
+
+/* Session(image, width, height, channels, depth, seeds, lambda, connectivity,
+ * model, components, backend): the session copies the image and the seeds. */
+static int session_init(SessionObject *self, PyObject *args, PyObject *kw)
+{
+    PyObject *oimg, *oseeds;
+    int W, H, C, D, conn, model, components;
+    double lambda;
+    const char *backend;
+    if (!PyArg_ParseTuple(args, "OiiiiOdiiiz", &oimg, &W, &H, &C, &D, &oseeds, &lambda, &conn,
+                          &model, &components, &backend))
+        return -1;
+    if (self->s != NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "gcut: a session is initialised once");
+        return -1;
+    }
+    if (W < 1 || H < 1 || (C != 1 && C != 3 && C != 4) || (D != 8 && D != 16)) {
+        PyErr_SetString(PyExc_ValueError, "Session: bad image geometry");
+        return -1;
+    }
+    const Py_ssize_t n = (Py_ssize_t)W * H;
+    Py_buffer ib, sb;
+    if (PyObject_GetBuffer(oimg, &ib, PyBUF_C_CONTIGUOUS) != 0)
+        return -1;
+    if (PyObject_GetBuffer(oseeds, &sb, PyBUF_C_CONTIGUOUS) != 0) {
+        PyBuffer_Release(&ib);
+        return -1;
+    }
+    int rc = -1;
+    if (ib.len != n * C * (D / 8) || sb.len != n) {
+        PyErr_Format(PyExc_ValueError, "Session: %zd image bytes and %zd seed bytes for %d x %d",
+                     ib.len, sb.len, W, H);
+        goto done;
+    }
+    gcut_image img = {W, H, C, D, (size_t)W * (size_t)C * (size_t)(D / 8), ib.buf};
+    gcut_seg_options opt;
+    gcut_seg_options_init(&opt);
+    opt.lambda = lambda;
+    opt.connectivity = conn;
+    opt.model = (gcut_seg_model)model;
+    opt.components = components;
+    opt.solve.backend = backend;
+    gcut_status st;
+    Py_BEGIN_ALLOW_THREADS
+    st = gcut_seg_session_new(&self->s, &img, sb.buf, &opt);
+    Py_END_ALLOW_THREADS
+    if (st != GCUT_OK) {
+        raise_status(st, NULL);
+        goto done;
+    }
+    self->num_pixels = (int32_t)n;
+    rc = 0;
+done:
+    PyBuffer_Release(&ib);
+    PyBuffer_Release(&sb);
+    return rc;
+}
+
+static PyObject *session_add_stroke(SessionObject *self, PyObject *args)
+{
+    int label;
+    PyObject *opix;
+    if (!PyArg_ParseTuple(args, "iO", &label, &opix))
+        return NULL;
+    if (session_check(self) != 0)
+        return NULL;
+    if (label < 0 || label > 2) {
+        PyErr_Format(PyExc_ValueError, "add_stroke: label %d is not 0, 1 or 2", label);
+        return NULL;
+    }
+    Py_buffer pb;
+    if (get_i32(opix, &pb, -1, "pixels", 0) != 0)
+        return NULL;
+    if (pb.len / 4 > INT32_MAX) {
+        PyBuffer_Release(&pb);
+        PyErr_SetString(PyExc_ValueError, "add_stroke: too many pixels");
+        return NULL;
+    }
+    gcut_status st = gcut_seg_session_add_stroke(self->s, (uint8_t)label, pb.buf,
+                                                 (int32_t)(pb.len / 4));
+    PyBuffer_Release(&pb);
+    if (st != GCUT_OK)
+        return raise_status(st, NULL);
+    Py_RETURN_NONE;
+}
+
+static PyObject *session_set_seeds(SessionObject *self, PyObject *arg)
+{
+    if (session_check(self) != 0)
+        return NULL;
+    Py_buffer sb;
+    if (PyObject_GetBuffer(arg, &sb, PyBUF_C_CONTIGUOUS) != 0)
+        return NULL;
+    if (sb.len != self->num_pixels) {
+        PyErr_Format(PyExc_ValueError, "set_seeds: %zd bytes, expected %d", sb.len,
+                     (int)self->num_pixels);
+        PyBuffer_Release(&sb);
+        return NULL;
+    }
+    gcut_status st = gcut_seg_session_set_seeds(self->s, sb.buf);
+    PyBuffer_Release(&sb);
+    if (st != GCUT_OK)
+        return raise_status(st, NULL);
+    Py_RETURN_NONE;
+}
+
+/* solve(iterations=0) -> (mask bytes, stats): a cut (0) or GrabCut iterations. */
+static PyObject *session_solve(SessionObject *self, PyObject *args)
+{
+    int iterations = 0;
+    if (!PyArg_ParseTuple(args, "|i", &iterations))
+        return NULL;
+    if (session_check(self) != 0)
+        return NULL;
+    PyObject *mask = PyBytes_FromStringAndSize(NULL, self->num_pixels);
+    if (mask == NULL)
+        return NULL;
+    uint8_t *m = (uint8_t *)PyBytes_AS_STRING(mask);
+    gcut_seg_stats stats;
+    memset(&stats, 0, sizeof stats);
+    gcut_status st;
+    self->busy = 1;
+    Py_BEGIN_ALLOW_THREADS
+    if (iterations == 0)
+        st = gcut_seg_session_solve(self->s, m, &stats);
+    else
+        st = gcut_seg_session_grabcut(self->s, iterations, m, &stats);
+    Py_END_ALLOW_THREADS
+    self->busy = 0;
+    if (st != GCUT_OK) {
+        Py_DECREF(mask);
+        return raise_status(st, NULL);
+    }
+    return Py_BuildValue("(NN)", mask, seg_stats_dict(&stats));
+}
+
+static PyMethodDef session_methods[] = {
+    {"add_stroke", (PyCFunction)session_add_stroke, METH_VARARGS, "add_stroke(label, pixels)"},
+    {"set_seeds", (PyCFunction)session_set_seeds, METH_O, "set_seeds(seeds)"},
+    {"solve", (PyCFunction)session_solve, METH_VARARGS,
+     "solve(iterations=0) -> (mask bytes, stats)"},
+    {NULL}};
+
+static PyTypeObject SessionType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "gcut._gcut.Session",
+    .tp_basicsize = sizeof(SessionObject),
+    .tp_dealloc = (destructor)session_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    .tp_doc = "A gcut_seg_session (low level; see gcut.Segmentation).",
+    .tp_methods = session_methods,
+    .tp_init = (initproc)session_init,
+    .tp_new = PyType_GenericNew,
+};
 #endif /* GCUT_PY_HAVE_VISION */
 
 /* ------------------------------------------------------------------ module */
@@ -1192,16 +1381,26 @@ PyMODINIT_FUNC PyInit__gcut(void)
     if (PyType_Ready(&ResultType) < 0 || PyType_Ready(&GraphType) < 0 ||
         PyType_Ready(&GridType) < 0)
         return NULL;
+#ifdef GCUT_PY_HAVE_VISION
+    if (PyType_Ready(&SessionType) < 0)
+        return NULL;
+#endif
     PyObject *m = PyModule_Create(&module_def);
     if (m == NULL)
         return NULL;
     Py_INCREF(&ResultType);
     Py_INCREF(&GraphType);
     Py_INCREF(&GridType);
+#ifdef GCUT_PY_HAVE_VISION
+    Py_INCREF(&SessionType);
+#endif
     if (PyModule_AddObject(m, "Result", (PyObject *)&ResultType) < 0 ||
         PyModule_AddObject(m, "Graph", (PyObject *)&GraphType) < 0 ||
         PyModule_AddObject(m, "Grid", (PyObject *)&GridType) < 0 ||
         PyModule_AddIntConstant(m, "SOURCE_LINK", GCUT_GRID_SOURCE_LINK) < 0 ||
+#ifdef GCUT_PY_HAVE_VISION
+        PyModule_AddObject(m, "Session", (PyObject *)&SessionType) < 0 ||
+#endif
         PyModule_AddIntConstant(m, "SINK_LINK", GCUT_GRID_SINK_LINK) < 0 ||
 #ifdef GCUT_PY_HAVE_F32
         PyModule_AddIntConstant(m, "HAVE_F32", 1) < 0 ||

@@ -82,3 +82,71 @@ def grabcut(image: Any, rect: Optional[Sequence[int]] = None, *, seeds: Any = No
         raise ValueError(f"iterations: {iterations} is not in 1..1000")
     return _run(image, seeds, rect, iterations, lambda_, connectivity, model, components,
                 backend, with_stats)
+
+
+_LABELS = {"unknown": SEED_UNKNOWN, "fg": SEED_FG, "bg": SEED_BG,
+           SEED_UNKNOWN: SEED_UNKNOWN, SEED_FG: SEED_FG, SEED_BG: SEED_BG}
+
+
+class Segmentation:
+    """Interactive segmentation of one image (gcut_seg_session): the colour
+    models are learnt once from the first seeds (or ``rect``); strokes then
+    change only the t-links of their pixels and ``solve()`` re-solves warm,
+    with exactly the answer of a cold solve. ``grabcut(n)`` re-learns the
+    models from the current labelling and cuts again. The session copies
+    the image and the seeds. GIL released while solving.
+
+    >>> s = gcut.Segmentation(image, rect=(20, 10, 60, 60))
+    >>> mask = s.grabcut(5)
+    >>> s.add_stroke("bg", stroke_mask)   # the user paints background
+    >>> mask = s.solve()                   # warm
+    """
+
+    def __init__(self, image: Any, seeds: Any = None, *, rect: Optional[Sequence[int]] = None,
+                 lambda_: float = 50.0, connectivity: int = 8, model: str = "gmm",
+                 components: int = 5, backend: str = "auto") -> None:
+        if not getattr(_gcut, "HAVE_VISION", 0):
+            raise UnsupportedError("this build of gcut has no vision layer (libgcut_vision)")
+        img, w, h, c, d = _image(image)
+        if model not in _MODELS:
+            raise ValueError(f"model: {model!r} is not one of {sorted(_MODELS)}")
+        s = _seeds(seeds, rect, w, h)
+        self.shape = (h, w)
+        self.stats: Optional[Dict[str, Any]] = None
+        self._s = _gcut.Session(img, w, h, c, d, s, float(lambda_), int(connectivity),
+                                _MODELS[model], int(components), backend)
+
+    def add_stroke(self, label: Any, where: Any) -> None:
+        """Make the pixels of ``where`` (a bool mask of the image's shape, a
+        tuple of index arrays, or flat pixel ids) seeds of ``label`` ("fg",
+        "bg" or "unknown" to erase; or 1, 2, 0). The models are kept."""
+        if label not in _LABELS:
+            raise ValueError(f"label: {label!r} is not 'fg', 'bg' or 'unknown'")
+        if isinstance(where, np.ndarray) and where.dtype == np.bool_:
+            if where.shape != self.shape:
+                raise ValueError(f"where: mask of shape {where.shape}, expected {self.shape}")
+            ids = np.flatnonzero(where)
+        elif isinstance(where, tuple):
+            ids = np.ravel_multi_index(tuple(np.asarray(i) for i in where), self.shape)
+        else:
+            ids = np.asarray(where).ravel()
+        from . import _as_int32
+        self._s.add_stroke(_LABELS[label], _as_int32("where", ids, ids=True).ravel())
+
+    def set_seeds(self, seeds: Any) -> None:
+        """Replace every seed ((H, W): 0 unknown, 1 fg, 2 bg); the models are kept."""
+        self._s.set_seeds(_seeds(seeds, None, self.shape[1], self.shape[0]))
+
+    def _mask(self, out: Any) -> np.ndarray:
+        mask, self.stats = out
+        return (np.frombuffer(mask, dtype=np.uint8) != 0).reshape(self.shape)
+
+    def solve(self) -> np.ndarray:
+        """Cut with the current models and seeds (warm after strokes); bool mask."""
+        return self._mask(self._s.solve(0))
+
+    def grabcut(self, iterations: int = 5) -> np.ndarray:
+        """Up to ``iterations`` GrabCut iterations from the current labelling."""
+        if not 1 <= int(iterations) <= 1000:
+            raise ValueError(f"iterations: {iterations} is not in 1..1000")
+        return self._mask(self._s.solve(int(iterations)))

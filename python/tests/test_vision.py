@@ -102,3 +102,36 @@ def test_errors():
         gcut.grabcut(np.zeros((4, 4, 2), np.uint8), rect=(1, 1, 2, 2))
     with pytest.raises(gcut.NotFoundError):
         gcut.grabcut(img, rect=(20, 10, 60, 60), backend="no-such-engine")
+
+
+def test_segmentation_session_warm_strokes_equal_cold():
+    img, truth = scene(2, noise=45)
+    s = gcut.Segmentation(img, rect=(20, 10, 60, 60), connectivity=4)
+    mask = s.grabcut(3)
+    assert (mask == truth).mean() > 0.95
+    stroke = np.zeros(truth.shape, bool)
+    stroke[0:6, 0:100] = True
+    stroke[25:30, 35:45] = True  # a wrong background stroke inside the object
+    s.add_stroke("bg", stroke)
+    warm = s.solve()
+    assert s.stats["warm_start"] is True
+    assert not warm[stroke].any()
+    # the same models, the same seeds, solved cold in a second session
+    seeds = np.zeros(truth.shape, np.uint8)
+    seeds[:, :] = gcut._vision.SEED_BG
+    seeds[10:70, 20:80] = gcut._vision.SEED_UNKNOWN
+    t = gcut.Segmentation(img, rect=(20, 10, 60, 60), connectivity=4)
+    t.grabcut(3)
+    seeds[stroke] = gcut._vision.SEED_BG
+    t.set_seeds(seeds)
+    cold = t.solve()
+    assert cold.tolist() == warm.tolist()
+    s.add_stroke("unknown", (np.array([27]), np.array([40])))
+    s.add_stroke(1, np.array([27 * 100 + 41]))
+    assert s.solve()[27, 41]
+    with pytest.raises(ValueError, match="label"):
+        s.add_stroke("maybe", stroke)
+    with pytest.raises(gcut.InvalidError):
+        s.add_stroke("fg", np.array([10**6]))
+    with pytest.raises(ValueError, match="seeds: values"):
+        s.set_seeds(np.full(truth.shape, 7, np.uint8))
