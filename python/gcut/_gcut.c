@@ -76,8 +76,7 @@ static PyObject *py_register_errors(PyObject *self, PyObject *arg)
 
 /* A read-only int32 buffer of exactly \p count entries (count < 0: any),
  * C-contiguous. None gives an empty view (buf NULL) when \p optional. */
-static int get_i32(PyObject *obj, Py_buffer *view, Py_ssize_t count, const char *name,
-                   int optional)
+static int get_i32(PyObject *obj, Py_buffer *view, Py_ssize_t count, const char *name, int optional)
 {
     memset(view, 0, sizeof(*view));
     if (obj == Py_None) {
@@ -115,8 +114,7 @@ static void release(Py_buffer *view)
 #ifdef GCUT_PY_HAVE_F32
 /* A read-only float32 buffer of exactly \p count entries, C-contiguous;
  * None gives an empty view when \p optional. */
-static int get_f32(PyObject *obj, Py_buffer *view, Py_ssize_t count, const char *name,
-                   int optional)
+static int get_f32(PyObject *obj, Py_buffer *view, Py_ssize_t count, const char *name, int optional)
 {
     memset(view, 0, sizeof(*view));
     if (obj == Py_None) {
@@ -154,11 +152,14 @@ static PyObject *quantization_dict(const gcut_quantization *q)
 
 /* ------------------------------------------------------------------ Result */
 
+/* PyObject_HEAD is a field list clang-format cannot read */
+/* clang-format off */
 typedef struct {
     PyObject_HEAD
     gcut_result *res;
     int64_t num_edges; /* edges of the solved graph (for the flows); 0 for grids */
 } ResultObject;
+/* clang-format on */
 
 static PyTypeObject ResultType;
 
@@ -189,8 +190,8 @@ static int result_getbuffer(ResultObject *self, Py_buffer *view, int flags)
     const uint8_t *cut = gcut_result_cut(self->res);
     Py_ssize_t n = gcut_result_num_nodes(self->res);
     static uint8_t empty;
-    return PyBuffer_FillInfo(view, (PyObject *)self, (void *)(cut ? cut : &empty),
-                             cut ? n : 0, 1, flags);
+    return PyBuffer_FillInfo(view, (PyObject *)self, (void *)(cut ? cut : &empty), cut ? n : 0, 1,
+                             flags);
 }
 
 static PyBufferProcs result_as_buffer = {(getbufferproc)result_getbuffer, NULL};
@@ -222,14 +223,14 @@ static PyObject *result_stats(ResultObject *self, void *c)
     const gcut_stats *s = gcut_result_stats(self->res);
     if (s == NULL)
         return PyDict_New();
-    return Py_BuildValue(
-        "{sdsdsdsdsdsdsdsLsLsLsLsLsLsisO}", "build_ms", s->build_ms, "init_ms", s->init_ms,
-        "solve_ms", s->solve_ms, "flow_ms", s->flow_ms, "cut_ms", s->cut_ms, "transfer_ms",
-        s->transfer_ms, "total_ms", s->total_ms, "pushes", (long long)s->pushes, "relabels",
-        (long long)s->relabels, "global_relabels", (long long)s->global_relabels, "gap_nodes",
-        (long long)s->gap_nodes, "augmentations", (long long)s->augmentations, "rounds",
-        (long long)s->rounds, "threads", (int)s->threads, "warm_start",
-        s->warm_start ? Py_True : Py_False);
+    return Py_BuildValue("{sdsdsdsdsdsdsdsLsLsLsLsLsLsisO}", "build_ms", s->build_ms, "init_ms",
+                         s->init_ms, "solve_ms", s->solve_ms, "flow_ms", s->flow_ms, "cut_ms",
+                         s->cut_ms, "transfer_ms", s->transfer_ms, "total_ms", s->total_ms,
+                         "pushes", (long long)s->pushes, "relabels", (long long)s->relabels,
+                         "global_relabels", (long long)s->global_relabels, "gap_nodes",
+                         (long long)s->gap_nodes, "augmentations", (long long)s->augmentations,
+                         "rounds", (long long)s->rounds, "threads", (int)s->threads, "warm_start",
+                         s->warm_start ? Py_True : Py_False);
 }
 
 /* Per-edge flows as bytes of int32 (a copy), or None. */
@@ -248,8 +249,7 @@ static PyGetSetDef result_getset[] = {
     {"reason", (getter)result_reason, NULL, "why that back end", NULL},
     {"num_nodes", (getter)result_num_nodes, NULL, "entries of the cut", NULL},
     {"stats", (getter)result_stats, NULL, "statistics of the solve (a dict)", NULL},
-    {"flows_bytes", (getter)result_flows_bytes, NULL, "per-edge flows (int32 bytes) or None",
-     NULL},
+    {"flows_bytes", (getter)result_flows_bytes, NULL, "per-edge flows (int32 bytes) or None", NULL},
     {NULL}};
 
 static PyTypeObject ResultType = {
@@ -280,10 +280,13 @@ static int fill_options(gcut_solve_options *opt, const char *backend, int want_f
 /* A graph never changes after its construction (tp_init refuses a second
  * call), so several threads may solve it at once: the library allows
  * concurrent solves of one unchanged graph (solve.h, since 0.2). */
+/* PyObject_HEAD is a field list clang-format cannot read */
+/* clang-format off */
 typedef struct {
     PyObject_HEAD
     gcut_graph *g;
 } GraphObject;
+/* clang-format on */
 
 static PyTypeObject GraphType;
 
@@ -309,8 +312,8 @@ static int graph_init(GraphObject *self, PyObject *args, PyObject *kw)
     static char *kwlist[] = {"n", "src", "dst", "cap", "rev_cap", "tsrc", "tsink", NULL};
     long long n;
     PyObject *osrc, *odst, *ocap, *orev = Py_None, *ots = Py_None, *ott = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "LOOO|OOO", kwlist, &n, &osrc, &odst, &ocap,
-                                     &orev, &ots, &ott))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "LOOO|OOO", kwlist, &n, &osrc, &odst, &ocap, &orev,
+                                     &ots, &ott))
         return -1;
     if (self->g != NULL) {
         PyErr_SetString(PyExc_RuntimeError, "gcut: a graph is initialised once");
@@ -363,8 +366,8 @@ static PyObject *graph_solve(GraphObject *self, PyObject *args, PyObject *kw)
     const char *backend = "auto";
     int want_flows = 0, threads = 0;
     double time_limit = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|zpdi", kwlist, &backend, &want_flows,
-                                     &time_limit, &threads))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|zpdi", kwlist, &backend, &want_flows, &time_limit,
+                                     &threads))
         return NULL;
     if (graph_check(self) != 0)
         return NULL;
@@ -374,10 +377,9 @@ static PyObject *graph_solve(GraphObject *self, PyObject *args, PyObject *kw)
     gcut_solve_options opt;
     fill_options(&opt, backend, want_flows, time_limit, threads);
     gcut_status st;
-    Py_BEGIN_ALLOW_THREADS
-    st = gcut_solve(self->g, &opt, r->res);
-    Py_END_ALLOW_THREADS
-    if (st != GCUT_OK) {
+    Py_BEGIN_ALLOW_THREADS st = gcut_solve(self->g, &opt, r->res);
+    Py_END_ALLOW_THREADS if (st != GCUT_OK)
+    {
         Py_DECREF(r);
         return raise_status(st, NULL);
     }
@@ -413,10 +415,8 @@ static PyObject *graph_check_flow(GraphObject *self, PyObject *args, PyObject *k
         }
     }
     gcut_status st;
-    Py_BEGIN_ALLOW_THREADS
-    st = gcut_check_flow(self->g, (int64_t)flow, fl.buf, cut.buf);
-    Py_END_ALLOW_THREADS
-    release(&fl);
+    Py_BEGIN_ALLOW_THREADS st = gcut_check_flow(self->g, (int64_t)flow, fl.buf, cut.buf);
+    Py_END_ALLOW_THREADS release(&fl);
     release(&cut);
     if (st != GCUT_OK)
         return raise_status(st, NULL);
@@ -433,10 +433,8 @@ static PyObject *graph_write_dimacs(GraphObject *self, PyObject *args)
         return NULL;
     }
     gcut_status st;
-    Py_BEGIN_ALLOW_THREADS
-    st = gcut_graph_write_dimacs(self->g, PyBytes_AS_STRING(opath));
-    Py_END_ALLOW_THREADS
-    Py_DECREF(opath);
+    Py_BEGIN_ALLOW_THREADS st = gcut_graph_write_dimacs(self->g, PyBytes_AS_STRING(opath));
+    Py_END_ALLOW_THREADS Py_DECREF(opath);
     if (st != GCUT_OK)
         return raise_status(st, NULL);
     Py_RETURN_NONE;
@@ -589,10 +587,8 @@ static PyObject *py_read_dimacs(PyObject *mod, PyObject *args)
     gcut_graph *g = NULL;
     gcut_dimacs_info info;
     gcut_status st;
-    Py_BEGIN_ALLOW_THREADS
-    st = gcut_graph_read_dimacs(PyBytes_AS_STRING(opath), &g, &info);
-    Py_END_ALLOW_THREADS
-    Py_DECREF(opath);
+    Py_BEGIN_ALLOW_THREADS st = gcut_graph_read_dimacs(PyBytes_AS_STRING(opath), &g, &info);
+    Py_END_ALLOW_THREADS Py_DECREF(opath);
     if (st != GCUT_OK)
         return raise_status(st, NULL);
     GraphObject *go = (GraphObject *)GraphType.tp_alloc(&GraphType, 0);
@@ -607,11 +603,14 @@ static PyObject *py_read_dimacs(PyObject *mod, PyObject *args)
 
 /* -------------------------------------------------------------------- Grid */
 
+/* PyObject_HEAD is a field list clang-format cannot read */
+/* clang-format off */
 typedef struct {
     PyObject_HEAD
     gcut_grid *g;
     int busy;
 } GridObject;
+/* clang-format on */
 
 static int grid_check(GridObject *self)
 {
@@ -765,10 +764,8 @@ static PyObject *grid_solve(GridObject *self, PyObject *args, PyObject *kw)
     fill_options(&opt, backend, 0, time_limit, threads);
     gcut_status st;
     self->busy = 1;
-    Py_BEGIN_ALLOW_THREADS
-    st = gcut_grid_solve(self->g, &opt, r->res);
-    Py_END_ALLOW_THREADS
-    self->busy = 0;
+    Py_BEGIN_ALLOW_THREADS st = gcut_grid_solve(self->g, &opt, r->res);
+    Py_END_ALLOW_THREADS self->busy = 0;
     if (st != GCUT_OK) {
         Py_DECREF(r);
         return raise_status(st, NULL);
@@ -902,8 +899,7 @@ static PyObject *grid_quantization(GridObject *self, PyObject *args)
 
 static PyMethodDef grid_methods[] = {
     {"set_caps", (PyCFunction)grid_set_caps, METH_VARARGS, "set_caps(what, caps)"},
-    {"set_terminals", (PyCFunction)grid_set_terminals, METH_VARARGS,
-     "set_terminals(source, sink)"},
+    {"set_terminals", (PyCFunction)grid_set_terminals, METH_VARARGS, "set_terminals(source, sink)"},
     {"set_tweights_at", (PyCFunction)grid_set_tweights_at, METH_VARARGS,
      "set_tweights_at(nodes, source, sink)"},
     {"solve", (PyCFunction)(void (*)(void))grid_solve, METH_VARARGS | METH_KEYWORDS,
@@ -915,8 +911,7 @@ static PyMethodDef grid_methods[] = {
      "set_energy_f32(cost_fg, cost_bg, pairs, scale) -> quantization"},
     {"set_unary_f32", (PyCFunction)grid_set_unary_f32, METH_VARARGS,
      "set_unary_f32(cost_fg, cost_bg) -> quantization"},
-    {"quantization", (PyCFunction)grid_quantization, METH_VARARGS,
-     "quantization(flow) -> dict"},
+    {"quantization", (PyCFunction)grid_quantization, METH_VARARGS, "quantization(flow) -> dict"},
 #endif
     {NULL}};
 
@@ -942,8 +937,7 @@ static PyObject *py_match(PyObject *mod, PyObject *args, PyObject *kw)
     PyObject *orow, *ocol;
     int nr, nc;
     const char *backend = "auto";
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOii|z", kwlist, &orow, &ocol, &nr, &nc,
-                                     &backend))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOii|z", kwlist, &orow, &ocol, &nr, &nc, &backend))
         return NULL;
     Py_buffer rb, cb;
     if (get_i32(orow, &rb, -1, "rows", 0) != 0)
@@ -975,16 +969,14 @@ static PyObject *py_match(PyObject *mod, PyObject *args, PyObject *kw)
     gcut_match_options opt;
     gcut_match_options_init(&opt);
     opt.backend = backend;
-    Py_BEGIN_ALLOW_THREADS
-    st = gcut_match(b, &opt, res);
+    Py_BEGIN_ALLOW_THREADS st = gcut_match(b, &opt, res);
     if (st == GCUT_OK)
-        st = gcut_match_check(b, gcut_match_result_row_mates(res),
-                              gcut_match_result_col_mates(res),
+        st = gcut_match_check(b, gcut_match_result_row_mates(res), gcut_match_result_col_mates(res),
                               gcut_match_result_cardinality(res),
                               (uint8_t *)PyBytes_AS_STRING(out[2]),
                               (uint8_t *)PyBytes_AS_STRING(out[3]));
-    Py_END_ALLOW_THREADS
-    if (st != GCUT_OK) {
+    Py_END_ALLOW_THREADS if (st != GCUT_OK)
+    {
         raise_status(st, NULL);
         goto done;
     }
@@ -993,9 +985,8 @@ static PyObject *py_match(PyObject *mod, PyObject *args, PyObject *kw)
     if (nc > 0)
         memcpy(PyBytes_AS_STRING(out[1]), gcut_match_result_col_mates(res), (size_t)nc * 4);
     const gcut_match_stats *ms = gcut_match_result_stats(res);
-    ret = Py_BuildValue("(LOOOOsd)", (long long)gcut_match_result_cardinality(res), out[0],
-                        out[1], out[2], out[3], gcut_match_result_backend(res),
-                        ms ? ms->total_ms : 0.0);
+    ret = Py_BuildValue("(LOOOOsd)", (long long)gcut_match_result_cardinality(res), out[0], out[1],
+                        out[2], out[3], gcut_match_result_backend(res), ms ? ms->total_ms : 0.0);
 done:
     for (int i = 0; i < 4; i++)
         Py_XDECREF(out[i]);
@@ -1052,8 +1043,8 @@ static PyObject *py_segment(PyObject *mod, PyObject *args)
         return NULL;
     const Py_ssize_t n = (Py_ssize_t)W * H;
     if (ib.len != n * C * (D / 8)) {
-        PyErr_Format(PyExc_ValueError, "segment: image buffer of %zd bytes, expected %zd",
-                     ib.len, n * C * (D / 8));
+        PyErr_Format(PyExc_ValueError, "segment: image buffer of %zd bytes, expected %zd", ib.len,
+                     n * C * (D / 8));
         PyBuffer_Release(&ib);
         return NULL;
     }
@@ -1081,13 +1072,10 @@ static PyObject *py_segment(PyObject *mod, PyObject *args)
     memset(&stats, 0, sizeof stats);
     gcut_status st;
     uint8_t *m = (uint8_t *)PyBytes_AS_STRING(mask);
-    Py_BEGIN_ALLOW_THREADS
-    if (iterations == 0)
-        st = gcut_segment(&img, sb.buf, &opt, m, &stats);
-    else
-        st = gcut_grabcut(&img, sb.buf, iterations, &opt, m, &stats);
-    Py_END_ALLOW_THREADS
-    if (st != GCUT_OK) {
+    Py_BEGIN_ALLOW_THREADS if (iterations == 0) st = gcut_segment(&img, sb.buf, &opt, m, &stats);
+    else st = gcut_grabcut(&img, sb.buf, iterations, &opt, m, &stats);
+    Py_END_ALLOW_THREADS if (st != GCUT_OK)
+    {
         Py_CLEAR(mask);
         raise_status(st, NULL);
         goto done;
@@ -1105,21 +1093,23 @@ done:
 
 static PyObject *seg_stats_dict(const gcut_seg_stats *st)
 {
-    return Py_BuildValue("{sdsdsdsdsdsdsdsLsisOss}", "model_ms", st->model_ms, "build_ms",
-                         st->build_ms, "solve_ms", st->solve_ms, "total_ms", st->total_ms,
-                         "energy", st->energy, "scale", st->scale, "beta", st->beta, "flow",
-                         (long long)st->flow, "iterations", (int)st->iterations, "warm_start",
-                         st->warm_start ? Py_True : Py_False, "backend",
-                         st->backend ? st->backend : "");
+    return Py_BuildValue(
+        "{sdsdsdsdsdsdsdsLsisOss}", "model_ms", st->model_ms, "build_ms", st->build_ms, "solve_ms",
+        st->solve_ms, "total_ms", st->total_ms, "energy", st->energy, "scale", st->scale, "beta",
+        st->beta, "flow", (long long)st->flow, "iterations", (int)st->iterations, "warm_start",
+        st->warm_start ? Py_True : Py_False, "backend", st->backend ? st->backend : "");
 }
 
 /* An interactive segmentation (gcut_seg_session): strokes re-solve warm. */
+/* PyObject_HEAD is a field list clang-format cannot read */
+/* clang-format off */
 typedef struct {
     PyObject_HEAD
     gcut_seg_session *s;
     int32_t num_pixels;
     int busy;
 } SessionObject;
+/* clang-format on */
 
 static void session_dealloc(SessionObject *self)
 {
@@ -1184,10 +1174,9 @@ static int session_init(SessionObject *self, PyObject *args, PyObject *kw)
     opt.components = components;
     opt.solve.backend = backend;
     gcut_status st;
-    Py_BEGIN_ALLOW_THREADS
-    st = gcut_seg_session_new(&self->s, &img, sb.buf, &opt);
-    Py_END_ALLOW_THREADS
-    if (st != GCUT_OK) {
+    Py_BEGIN_ALLOW_THREADS st = gcut_seg_session_new(&self->s, &img, sb.buf, &opt);
+    Py_END_ALLOW_THREADS if (st != GCUT_OK)
+    {
         raise_status(st, NULL);
         goto done;
     }
@@ -1219,8 +1208,8 @@ static PyObject *session_add_stroke(SessionObject *self, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "add_stroke: too many pixels");
         return NULL;
     }
-    gcut_status st = gcut_seg_session_add_stroke(self->s, (uint8_t)label, pb.buf,
-                                                 (int32_t)(pb.len / 4));
+    gcut_status st =
+        gcut_seg_session_add_stroke(self->s, (uint8_t)label, pb.buf, (int32_t)(pb.len / 4));
     PyBuffer_Release(&pb);
     if (st != GCUT_OK)
         return raise_status(st, NULL);
@@ -1263,13 +1252,9 @@ static PyObject *session_solve(SessionObject *self, PyObject *args)
     memset(&stats, 0, sizeof stats);
     gcut_status st;
     self->busy = 1;
-    Py_BEGIN_ALLOW_THREADS
-    if (iterations == 0)
-        st = gcut_seg_session_solve(self->s, m, &stats);
-    else
-        st = gcut_seg_session_grabcut(self->s, iterations, m, &stats);
-    Py_END_ALLOW_THREADS
-    self->busy = 0;
+    Py_BEGIN_ALLOW_THREADS if (iterations == 0) st = gcut_seg_session_solve(self->s, m, &stats);
+    else st = gcut_seg_session_grabcut(self->s, iterations, m, &stats);
+    Py_END_ALLOW_THREADS self->busy = 0;
     if (st != GCUT_OK) {
         Py_DECREF(mask);
         return raise_status(st, NULL);
@@ -1313,9 +1298,9 @@ static PyObject *py_backends(PyObject *mod, PyObject *unused)
         const char *reason = NULL;
         int ok = gcut_backend_available(i, &reason);
         const char *desc = gcut_backend_description(i);
-        PyObject *t = Py_BuildValue("(sOssI)", gcut_backend_name(i), ok ? Py_True : Py_False,
-                                    reason ? reason : "", desc ? desc : "",
-                                    (unsigned)gcut_backend_caps(i));
+        PyObject *t =
+            Py_BuildValue("(sOssI)", gcut_backend_name(i), ok ? Py_True : Py_False,
+                          reason ? reason : "", desc ? desc : "", (unsigned)gcut_backend_caps(i));
         if (t == NULL || PyList_Append(list, t) != 0) {
             Py_XDECREF(t);
             Py_DECREF(list);
@@ -1371,8 +1356,8 @@ static PyMethodDef module_methods[] = {
     {NULL}};
 
 static struct PyModuleDef module_def = {PyModuleDef_HEAD_INIT, "_gcut",
-                                        "Low-level bindings of libgcut (use the gcut package).",
-                                        -1, module_methods};
+                                        "Low-level bindings of libgcut (use the gcut package).", -1,
+                                        module_methods};
 
 PyMODINIT_FUNC PyInit__gcut(void);
 
