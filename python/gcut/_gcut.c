@@ -25,6 +25,7 @@
 
 #include "gcut/gcut.h"
 #ifdef GCUT_PY_HAVE_VISION
+#include "gcut/vision/mrf.h"
 #include "gcut/vision/segment.h"
 #endif
 
@@ -1279,6 +1280,101 @@ static PyTypeObject SessionType = {
     .tp_init = (initproc)session_init,
     .tp_new = PyType_GenericNew,
 };
+
+/* mrf(unary, width, height, depth, connectivity, labels_count, kind, lambda,
+ * trunc, table, weights, labels, swap, max_cycles, backend) -> (labels bytes,
+ * stats): alpha-expansion (swap 0) or alpha-beta swap (1). kind: 0 Potts,
+ * 1 truncated linear, 2 truncated quadratic, 3 table. weights: None or a
+ * sequence of connectivity / 2 int32 buffers (None entries: all 1). */
+static PyObject *py_mrf(PyObject *mod, PyObject *args)
+{
+    PyObject *ounary, *otable, *oweights, *olabels;
+    int W, H, D, conn, L, kind, lambda, trunc, swap, max_cycles;
+    const char *backend;
+    if (!PyArg_ParseTuple(args, "OiiiiiiiiOOOiiz", &ounary, &W, &H, &D, &conn, &L, &kind, &lambda,
+                          &trunc, &otable, &oweights, &olabels, &swap, &max_cycles, &backend))
+        return NULL;
+    gcut_mrf *m = NULL;
+    gcut_status st = gcut_mrf_new(&m, W, H, D, conn, L);
+    if (st != GCUT_OK)
+        return raise_status(st, NULL);
+    const Py_ssize_t n = gcut_mrf_num_nodes(m);
+    Py_buffer ub, tb, lb, wb;
+    memset(&tb, 0, sizeof tb);
+    memset(&lb, 0, sizeof lb);
+    memset(&wb, 0, sizeof wb);
+    PyObject *ret = NULL, *out = NULL, *seq = NULL;
+    if (get_i32(ounary, &ub, n * L, "unary", 0) != 0) {
+        gcut_mrf_free(m);
+        return NULL;
+    }
+    if (get_i32(otable, &tb, (Py_ssize_t)L * L, "table", 1) != 0 ||
+        get_i32(olabels, &lb, n, "labels", 0) != 0)
+        goto done;
+    st = gcut_mrf_set_unary(m, ub.buf);
+    if (st == GCUT_OK) {
+        if (kind == 0)
+            st = gcut_mrf_set_potts(m, lambda);
+        else if (kind == 1)
+            st = gcut_mrf_set_trunc_linear(m, lambda, trunc);
+        else if (kind == 2)
+            st = gcut_mrf_set_trunc_quadratic(m, lambda, trunc);
+        else
+            st = gcut_mrf_set_table(m, tb.buf);
+    }
+    if (st == GCUT_OK && oweights != Py_None) {
+        seq = PySequence_Fast(oweights, "weights: expected a sequence of arrays");
+        if (seq == NULL)
+            goto done;
+        if (PySequence_Fast_GET_SIZE(seq) != conn / 2) {
+            PyErr_Format(PyExc_ValueError, "weights: expected %d arrays, got %zd", conn / 2,
+                         PySequence_Fast_GET_SIZE(seq));
+            goto done;
+        }
+        for (int j = 0; j < conn / 2 && st == GCUT_OK; j++) {
+            if (get_i32(PySequence_Fast_GET_ITEM(seq, j), &wb, n, "weights", 1) != 0)
+                goto done;
+            if (wb.buf)
+                st = gcut_mrf_set_weights(m, 2 * j, wb.buf);
+            release(&wb);
+        }
+    }
+    if (st != GCUT_OK) {
+        raise_status(st, NULL);
+        goto done;
+    }
+    out = PyBytes_FromStringAndSize(lb.buf, n * 4);
+    if (out == NULL)
+        goto done;
+    gcut_mrf_options opt;
+    gcut_mrf_options_init(&opt);
+    opt.max_cycles = max_cycles;
+    opt.solve.backend = backend;
+    gcut_mrf_stats ms;
+    memset(&ms, 0, sizeof ms);
+    int32_t *labels = (int32_t *)PyBytes_AS_STRING(out);
+    Py_BEGIN_ALLOW_THREADS st =
+        swap ? gcut_mrf_swap(m, &opt, labels, &ms) : gcut_mrf_expand(m, &opt, labels, &ms);
+    Py_END_ALLOW_THREADS if (st != GCUT_OK)
+    {
+        raise_status(st, NULL);
+        goto done;
+    }
+    ret = Py_BuildValue("(O{sLsLsisisisdsdsdss})", out, "initial_energy",
+                        (long long)ms.initial_energy, "energy", (long long)ms.energy, "cycles",
+                        (int)ms.cycles, "moves", (int)ms.moves, "moves_accepted",
+                        (int)ms.moves_accepted, "build_ms", ms.build_ms, "solve_ms", ms.solve_ms,
+                        "total_ms", ms.total_ms, "backend", ms.backend ? ms.backend : "");
+done:
+    Py_XDECREF(out);
+    Py_XDECREF(seq);
+    release(&ub);
+    release(&tb);
+    release(&lb);
+    release(&wb);
+    gcut_mrf_free(m);
+    return ret;
+}
 #endif /* GCUT_PY_HAVE_VISION */
 
 /* ------------------------------------------------------------------ module */
@@ -1349,6 +1445,9 @@ static PyMethodDef module_methods[] = {
 #ifdef GCUT_PY_HAVE_VISION
     {"seeds_from_rect", py_seeds_from_rect, METH_VARARGS,
      "seeds_from_rect(width, height, x, y, w, h) -> seed bytes"},
+    {"mrf", py_mrf, METH_VARARGS,
+     "mrf(unary, width, height, depth, connectivity, labels_count, kind, lambda, trunc, table, "
+     "weights, labels, swap, max_cycles, backend) -> (labels bytes, stats)"},
     {"segment", py_segment, METH_VARARGS,
      "segment(image, width, height, channels, depth, seeds, iterations, lambda, connectivity, "
      "model, components, backend) -> (mask bytes, stats)"},

@@ -150,3 +150,80 @@ class Segmentation:
         if not 1 <= int(iterations) <= 1000:
             raise ValueError(f"iterations: {iterations} is not in 1..1000")
         return self._mask(self._s.solve(int(iterations)))
+
+
+_PAIRWISE = {"potts": 0, "linear": 1, "quadratic": 2}
+
+
+def _mrf(unary: Any, pairwise: Any, lambda_: int, trunc: Optional[int], weights: Any,
+         labels: Any, connectivity: Optional[int], max_cycles: int, backend: str,
+         with_stats: bool, swap: bool) -> Any:
+    if not getattr(_gcut, "HAVE_VISION", 0):
+        raise UnsupportedError("this build of gcut has no vision layer (libgcut_vision)")
+    from . import _as_int32
+    u = _as_int32("unary", unary, floats="exact")
+    if u.ndim not in (3, 4):
+        raise ValueError(f"unary: expected shape (H, W, L) or (D, H, W, L), got {u.shape}")
+    shape, nl = u.shape[:-1], u.shape[-1]
+    d, h, w = (1,) + shape if len(shape) == 2 else shape
+    conn = connectivity if connectivity is not None else (4 if len(shape) == 2 else 6)
+    table = None
+    if isinstance(pairwise, str):
+        if pairwise not in _PAIRWISE:
+            raise ValueError(f"pairwise: {pairwise!r} is not one of {sorted(_PAIRWISE)} "
+                             "or an (L, L) table")
+        kind = _PAIRWISE[pairwise]
+    else:
+        kind = 3
+        table = _as_int32("pairwise", pairwise, floats="exact")
+        if table.shape != (nl, nl):
+            raise ValueError(f"pairwise: a table of shape {(nl, nl)} expected, got {table.shape}")
+    wl = None
+    if weights is not None:
+        wa = _as_int32("weights", weights, floats="exact")
+        if wa.shape == shape:
+            wl = [wa] * (conn // 2)
+        elif wa.shape == (conn // 2,) + shape:
+            wl = [np.ascontiguousarray(wa[j]) for j in range(conn // 2)]
+        else:
+            raise ValueError(f"weights: expected shape {shape} or {(conn // 2,) + shape}, "
+                             f"got {wa.shape}")
+    if labels is None:
+        start = np.zeros(shape, dtype=np.int32)
+    else:
+        start = _as_int32("labels", labels, ids=True)
+        if start.shape != shape:
+            raise ValueError(f"labels: expected shape {shape}, got {start.shape}")
+    out, stats = _gcut.mrf(u, w, h, d, int(conn), nl, kind, int(lambda_),
+                           int(trunc if trunc is not None else nl), table, wl, start,
+                           int(bool(swap)), int(max_cycles), backend)
+    result = np.frombuffer(out, dtype=np.int32).reshape(shape)
+    return (result, stats) if with_stats else result
+
+
+def alpha_expansion(unary: Any, pairwise: Any = "potts", lambda_: int = 1,
+                    trunc: Optional[int] = None, *, weights: Any = None, labels: Any = None,
+                    connectivity: Optional[int] = None, max_cycles: int = 20,
+                    backend: str = "auto", with_stats: bool = False) -> Any:
+    """Multi-label energy minimisation by alpha-expansion (gcut/vision/mrf.h).
+
+    ``unary``: int costs of shape (H, W, L) or (D, H, W, L), each in
+    [0, 2^28]; ``pairwise``: "potts" (lambda [a != b]), "linear"
+    (lambda min(|a - b|, trunc)), "quadratic" (lambda min((a - b)^2, trunc):
+    not a metric past trunc 2, use ``alpha_beta_swap``) or an (L, L) int
+    table V(a, b) (a metric for expansion); ``weights`` (optional, per pair:
+    an array of the grid's shape, or one per even direction) multiply V;
+    ``labels``: the start labelling (default all 0). Returns the labelling
+    (int32, the grid's shape), and the statistics (energies are exact
+    int64) with ``with_stats=True``. GIL released."""
+    return _mrf(unary, pairwise, lambda_, trunc, weights, labels, connectivity, max_cycles,
+                backend, with_stats, False)
+
+
+def alpha_beta_swap(unary: Any, pairwise: Any = "potts", lambda_: int = 1,
+                    trunc: Optional[int] = None, *, weights: Any = None, labels: Any = None,
+                    connectivity: Optional[int] = None, max_cycles: int = 20,
+                    backend: str = "auto", with_stats: bool = False) -> Any:
+    """Alpha-beta swap moves, as ``alpha_expansion``; V must be a semi-metric."""
+    return _mrf(unary, pairwise, lambda_, trunc, weights, labels, connectivity, max_cycles,
+                backend, with_stats, True)
