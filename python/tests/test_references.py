@@ -134,3 +134,40 @@ def test_repeated_calls_do_not_grow():
     for _ in range(6):
         round_()
     assert rss_kb() - before < 4096  # 1800 calls: a leak of even 3 KB each would show
+
+
+@pytest.mark.skipif(not getattr(gcut._gcut, "HAVE_VISION", 0), reason="no vision layer")
+def test_vision_buffers_released():
+    w, h = 12, 10
+    img = bytearray(np.random.default_rng(2).integers(0, 255, w * h * 3, dtype=np.uint8).tobytes())
+    seeds = bytearray(w * h)
+    seeds[0], seeds[w * h - 1] = 2, 1
+    bad_seeds = bytearray(w * h)  # no seed at all: the library refuses
+    mask, stats = gcut._gcut.segment(img, w, h, 3, 8, seeds, 0, 50.0, 8, 0, 5, "auto")
+    with pytest.raises(gcut.InvalidError):
+        gcut._gcut.segment(img, w, h, 3, 8, bad_seeds, 0, 50.0, 8, 0, 5, "auto")
+    with pytest.raises(ValueError):
+        gcut._gcut.segment(img, w, h, 3, 8, seeds[:-1], 0, 50.0, 8, 0, 5, "auto")
+    s = gcut._gcut.Session(img, w, h, 3, 8, seeds, 50.0, 8, 0, 5, "auto")
+    pix = array.array("i", [3, 4])
+    s.add_stroke(1, pix)
+    with pytest.raises(gcut.InvalidError):
+        s.add_stroke(1, array.array("i", [10**6]))
+    s.set_seeds(seeds)
+    s.solve(0)
+    with pytest.raises(gcut.InvalidError):
+        gcut._gcut.Session(img, w, h, 3, 8, bad_seeds, 50.0, 8, 0, 5, "auto")
+    del s
+    unary = array.array("i", [1, 2, 3] * (w * h))
+    labels = array.array("i", [0] * (w * h))
+    weights = [array.array("i", [1] * (w * h)), None]
+    gcut._gcut.mrf(unary, w, h, 1, 4, 3, 0, 2, 3, None, weights, labels, 0, 5, "auto")
+    bad = array.array("i", [0] * (w * h - 1) + [9])
+    with pytest.raises(gcut.InvalidError):
+        gcut._gcut.mrf(unary, w, h, 1, 4, 3, 0, 2, 3, None, weights, bad, 0, 5, "auto")
+    with pytest.raises(ValueError):
+        gcut._gcut.mrf(unary, w, h, 1, 4, 3, 0, 2, 3, None, weights[:1], labels, 0, 5, "auto")
+    for b in (img, seeds, bad_seeds):
+        b.append(0)  # BufferError while an export is held
+        b.pop()
+    released([pix, unary, labels, weights[0], bad])
