@@ -253,8 +253,10 @@ static PyGetSetDef result_getset[] = {
     {"flows_bytes", (getter)result_flows_bytes, NULL, "per-edge flows (int32 bytes) or None", NULL},
     {NULL}};
 
+/* clang-format off */
 static PyTypeObject ResultType = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "gcut._gcut.Result",
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "gcut._gcut.Result",
     .tp_basicsize = sizeof(ResultObject),
     .tp_dealloc = (destructor)result_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
@@ -262,6 +264,7 @@ static PyTypeObject ResultType = {
     .tp_getset = result_getset,
     .tp_as_buffer = &result_as_buffer,
 };
+/* clang-format on */
 
 /* --------------------------------------------------------- solve options */
 
@@ -378,9 +381,12 @@ static PyObject *graph_solve(GraphObject *self, PyObject *args, PyObject *kw)
     gcut_solve_options opt;
     fill_options(&opt, backend, want_flows, time_limit, threads);
     gcut_status st;
-    Py_BEGIN_ALLOW_THREADS st = gcut_solve(self->g, &opt, r->res);
-    Py_END_ALLOW_THREADS if (st != GCUT_OK)
-    {
+    { /* the GIL released */
+        PyThreadState *save = PyEval_SaveThread();
+        st = gcut_solve(self->g, &opt, r->res);
+        PyEval_RestoreThread(save);
+    }
+    if (st != GCUT_OK) {
         Py_DECREF(r);
         return raise_status(st, NULL);
     }
@@ -416,8 +422,12 @@ static PyObject *graph_check_flow(GraphObject *self, PyObject *args, PyObject *k
         }
     }
     gcut_status st;
-    Py_BEGIN_ALLOW_THREADS st = gcut_check_flow(self->g, (int64_t)flow, fl.buf, cut.buf);
-    Py_END_ALLOW_THREADS release(&fl);
+    { /* the GIL released */
+        PyThreadState *save = PyEval_SaveThread();
+        st = gcut_check_flow(self->g, (int64_t)flow, fl.buf, cut.buf);
+        PyEval_RestoreThread(save);
+    }
+    release(&fl);
     release(&cut);
     if (st != GCUT_OK)
         return raise_status(st, NULL);
@@ -434,8 +444,12 @@ static PyObject *graph_write_dimacs(GraphObject *self, PyObject *args)
         return NULL;
     }
     gcut_status st;
-    Py_BEGIN_ALLOW_THREADS st = gcut_graph_write_dimacs(self->g, PyBytes_AS_STRING(opath));
-    Py_END_ALLOW_THREADS Py_DECREF(opath);
+    { /* the GIL released */
+        PyThreadState *save = PyEval_SaveThread();
+        st = gcut_graph_write_dimacs(self->g, PyBytes_AS_STRING(opath));
+        PyEval_RestoreThread(save);
+    }
+    Py_DECREF(opath);
     if (st != GCUT_OK)
         return raise_status(st, NULL);
     Py_RETURN_NONE;
@@ -567,8 +581,10 @@ static PyGetSetDef graph_getset[] = {
     {"num_edges", (getter)graph_num_edges, NULL, "number of edges", NULL},
     {NULL}};
 
+/* clang-format off */
 static PyTypeObject GraphType = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "gcut._gcut.Graph",
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "gcut._gcut.Graph",
     .tp_basicsize = sizeof(GraphObject),
     .tp_dealloc = (destructor)graph_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
@@ -578,6 +594,7 @@ static PyTypeObject GraphType = {
     .tp_init = (initproc)graph_init,
     .tp_new = PyType_GenericNew,
 };
+/* clang-format on */
 
 /* read_dimacs(path) -> (Graph, source, sink, arcs, dropped) */
 static PyObject *py_read_dimacs(PyObject *mod, PyObject *args)
@@ -588,8 +605,12 @@ static PyObject *py_read_dimacs(PyObject *mod, PyObject *args)
     gcut_graph *g = NULL;
     gcut_dimacs_info info;
     gcut_status st;
-    Py_BEGIN_ALLOW_THREADS st = gcut_graph_read_dimacs(PyBytes_AS_STRING(opath), &g, &info);
-    Py_END_ALLOW_THREADS Py_DECREF(opath);
+    { /* the GIL released */
+        PyThreadState *save = PyEval_SaveThread();
+        st = gcut_graph_read_dimacs(PyBytes_AS_STRING(opath), &g, &info);
+        PyEval_RestoreThread(save);
+    }
+    Py_DECREF(opath);
     if (st != GCUT_OK)
         return raise_status(st, NULL);
     GraphObject *go = (GraphObject *)GraphType.tp_alloc(&GraphType, 0);
@@ -765,8 +786,12 @@ static PyObject *grid_solve(GridObject *self, PyObject *args, PyObject *kw)
     fill_options(&opt, backend, 0, time_limit, threads);
     gcut_status st;
     self->busy = 1;
-    Py_BEGIN_ALLOW_THREADS st = gcut_grid_solve(self->g, &opt, r->res);
-    Py_END_ALLOW_THREADS self->busy = 0;
+    { /* the GIL released */
+        PyThreadState *save = PyEval_SaveThread();
+        st = gcut_grid_solve(self->g, &opt, r->res);
+        PyEval_RestoreThread(save);
+    }
+    self->busy = 0;
     if (st != GCUT_OK) {
         Py_DECREF(r);
         return raise_status(st, NULL);
@@ -916,8 +941,10 @@ static PyMethodDef grid_methods[] = {
 #endif
     {NULL}};
 
+/* clang-format off */
 static PyTypeObject GridType = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "gcut._gcut.Grid",
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "gcut._gcut.Grid",
     .tp_basicsize = sizeof(GridObject),
     .tp_dealloc = (destructor)grid_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
@@ -926,6 +953,7 @@ static PyTypeObject GridType = {
     .tp_init = (initproc)grid_init,
     .tp_new = PyType_GenericNew,
 };
+/* clang-format on */
 
 /* ---------------------------------------------------------------- matching */
 
@@ -970,14 +998,17 @@ static PyObject *py_match(PyObject *mod, PyObject *args, PyObject *kw)
     gcut_match_options opt;
     gcut_match_options_init(&opt);
     opt.backend = backend;
-    Py_BEGIN_ALLOW_THREADS st = gcut_match(b, &opt, res);
-    if (st == GCUT_OK)
-        st = gcut_match_check(b, gcut_match_result_row_mates(res), gcut_match_result_col_mates(res),
-                              gcut_match_result_cardinality(res),
-                              (uint8_t *)PyBytes_AS_STRING(out[2]),
-                              (uint8_t *)PyBytes_AS_STRING(out[3]));
-    Py_END_ALLOW_THREADS if (st != GCUT_OK)
-    {
+    { /* the GIL released */
+        PyThreadState *save = PyEval_SaveThread();
+        st = gcut_match(b, &opt, res);
+        if (st == GCUT_OK)
+            st = gcut_match_check(
+                b, gcut_match_result_row_mates(res), gcut_match_result_col_mates(res),
+                gcut_match_result_cardinality(res), (uint8_t *)PyBytes_AS_STRING(out[2]),
+                (uint8_t *)PyBytes_AS_STRING(out[3]));
+        PyEval_RestoreThread(save);
+    }
+    if (st != GCUT_OK) {
         raise_status(st, NULL);
         goto done;
     }
@@ -1073,10 +1104,15 @@ static PyObject *py_segment(PyObject *mod, PyObject *args)
     memset(&stats, 0, sizeof stats);
     gcut_status st;
     uint8_t *m = (uint8_t *)PyBytes_AS_STRING(mask);
-    Py_BEGIN_ALLOW_THREADS if (iterations == 0) st = gcut_segment(&img, sb.buf, &opt, m, &stats);
-    else st = gcut_grabcut(&img, sb.buf, iterations, &opt, m, &stats);
-    Py_END_ALLOW_THREADS if (st != GCUT_OK)
-    {
+    { /* the GIL released */
+        PyThreadState *save = PyEval_SaveThread();
+        if (iterations == 0)
+            st = gcut_segment(&img, sb.buf, &opt, m, &stats);
+        else
+            st = gcut_grabcut(&img, sb.buf, iterations, &opt, m, &stats);
+        PyEval_RestoreThread(save);
+    }
+    if (st != GCUT_OK) {
         Py_CLEAR(mask);
         raise_status(st, NULL);
         goto done;
@@ -1175,9 +1211,12 @@ static int session_init(SessionObject *self, PyObject *args, PyObject *kw)
     opt.components = components;
     opt.solve.backend = backend;
     gcut_status st;
-    Py_BEGIN_ALLOW_THREADS st = gcut_seg_session_new(&self->s, &img, sb.buf, &opt);
-    Py_END_ALLOW_THREADS if (st != GCUT_OK)
-    {
+    { /* the GIL released */
+        PyThreadState *save = PyEval_SaveThread();
+        st = gcut_seg_session_new(&self->s, &img, sb.buf, &opt);
+        PyEval_RestoreThread(save);
+    }
+    if (st != GCUT_OK) {
         raise_status(st, NULL);
         goto done;
     }
@@ -1253,9 +1292,15 @@ static PyObject *session_solve(SessionObject *self, PyObject *args)
     memset(&stats, 0, sizeof stats);
     gcut_status st;
     self->busy = 1;
-    Py_BEGIN_ALLOW_THREADS if (iterations == 0) st = gcut_seg_session_solve(self->s, m, &stats);
-    else st = gcut_seg_session_grabcut(self->s, iterations, m, &stats);
-    Py_END_ALLOW_THREADS self->busy = 0;
+    { /* the GIL released */
+        PyThreadState *save = PyEval_SaveThread();
+        if (iterations == 0)
+            st = gcut_seg_session_solve(self->s, m, &stats);
+        else
+            st = gcut_seg_session_grabcut(self->s, iterations, m, &stats);
+        PyEval_RestoreThread(save);
+    }
+    self->busy = 0;
     if (st != GCUT_OK) {
         Py_DECREF(mask);
         return raise_status(st, NULL);
@@ -1270,8 +1315,10 @@ static PyMethodDef session_methods[] = {
      "solve(iterations=0) -> (mask bytes, stats)"},
     {NULL}};
 
+/* clang-format off */
 static PyTypeObject SessionType = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "gcut._gcut.Session",
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "gcut._gcut.Session",
     .tp_basicsize = sizeof(SessionObject),
     .tp_dealloc = (destructor)session_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
@@ -1280,6 +1327,7 @@ static PyTypeObject SessionType = {
     .tp_init = (initproc)session_init,
     .tp_new = PyType_GenericNew,
 };
+/* clang-format on */
 
 /* mrf(unary, width, height, depth, connectivity, labels_count, kind, lambda,
  * trunc, table, weights, labels, swap, max_cycles, backend) -> (labels bytes,
@@ -1353,10 +1401,12 @@ static PyObject *py_mrf(PyObject *mod, PyObject *args)
     gcut_mrf_stats ms;
     memset(&ms, 0, sizeof ms);
     int32_t *labels = (int32_t *)PyBytes_AS_STRING(out);
-    Py_BEGIN_ALLOW_THREADS st =
-        swap ? gcut_mrf_swap(m, &opt, labels, &ms) : gcut_mrf_expand(m, &opt, labels, &ms);
-    Py_END_ALLOW_THREADS if (st != GCUT_OK)
-    {
+    { /* the GIL released */
+        PyThreadState *save = PyEval_SaveThread();
+        st = swap ? gcut_mrf_swap(m, &opt, labels, &ms) : gcut_mrf_expand(m, &opt, labels, &ms);
+        PyEval_RestoreThread(save);
+    }
+    if (st != GCUT_OK) {
         raise_status(st, NULL);
         goto done;
     }
