@@ -45,7 +45,7 @@ __all__ = [
     "InternalError", "version", "backends", "Backend", "Result", "Network", "maxflow",
     "check_flow", "read_dimacs", "write_dimacs", "grid_cut", "GridProblem", "Graph",
     "GraphInt", "GraphFloat", "match", "MatchResult", "grabcut", "segment", "Segmentation", "alpha_expansion", "alpha_beta_swap",
-    "HAVE_FLOAT",
+    "stereo", "HAVE_FLOAT",
 ]
 # IOError, OverflowError, TimeoutError and InterruptedError are attributes of
 # the package (gcut.TimeoutError ...) but not in __all__: a star import must
@@ -471,6 +471,7 @@ def write_dimacs(path: Union[str, "os.PathLike[str]"], n: int, src: Any, dst: An
 from ._grid import GridProblem, grid_cut  # noqa: E402
 from ._compat import Graph, GraphFloat, GraphInt  # noqa: E402
 from ._match import MatchResult, match  # noqa: E402
-from ._vision import Segmentation, alpha_beta_swap, alpha_expansion, grabcut, segment  # noqa: E402,E501
+from ._vision import (Segmentation, alpha_beta_swap, alpha_expansion, grabcut,  # noqa: E402
+                      segment, stereo)
 
 import os  # noqa: E402  (for the annotations above)

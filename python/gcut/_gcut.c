@@ -27,6 +27,7 @@
 #ifdef GCUT_PY_HAVE_VISION
 #include "gcut/vision/mrf.h"
 #include "gcut/vision/segment.h"
+#include "gcut/vision/stereo.h"
 #endif
 
 /* ------------------------------------------------------------------ errors */
@@ -1425,6 +1426,76 @@ done:
     gcut_mrf_free(m);
     return ret;
 }
+
+/* stereo(left, right, width, height, channels, depth, ndisp, cost, smooth,
+ * lambda, trunc, tl_trunc, swap, lr_check, max_cycles, backend) ->
+ * (disparities as int32 bytes, stats): gcut_stereo_match on a rectified
+ * pair read in place. */
+static PyObject *py_stereo(PyObject *mod, PyObject *args)
+{
+    PyObject *oleft, *oright;
+    int W, H, C, D, ndisp, cost, smooth, lambda, trunc, tl_trunc, swap, lr, cycles;
+    const char *backend;
+    if (!PyArg_ParseTuple(args, "OOiiiiiiiiiiiiiz", &oleft, &oright, &W, &H, &C, &D, &ndisp, &cost,
+                          &smooth, &lambda, &trunc, &tl_trunc, &swap, &lr, &cycles, &backend))
+        return NULL;
+    if (W < 1 || H < 1 || (C != 1 && C != 3 && C != 4) || (D != 8 && D != 16)) {
+        PyErr_SetString(PyExc_ValueError, "stereo: bad image geometry");
+        return NULL;
+    }
+    const Py_ssize_t n = (Py_ssize_t)W * H, bytes = n * C * (D / 8);
+    Py_buffer lb, rb;
+    if (PyObject_GetBuffer(oleft, &lb, PyBUF_C_CONTIGUOUS) != 0)
+        return NULL;
+    if (PyObject_GetBuffer(oright, &rb, PyBUF_C_CONTIGUOUS) != 0) {
+        PyBuffer_Release(&lb);
+        return NULL;
+    }
+    PyObject *out = NULL, *ret = NULL;
+    if (lb.len != bytes || rb.len != bytes) {
+        PyErr_Format(PyExc_ValueError, "stereo: %zd and %zd image bytes, expected %zd", lb.len,
+                     rb.len, bytes);
+        goto done;
+    }
+    out = PyBytes_FromStringAndSize(NULL, n * 4);
+    if (out == NULL)
+        goto done;
+    const size_t stride = (size_t)W * (size_t)C * (size_t)(D / 8);
+    gcut_image left = {W, H, C, D, stride, lb.buf}, right = {W, H, C, D, stride, rb.buf};
+    gcut_stereo_options p;
+    gcut_stereo_options_init(&p);
+    p.ndisp = ndisp;
+    p.cost = (gcut_stereo_cost)cost;
+    p.smooth = (gcut_stereo_smooth)smooth;
+    p.lambda = lambda;
+    p.trunc = trunc;
+    p.tl_trunc = tl_trunc;
+    p.use_swap = swap;
+    p.lr_check = lr;
+    p.mrf.max_cycles = cycles;
+    p.mrf.solve.backend = backend;
+    gcut_mrf_stats ms;
+    memset(&ms, 0, sizeof ms);
+    gcut_status st;
+    { /* the GIL released */
+        PyThreadState *save = PyEval_SaveThread();
+        st = gcut_stereo_match(&left, &right, &p, (int32_t *)PyBytes_AS_STRING(out), &ms);
+        PyEval_RestoreThread(save);
+    }
+    if (st != GCUT_OK) {
+        raise_status(st, NULL);
+        goto done;
+    }
+    ret = Py_BuildValue("(O{sLsLsisisdsdss})", out, "initial_energy", (long long)ms.initial_energy,
+                        "energy", (long long)ms.energy, "cycles", (int)ms.cycles, "moves",
+                        (int)ms.moves, "solve_ms", ms.solve_ms, "total_ms", ms.total_ms, "backend",
+                        ms.backend ? ms.backend : "");
+done:
+    Py_XDECREF(out);
+    PyBuffer_Release(&lb);
+    PyBuffer_Release(&rb);
+    return ret;
+}
 #endif /* GCUT_PY_HAVE_VISION */
 
 /* ------------------------------------------------------------------ module */
@@ -1498,6 +1569,9 @@ static PyMethodDef module_methods[] = {
     {"mrf", py_mrf, METH_VARARGS,
      "mrf(unary, width, height, depth, connectivity, labels_count, kind, lambda, trunc, table, "
      "weights, labels, swap, max_cycles, backend) -> (labels bytes, stats)"},
+    {"stereo", py_stereo, METH_VARARGS,
+     "stereo(left, right, width, height, channels, depth, ndisp, cost, smooth, lambda, trunc, "
+     "tl_trunc, swap, lr_check, max_cycles, backend) -> (disparity bytes, stats)"},
     {"segment", py_segment, METH_VARARGS,
      "segment(image, width, height, channels, depth, seeds, iterations, lambda, connectivity, "
      "model, components, backend) -> (mask bytes, stats)"},

@@ -227,3 +227,38 @@ def alpha_beta_swap(unary: Any, pairwise: Any = "potts", lambda_: int = 1,
     """Alpha-beta swap moves, as ``alpha_expansion``; V must be a semi-metric."""
     return _mrf(unary, pairwise, lambda_, trunc, weights, labels, connectivity, max_cycles,
                 backend, with_stats, True)
+
+
+_STEREO_COSTS = {"bt": 0, "ad": 1, "census": 2}
+_STEREO_SMOOTH = {"potts": 0, "linear": 1}
+
+
+def stereo(left: Any, right: Any, ndisp: int = 16, *, cost: str = "bt",
+           smooth: str = "linear", lambda_: int = 5, trunc: int = 20, tl_trunc: int = 2,
+           swap: bool = False, lr_check: bool = False, max_cycles: int = 20,
+           backend: str = "auto", with_stats: bool = False) -> Any:
+    """Disparity map of a rectified pair (gcut_stereo_match, docs/stereo.md):
+    disparity d at left pixel (x, y) matches right pixel (x - d, y).
+
+    ``left``, ``right``: images of one shape (uint8 or uint16; gray or
+    colour), read in place; ``ndisp`` disparities 0 .. ndisp-1; ``cost``
+    "bt", "ad" or "census"; ``smooth`` "linear" (lambda min(|a-b|, tl_trunc))
+    or "potts"; ``lr_check``: also solve the right view and fill the
+    occluded pixels from the background side. Returns a float32 array of
+    whole-pixel disparities (no sub-pixel refinement), and the statistics
+    with ``with_stats=True``. GIL released."""
+    if not getattr(_gcut, "HAVE_VISION", 0):
+        raise UnsupportedError("this build of gcut has no vision layer (libgcut_vision)")
+    lft, w, h, c, d = _image(left)
+    rgt = _image(right)
+    if rgt[0].shape != lft.shape or rgt[0].dtype != lft.dtype:
+        raise ValueError(f"right: shape {rgt[0].shape} {rgt[0].dtype}, expected the left "
+                         f"image's {lft.shape} {lft.dtype}")
+    if cost not in _STEREO_COSTS or smooth not in _STEREO_SMOOTH:
+        raise ValueError(f"cost must be one of {sorted(_STEREO_COSTS)} and smooth one of "
+                         f"{sorted(_STEREO_SMOOTH)}")
+    disp, stats = _gcut.stereo(lft, rgt[0], w, h, c, d, int(ndisp), _STEREO_COSTS[cost],
+                               _STEREO_SMOOTH[smooth], int(lambda_), int(trunc), int(tl_trunc),
+                               int(bool(swap)), int(bool(lr_check)), int(max_cycles), backend)
+    out = np.frombuffer(disp, dtype=np.int32).reshape(h, w).astype(np.float32)
+    return (out, stats) if with_stats else out

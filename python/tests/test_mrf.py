@@ -89,3 +89,35 @@ def test_start_labels_and_errors(rng):
         gcut.alpha_expansion(unary - 20)
     with pytest.raises(TypeError, match="fractional"):
         gcut.alpha_expansion(unary + 0.5)
+
+
+def stereo_pair(rng, h=40, w=64, d_bg=2, d_fg=6):
+    """A random-texture pair: a background at disparity d_bg and a square at d_fg."""
+    right = rng.integers(0, 256, (h, w + 16)).astype(np.uint8)
+    truth = np.full((h, w), d_bg)
+    truth[12:28, 24:44] = d_fg
+    xs = np.arange(w)[None, :] - truth + 8  # left (x, y) matches right (x - d, y)
+    left = np.take_along_axis(right, xs, axis=1)
+    return np.ascontiguousarray(left), np.ascontiguousarray(right[:, 8:8 + w]), truth
+
+
+def test_stereo_recovers_a_synthetic_pair(rng):
+    left, right, truth = stereo_pair(rng)
+    disp, st = gcut.stereo(left, right, ndisp=10, with_stats=True)
+    assert disp.dtype == np.float32 and disp.shape == truth.shape
+    inner = (slice(None), slice(10, None))  # left border columns have no match
+    assert (disp[inner] == truth[inner]).mean() > 0.95
+    assert st["energy"] <= st["initial_energy"]
+    rgb = np.repeat(left[..., None], 3, axis=2), np.repeat(right[..., None], 3, axis=2)
+    disp3 = gcut.stereo(*rgb, ndisp=10)
+    assert (disp3[inner] == truth[inner]).mean() > 0.95
+    swap = gcut.stereo(left, right, ndisp=10, swap=True, smooth="potts", cost="ad")
+    assert (swap[inner] == truth[inner]).mean() > 0.9
+    lr = gcut.stereo(left, right, ndisp=10, lr_check=True)
+    assert (lr[inner] == truth[inner]).mean() > 0.9
+    with pytest.raises(ValueError, match="right"):
+        gcut.stereo(left, right[:, :-1])
+    with pytest.raises(ValueError, match="cost"):
+        gcut.stereo(left, right, cost="ssd")
+    with pytest.raises(gcut.InvalidError):
+        gcut.stereo(left, right, ndisp=1)
