@@ -167,6 +167,11 @@ def test_vision_buffers_released():
         gcut._gcut.mrf(unary, w, h, 1, 4, 3, 0, 2, 3, None, weights, bad, 0, 5, "auto")
     with pytest.raises(ValueError):
         gcut._gcut.mrf(unary, w, h, 1, 4, 3, 0, 2, 3, None, weights[:1], labels, 0, 5, "auto")
+    gcut._gcut.stereo(img, img, w, h, 3, 8, 4, 0, 1, 5, 20, 2, 0, 0, 5, "auto")
+    with pytest.raises(gcut.InvalidError):
+        gcut._gcut.stereo(img, img, w, h, 3, 8, 1, 0, 1, 5, 20, 2, 0, 0, 5, "auto")
+    with pytest.raises(ValueError):
+        gcut._gcut.stereo(img, seeds, w, h, 3, 8, 4, 0, 1, 5, 20, 2, 0, 0, 5, "auto")
     for b in (img, seeds, bad_seeds):
         b.append(0)  # BufferError while an export is held
         b.pop()
