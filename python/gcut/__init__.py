@@ -247,6 +247,9 @@ def version() -> str:
     return _gcut.version()
 
 
+__version__ = version()
+
+
 class Backend(NamedTuple):
     """One max-flow back end of the registry."""
     name: str

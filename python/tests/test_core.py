@@ -10,7 +10,7 @@ from conftest import brute_force, random_graph
 
 
 def test_version_and_backends():
-    assert gcut.version().count(".") == 2
+    assert gcut.version().count(".") == 2 and gcut.__version__ == gcut.version()
     bs = gcut.backends()
     names = [b.name for b in bs]
     assert "cpu-bk" in names and "cpu-hipr" in names
