@@ -119,8 +119,20 @@ class GraphInt:
         self._net = None
 
     # ------------------------------------------------------------ edges
+    def _scalar_caps(self, *caps: Any) -> bool:
+        """Whether the capacities are plain in-range numbers for the fast path."""
+        return all(isinstance(c, (int, np.integer)) and not isinstance(c, bool)
+                   and 0 <= c <= _INT32_MAX for c in caps)
+
     def add_edge(self, i: int, j: int, capacity: Any, rev_capacity: Any) -> None:
         """Add an edge i -> j (``capacity``) and j -> i (``rev_capacity``)."""
+        n = self._n
+        if (isinstance(i, (int, np.integer)) and isinstance(j, (int, np.integer))
+                and 0 <= i < n and 0 <= j < n and self._scalar_caps(capacity, rev_capacity)):
+            # the fast path of add_edge loops: ids and capacities checked in Python
+            self._single.append((int(i), int(j), capacity, rev_capacity))
+            self._result = self._net = None
+            return
         ids = _as_int32("add_edge ids", [i, j], ids=True)
         c = self._caps("capacity", [capacity, rev_capacity])
         self._check_ids("add_edge", ids)
@@ -207,6 +219,14 @@ class GraphInt:
     def add_tedge(self, i: int, cap_source: Any, cap_sink: Any) -> None:
         """Add ``cap_source`` (source -> i) and ``cap_sink`` (i -> sink); adds
         to what node i had (PyMaxflow semantics)."""
+        if (isinstance(i, (int, np.integer)) and 0 <= i < self._n
+                and self._scalar_caps(cap_source, cap_sink)):
+            v = int(i)
+            s, t = self._tsrc[v] + cap_source, self._tsink[v] + cap_sink
+            if s <= _INT32_MAX and t <= _INT32_MAX:  # else the slow path raises
+                self._tsrc[v], self._tsink[v] = s, t
+                self._result = self._net = None
+                return
         ids = _as_int32("i", [i], ids=True)
         self._check_ids("add_tedge", ids)
         c = self._caps("capacities", [cap_source, cap_sink])
@@ -318,6 +338,10 @@ class _GraphFloat(GraphInt):
 
     def _edge_caps(self, w: np.ndarray, factor: Any) -> np.ndarray:
         return w.astype(np.float64) * float(factor)
+
+    def _scalar_caps(self, *caps: Any) -> bool:
+        return all(isinstance(c, (int, float, np.integer, np.floating))
+                   and not isinstance(c, bool) and 0 <= c < float("inf") for c in caps)
 
     def _check_sum(self, new_s: np.ndarray, new_t: np.ndarray) -> None:
         if not (np.all(np.isfinite(new_s)) and np.all(np.isfinite(new_t))):
