@@ -33,6 +33,7 @@ Using one object from two threads while it is being solved raises
 from __future__ import annotations
 
 import builtins as _builtins
+import threading as _threading
 from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 import numpy as np
@@ -333,6 +334,19 @@ class Result:
         return f"<gcut.Result flow={self.flow} backend={self.backend!r} nodes={self._r.num_nodes}>"
 
 
+ProgressFn = Any  #: a callable taking the progress dict; a true return cancels
+
+
+def _progress(progress: Any) -> Dict[str, Any]:
+    """The progress arguments of a low-level solve: the callable, and
+    whether to check for signals (Ctrl-C) from the main thread."""
+    if progress is not None and not callable(progress):
+        raise TypeError("progress: expected a callable taking one dict, or None")
+    main = _threading.current_thread() is _threading.main_thread()
+    return {"progress": progress, "signals": main,
+            "interval_ms": 0.0 if progress is not None else 250.0}
+
+
 def _time_limit(t: Optional[float]) -> float:
     if t is None:
         return 0.0
@@ -390,11 +404,14 @@ class Network:
         return self._g.num_edges
 
     def solve(self, backend: str = "auto", want_flows: bool = False,
-              time_limit: Optional[float] = None, threads: int = 0) -> Result:
+              time_limit: Optional[float] = None, threads: int = 0,
+              progress: ProgressFn = None) -> Result:
         """Maximum flow and canonical minimum cut (GIL released while solving).
         For a network built from floats, ``Result.quantization`` reports the
-        scale and the bound, and ``Result.energy`` the cut's float value."""
-        r = self._g.solve(backend, bool(want_flows), _time_limit(time_limit), int(threads))
+        scale and the bound, and ``Result.energy`` the cut's float value.
+        ``progress``: see docs/python.md, "Progress and cancelling"."""
+        r = self._g.solve(backend, bool(want_flows), _time_limit(time_limit), int(threads),
+                          **_progress(progress))
         q = self._g.quantization(r.flow) if self.quantization is not None else None
         return Result(r, q)
 
@@ -429,7 +446,7 @@ class Network:
 def maxflow(n: int, src: Any, dst: Any, cap: Any, rev_cap: Any = None, tsrc: Any = None,
             tsink: Any = None, backend: str = "auto", want_flows: bool = False,
             time_limit: Optional[float] = None, threads: int = 0,
-            scale: float = 0.0) -> Result:
+            scale: float = 0.0, progress: ProgressFn = None) -> Result:
     """Maximum flow of a general graph given as edge arrays (see ``Network``).
 
     Integer capacities are exact. Float capacities (with HAVE_FLOAT) are
@@ -441,7 +458,7 @@ def maxflow(n: int, src: Any, dst: Any, cap: Any, rev_cap: Any = None, tsrc: Any
     (5, [0, 1, 1])
     """
     net = Network(n, src, dst, cap, rev_cap, tsrc, tsink, scale=scale)
-    return net.solve(backend, want_flows, time_limit, threads)
+    return net.solve(backend, want_flows, time_limit, threads, progress)
 
 
 def check_flow(n: int, src: Any, dst: Any, cap: Any, rev_cap: Any = None, tsrc: Any = None,

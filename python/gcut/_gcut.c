@@ -280,6 +280,89 @@ static int fill_options(gcut_solve_options *opt, const char *backend, int want_f
     return 0;
 }
 
+/* ---------------------------------------------------------------- progress */
+
+/* A progress callback of a solve (gcut_solve_options.progress, since 0.3):
+ * the solving thread takes the GIL back, checks for signals (Ctrl-C) when
+ * asked, and calls the Python callable with a dict; a true return value
+ * cancels (GCUT_ERR_INTERRUPTED). An exception (KeyboardInterrupt from a
+ * signal, or one the callable raised) cancels too, and is raised by the
+ * call instead of gcut.InterruptedError. */
+typedef struct {
+    PyObject *fn;     /* the callable, or NULL: signals only */
+    int signals;      /* PyErr_CheckSignals at every call */
+    PyObject *exc[3]; /* the exception that cancelled the solve (type, value, traceback) */
+    int64_t calls;
+} progress_ctx;
+
+static int progress_trampoline(const gcut_progress *p, void *user)
+{
+    progress_ctx *c = user;
+    PyGILState_STATE g = PyGILState_Ensure();
+    int stop = 0;
+    c->calls++;
+    if (c->signals && PyErr_CheckSignals() != 0)
+        stop = 1;
+    if (!stop && c->fn) {
+        PyObject *d =
+            Py_BuildValue("{szszsdsLsLsLszsd}", "operation", p->operation, "phase", p->phase,
+                          "fraction", p->fraction, "step", (long long)p->step, "steps",
+                          (long long)p->steps, "remaining", (long long)p->remaining,
+                          "remaining_what", p->remaining_what, "elapsed_ms", p->elapsed_ms);
+        PyObject *r = d ? PyObject_CallOneArg(c->fn, d) : NULL;
+        Py_XDECREF(d);
+        if (r == NULL)
+            stop = 1;
+        else {
+            const int truth = PyObject_IsTrue(r);
+            Py_DECREF(r);
+            stop = truth != 0; /* -1 (an exception) stops too */
+        }
+    }
+    if (stop && PyErr_Occurred() && c->exc[0] == NULL)
+        PyErr_Fetch(&c->exc[0], &c->exc[1], &c->exc[2]);
+    PyErr_Clear();
+    PyGILState_Release(g);
+    return stop;
+}
+
+/* Set up \p c and \p opt for \p fn (None: no callable) and \p signals. */
+static void progress_setup(progress_ctx *c, gcut_solve_options *opt, PyObject *fn, int signals,
+                           double interval_ms)
+{
+    memset(c, 0, sizeof *c);
+    c->fn = fn == Py_None ? NULL : fn;
+    c->signals = signals;
+    if (c->fn || c->signals) {
+        opt->progress = progress_trampoline;
+        opt->progress_user = c;
+        opt->progress_interval_ms = interval_ms;
+    }
+}
+
+/* After a failed solve: the callback's exception if it cancelled the
+ * solve, else the library's error. */
+static PyObject *progress_fail(progress_ctx *c, gcut_status st)
+{
+    if (c->exc[0] != NULL) {
+        PyErr_Restore(c->exc[0], c->exc[1], c->exc[2]);
+        memset(c->exc, 0, sizeof c->exc);
+        return NULL;
+    }
+    return raise_status(st, NULL);
+}
+
+/* After a successful solve: an exception the callback raised at its last
+ * call (after which the library finished anyway) is raised all the same. */
+static int progress_done(progress_ctx *c)
+{
+    if (c->exc[0] == NULL)
+        return 0;
+    PyErr_Restore(c->exc[0], c->exc[1], c->exc[2]);
+    memset(c->exc, 0, sizeof c->exc);
+    return -1;
+}
+
 /* ------------------------------------------------------------------- Graph */
 
 /* A graph never changes after its construction (tp_init refuses a second
@@ -367,12 +450,14 @@ done:
 
 static PyObject *graph_solve(GraphObject *self, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"backend", "want_flows", "time_limit", "threads", NULL};
+    static char *kwlist[] = {"backend",  "want_flows", "time_limit",  "threads",
+                             "progress", "signals",    "interval_ms", NULL};
     const char *backend = "auto";
-    int want_flows = 0, threads = 0;
-    double time_limit = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|zpdi", kwlist, &backend, &want_flows, &time_limit,
-                                     &threads))
+    int want_flows = 0, threads = 0, signals = 0;
+    double time_limit = 0, interval_ms = 0;
+    PyObject *fn = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|zpdiOpd", kwlist, &backend, &want_flows,
+                                     &time_limit, &threads, &fn, &signals, &interval_ms))
         return NULL;
     if (graph_check(self) != 0)
         return NULL;
@@ -381,6 +466,8 @@ static PyObject *graph_solve(GraphObject *self, PyObject *args, PyObject *kw)
         return NULL;
     gcut_solve_options opt;
     fill_options(&opt, backend, want_flows, time_limit, threads);
+    progress_ctx pc;
+    progress_setup(&pc, &opt, fn, signals, interval_ms);
     gcut_status st;
     { /* the GIL released */
         PyThreadState *save = PyEval_SaveThread();
@@ -389,7 +476,11 @@ static PyObject *graph_solve(GraphObject *self, PyObject *args, PyObject *kw)
     }
     if (st != GCUT_OK) {
         Py_DECREF(r);
-        return raise_status(st, NULL);
+        return progress_fail(&pc, st);
+    }
+    if (progress_done(&pc) != 0) {
+        Py_DECREF(r);
+        return NULL;
     }
     r->num_edges = gcut_graph_num_edges(self->g);
     return (PyObject *)r;
@@ -772,11 +863,14 @@ done:
 
 static PyObject *grid_solve(GridObject *self, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"backend", "time_limit", "threads", NULL};
+    static char *kwlist[] = {"backend", "time_limit",  "threads", "progress",
+                             "signals", "interval_ms", NULL};
     const char *backend = "auto";
-    int threads = 0;
-    double time_limit = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|zdi", kwlist, &backend, &time_limit, &threads))
+    int threads = 0, signals = 0;
+    double time_limit = 0, interval_ms = 0;
+    PyObject *fn = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|zdiOpd", kwlist, &backend, &time_limit, &threads,
+                                     &fn, &signals, &interval_ms))
         return NULL;
     if (grid_check(self) != 0)
         return NULL;
@@ -785,6 +879,8 @@ static PyObject *grid_solve(GridObject *self, PyObject *args, PyObject *kw)
         return NULL;
     gcut_solve_options opt;
     fill_options(&opt, backend, 0, time_limit, threads);
+    progress_ctx pc;
+    progress_setup(&pc, &opt, fn, signals, interval_ms);
     gcut_status st;
     self->busy = 1;
     { /* the GIL released */
@@ -795,7 +891,11 @@ static PyObject *grid_solve(GridObject *self, PyObject *args, PyObject *kw)
     self->busy = 0;
     if (st != GCUT_OK) {
         Py_DECREF(r);
-        return raise_status(st, NULL);
+        return progress_fail(&pc, st);
+    }
+    if (progress_done(&pc) != 0) {
+        Py_DECREF(r);
+        return NULL;
     }
     return (PyObject *)r;
 }

@@ -7,7 +7,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from . import _gcut
-from . import HAVE_FLOAT, InvalidError, Result, _as_float32, _as_int32, _time_limit
+from . import HAVE_FLOAT, InvalidError, Result, _as_float32, _as_int32, _progress, _time_limit
 
 _CONNECTIVITIES = {2: (4, 8), 3: (6, 18, 26)}
 
@@ -249,10 +249,12 @@ class GridProblem:
         return np.frombuffer(self._grid.get_caps(int(what)), dtype=np.int32).reshape(self.shape)
 
     def solve(self, backend: Optional[str] = None, time_limit: Optional[float] = None,
-              threads: int = 0) -> np.ndarray:
+              threads: int = 0, progress: Any = None) -> np.ndarray:
         """Solve (GIL released) and return the mask: True = foreground
-        (source side). The full result is kept in ``self.result``."""
-        raw = self._grid.solve(backend or self.backend, _time_limit(time_limit), int(threads))
+        (source side). The full result is kept in ``self.result``.
+        ``progress``: see docs/python.md, "Progress and cancelling"."""
+        raw = self._grid.solve(backend or self.backend, _time_limit(time_limit), int(threads),
+                               **_progress(progress))
         q = self._grid.quantization(raw.flow) if self._fg32 is not None else None
         r = Result(raw, q)
         self.result = r
@@ -277,7 +279,8 @@ class GridProblem:
 
 
 def grid_cut(cost_fg: Any, cost_bg: Any, pairwise: Any, connectivity: int = 4,
-             backend: str = "auto", time_limit: Optional[float] = None) -> np.ndarray:
+             backend: str = "auto", time_limit: Optional[float] = None,
+             progress: Any = None) -> np.ndarray:
     """Binary segmentation of a 2-D or 3-D grid; returns a bool mask, True =
     foreground.
 
@@ -292,4 +295,4 @@ def grid_cut(cost_fg: Any, cost_bg: Any, pairwise: Any, connectivity: int = 4,
     fg = np.asarray(cost_fg)
     p = GridProblem(fg.shape, connectivity, backend)
     p.set_energy(fg, cost_bg, pairwise)
-    return p.solve(time_limit=time_limit)
+    return p.solve(time_limit=time_limit, progress=progress)
