@@ -2,7 +2,8 @@
 # Install what gcut needs to build and test on Debian 12, if it is missing.
 # Run as root (or with sudo). Installs nothing when everything is present.
 set -euo pipefail
-pkgs=(build-essential cmake pkg-config python3 libcmocka-dev zlib1g-dev gnuplot-nox libpng-dev libjpeg62-turbo-dev libsdl2-dev xvfb xauth)
+pkgs=(build-essential cmake pkg-config python3 libcmocka-dev zlib1g-dev gnuplot-nox libpng-dev libjpeg62-turbo-dev libsdl2-dev xvfb xauth
+      python3-dev python3-numpy python3-pytest python3-setuptools)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
