@@ -799,7 +799,7 @@ static PyObject *grid_set_terminals(GridObject *self, PyObject *args)
         release(&s);
         return NULL;
     }
-    gcut_status st = gcut_grid_set_terminals(self->g, s.buf, t.buf);
+    gcut_status st = gcut_grid_set_terminal_caps(self->g, s.buf, t.buf);
     release(&s);
     release(&t);
     if (st != GCUT_OK)
@@ -847,7 +847,7 @@ static PyObject *grid_set_tweights_at(GridObject *self, PyObject *args)
         }
     }
     for (Py_ssize_t i = 0; i < k; i++) {
-        gcut_status st = gcut_grid_set_tweights(self->g, ids[i], s[i], t[i]);
+        gcut_status st = gcut_grid_set_terminal_cap(self->g, ids[i], s[i], t[i]);
         if (st != GCUT_OK) {
             ret = raise_status(st, NULL);
             goto done;
