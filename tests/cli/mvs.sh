@@ -104,4 +104,12 @@ grep -q 'bad_par.txt:2: 3 numbers after the name, expected 21' "$work/err" || fa
 grep -q 'no_such_key' "$work/err" || fail "bad params: $(cat "$work/err")"
 "$exe" --cameras "$work/cams_par.txt" --ref v2.pgm --png16 x.png 2> /dev/null; [ $? = 2 ] || fail "png16 with sweep: exit"
 "$exe" --bogus 2> /dev/null; [ $? = 2 ] || fail "unknown option exit"
+set -e
+# The demos that need data from outside the repository say so in --help.
+for demo in "$src"/../demos/mvs-*.sh; do
+  case $demo in *mvs-common.sh) continue ;; esac
+  h=$(bash "$demo" --help) || fail "$demo --help: exit"
+  grep -q 'needs data that is not in the repository' <<<"$h" || fail "$demo --help: $h"
+  bash "$demo" --version | grep -q 'gcut [0-9]' || fail "$demo --version"
+done
 echo ok
