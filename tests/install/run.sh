@@ -85,6 +85,49 @@ pc_consumer() {
     run_consumers "$work/$name"
 }
 
+# examples TAG CMAKE-ARGS...: every program of examples/ built with
+# find_package (shared and static) and, when PREFIX is given through
+# $libdir, with pkg-config (shared and static); each run from the source
+# tree (the bundled images) must succeed: the examples check their results.
+examples() {
+    local tag=$1 p name flags; shift
+    local srcroot=$here/../..
+    cmake -S "$here/examples" -B "$work/$tag-examples" -DGCUT_EXAMPLES="$srcroot/examples" "$@" \
+        >"$work/$tag-examples.log" 2>&1 \
+        || { cat "$work/$tag-examples.log" >&2; fail "the examples did not configure ($tag)"; }
+    cmake --build "$work/$tag-examples" >>"$work/$tag-examples.log" 2>&1 \
+        || { cat "$work/$tag-examples.log" >&2; fail "the examples did not build ($tag)"; }
+    local n=0
+    for p in "$work/$tag-examples"/example-*; do
+        [ -x "$p" ] || continue
+        (cd "$srcroot" && "$p" >/dev/null) || fail "$p failed ($tag)"
+        n=$((n + 1))
+    done
+    [ "$n" -ge 10 ] || fail "only $n example programs built with find_package ($tag)"
+}
+
+# pc_examples: every program of examples/ with pkg-config gcut-vision,
+# shared and static, built and run.
+pc_examples() {
+    local pcdir=$libdir/pkgconfig srcroot=$here/../.. src name shared static
+    [ -f "$pcdir/gcut-vision.pc" ] || return 0
+    shared="$(PKG_CONFIG_PATH="$pcdir" pkg-config --cflags --libs gcut-vision) -Wl,-rpath,$libdir"
+    static=$(PKG_CONFIG_PATH="$pcdir" pkg-config --static --cflags --libs gcut-vision)
+    static=$(sed -E 's/-l(gcut|gcut_vision)\b/-l:lib\1.a/g' <<<"$static")
+    mkdir -p "$work/pc-examples"
+    for src in "$srcroot"/examples/*.c; do
+        name=$(basename "$src" .c)
+        # shellcheck disable=SC2086
+        cc -std=c11 -o "$work/pc-examples/$name" "$src" $shared -lm -lpthread \
+            || fail "pkg-config: example $name did not link"
+        # shellcheck disable=SC2086
+        cc -std=c11 -o "$work/pc-examples/$name-static" "$src" $static -lm -lpthread \
+            || fail "pkg-config --static: example $name did not link"
+        (cd "$srcroot" && "$work/pc-examples/$name" >/dev/null && "$work/pc-examples/$name-static" >/dev/null) \
+            || fail "pkg-config: example $name failed"
+    done
+}
+
 # check_prefix PREFIX TAG: everything a user of that prefix does.
 check_prefix() {
     local prefix=$1 tag=$2 p
@@ -161,8 +204,14 @@ case "$mode" in
 install)
     cmake --install "$build" --prefix "$work/prefix" >/dev/null
     check_prefix "$work/prefix" inst
+    # Every example, with find_package and with pkg-config, shared and static.
+    if [ -f "$libdir/cmake/gcut/gcut-vision-targets.cmake" ]; then
+        examples inst -DCMAKE_PREFIX_PATH="$work/prefix"
+        pc_examples
+    fi
     # The build tree, through gcut_DIR.
     consumer build-tree "vision" -Dgcut_DIR="$build"
+    [ ! -f "$build/gcut-vision-targets.cmake" ] || examples build-tree -Dgcut_DIR="$build"
     ;;
 package)
     for tool in cpack dpkg-deb dpkg-shlibdeps; do
