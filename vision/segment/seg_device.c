@@ -50,6 +50,10 @@ gcut_status gcut_i_seg_eval_open_device(gcut_i_seg_eval *ev, const gcut_solve_op
     ev->pl = pl;
     ev->dev = state;
     ev->ops = &gcut_i_seg_eval_device;
+    /* The device is set up now: "auto" sends the session's grid solves there
+     * too (lib/solve/choose.c), rather than pairing device energies with a
+     * CPU solve when the box is smaller than the image. */
+    gcut_i_note_device_used();
     return GCUT_OK;
 }
 
