@@ -66,9 +66,10 @@ int main(void)
     stroke(g);                                  /* the grid records what changed */
     if (gcut_grid_solve(g, &opt, r) != GCUT_OK) /* second solve: warm */
         goto fail;
-    const gcut_stats *st = gcut_result_stats(r);
+    const gcut_stats *st = gcut_result_stats(r); /* owned by r */
+    const int warm = st->warm_start;
     printf("after the stroke: flow %lld, warm %d, %.3f ms\n", (long long)gcut_result_flow(r),
-           (int)st->warm_start, st->total_ms);
+           warm, st->total_ms);
 
     /* The same final grid solved from scratch must agree, cut and all. */
     stroke(cold);
@@ -83,7 +84,7 @@ int main(void)
     gcut_result_free(rc);
     gcut_grid_free(g);
     gcut_grid_free(cold);
-    return same && st->warm_start ? 0 : 1;
+    return same && warm ? 0 : 1;
 fail:
     fprintf(stderr, "example-warm-stroke: %s\n", gcut_last_error());
     return 1;
