@@ -20,6 +20,8 @@
 #   THREADS   threads of peibfs and the parallel gcut engines (default: all cores)
 #   REPEAT    solves per engine (default 3; anchors report their own medians)
 #   TLIMIT    seconds per solve (default 60)
+#   REAL      a folder of DIMACS files to add to the set (the real vision
+#             instances of bench/make-real-instances.sh)
 # Writes OUTDIR/anchors.csv (one row per instance and code) and
 # OUTDIR/anchors.md (the table), and prints the table.
 set -u
@@ -81,6 +83,10 @@ case $SET in
   *) echo "run-anchors: SET is small, cpu or full" >&2; exit 2 ;;
 esac
 SPECS=${SPECS_OVERRIDE:-$SPECS}
+# REAL=DIR: also every DIMACS file of DIR (bench/make-real-instances.sh).
+if [ -n "${REAL:-}" ]; then
+  SPECS="$SPECS $(ls "$REAL"/*.max 2>/dev/null | tr '\n' ' ')"
+fi
 if [ -z "${ENGINES:-}" ]; then
   ENGINES=$("$BUILD/bin/gcut-bench" --list 2>&1 | awk '$2 == "yes" && $1 != "cpu-ref" {print $1}' |
             paste -sd, -)
@@ -91,10 +97,15 @@ echo "instance,arcs,code,kind,solve_ms,flow,status" >"$CSV"
 row() { echo "$1,$2,$3,$4,$5,$6,$7" >>"$CSV"; }
 
 for spec in $SPECS; do
-  f=$WORK/inst.max
-  "$BUILD/bin/gcut-gen" "$spec" -q -o "$f" || { echo "gcut-gen $spec failed" >&2; continue; }
+  if [ -f "$spec" ]; then # a DIMACS file (e.g. from bench/make-real-instances.sh)
+    f=$spec
+  else
+    f=$WORK/inst.max
+    "$BUILD/bin/gcut-gen" "$spec" -q -o "$f" || { echo "gcut-gen $spec failed" >&2; continue; }
+  fi
   arcs=$(awk '$1 == "p" {print $4; exit}' "$f")
   name=${spec//,/;} # the CSV's instance column
+  name=${name##*/}
   echo "== $spec ($arcs arcs)" >&2
   # gcut: every engine through gcut-bench (median of REPEAT, layout build excluded)
   timeout $((TLIMIT * (REPEAT + 2) + 120)) "$BUILD/bin/gcut-bench" "$f" --backends "$ENGINES" \
@@ -127,7 +138,7 @@ for spec in $SPECS; do
   [ -x "$A/hi_pr_orig" ] && run_anchor hi_pr anchor-cpu sh -c "\"$A/hi_pr_orig\" < \"$f\""
   [ -x "$A/bk304_run" ] && run_anchor bk304 anchor-cpu "$A/bk304_run" "$f"
   [ $GPU = 1 ] && [ -x "$A/ecl_run" ] && run_anchor ecl anchor-gpu "$A/ecl_run" "$f"
-  rm -f "$f"
+  [ "$f" = "$spec" ] || rm -f "$f"
 done
 
 /usr/bin/env python3 "$ROOT/bench/anchors_table.py" "$CSV" "$OUT/anchors.md" "$SET" "$THREADS"

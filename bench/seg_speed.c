@@ -77,7 +77,7 @@ static gcut_image *scaled(const gcut_image *rgb, double mp)
 
 int main(int argc, char **argv)
 {
-    const char *photo = NULL, *backend = NULL;
+    const char *photo = NULL, *backend = NULL, *keep = NULL;
     double mps[16];
     int nmp = 0, iters = 1, cpu_energies = 0;
     for (int i = 1; i < argc; i++) {
@@ -87,6 +87,8 @@ int main(int argc, char **argv)
             iters = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--cpu-energies"))
             cpu_energies = 1;
+        else if (!strcmp(argv[i], "--keep") && i + 1 < argc)
+            keep = argv[++i];
         else if (!photo)
             photo = argv[i];
         else if (nmp < 16)
@@ -94,7 +96,8 @@ int main(int argc, char **argv)
     }
     if (!photo || iters < 1) {
         fprintf(stderr, "usage: gcut-seg-speed PHOTO [MEGAPIXELS...] [--backend NAME] "
-                        "[--iterations N] [--cpu-energies]\n");
+                        "[--iterations N] [--cpu-energies] [--keep DIR (the scaled images, "
+                        "as DIR/NAME-MPmp.png)]\n");
         return 2;
     }
     if (nmp == 0) {
@@ -119,6 +122,16 @@ int main(int argc, char **argv)
         if (!big || gcut_image_save_png(big, path) != GCUT_OK) {
             fprintf(stderr, "gcut-seg-speed: %s\n", gcut_last_error());
             return 1;
+        }
+        if (keep) { /* the scaled photo, for instances made from it (bench/make-real-instances.sh) */
+            const char *base = strrchr(photo, '/') ? strrchr(photo, '/') + 1 : photo;
+            const int stem = (int)(strrchr(base, '.') ? strrchr(base, '.') - base : (long)strlen(base));
+            char kept[1024];
+            snprintf(kept, sizeof kept, "%s/%.*s-%gmp.png", keep, stem, base, mps[i]);
+            if (gcut_image_save_png(big, kept) != GCUT_OK) {
+                fprintf(stderr, "gcut-seg-speed: %s\n", gcut_last_error());
+                return 1;
+            }
         }
         const int32_t w = big->width, h = big->height;
         gcut_image_free(big);
