@@ -102,15 +102,6 @@
  * and nothing changes (bench/results/cpu-hpf-2026-11-25.md). */
 #define HPF_GAP_SKIP 0.05
 
-/* How many nodes ahead of the one it expands the global labelling's search
- * asks for the memory it will read. */
-#define HPF_AHEAD 4
-#if defined(__GNUC__) || defined(__clang__)
-#define HPF_PREFETCH(p) __builtin_prefetch(p)
-#else
-#define HPF_PREFETCH(p) ((void)0)
-#endif
-
 /* The engine's own copy of the arcs: everything a scan or a push reads
  * about an arc in one 16-byte record (as cpu-hipr). */
 typedef struct hpf_arc {
@@ -344,18 +335,6 @@ static void global_labels(hpf_engine *e)
         const int32_t dw = lab[v] + 1;
         if (dw >= top)
             break;
-        /* The search is bound by misses on the neighbours' labels and
-         * reverse arcs: ask for them a few nodes ahead (their arc records,
-         * asked for further ahead still, are in cache by then). */
-        if (qh + HPF_AHEAD < qt) {
-            const int32_t y = q[qh + HPF_AHEAD];
-            for (int64_t a = first[y]; a < first[y + 1]; a++) {
-                HPF_PREFETCH(&lab[arc[a].head]);
-                HPF_PREFETCH(&arc[arc[a].sister]);
-            }
-            if (qh + 2 * HPF_AHEAD < qt)
-                HPF_PREFETCH(&arc[first[q[qh + 2 * HPF_AHEAD]]]);
-        }
         for (int64_t a = first[v]; a < first[v + 1]; a++) {
             /* w -> v (the sister of v -> w) residual: w gets dw, and so do
              * its ancestors that have no label yet. */
