@@ -32,14 +32,15 @@
  * distances to a deficit, and they are raised again to the highest that
  * (V), (M) and (D) allow (global_labels, the counterpart of cpu-hipr's
  * global relabelling) when the relabel work since the last time passes a
- * limit that doubles each time. On a single-source layered graph
+ * limit that doubles each time, unless the gap rule has lifted more than
+ * n / 20 nodes to top since it was last due. On a single-source layered graph
  * (genrmf, RLG) every zero-excess node at label 0 looks as close to a
  * deficit as the deficit itself, excess wanders into long trees, and every
  * later merger pays for their depth: with these labels genrmf a=32 b=32
  * takes 0.44 M arc pushes instead of 15.9 M, and RLG 256 x 512 0.8 M
- * instead of 17 M. On random grids the periodic part makes phase I about
- * twice as slow (4.6 M relabels instead of 2.9 M on a 512 x 512 grid):
- * grids are cpu-bk's (bench/results/cpu-hpf-2026-11-25.md).
+ * instead of 17 M. On random grids the periodic part costs more relabels
+ * than it saves; there the gaps are large, and the skip after large gaps
+ * keeps it to a few labellings (bench/results/cpu-hpf-2026-11-25.md).
  *
  * Phase I. Take a strong root r of the highest label L (a LIFO stack per
  * label). Walk its strong branch depth first through the nodes of label L
@@ -92,6 +93,15 @@
 #define HPF_FREQ 2.0
 #define HPF_GROW 2.0
 
+/* A due global labelling is skipped (its work reset, its limit grown) when
+ * the gap rule lifted more than HPF_GAP_SKIP * n nodes to top since it was
+ * last due. On grids the gaps are large and the labellings cost more
+ * relabels than they save (512 x 512 random grid: 7 labellings and 4.3 M
+ * relabels, 4 and 3.5 M with the skip, phase I about 20% faster; the
+ * 1024 x 1024 vision grid about 30%); on genrmf and RLG the gaps are small
+ * and nothing changes (bench/results/cpu-hpf-2026-11-25.md). */
+#define HPF_GAP_SKIP 0.05
+
 /* The engine's own copy of the arcs: everything a scan or a push reads
  * about an arc in one 16-byte record (as cpu-hipr). */
 typedef struct hpf_arc {
@@ -140,6 +150,7 @@ typedef struct hpf_engine {
     int32_t *queue;       /* n: breadth-first search of global_labels */
     int64_t work;         /* relabel work since the last global labelling */
     double work_limit;    /* when it is due: HPF_ALPHA * n + m / 2 */
+    int64_t gap_seen;     /* gap_nodes when the labelling was last due */
     int64_t mergers, pushes, relabels, gap_nodes, globals;
 } hpf_engine;
 
@@ -523,7 +534,13 @@ static gcut_status phase1(hpf_engine *e)
         e->roots[e->amax] = e->node[r].bnext;
         process_root(e, r);
         if ((double)e->work * HPF_FREQ > e->work_limit) {
-            global_labels(e);
+            /* Gaps that lifted many nodes to top since the last time have
+             * done the labelling's most useful part: skip it this time. */
+            if ((double)(e->gap_nodes - e->gap_seen) > HPF_GAP_SKIP * e->n)
+                e->work = 0;
+            else
+                global_labels(e);
+            e->gap_seen = e->gap_nodes;
             e->work_limit *= HPF_GROW;
         }
         if ((st = out_of_time(&clock, e)) != GCUT_OK)
