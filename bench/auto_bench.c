@@ -19,23 +19,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "gcut/gcut.h"
+#include "cli.h"
 #include "gen/gen.h"
-
-static double wall_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    const double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 static const char usage[] =
     "usage: gcut-auto-bench SPEC [--backend NAME] [--fresh N] [--header]\n"
@@ -91,12 +78,12 @@ int main(int argc, char **argv)
             fprintf(stderr, "gcut-auto-bench: %s\n", err);
             return 1;
         }
-        const double t0 = wall_ms();
+        const double t0 = cli_now_ms();
         if (gcut_grid_solve(g, &opt, res) != GCUT_OK) {
             fprintf(stderr, "gcut-auto-bench: %s: %s\n", spec, gcut_last_error());
             return 1;
         }
-        const double dt = wall_ms() - t0;
+        const double dt = cli_now_ms() - t0;
         if (r == 0) {
             first = dt;
             flow = gcut_result_flow(res);
@@ -114,7 +101,7 @@ int main(int argc, char **argv)
         }
         gcut_grid_free(g);
     }
-    qsort(t, (size_t)fresh, sizeof *t, cmp_double);
+    cli_sort_doubles(t, (size_t)fresh);
     if (header)
         printf("spec,nodes,conn,backend,used,first_ms,fresh_ms,fresh_min_ms,flow,reason\n");
     printf("\"%s\",%d,%d,%s,%s,%.2f,%.2f,%.2f,%lld,\"%s\"\n", spec,

@@ -646,13 +646,7 @@ static gcut_status grid_solve_in_call(gcut_grid *g, const gcut_solve_options *op
     snprintf(why, sizeof why, "%s", reason);
     gcut_i_log(&opt, GCUT_LOG_INFO, "gcut_grid_solve: %s", why);
     st = solve_with(g, idx, &opt, res, why, t0);
-    const int is_auto = !opt.backend || !*opt.backend || strcmp(opt.backend, "auto") == 0;
-    if (st != GCUT_OK && is_auto && (gcut_backend_caps(idx) & GCUT_BACKEND_GPU) &&
-        (st == GCUT_ERR_DEVICE_NOMEM || st == GCUT_ERR_DEVICE)) {
-        /* A GPU picked by auto failed (too little device memory, a driver
-         * error): say so and solve on the CPU instead. */
-        gcut_i_log(&opt, GCUT_LOG_WARN, "gcut_grid_solve: %s failed (%s); falling back to the CPU",
-                   gcut_backend_name(idx), gcut_last_error());
+    if (gcut_i_gpu_fallback(&opt, idx, st, "gcut_grid_solve")) {
         const gcut_status failed = st;
         int32_t cpu;
         if (choose(g, "auto", GCUT_BACKEND_GPU, &cpu, &reason) == GCUT_OK) {

@@ -310,6 +310,18 @@ gcut_status gcut_i_choose_grid(const char *name, const gcut_i_grid_shape *shape,
     return GCUT_OK;
 }
 
+int gcut_i_gpu_fallback(const gcut_solve_options *opt, int32_t idx, gcut_status st,
+                        const char *who)
+{
+    const char *why;
+    if (st == GCUT_OK || (st != GCUT_ERR_DEVICE_NOMEM && st != GCUT_ERR_DEVICE) ||
+        !(gcut_backend_caps(idx) & GCUT_BACKEND_GPU) || named(opt->backend, &why))
+        return 0;
+    gcut_i_log(opt, GCUT_LOG_WARN, "%s: %s failed (%s); falling back to the CPU", who,
+               gcut_backend_name(idx), gcut_last_error());
+    return 1;
+}
+
 const char *gcut_i_grid_backend_name(const char *name, const gcut_i_grid_shape *shape)
 {
     int32_t index = -1;

@@ -100,17 +100,11 @@ static gcut_status solve_in_call(gcut_graph *g, const gcut_solve_options *opt_p,
                              &reason);
     if (st != GCUT_OK)
         return st;
-    const int is_auto = !opt.backend || !*opt.backend || strcmp(opt.backend, "auto") == 0;
     char why[384];
     snprintf(why, sizeof why, "%s", reason);
     gcut_i_log(&opt, GCUT_LOG_INFO, "gcut_solve: %s", why);
     st = gcut_i_run_backend(g, idx, &opt, res, why, t0);
-    if (st != GCUT_OK && is_auto && (gcut_backend_caps(idx) & GCUT_BACKEND_GPU) &&
-        (st == GCUT_ERR_DEVICE_NOMEM || st == GCUT_ERR_DEVICE)) {
-        /* A GPU picked by auto failed (too little device memory, a driver
-         * error): say so and solve on the CPU instead. */
-        gcut_i_log(&opt, GCUT_LOG_WARN, "gcut_solve: %s failed (%s); falling back to the CPU",
-                   gcut_backend_name(idx), gcut_last_error());
+    if (gcut_i_gpu_fallback(&opt, idx, st, "gcut_solve")) {
         int32_t cpu;
         const gcut_status failed = st;
         if (gcut_i_choose_graph(g, "auto", opt.want_flows ? GCUT_BACKEND_FLOWS : 0,

@@ -56,6 +56,14 @@ GCUT_HIDDEN gcut_status gcut_i_choose_graph(const gcut_graph *g, const char *nam
 GCUT_HIDDEN gcut_status gcut_i_choose_grid(const char *name, const gcut_i_grid_shape *shape,
                                            uint32_t avoid, int32_t *index, const char **reason);
 
+/* Whether a solve that back end `idx` failed with `st` goes again on the
+ * CPU: the back end was the automatic choice (not named by the caller or
+ * $GCUT_BACKEND), it is a GPU one, and it failed for lack of device memory
+ * or a driver error. Logs the warning through `opt` when so. The one rule
+ * of gcut_solve and gcut_grid_solve. */
+GCUT_HIDDEN int gcut_i_gpu_fallback(const gcut_solve_options *opt, int32_t idx, gcut_status st,
+                                    const char *who);
+
 /* ---- solve.c */
 
 /* Run back end `idx` on g and fill res on success; `reason` is kept in the

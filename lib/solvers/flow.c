@@ -193,3 +193,32 @@ done:
     gcut_i_free(s.order);
     return st;
 }
+
+gcut_status gcut_i_flows_from_preflow(const gcut_problem *p, uint32_t *res, int64_t *excess,
+                                      int32_t *edge_flows, const char *who)
+{
+    const int32_t n = p->bcsr->n;
+    int64_t *src_used = gcut_i_malloc_array(n > 0 ? n : 1, sizeof(int64_t));
+    if (!src_used)
+        return GCUT_FAIL(GCUT_ERR_NOMEM, "%s: cannot allocate phase II (%d nodes)", who, (int)n);
+    for (int32_t v = 0; v < n; v++) {
+        const int32_t cs = p->cap_source[v], ct = p->cap_sink[v];
+        src_used[v] = cs - (cs < ct ? cs : ct);
+    }
+    gcut_status st = gcut_i_preflow_to_flow(p->bcsr, res, excess, src_used);
+    if (st == GCUT_OK)
+        gcut_i_edge_flows_from_residual(p->bcsr, res, p->num_edges, edge_flows);
+    gcut_i_free(src_used);
+    return st;
+}
+
+uint32_t *gcut_i_pack_residuals(void *arcs, size_t stride, size_t offset, int64_t m)
+{
+    unsigned char *base = arcs;
+    for (int64_t a = 0; a < m; a++) {
+        uint32_t r;
+        memcpy(&r, base + (size_t)a * stride + offset, sizeof r);
+        memcpy(base + (size_t)a * sizeof(uint32_t), &r, sizeof r);
+    }
+    return (uint32_t *)arcs;
+}

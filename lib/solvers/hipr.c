@@ -43,6 +43,7 @@
  * preflow, and, for per-edge flows only, phase II (flow.c), which returns
  * the excess left at nodes that cannot reach the sink to the source.
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "solvers/solvers_internal.h"
@@ -333,23 +334,6 @@ static void discharge(hp_engine *e, int32_t v)
     }
 }
 
-/*
- * The shared helpers (cut, phase II, edge flows) take residuals as a plain
- * uint32 array. Pack them into the front of the arc records' memory, in
- * increasing order: the 4 bytes written for arc a lie at or before the
- * record of arc a, which has been read by then. memcpy keeps the accesses
- * well-typed; the arc records are dead afterwards.
- */
-static void residuals_in_place(hp_engine *e, int64_t m)
-{
-    unsigned char *base = (unsigned char *)e->arc;
-    for (int64_t a = 0; a < m; a++) {
-        const uint32_t r = e->arc[a].res;
-        memcpy(base + (size_t)a * sizeof(uint32_t), &r, sizeof r);
-    }
-    e->res = (uint32_t *)(void *)base;
-}
-
 static void engine_free(hp_engine *e)
 {
     gcut_i_free(e->arc);
@@ -447,26 +431,6 @@ static gcut_status phase1(hp_engine *e)
     return GCUT_OK;
 }
 
-/* Phase II (flows asked for): hand excesses back to the source, then read
- * per-edge flows off the residuals. `tmp` has n entries. */
-static gcut_status phase2(hp_engine *e, const gcut_problem *p, int64_t *tmp, gcut_solution *sol)
-{
-    const int32_t n = e->n;
-    int64_t *src_used = gcut_i_malloc_array(n > 0 ? n : 1, sizeof(int64_t));
-    if (!src_used)
-        return GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-hipr: cannot allocate phase II (%d nodes)", (int)n);
-    for (int32_t v = 0; v < n; v++) {
-        const int32_t cs = p->cap_source[v], ct = p->cap_sink[v];
-        src_used[v] = cs - (cs < ct ? cs : ct);
-        tmp[v] = e->node[v].excess;
-    }
-    gcut_status st = gcut_i_preflow_to_flow(p->bcsr, e->res, tmp, src_used);
-    if (st == GCUT_OK)
-        gcut_i_edge_flows_from_residual(p->bcsr, e->res, p->num_edges, sol->edge_flows);
-    gcut_i_free(src_used);
-    return st;
-}
-
 static gcut_status hipr_solve(void *state, const gcut_problem *p, const gcut_solve_options *opt,
                               gcut_solution *sol)
 {
@@ -493,7 +457,7 @@ static gcut_status hipr_solve(void *state, const gcut_problem *p, const gcut_sol
     st = phase1(&e);
     if (st != GCUT_OK)
         goto done;
-    residuals_in_place(&e, p->bcsr->m);
+    e.res = gcut_i_pack_residuals(e.arc, sizeof *e.arc, offsetof(hp_arc, res), p->bcsr->m);
     stats->solve_ms = gcut_i_now_ms() - t0;
 
     /* The canonical cut from the maximum preflow (same set as from any
@@ -512,7 +476,9 @@ static gcut_status hipr_solve(void *state, const gcut_problem *p, const gcut_sol
         if ((st = gcut_i_poll("flows", -1, NULL)) != GCUT_OK)
             goto done;
         t0 = gcut_i_now_ms();
-        st = phase2(&e, p, tmp, sol);
+        for (int32_t v = 0; v < n; v++)
+            tmp[v] = e.node[v].excess;
+        st = gcut_i_flows_from_preflow(p, e.res, tmp, sol->edge_flows, "cpu-hipr");
         stats->flow_ms = gcut_i_now_ms() - t0;
         if (st != GCUT_OK)
             goto done;

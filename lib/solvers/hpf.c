@@ -76,6 +76,7 @@
  * queue, the per-label stacks, lists and counts, and the cut's scratch),
  * plus 8 per node for phase II when flows are asked for.
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "solvers/solvers_internal.h"
@@ -549,39 +550,6 @@ static gcut_status phase1(hpf_engine *e)
     return GCUT_OK;
 }
 
-/* The shared helpers take residuals as a plain uint32 array: pack them into
- * the front of the arc records, in increasing order (the 4 bytes written for
- * arc a lie at or before its record, read by then). */
-static void residuals_in_place(hpf_engine *e, int64_t m)
-{
-    unsigned char *base = (unsigned char *)e->arc;
-    for (int64_t a = 0; a < m; a++) {
-        const uint32_t r = e->arc[a].res;
-        memcpy(base + (size_t)a * sizeof(uint32_t), &r, sizeof r);
-    }
-    e->res = (uint32_t *)(void *)base;
-}
-
-/* Phase II (flows asked for): the strong roots' excess goes back to the
- * source (flow.c); per-edge flows are read off the residuals. `tmp` holds
- * the positive excesses on entry. */
-static gcut_status phase2(hpf_engine *e, const gcut_problem *p, int64_t *tmp, gcut_solution *sol)
-{
-    const int32_t n = e->n;
-    int64_t *src_used = gcut_i_malloc_array(n > 0 ? n : 1, sizeof(int64_t));
-    if (!src_used)
-        return GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-hpf: cannot allocate phase II (%d nodes)", (int)n);
-    for (int32_t v = 0; v < n; v++) {
-        const int32_t cs = p->cap_source[v], ct = p->cap_sink[v];
-        src_used[v] = cs - (cs < ct ? cs : ct);
-    }
-    gcut_status st = gcut_i_preflow_to_flow(p->bcsr, e->res, tmp, src_used);
-    if (st == GCUT_OK)
-        gcut_i_edge_flows_from_residual(p->bcsr, e->res, p->num_edges, sol->edge_flows);
-    gcut_i_free(src_used);
-    return st;
-}
-
 static gcut_status hpf_solve(void *state, const gcut_problem *p, const gcut_solve_options *opt,
                              gcut_solution *sol)
 {
@@ -612,7 +580,7 @@ static gcut_status hpf_solve(void *state, const gcut_problem *p, const gcut_solv
     for (int32_t v = 0; v < n; v++)
         if (e.node[v].parent >= 0)
             tree_sync(&e, v);
-    residuals_in_place(&e, p->bcsr->m);
+    e.res = gcut_i_pack_residuals(e.arc, sizeof *e.arc, offsetof(hpf_arc, res), p->bcsr->m);
     stats->solve_ms = gcut_i_now_ms() - t0;
 
     /* Deficits go back to the sink arcs: what is left is a maximum preflow.
@@ -635,7 +603,8 @@ static gcut_status hpf_solve(void *state, const gcut_problem *p, const gcut_solv
         t0 = gcut_i_now_ms();
         for (int32_t v = 0; v < n; v++)
             tmp[v] = e.node[v].excess > 0 ? e.node[v].excess : 0;
-        st = phase2(&e, p, tmp, sol);
+        /* Phase II: the strong roots' excess goes back to the source. */
+        st = gcut_i_flows_from_preflow(p, e.res, tmp, sol->edge_flows, "cpu-hpf");
         stats->flow_ms = gcut_i_now_ms() - t0;
         if (st != GCUT_OK)
             goto done;

@@ -1126,7 +1126,7 @@ static gcut_status prsn_solve(void *state, const gcut_problem *p, const gcut_sol
     if (s != GCUT_OK)
         return s;
     uint32_t *res = NULL;
-    int64_t *excess = NULL, *sink_res = NULL, *src_used = NULL;
+    int64_t *excess = NULL, *sink_res = NULL;
     /* Rounds do more operations than the highest-label method (1.4 to 2.5
      * times on grids and RMF, about as many on random graphs), each at
      * about 1.5 times the cost: they only pay once enough threads share
@@ -1185,19 +1185,9 @@ static gcut_status prsn_solve(void *state, const gcut_problem *p, const gcut_sol
         s = export_state(&P, &res, &excess, &sink_res);
         if (s != GCUT_OK)
             goto fail;
-        src_used = gcut_i_malloc_array(P.n, sizeof(int64_t));
-        if (!src_used) {
-            s = GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-prsn: cannot allocate %d nodes", (int)P.n);
-            goto fail;
-        }
-        for (int32_t v = 0; v < P.n; v++) {
-            const int32_t cs = p->cap_source[v], ct = p->cap_sink[v];
-            src_used[v] = cs - (cs < ct ? cs : ct);
-        }
-        s = gcut_i_preflow_to_flow(p->bcsr, res, excess, src_used);
+        s = gcut_i_flows_from_preflow(p, res, excess, sol->edge_flows, "cpu-prsn");
         if (s != GCUT_OK)
             goto fail;
-        gcut_i_edge_flows_from_residual(p->bcsr, res, p->num_edges, sol->edge_flows);
         st->flow_ms = gcut_i_now_ms() - t0;
     }
     sol->flow = flow;
@@ -1211,7 +1201,6 @@ fail:
     gcut_i_free(res);
     gcut_i_free(excess);
     gcut_i_free(sink_res);
-    gcut_i_free(src_used);
     prsn_free(&P);
     return s;
 }

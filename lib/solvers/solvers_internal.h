@@ -55,4 +55,21 @@ GCUT_HIDDEN void gcut_i_edge_flows_from_residual(const gcut_bcsr *b, const uint3
 GCUT_HIDDEN gcut_status gcut_i_preflow_to_flow(const gcut_bcsr *b, uint32_t *res, int64_t *excess,
                                                int64_t *src_used);
 
+/* Phase II as the push-relabel-like engines need it: the source's flow into
+ * each node is its cancelled source capacity (cap_source - min(cap_source,
+ * cap_sink): nothing went back in phase I), then gcut_i_preflow_to_flow and
+ * the per-edge flows of p into edge_flows. `who` names the engine in the
+ * out-of-memory message. excess[] is consumed. */
+GCUT_HIDDEN gcut_status gcut_i_flows_from_preflow(const gcut_problem *p, uint32_t *res,
+                                                  int64_t *excess, int32_t *edge_flows,
+                                                  const char *who);
+
+/* The shared helpers take residuals as a plain uint32 array: pack them into
+ * the front of an engine's m arc records (each `stride` bytes, the residual
+ * at byte `offset` of the record), in increasing order: the 4 bytes written
+ * for arc a lie at or before the record of arc a, which has been read by
+ * then. memcpy keeps the accesses well-typed; the records are dead
+ * afterwards. Returns the array (the records' memory). */
+GCUT_HIDDEN uint32_t *gcut_i_pack_residuals(void *arcs, size_t stride, size_t offset, int64_t m);
+
 #endif /* GCUT_SOLVERS_INTERNAL_H */
