@@ -177,6 +177,19 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
+/* Free the worker's buffers and the worker (what view_worker_new allocates
+ * before its thread and synchronisation objects). */
+static void free_buffers(view_worker *w)
+{
+    free(w->pseeds);
+    free(w->cur);
+    free(w->wseeds);
+    free(w->wmask);
+    free(w->rmask);
+    free(w->list);
+    free(w);
+}
+
 view_worker *view_worker_new(const gcut_image *img)
 {
     view_worker *w = calloc(1, sizeof *w);
@@ -194,13 +207,7 @@ view_worker *view_worker_new(const gcut_image *img)
     atomic_init(&w->cancel, 0);
     if (!w->pseeds || !w->cur || !w->wseeds || !w->wmask || !w->rmask || !w->list ||
         pthread_mutex_init(&w->mu, NULL)) {
-        free(w->pseeds);
-        free(w->cur);
-        free(w->wseeds);
-        free(w->wmask);
-        free(w->rmask);
-        free(w->list);
-        free(w);
+        free_buffers(w);
         return NULL;
     }
     pthread_cond_init(&w->wake, NULL);
@@ -209,13 +216,7 @@ view_worker *view_worker_new(const gcut_image *img)
         pthread_cond_destroy(&w->wake);
         pthread_cond_destroy(&w->idle);
         pthread_mutex_destroy(&w->mu);
-        free(w->pseeds);
-        free(w->cur);
-        free(w->wseeds);
-        free(w->wmask);
-        free(w->rmask);
-        free(w->list);
-        free(w);
+        free_buffers(w);
         return NULL;
     }
     return w;
@@ -235,13 +236,7 @@ void view_worker_free(view_worker *w)
     pthread_cond_destroy(&w->wake);
     pthread_cond_destroy(&w->idle);
     pthread_mutex_destroy(&w->mu);
-    free(w->pseeds);
-    free(w->cur);
-    free(w->wseeds);
-    free(w->wmask);
-    free(w->rmask);
-    free(w->list);
-    free(w);
+    free_buffers(w);
 }
 
 uint64_t view_worker_post(view_worker *w, const view_job *job, const uint8_t *seeds)
