@@ -76,15 +76,19 @@ static PyObject *py_register_errors(PyObject *self, PyObject *arg)
 
 /* ----------------------------------------------------------------- buffers */
 
-/* A read-only int32 buffer of exactly \p count entries (count < 0: any),
- * C-contiguous. None gives an empty view (buf NULL) when \p optional. */
-static int get_i32(PyObject *obj, Py_buffer *view, Py_ssize_t count, const char *name, int optional)
+/* A read-only 4-byte buffer of exactly \p count entries (count < 0: any),
+ * C-contiguous, of numpy type \p kind: "int32" (format i or l) or
+ * "float32" (format f). None gives an empty view (buf NULL) when
+ * \p optional. */
+static int get_buf(PyObject *obj, Py_buffer *view, Py_ssize_t count, const char *name,
+                   int optional, const char *kind)
 {
     memset(view, 0, sizeof(*view));
     if (obj == Py_None) {
         if (optional)
             return 0;
-        PyErr_Format(PyExc_TypeError, "%s: an int32 array is required, not None", name);
+        PyErr_Format(PyExc_TypeError, "%s: a%s %s array is required, not None", name,
+                     kind[0] == 'i' ? "n" : "", kind);
         return -1;
     }
     if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) != 0)
@@ -92,9 +96,11 @@ static int get_i32(PyObject *obj, Py_buffer *view, Py_ssize_t count, const char 
     const char *f = view->format ? view->format : "B";
     if (f[0] == '=' || f[0] == '<' || f[0] == '@')
         f++;
-    if (view->itemsize != 4 || (strcmp(f, "i") != 0 && strcmp(f, "l") != 0)) {
-        PyErr_Format(PyExc_TypeError, "%s: expected a C-contiguous int32 buffer, got format '%s'",
-                     name, view->format ? view->format : "B");
+    const int ok = kind[0] == 'i' ? strcmp(f, "i") == 0 || strcmp(f, "l") == 0
+                                  : strcmp(f, "f") == 0;
+    if (view->itemsize != 4 || !ok) {
+        PyErr_Format(PyExc_TypeError, "%s: expected a C-contiguous %s buffer, got format '%s'",
+                     name, kind, view->format ? view->format : "B");
         PyBuffer_Release(view);
         return -1;
     }
@@ -105,6 +111,11 @@ static int get_i32(PyObject *obj, Py_buffer *view, Py_ssize_t count, const char 
         return -1;
     }
     return 0;
+}
+
+static int get_i32(PyObject *obj, Py_buffer *view, Py_ssize_t count, const char *name, int optional)
+{
+    return get_buf(obj, view, count, name, optional, "int32");
 }
 
 static void release(Py_buffer *view)
@@ -114,35 +125,9 @@ static void release(Py_buffer *view)
 }
 
 #ifdef GCUT_PY_HAVE_F32
-/* A read-only float32 buffer of exactly \p count entries, C-contiguous;
- * None gives an empty view when \p optional. */
 static int get_f32(PyObject *obj, Py_buffer *view, Py_ssize_t count, const char *name, int optional)
 {
-    memset(view, 0, sizeof(*view));
-    if (obj == Py_None) {
-        if (optional)
-            return 0;
-        PyErr_Format(PyExc_TypeError, "%s: a float32 array is required, not None", name);
-        return -1;
-    }
-    if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) != 0)
-        return -1;
-    const char *f = view->format ? view->format : "B";
-    if (f[0] == '=' || f[0] == '<' || f[0] == '@')
-        f++;
-    if (view->itemsize != 4 || strcmp(f, "f") != 0) {
-        PyErr_Format(PyExc_TypeError, "%s: expected a C-contiguous float32 buffer, got format '%s'",
-                     name, view->format ? view->format : "B");
-        PyBuffer_Release(view);
-        return -1;
-    }
-    if (count >= 0 && view->len / 4 != count) {
-        PyErr_Format(PyExc_ValueError, "%s: expected %zd entries, got %zd", name, count,
-                     view->len / 4);
-        PyBuffer_Release(view);
-        return -1;
-    }
-    return 0;
+    return get_buf(obj, view, count, name, optional, "float32");
 }
 
 static PyObject *quantization_dict(const gcut_quantization *q)
