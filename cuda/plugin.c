@@ -7,7 +7,7 @@
  * which hands back one descriptor: the back ends (cuda-csr, cuda-grid),
  * the bipartite matcher (cuda-match-gpr) and the vision layer's device
  * extensions (the segmentation energies and the multi-label moves on
- * cuda-grid). Everything else is hidden: the C and CUDA sources are compiled with
+ * cuda-grid) and cuda-grid's solver of grids in device memory. Everything else is hidden: the C and CUDA sources are compiled with
  * -fvisibility=hidden and a linker version script also hides the
  * statically linked CUDA runtime.
  *
@@ -103,6 +103,7 @@ static const gcut_plugin_matcher *const g_matchers[] = {&gcut_cu_matcher_gpr};
 static const gcut_plugin_extension g_extensions[] = {
     {GCUT_VISION_EXT_MRF, GCUT_VISION_EXT_MRF_VERSION, "cuda-grid", &gcut_cu_mrf_grid},
     {GCUT_VISION_EXT_SEG, GCUT_SEG_PLUGIN_VERSION, "cuda-grid", &gcut_cu_seg_grid},
+    {GCUT_EXT_GRID_DEVICE, GCUT_EXT_GRID_DEVICE_VERSION, "cuda-grid", &gcut_cu_grid_device},
 };
 
 #define COUNT(a) ((int32_t)(sizeof(a) / sizeof((a)[0])))

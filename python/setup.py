@@ -46,6 +46,9 @@ def declares(header, name):
 # the float C API (gcut 0.3), bound when the installed headers declare it
 if declares("grid.h", "gcut_grid_set_energy_dirs_f32") and declares("graph.h", "gcut_graph_new_f32"):
     macros.append(("GCUT_PY_HAVE_F32", "1"))
+# grids in device memory (gcut 0.3): gcut.grid_cut on CUDA arrays
+if declares("device.h", "gcut_device_solver_new"):
+    macros.append(("GCUT_PY_HAVE_DEVICE", "1"))
 ext = Extension(
     "gcut._gcut",
     sources=["gcut/_gcut.c"],

@@ -29,13 +29,13 @@
 #   CUDA_ARCH   CMAKE_CUDA_ARCHITECTURES (default 90: the H100/H200 only, to build fast)
 #   XSCALE      GCUT_TEST_SCALE of test_crosscheck (default 0.2)
 #   SANITIZE_TESTS  test programs run under compute-sanitizer (default test_gpu_csr
-#               test_gpu_grid test_gpu_vision_mrf test_gpu_vision_energy)
+#               test_gpu_grid test_gpu_device test_gpu_vision_mrf test_gpu_vision_energy)
 #   TEST_TIMEOUT  seconds allowed to each test program (default 900)
 #   TLIMIT      per-solve time limit of the benchmarks in seconds (default 120)
 #   BENCH_TIMEOUT  seconds allowed to each gcut-bench run (default 900)
 #   BENCH_V     non-empty: gcut-bench -vv (the engines' summary lines into bench.txt)
 #
-# Writes under $OUT (7 files at most): env.txt, build.log, test.log,
+# Writes under $OUT (8 files at most): env.txt, build.log, test.log, python.log,
 # sanitize.log, bench.txt, bench.csv and summary.md, then prints the summary (last, so that the end
 # of the output is the table). Exit status: 0 when every step passed.
 set -uo pipefail
@@ -114,6 +114,11 @@ if has_step build; then
   fi
   SDL_ARGS=()
   [ -n "$SDL_PREFIX" ] && SDL_ARGS=(-DCMAKE_PREFIX_PATH="$SDL_PREFIX")
+  # The Python package against the python3 on PATH when it has numpy (the
+  # GPU machine's holds PyTorch and CuPy: the GPU-array tests run there).
+  if python3 -c 'import numpy' >/dev/null 2>&1; then
+    SDL_ARGS+=(-DPython3_EXECUTABLE="$(command -v python3)")
+  fi
   if cmake -S "$ROOT" -B "$BUILD" "${GEN[@]}" -DCMAKE_BUILD_TYPE=Release \
        -DCMAKE_CUDA_ARCHITECTURES="$CUDA_ARCH" "${SDL_ARGS[@]}" >"$OUT/build.log" 2>&1 &&
      LD_LIBRARY_PATH=${SDL_PREFIX:+$SDL_PREFIX/lib/x86_64-linux-gnu:}${LD_LIBRARY_PATH:-} \
@@ -147,6 +152,29 @@ if has_step test; then
     STATUS=1
   fi
   grep -E '^# |skip|FAILED|\[  FAILED|PASSED' "$OUT/test.log" | head -30 | sed 's/^/    /' | tee -a "$SUMMARY"
+  # The Python package, GPU arrays included (python/tests/test_cuda.py runs
+  # where python3 has PyTorch or CuPy).
+  t0=$(date +%s)
+  if ctest --test-dir "$BUILD" -R '^python_pytest$' --no-tests=error --output-on-failure -V \
+       --timeout "${TEST_TIMEOUT:-900}" >"$OUT/python.log" 2>&1; then
+    note "python_pytest: ok ($(elapsed "$t0") s): $(grep -Eo '[0-9]+ passed[^=]*' "$OUT/python.log" | tail -1)"
+  else
+    note "python_pytest: FAILED ($(elapsed "$t0") s, see python.log)"
+    STATUS=1
+  fi
+  grep -E 'FAILED|Error' "$OUT/python.log" | head -12 | sed 's/^/    /' | tee -a "$SUMMARY"
+  # GPU arrays against the host round trip (bench/python_cuda.py).
+  if python3 -c 'import torch, numpy; assert torch.cuda.is_available()' >/dev/null 2>&1 &&
+     [ -d "$BUILD/python/gcut" ]; then
+    if PYTHONPATH=$BUILD/python python3 "$ROOT/bench/python_cuda.py" "${PYCUDA_SIZES:-0.3,1,4,16}" 10 \
+         >>"$OUT/python.log" 2>&1; then
+      note "bench/python_cuda.py (GPU arrays vs the host round trip):"
+      sed -n '/^device:/,$p' "$OUT/python.log" | tee -a "$SUMMARY"
+    else
+      note "bench/python_cuda.py: FAILED (see python.log)"
+      STATUS=1
+    fi
+  fi
   # The cross-check of every back end on random graphs (cuda-csr included).
   t0=$(date +%s)
   if GCUT_TEST_SCALE=${XSCALE:-0.2} timeout "${TEST_TIMEOUT:-900}" "$BUILD/bin/test_crosscheck" \
@@ -162,7 +190,7 @@ fi
 if has_step sanitize; then
   t0=$(date +%s)
   : >"$OUT/sanitize.log"
-  for prog in ${SANITIZE_TESTS:-test_gpu_csr test_gpu_grid test_gpu_vision_mrf test_gpu_vision_energy}; do
+  for prog in ${SANITIZE_TESTS:-test_gpu_csr test_gpu_grid test_gpu_device test_gpu_vision_mrf test_gpu_vision_energy}; do
     for tool in memcheck racecheck synccheck; do
       # racecheck runs about 100 times slower: the smallest run for it.
       quick=1

@@ -49,10 +49,32 @@ GCUT_CU_HIDDEN void gcut_cu_grid_state_free(gcut_cu_grid_state *s);
 /* Check that the kernels of this build run on the current device. */
 GCUT_CU_HIDDEN gcut_status gcut_cu_grid_probe_image(const char **reason);
 
+/* Arrays in device memory (grid_device.cu): instead of the cold upload,
+ * fill(s, user) writes the residuals of every direction (s->dev.res, zero
+ * or anything for arcs leaving the grid), the source capacities into
+ * s->dev.mask and the sink capacities into s->dev.lab, on s->stream; the
+ * cut goes to cut_out on the device (GCUT_SINK bytes, or with mask_fg 1 on
+ * the source side), sol->cut is not used. Always a cold solve. */
+typedef struct gcut_cu_grid_devio {
+    gcut_status (*fill)(gcut_cu_grid_state *s, void *user);
+    void *user;
+    unsigned char *cut_out;
+    int mask_fg;
+} gcut_cu_grid_devio;
+
+/* The device-grid extension (grid_device.cu), listed by the descriptor. */
+GCUT_CU_HIDDEN extern const gcut_grid_device_ext gcut_cu_grid_device;
+
 /* Solve the grid p into sol (warm when p->warm and the state allows). */
 GCUT_CU_HIDDEN gcut_status gcut_cu_grid_solve(gcut_cu_grid_state *s, const gcut_grid_problem *p,
                                               const gcut_solve_options *opt,
                                               const gcut_cu_grid_params *prm, gcut_solution *sol);
+
+/* The same with the arrays in device memory when io is not NULL. */
+GCUT_CU_HIDDEN gcut_status gcut_cu_grid_solve_io(gcut_cu_grid_state *s, const gcut_grid_problem *p,
+                                                 const gcut_solve_options *opt,
+                                                 const gcut_cu_grid_params *prm,
+                                                 const gcut_cu_grid_devio *io, gcut_solution *sol);
 
 #ifdef __cplusplus
 }

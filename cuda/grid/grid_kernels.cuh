@@ -514,6 +514,15 @@ __global__ void cut_kernel(Dev g, unsigned char *cut)
         cut[v] = g.lab[v] < g.dead ? 1 : 0; /* GCUT_SINK : GCUT_SOURCE */
 }
 
+/* The same cut as a foreground mask: 1 on the source side, 0 on the sink
+ * side (device grids with GCUT_DEVICE_CUT_MASK, read as a bool array). */
+__global__ void cut_fg_kernel(Dev g, unsigned char *mask)
+{
+    const int v = blockIdx.x * blockDim.x + threadIdx.x;
+    if (v < g.n)
+        mask[v] = g.lab[v] < g.dead ? 0 : 1;
+}
+
 /* ------------------------------------------------------------ warm start */
 
 /* Changes, merged on the host: one record per node with terminal deltas,

@@ -271,10 +271,14 @@ static void pin_arrays(gcut_cu_grid_state *s, const gcut_grid_problem *p)
     }
 }
 
+static gcut_status finish(gcut_cu_grid_state *s, const gcut_grid_problem *p,
+                          const gcut_solve_options *opt, const Run *R, gcut_solution *sol,
+                          int warm, double t_cut);
+
 template <int ND, bool D3>
 static gcut_status run(gcut_cu_grid_state *s, const gcut_grid_problem *p,
                        const gcut_solve_options *opt, const gcut_cu_grid_params *prm,
-                       gcut_solution *sol)
+                       const gcut_cu_grid_devio *io, gcut_solution *sol)
 {
     using namespace gcut_grid_cu;
     typedef Tile<D3> T;
@@ -289,7 +293,7 @@ static gcut_status run(gcut_cu_grid_state *s, const gcut_grid_problem *p,
     /* Past a sixteenth of the nodes' entries changed, merging and
      * repairing costs about as much as the upload of a cold start (a
      * multi-label move rewrites most t-links): start cold then. */
-    const int warm = p->warm && s->valid && prm->warm && s->W == p->width &&
+    const int warm = !io && p->warm && s->valid && prm->warm && s->W == p->width &&
                      s->H == p->height && s->D == p->depth && s->nd == p->num_dirs &&
                      p->num_changes <= p->num_nodes / 16 + 64;
     gcut_status st = plan(s, p, T::X, T::Y, T::Z);
@@ -305,7 +309,15 @@ static gcut_status run(gcut_cu_grid_state *s, const gcut_grid_problem *p,
     const size_t n = (size_t)p->num_nodes;
     if ((st = gcut_cu_poll(opt, "upload", -1, NULL)) != GCUT_OK)
         return st;
-    if (warm) {
+    if (io) {
+        /* Arrays in device memory: io->fill writes the residuals and the
+         * terminal capacities in place of the upload. */
+        GCUT_CUDA_CHECK(cudaMemsetAsync(g.acc, 0, ACC_SLOTS * sizeof(u64), s->stream));
+        if ((st = io->fill(s, io->user)) != GCUT_OK)
+            return st;
+        init_kernel<ND, D3><<<g.ntiles, kThreads, 0, s->stream>>>(g, (const int *)g.mask, g.lab);
+        GCUT_CUDA_CHECK_LAUNCH(s->stream);
+    } else if (warm) {
         if ((st = apply_changes(s, p, &R.transfer_ms)) != GCUT_OK)
             return st;
     } else {
@@ -338,6 +350,18 @@ static gcut_status run(gcut_cu_grid_state *s, const gcut_grid_problem *p,
     if ((st = gcut_cu_poll(opt, "cut", -1, NULL)) != GCUT_OK)
         return st;
 
+    if (io) {
+        /* The cut stays on the device, in the caller's buffer. */
+        if (io->mask_fg)
+            cut_fg_kernel<<<(g.n + 255) / 256, 256, 0, s->stream>>>(g, io->cut_out);
+        else
+            cut_kernel<<<(g.n + 255) / 256, 256, 0, s->stream>>>(g, io->cut_out);
+        GCUT_CUDA_CHECK_LAUNCH(s->stream);
+        GCUT_CUDA_CHECK(cudaMemcpyAsync(s->h_acc, g.acc, 2 * sizeof(u64), cudaMemcpyDeviceToHost,
+                                        s->stream));
+        GCUT_CUDA_CHECK(cudaStreamSynchronize(s->stream));
+        return finish(s, p, opt, &R, sol, warm, t_cut);
+    }
     cut_kernel<<<(g.n + 255) / 256, 256, 0, s->stream>>>(g, s->d_cut);
     GCUT_CUDA_CHECK_LAUNCH(s->stream);
     const double t_dl = gcut_cu_now();
@@ -356,8 +380,20 @@ static gcut_status run(gcut_cu_grid_state *s, const gcut_grid_problem *p,
                                     s->stream));
     GCUT_CUDA_CHECK(cudaStreamSynchronize(s->stream));
     memcpy(sol->cut, s->h_cut, n);
+    R.transfer_ms += gcut_cu_now() - t_dl;
+    return finish(s, p, opt, &R, sol, warm, t_cut);
+}
+
+/* The flow, the statistics and the log line of a solve that succeeded
+ * (the accumulators are on the host). */
+static gcut_status finish(gcut_cu_grid_state *s, const gcut_grid_problem *p,
+                          const gcut_solve_options *opt, const Run *Rp, gcut_solution *sol,
+                          int warm, double t_cut)
+{
+    using namespace gcut_grid_cu;
+    const Run &R = *Rp;
+    const Dev &g = s->dev;
     const double t_end = gcut_cu_now();
-    R.transfer_ms += t_end - t_dl;
     sol->stats->cut_ms = t_end - t_cut;
     sol->flow = (int64_t)(s->h_acc[ACC_FLOW] - s->h_acc[ACC_OFFSET]);
     sol->stats->transfer_ms = R.transfer_ms;
@@ -380,24 +416,32 @@ extern "C" gcut_status gcut_cu_grid_solve(gcut_cu_grid_state *s, const gcut_grid
                                           const gcut_solve_options *opt,
                                           const gcut_cu_grid_params *prm, gcut_solution *sol)
 {
+    return gcut_cu_grid_solve_io(s, p, opt, prm, NULL, sol);
+}
+
+extern "C" gcut_status gcut_cu_grid_solve_io(gcut_cu_grid_state *s, const gcut_grid_problem *p,
+                                             const gcut_solve_options *opt,
+                                             const gcut_cu_grid_params *prm,
+                                             const gcut_cu_grid_devio *io, gcut_solution *sol)
+{
     if (p->num_nodes <= 0 || p->num_nodes >= INT32_MAX)
         return GCUT_CU_FAIL(GCUT_ERR_INVALID, "cuda-grid: bad node count %d", p->num_nodes);
     gcut_status st;
     switch (p->connectivity) {
     case 4:
-        st = run<4, false>(s, p, opt, prm, sol);
+        st = run<4, false>(s, p, opt, prm, io, sol);
         break;
     case 8:
-        st = run<8, false>(s, p, opt, prm, sol);
+        st = run<8, false>(s, p, opt, prm, io, sol);
         break;
     case 6:
-        st = run<6, true>(s, p, opt, prm, sol);
+        st = run<6, true>(s, p, opt, prm, io, sol);
         break;
     case 18:
-        st = run<18, true>(s, p, opt, prm, sol);
+        st = run<18, true>(s, p, opt, prm, io, sol);
         break;
     case 26:
-        st = run<26, true>(s, p, opt, prm, sol);
+        st = run<26, true>(s, p, opt, prm, io, sol);
         break;
     default:
         return GCUT_CU_FAIL(GCUT_ERR_INVALID, "cuda-grid: connectivity %d", p->connectivity);

@@ -12,6 +12,15 @@
 #include <math.h>
 #include <stdint.h>
 
+/* The rounding below is also compiled into the GPU plugin (cuda/grid/
+ * grid_device.cu, without FMA contraction) so that device grids quantise
+ * float energies to the same integers. */
+#if defined(__CUDACC__)
+#define GCUT_I_QUANT static __host__ __device__ __forceinline__
+#else
+#define GCUT_I_QUANT static inline
+#endif
+
 /* Most a node's total (terminal capacities plus every arc in and out) may
  * reach at an automatic scale: 2^28 leaves a factor 8 below INT32_MAX for
  * engines that add a few of these together (warm reparametrisations,
@@ -34,7 +43,7 @@ static inline double gcut_i_quant_auto_scale(double worst)
  * units, |round(scale e) / scale - e|, plus a margin for the double
  * arithmetic that computed e (a difference of two floats) and scale * e
  * (inexact for a caller's scale that is not a power of two). */
-static inline double gcut_i_quant_round(double scale, double e, double *err)
+GCUT_I_QUANT double gcut_i_quant_round(double scale, double e, double *err)
 {
     const double x = scale * e;
     const double r = floor(x + 0.5);

@@ -46,7 +46,7 @@ __all__ = [
     "InternalError", "version", "backends", "Backend", "Result", "Network", "maxflow",
     "check_flow", "read_dimacs", "write_dimacs", "grid_cut", "GridProblem", "Graph",
     "GraphInt", "GraphFloat", "match", "MatchResult", "grabcut", "segment", "Segmentation", "alpha_expansion", "alpha_beta_swap",
-    "stereo", "HAVE_FLOAT",
+    "stereo", "HAVE_FLOAT", "DeviceArray", "device_available", "last_device_result",
 ]
 # IOError, OverflowError, TimeoutError and InterruptedError are attributes of
 # the package (gcut.TimeoutError ...) but not in __all__: a star import must
@@ -489,6 +489,15 @@ def write_dimacs(path: Union[str, "os.PathLike[str]"], n: int, src: Any, dst: An
 
 # ------------------------------------------------------------------ grids
 from ._grid import GridProblem, grid_cut  # noqa: E402
+from ._cuda import DeviceArray, DeviceResult, device_available  # noqa: E402
+
+
+def last_device_result() -> Optional[DeviceResult]:
+    """The report (flow, backend, stats, quantization) of this thread's last
+    grid_cut on GPU arrays, or None."""
+    from . import _cuda
+    return _cuda.last_result.get(_threading.get_ident())
+
 from ._compat import Graph, GraphFloat, GraphInt  # noqa: E402
 from ._match import MatchResult, match  # noqa: E402
 from ._vision import (Segmentation, alpha_beta_swap, alpha_expansion, grabcut,  # noqa: E402

@@ -1585,6 +1585,425 @@ done:
 
 /* ------------------------------------------------------------------ module */
 
+/* ----------------------------------------------------------- device arrays */
+
+#ifdef GCUT_PY_HAVE_DEVICE
+/* Grids in GPU memory (gcut/device.h). The Python layer (gcut/_cuda.py)
+ * reads __cuda_array_interface__ or DLPack and hands raw device pointers
+ * here as ints; nothing here touches the arrays. A DeviceSolver keeps
+ * cuda-grid's device arrays between solves; like a Grid it is marked busy
+ * while a thread solves with it. */
+
+/* clang-format off */
+typedef struct {
+    PyObject_HEAD
+    gcut_device_solver *s;
+    int busy;
+} DeviceSolverObject;
+/* clang-format on */
+
+static PyTypeObject DeviceSolverType;
+
+static void dsolver_dealloc(DeviceSolverObject *self)
+{
+    gcut_device_solver_free(self->s);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int dsolver_init(DeviceSolverObject *self, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"backend", NULL};
+    const char *backend = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|z", kwlist, &backend))
+        return -1;
+    if (self->s != NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "gcut: a device solver is initialised once");
+        return -1;
+    }
+    gcut_status st;
+    Py_BEGIN_ALLOW_THREADS /* the plugin's first load and the device probe */
+    st = gcut_device_solver_new(&self->s, backend);
+    Py_END_ALLOW_THREADS
+    if (st != GCUT_OK) {
+        raise_status(st, NULL);
+        return -1;
+    }
+    return 0;
+}
+
+/* A pointer given as a Python int (0 or None: NULL). */
+static int get_ptr(PyObject *o, const void **out)
+{
+    *out = NULL;
+    if (o == Py_None)
+        return 0;
+    const unsigned long long v = PyLong_AsUnsignedLongLong(o);
+    if (v == (unsigned long long)-1 && PyErr_Occurred())
+        return -1;
+    *out = (const void *)(uintptr_t)v;
+    return 0;
+}
+
+/* solve(shape, connectivity, dtype, cost_fg, cost_bg, pairs, pair_const,
+ *       scale, cut, cut_format, stream, time_limit, progress, signals,
+ *       interval_ms, params) -> (Result, quantization or None)
+ * shape: (width, height, depth); pairs: a tuple of pointers (None: NULL);
+ * every pointer an int. */
+static PyObject *dsolver_solve(DeviceSolverObject *self, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"shape",  "connectivity", "dtype", "cost_fg",    "cost_bg",
+                             "pairs",  "pair_const",   "scale", "cut",        "cut_format",
+                             "stream", "time_limit",   "progress", "signals", "interval_ms",
+                             "params", NULL};
+    int w, h, d, conn, dtype, cut_format = GCUT_DEVICE_CUT_MASK, signals = 0;
+    PyObject *o_fg, *o_bg, *o_pairs, *o_cut, *fn = Py_None;
+    double pair_const = 0.0, scale = 0.0, time_limit = 0.0, interval_ms = 0.0;
+    unsigned long long stream = 0;
+    const char *params = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "(iii)iiOOOddO|iKdOpdz", kwlist, &w, &h, &d, &conn,
+                                     &dtype, &o_fg, &o_bg, &o_pairs, &pair_const, &scale, &o_cut,
+                                     &cut_format, &stream, &time_limit, &fn, &signals,
+                                     &interval_ms, &params))
+        return NULL;
+    if (self->s == NULL) {
+        PyErr_SetString(PyExc_ValueError, "gcut: device solver not initialised");
+        return NULL;
+    }
+    if (self->busy) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "gcut: this device solver is being used by another thread; use one "
+                        "per thread");
+        return NULL;
+    }
+    gcut_device_grid dg = GCUT_DEVICE_GRID_INIT;
+    dg.width = w;
+    dg.height = h;
+    dg.depth = d;
+    dg.connectivity = conn;
+    dg.dtype = dtype;
+    dg.pair_const = pair_const;
+    dg.scale = scale;
+    dg.cut_format = cut_format;
+    dg.stream = (uintptr_t)stream;
+    const void *cut;
+    if (get_ptr(o_fg, &dg.cost_fg) != 0 || get_ptr(o_bg, &dg.cost_bg) != 0 ||
+        get_ptr(o_cut, &cut) != 0)
+        return NULL;
+    dg.cut = (void *)cut;
+    if (o_pairs != Py_None) {
+        if (!PyTuple_Check(o_pairs) || PyTuple_GET_SIZE(o_pairs) > 13) {
+            PyErr_SetString(PyExc_TypeError, "pairs: a tuple of at most 13 pointers");
+            return NULL;
+        }
+        for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(o_pairs); j++)
+            if (get_ptr(PyTuple_GET_ITEM(o_pairs, j), &dg.pair[j]) != 0)
+                return NULL;
+    }
+    gcut_quantization q;
+    memset(&q, 0, sizeof q);
+    dg.quant = &q;
+    ResultObject *r = result_create();
+    if (r == NULL)
+        return NULL;
+    gcut_solve_options opt;
+    fill_options(&opt, NULL, 0, time_limit, 0);
+    opt.params = params;
+    progress_ctx pc;
+    progress_setup(&pc, &opt, fn, signals, interval_ms);
+    gcut_status st;
+    self->busy = 1;
+    {
+        PyThreadState *save = PyEval_SaveThread();
+        st = gcut_device_solver_solve(self->s, &dg, &opt, r->res);
+        PyEval_RestoreThread(save);
+    }
+    self->busy = 0;
+    if (st != GCUT_OK) {
+        Py_DECREF(r);
+        return progress_fail(&pc, st);
+    }
+    if (progress_done(&pc) != 0) {
+        Py_DECREF(r);
+        return NULL;
+    }
+    if (dtype != GCUT_DTYPE_FLOAT32)
+        return Py_BuildValue("(NO)", (PyObject *)r, Py_None);
+#ifdef GCUT_PY_HAVE_F32
+    return Py_BuildValue("(NN)", (PyObject *)r, quantization_dict(&q));
+#else
+    return Py_BuildValue("(NO)", (PyObject *)r, Py_None);
+#endif
+}
+
+static PyMethodDef dsolver_methods[] = {
+    {"solve", (PyCFunction)(void (*)(void))dsolver_solve, METH_VARARGS | METH_KEYWORDS,
+     "solve a grid in device memory (see gcut/_cuda.py)"},
+    {NULL}};
+
+static PyTypeObject DeviceSolverType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "gcut._gcut.DeviceSolver",
+    .tp_basicsize = sizeof(DeviceSolverObject),
+    .tp_dealloc = (destructor)dsolver_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "DeviceSolver(backend=None): cuda-grid's state for grids in device memory",
+    .tp_methods = dsolver_methods,
+    .tp_init = (initproc)dsolver_init,
+    .tp_new = PyType_GenericNew,
+};
+
+static PyObject *py_device_available(PyObject *mod, PyObject *unused)
+{
+    const char *why = NULL;
+    int ok;
+    Py_BEGIN_ALLOW_THREADS
+    ok = gcut_device_available(&why);
+    Py_END_ALLOW_THREADS
+    return Py_BuildValue("(Os)", ok ? Py_True : Py_False, why ? why : "");
+}
+
+static PyObject *py_device_alloc(PyObject *mod, PyObject *args)
+{
+    Py_ssize_t bytes;
+    if (!PyArg_ParseTuple(args, "n", &bytes))
+        return NULL;
+    if (bytes < 0) {
+        PyErr_SetString(PyExc_ValueError, "device_alloc: negative size");
+        return NULL;
+    }
+    void *p = NULL;
+    gcut_status st = gcut_device_alloc((size_t)bytes, &p);
+    if (st != GCUT_OK)
+        return raise_status(st, NULL);
+    return PyLong_FromUnsignedLongLong((unsigned long long)(uintptr_t)p);
+}
+
+static PyObject *py_device_free(PyObject *mod, PyObject *arg)
+{
+    const void *p;
+    if (get_ptr(arg, &p) != 0)
+        return NULL;
+    gcut_device_free((void *)p);
+    Py_RETURN_NONE;
+}
+
+/* device_copy(dst, src, bytes): pointers as ints, or a writable / readable
+ * host buffer in place of either. */
+static PyObject *py_device_copy(PyObject *mod, PyObject *args)
+{
+    PyObject *o_dst, *o_src;
+    Py_ssize_t bytes;
+    if (!PyArg_ParseTuple(args, "OOn", &o_dst, &o_src, &bytes))
+        return NULL;
+    Py_buffer bd, bs;
+    memset(&bd, 0, sizeof bd);
+    memset(&bs, 0, sizeof bs);
+    const void *dst = NULL, *src = NULL;
+    PyObject *ret = NULL;
+    if (PyLong_Check(o_dst)) {
+        if (get_ptr(o_dst, &dst) != 0)
+            return NULL;
+    } else if (PyObject_GetBuffer(o_dst, &bd, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE) == 0) {
+        dst = bd.buf;
+    } else {
+        return NULL;
+    }
+    if (PyLong_Check(o_src)) {
+        if (get_ptr(o_src, &src) != 0)
+            goto out;
+    } else if (PyObject_GetBuffer(o_src, &bs, PyBUF_C_CONTIGUOUS) == 0) {
+        src = bs.buf;
+    } else {
+        goto out;
+    }
+    if (bytes < 0 || (bd.obj && bd.len < bytes) || (bs.obj && bs.len < bytes)) {
+        PyErr_SetString(PyExc_ValueError, "device_copy: the size passes a host buffer");
+        goto out;
+    }
+    gcut_status st;
+    Py_BEGIN_ALLOW_THREADS
+    st = gcut_device_copy((void *)dst, src, (size_t)bytes);
+    Py_END_ALLOW_THREADS
+    if (st != GCUT_OK) {
+        raise_status(st, NULL);
+        goto out;
+    }
+    ret = Py_None;
+    Py_INCREF(ret);
+out:
+    release(&bd);
+    release(&bs);
+    return ret;
+}
+
+/* DLPack: the C ABI of the DLPack specification (dmlc/dlpack, version 0.x
+ * "dltensor" capsules), written out from its documented layout. */
+typedef struct {
+    int32_t device_type; /* 1 CPU, 2 CUDA, 3 CUDA host, 13 CUDA managed */
+    int32_t device_id;
+} py_dl_device;
+typedef struct {
+    uint8_t code; /* 0 int, 1 uint, 2 float, 6 bool */
+    uint8_t bits;
+    uint16_t lanes;
+} py_dl_dtype;
+typedef struct {
+    void *data;
+    py_dl_device device;
+    int32_t ndim;
+    py_dl_dtype dtype;
+    int64_t *shape;
+    int64_t *strides; /* NULL: compact C order */
+    uint64_t byte_offset;
+} py_dl_tensor;
+typedef struct py_dl_managed {
+    py_dl_tensor dl_tensor;
+    void *manager_ctx;
+    void (*deleter)(struct py_dl_managed *self);
+} py_dl_managed;
+
+/* The owner of an imported tensor: calls the producer's deleter when the
+ * last view of the memory goes. */
+/* clang-format off */
+typedef struct {
+    PyObject_HEAD
+    py_dl_managed *m;
+} DLHolderObject;
+/* clang-format on */
+
+static void dlholder_dealloc(DLHolderObject *self)
+{
+    if (self->m && self->m->deleter)
+        self->m->deleter(self->m);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyTypeObject DLHolderType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "gcut._gcut.DLPackHolder",
+    .tp_basicsize = sizeof(DLHolderObject),
+    .tp_dealloc = (destructor)dlholder_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "keeps an imported DLPack tensor alive",
+};
+
+/* dlpack_import(capsule) -> (holder, pointer, device_type, device_id,
+ * (code, bits, lanes), shape, strides or None). Consumes the capsule. */
+static PyObject *py_dlpack_import(PyObject *mod, PyObject *cap)
+{
+    if (!PyCapsule_IsValid(cap, "dltensor")) {
+        PyErr_SetString(PyExc_TypeError,
+                        "expected an unconsumed DLPack capsule (\"dltensor\"; a capsule is "
+                        "consumed once)");
+        return NULL;
+    }
+    py_dl_managed *m = PyCapsule_GetPointer(cap, "dltensor");
+    if (m == NULL)
+        return NULL;
+    DLHolderObject *h = PyObject_New(DLHolderObject, &DLHolderType);
+    if (h == NULL)
+        return NULL;
+    h->m = m;
+    if (PyCapsule_SetName(cap, "used_dltensor") != 0) {
+        h->m = NULL;
+        Py_DECREF(h);
+        return NULL;
+    }
+    const py_dl_tensor *t = &m->dl_tensor;
+    PyObject *shape = PyTuple_New(t->ndim), *strides = NULL;
+    if (shape == NULL) {
+        Py_DECREF(h);
+        return NULL;
+    }
+    for (int32_t i = 0; i < t->ndim; i++)
+        PyTuple_SET_ITEM(shape, i, PyLong_FromLongLong(t->shape[i]));
+    if (t->strides) {
+        strides = PyTuple_New(t->ndim);
+        if (strides == NULL) {
+            Py_DECREF(shape);
+            Py_DECREF(h);
+            return NULL;
+        }
+        for (int32_t i = 0; i < t->ndim; i++)
+            PyTuple_SET_ITEM(strides, i, PyLong_FromLongLong(t->strides[i]));
+    } else {
+        strides = Py_None;
+        Py_INCREF(strides);
+    }
+    const unsigned long long ptr =
+        (unsigned long long)(uintptr_t)t->data + (unsigned long long)t->byte_offset;
+    return Py_BuildValue("(NKii(iii)NN)", (PyObject *)h, ptr, (int)t->device.device_type,
+                         (int)t->device.device_id, (int)t->dtype.code, (int)t->dtype.bits,
+                         (int)t->dtype.lanes, shape, strides);
+}
+
+/* An exported tensor: gcut.DeviceArray's memory, shared with a consumer;
+ * manager_ctx is a reference to the owner. */
+typedef struct {
+    py_dl_managed m;
+    int64_t shape[4];
+} py_dl_export;
+
+static void dl_export_delete(py_dl_managed *m)
+{
+    PyGILState_STATE g = PyGILState_Ensure();
+    Py_XDECREF((PyObject *)m->manager_ctx);
+    PyGILState_Release(g);
+    PyMem_RawFree(m);
+}
+
+static void dl_capsule_destructor(PyObject *cap)
+{
+    if (!PyCapsule_IsValid(cap, "dltensor"))
+        return; /* consumed: the consumer calls the deleter */
+    py_dl_managed *m = PyCapsule_GetPointer(cap, "dltensor");
+    if (m && m->deleter)
+        m->deleter(m);
+}
+
+/* dlpack_export(owner, pointer, shape, (code, bits), device_id) -> capsule */
+static PyObject *py_dlpack_export(PyObject *mod, PyObject *args)
+{
+    PyObject *owner, *o_ptr, *o_shape;
+    int code, bits, device_id;
+    if (!PyArg_ParseTuple(args, "OOO(ii)i", &owner, &o_ptr, &o_shape, &code, &bits, &device_id))
+        return NULL;
+    const void *ptr;
+    if (get_ptr(o_ptr, &ptr) != 0)
+        return NULL;
+    if (!PyTuple_Check(o_shape) || PyTuple_GET_SIZE(o_shape) > 4) {
+        PyErr_SetString(PyExc_TypeError, "shape: a tuple of at most 4 sizes");
+        return NULL;
+    }
+    py_dl_export *e = PyMem_RawCalloc(1, sizeof *e);
+    if (e == NULL)
+        return PyErr_NoMemory();
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(o_shape); i++) {
+        e->shape[i] = PyLong_AsLongLong(PyTuple_GET_ITEM(o_shape, i));
+        if (e->shape[i] == -1 && PyErr_Occurred()) {
+            PyMem_RawFree(e);
+            return NULL;
+        }
+    }
+    e->m.dl_tensor.data = (void *)ptr;
+    e->m.dl_tensor.device.device_type = 2; /* CUDA */
+    e->m.dl_tensor.device.device_id = device_id;
+    e->m.dl_tensor.ndim = (int32_t)PyTuple_GET_SIZE(o_shape);
+    e->m.dl_tensor.dtype.code = (uint8_t)code;
+    e->m.dl_tensor.dtype.bits = (uint8_t)bits;
+    e->m.dl_tensor.dtype.lanes = 1;
+    e->m.dl_tensor.shape = e->shape;
+    e->m.dl_tensor.strides = NULL;
+    Py_INCREF(owner);
+    e->m.manager_ctx = owner;
+    e->m.deleter = dl_export_delete;
+    PyObject *cap = PyCapsule_New(&e->m, "dltensor", dl_capsule_destructor);
+    if (cap == NULL) {
+        Py_DECREF(owner);
+        PyMem_RawFree(e);
+    }
+    return cap;
+}
+#endif /* GCUT_PY_HAVE_DEVICE */
+
 static PyObject *py_version(PyObject *mod, PyObject *unused)
 {
     return PyUnicode_FromString(gcut_version());
@@ -1644,6 +2063,18 @@ static PyMethodDef module_methods[] = {
     {"match", (PyCFunction)(void (*)(void))py_match, METH_VARARGS | METH_KEYWORDS,
      "match(rows, cols, n_rows, n_cols, backend='auto')"},
     {"_register_errors", py_register_errors, METH_O, "internal"},
+#ifdef GCUT_PY_HAVE_DEVICE
+    {"device_available", py_device_available, METH_NOARGS,
+     "device_available() -> (bool, reason): whether grids in device memory can be solved"},
+    {"device_alloc", py_device_alloc, METH_VARARGS, "device_alloc(bytes) -> pointer"},
+    {"device_free", py_device_free, METH_O, "device_free(pointer)"},
+    {"device_copy", py_device_copy, METH_VARARGS,
+     "device_copy(dst, src, bytes): pointers (ints) or host buffers"},
+    {"dlpack_import", py_dlpack_import, METH_O,
+     "dlpack_import(capsule) -> (holder, pointer, device_type, device_id, dtype, shape, strides)"},
+    {"dlpack_export", py_dlpack_export, METH_VARARGS,
+     "dlpack_export(owner, pointer, shape, (code, bits), device_id) -> capsule"},
+#endif
 #ifdef GCUT_PY_HAVE_F32
     {"graph_f32", py_graph_f32, METH_VARARGS,
      "graph_f32(n, src, dst, cap, rev_cap, tsrc, tsink, scale) -> (Graph, quantization)"},
@@ -1678,6 +2109,10 @@ PyMODINIT_FUNC PyInit__gcut(void)
     if (PyType_Ready(&SessionType) < 0)
         return NULL;
 #endif
+#ifdef GCUT_PY_HAVE_DEVICE
+    if (PyType_Ready(&DeviceSolverType) < 0 || PyType_Ready(&DLHolderType) < 0)
+        return NULL;
+#endif
     PyObject *m = PyModule_Create(&module_def);
     if (m == NULL)
         return NULL;
@@ -1687,12 +2122,21 @@ PyMODINIT_FUNC PyInit__gcut(void)
 #ifdef GCUT_PY_HAVE_VISION
     Py_INCREF(&SessionType);
 #endif
+#ifdef GCUT_PY_HAVE_DEVICE
+    Py_INCREF(&DeviceSolverType);
+#endif
     if (PyModule_AddObject(m, "Result", (PyObject *)&ResultType) < 0 ||
         PyModule_AddObject(m, "Graph", (PyObject *)&GraphType) < 0 ||
         PyModule_AddObject(m, "Grid", (PyObject *)&GridType) < 0 ||
         PyModule_AddIntConstant(m, "SOURCE_LINK", GCUT_GRID_SOURCE_LINK) < 0 ||
 #ifdef GCUT_PY_HAVE_VISION
         PyModule_AddObject(m, "Session", (PyObject *)&SessionType) < 0 ||
+#endif
+#ifdef GCUT_PY_HAVE_DEVICE
+        PyModule_AddObject(m, "DeviceSolver", (PyObject *)&DeviceSolverType) < 0 ||
+        PyModule_AddIntConstant(m, "HAVE_DEVICE", 1) < 0 ||
+#else
+        PyModule_AddIntConstant(m, "HAVE_DEVICE", 0) < 0 ||
 #endif
         PyModule_AddIntConstant(m, "SINK_LINK", GCUT_GRID_SINK_LINK) < 0 ||
 #ifdef GCUT_PY_HAVE_F32

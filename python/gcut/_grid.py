@@ -280,7 +280,7 @@ class GridProblem:
 
 def grid_cut(cost_fg: Any, cost_bg: Any, pairwise: Any, connectivity: int = 4,
              backend: str = "auto", time_limit: Optional[float] = None,
-             progress: Any = None) -> np.ndarray:
+             progress: Any = None, allow_host_copy: bool = False) -> Any:
     """Binary segmentation of a 2-D or 3-D grid; returns a bool mask, True =
     foreground.
 
@@ -291,7 +291,20 @@ def grid_cut(cost_fg: Any, cost_bg: Any, pairwise: Any, connectivity: int = 4,
     +inf) go to the float C API when the library has it (``gcut.HAVE_FLOAT``;
     quantised, bound reported: use ``GridProblem.set_energy`` to read it),
     else raise TypeError.
+
+    GPU arrays (PyTorch, CuPy, JAX, anything with ``__cuda_array_interface__``
+    or DLPack) are solved where they are by cuda-grid, and the mask comes
+    back as a bool array of the same framework on the same device, with no
+    copy through the host (docs/python.md, "GPU arrays"); the report of the
+    solve is ``gcut.last_device_result()``. ``allow_host_copy=True`` lets a
+    machine with no device back end solve them on the host instead.
     """
+    from . import _cuda
+    if any(_cuda.is_device_array(a) for a in (cost_fg, cost_bg, pairwise)):
+        mask, _ = _cuda.grid_cut_device(cost_fg, cost_bg, pairwise, connectivity, backend,
+                                        _time_limit(time_limit), _progress(progress),
+                                        allow_host_copy, grid_cut)
+        return mask
     fg = np.asarray(cost_fg)
     p = GridProblem(fg.shape, connectivity, backend)
     p.set_energy(fg, cost_bg, pairwise)

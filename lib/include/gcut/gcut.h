@@ -14,5 +14,6 @@
 #include "gcut/solve.h"
 #include "gcut/backend.h"
 #include "gcut/match.h"
+#include "gcut/device.h"
 
 #endif /* GCUT_GCUT_H */

@@ -35,6 +35,7 @@
 #include "gcut/grid.h"
 #include "gcut/match.h"
 #include "gcut/solve.h"
+#include "gcut/device.h"
 
 GCUT_BEGIN_C_DECLS
 
@@ -232,6 +233,27 @@ typedef struct gcut_plugin_matcher {
     gcut_status (*probe)(const char **reason);
     gcut_status (*run)(const gcut_match_problem *p);
 } gcut_plugin_matcher;
+
+/* -------------------------------------------- device grids (optional, since 0.3) */
+
+/** Name and version of the extension through which a grid back end solves
+ *  grids given in device memory (gcut/device.h). */
+#define GCUT_EXT_GRID_DEVICE "gcut.grid.device"
+#define GCUT_EXT_GRID_DEVICE_VERSION 1
+
+/** \brief The device-grid interface of a back end. \p state is one made by
+ *  the back end's own create(). The core has checked the shape, the
+ *  connectivity, the dtype and that the pointers are non-NULL; the plugin
+ *  checks where they point and the values. \p dir_offset: dx, dy, dz of each
+ *  direction (gcut/grid.h's table). sol->cut is NULL: the cut goes to dg->cut. */
+typedef struct gcut_grid_device_ext {
+    int32_t abi_version; /**< GCUT_PLUGIN_ABI_VERSION */
+    gcut_status (*solve)(void *state, const gcut_device_grid *dg, const int32_t *dir_offset,
+                         const gcut_solve_options *opt, gcut_solution *sol);
+    gcut_status (*alloc)(size_t bytes, void **ptr);
+    void (*free)(void *ptr);
+    gcut_status (*copy)(void *dst, const void *src, size_t bytes);
+} gcut_grid_device_ext;
 
 /* ------------------------------------------------------------ the plugin entry */
 
