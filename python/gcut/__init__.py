@@ -47,6 +47,7 @@ __all__ = [
     "check_flow", "read_dimacs", "write_dimacs", "grid_cut", "GridProblem", "Graph",
     "GraphInt", "GraphFloat", "match", "MatchResult", "grabcut", "segment", "Segmentation", "alpha_expansion", "alpha_beta_swap",
     "stereo", "HAVE_FLOAT", "DeviceArray", "device_available", "last_device_result",
+    "multi_baseline", "plane_sweep", "read_cameras", "Camera", "load_image", "save_image",
 ]
 # IOError, OverflowError, TimeoutError and InterruptedError are attributes of
 # the package (gcut.TimeoutError ...) but not in __all__: a star import must
@@ -490,6 +491,8 @@ def write_dimacs(path: Union[str, "os.PathLike[str]"], n: int, src: Any, dst: An
 # ------------------------------------------------------------------ grids
 from ._grid import GridProblem, grid_cut  # noqa: E402
 from ._cuda import DeviceArray, DeviceResult, device_available  # noqa: E402
+from ._mvs import (Camera, load_image, multi_baseline, plane_sweep, read_cameras,  # noqa: E402
+                   save_image)
 
 
 def last_device_result() -> Optional[DeviceResult]:

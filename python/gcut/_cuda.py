@@ -106,7 +106,8 @@ def _convert(name: str, a: Any, want: str) -> Any:
 
 
 def device_view(name: str, a: Any, want: Optional[str] = None) -> DeviceView:
-    """Read a device array in place (after at most one conversion to `want`)."""
+    """Read a device array in place (after at most one conversion to `want`;
+    None: int32 for integer arrays, float32 for floating ones)."""
     cai = getattr(a, "__cuda_array_interface__", None) if not isinstance(a, np.ndarray) else None
     if cai is not None:
         typestr = cai["typestr"]
@@ -115,8 +116,9 @@ def device_view(name: str, a: Any, want: Optional[str] = None) -> DeviceView:
         item = int(typestr[2:])
         if (want is not None and dtype != want) or dtype not in ("int32", "float32") or \
                 not _c_contiguous(shape, cai.get("strides"), item):
-            conv = _convert(name, a, want or "float32")
-            return device_view(name, conv, want)
+            target = want or ("float32" if typestr[1] == "f" else "int32")
+            conv = _convert(name, a, target)
+            return device_view(name, conv, target)
         stream = cai.get("stream") if cai.get("version", 0) >= 3 else None
         ptr = int(cai["data"][0])
         device = _cai_device(a)
@@ -135,8 +137,9 @@ def device_view(name: str, a: Any, want: Optional[str] = None) -> DeviceView:
             not _c_contiguous(shape, None if strides is None else
                               tuple(s * 4 for s in strides), 4):
         del holder
-        conv = _convert(name, a, want or "float32")
-        return device_view(name, conv, want)
+        target = want or ("float32" if code == 2 else "int32")
+        conv = _convert(name, a, target)
+        return device_view(name, conv, target)
     return DeviceView(ptr, tuple(shape), dtype, dev_id, 0, holder, a)
 
 
@@ -310,10 +313,18 @@ def grid_cut_device(cost_fg: Any, cost_bg: Any, pairwise: Any, connectivity: int
     # the arrays' dtype decides (a float array is a float energy, quantised
     # with the bound reported, even when its values are whole: checking that
     # would need a pass over the device array); a scalar follows the arrays
-    is_float = any(_is_float_like(a) for a in (cost_fg, cost_bg, pairwise) if is_device_array(a))
+    views = {name: device_view(name, a) for name, a in
+             (("cost_fg", cost_fg), ("cost_bg", cost_bg), ("pairwise", pairwise))
+             if is_device_array(a)}
+    is_float = any(v.dtype == "float32" for v in views.values())
     want = "float32" if is_float else "int32"
-    fg = device_view("cost_fg", cost_fg, want)
-    bg = device_view("cost_bg", cost_bg, want)
+    for name, a in (("cost_fg", cost_fg), ("cost_bg", cost_bg), ("pairwise", pairwise)):
+        if name in views and views[name].dtype != want:  # int arrays in a float energy
+            views[name] = device_view(name, a, want)
+    if "cost_fg" not in views or "cost_bg" not in views:
+        raise TypeError("cost_fg and cost_bg: both on the GPU or both on the host (gcut "
+                        "copies nothing to the device behind your back)")
+    fg, bg = views["cost_fg"], views["cost_bg"]
     shape = fg.shape
     if bg.shape != shape:
         raise ValueError(f"cost_bg: expected shape {shape}, got {bg.shape}")
@@ -331,8 +342,8 @@ def grid_cut_device(cost_fg: Any, cost_bg: Any, pairwise: Any, connectivity: int
     keep: List[Any] = [fg, bg]
     pair_const = 0.0
     pairs: Optional[Tuple[Optional[int], ...]] = None
-    if is_device_array(pairwise):
-        pv = device_view("pairwise", pairwise, want)
+    if "pairwise" in views:
+        pv = views["pairwise"]
         keep.append(pv)
         if pv.device != fg.device:
             raise ValueError(f"pairwise is on device {pv.device}, cost_fg on {fg.device}")
@@ -365,12 +376,3 @@ def grid_cut_device(cost_fg: Any, cost_bg: Any, pairwise: Any, connectivity: int
     last_result[threading.get_ident()] = res
     return out, res
 
-
-def _is_float_like(a: Any) -> bool:
-    if is_device_array(a):
-        cai = getattr(a, "__cuda_array_interface__", None)
-        if cai is not None:
-            return cai["typestr"][1] == "f"
-        dt = str(getattr(a, "dtype", ""))
-        return "float" in dt
-    return isinstance(a, float) or (isinstance(a, np.ndarray) and a.dtype.kind == "f")

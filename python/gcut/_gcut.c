@@ -17,6 +17,9 @@
  * gcut_last_error() is thread-local and read on the thread that failed.
  */
 #define PY_SSIZE_T_CLEAN
+/* the multi-view API (gcut/vision/mvs.h) is experimental: so are its Python
+ * entry points (gcut.multi_baseline, gcut.plane_sweep; docs/python.md) */
+#define GCUT_ALLOW_EXPERIMENTAL 1
 #include <Python.h>
 
 #include <limits.h>
@@ -25,7 +28,9 @@
 
 #include "gcut/gcut.h"
 #ifdef GCUT_PY_HAVE_VISION
+#include "gcut/vision/image.h"
 #include "gcut/vision/mrf.h"
+#include "gcut/vision/mvs.h"
 #include "gcut/vision/segment.h"
 #include "gcut/vision/stereo.h"
 #endif
@@ -1581,6 +1586,291 @@ done:
     PyBuffer_Release(&rb);
     return ret;
 }
+
+/* ------------------------------------------------------------- multi-view */
+
+/* The statistics dict of a multi-label solve. */
+static PyObject *mrf_stats_dict(const gcut_mrf_stats *ms)
+{
+    return Py_BuildValue("{sLsLsisisdsdss}", "initial_energy", (long long)ms->initial_energy,
+                         "energy", (long long)ms->energy, "cycles", (int)ms->cycles, "moves",
+                         (int)ms->moves, "solve_ms", ms->solve_ms, "total_ms", ms->total_ms,
+                         "backend", ms->backend ? ms->backend : "");
+}
+
+/* A list of images given as (buffer, width, height, channels, depth)
+ * tuples: views into the buffers (held in bufs, released by the caller). */
+static int image_list(PyObject *list, Py_ssize_t count, gcut_image *imgs, Py_buffer *bufs,
+                      const char *what)
+{
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *t = PyList_GET_ITEM(list, i), *obj;
+        int W, H, C, D;
+        if (!PyArg_ParseTuple(t, "Oiiii", &obj, &W, &H, &C, &D))
+            return -1;
+        if (W < 1 || H < 1 || (C != 1 && C != 3 && C != 4) || (D != 8 && D != 16)) {
+            PyErr_Format(PyExc_ValueError, "%s[%zd]: bad image geometry", what, i);
+            return -1;
+        }
+        if (PyObject_GetBuffer(obj, &bufs[i], PyBUF_C_CONTIGUOUS) != 0)
+            return -1;
+        const size_t stride = (size_t)W * (size_t)C * (size_t)(D / 8);
+        if (bufs[i].len != (Py_ssize_t)(stride * (size_t)H)) {
+            PyErr_Format(PyExc_ValueError, "%s[%zd]: %zd bytes, expected %zu", what, i,
+                         bufs[i].len, stride * (size_t)H);
+            return -1;
+        }
+        gcut_image im = {W, H, C, D, stride, bufs[i].buf};
+        imgs[i] = im;
+    }
+    return 0;
+}
+
+/* mbs(images, baselines, ndisp, cost, smooth, lambda, trunc, tl_trunc,
+ *     combine, keep, swap, cycles, backend) -> (labels bytes, stats);
+ * images[0] is the reference, images[1:] the views. */
+static PyObject *py_mbs(PyObject *mod, PyObject *args)
+{
+    PyObject *olist, *obase;
+    int ndisp, cost, smooth, lambda, trunc, tl_trunc, combine, keep, swap, cycles;
+    const char *backend;
+    if (!PyArg_ParseTuple(args, "O!O!iiiiiiiiiiz", &PyList_Type, &olist, &PyList_Type, &obase,
+                          &ndisp, &cost, &smooth, &lambda, &trunc, &tl_trunc, &combine, &keep,
+                          &swap, &cycles, &backend))
+        return NULL;
+    const Py_ssize_t count = PyList_GET_SIZE(olist), nviews = count - 1;
+    if (nviews < 1 || nviews > 64 || PyList_GET_SIZE(obase) != nviews) {
+        PyErr_SetString(PyExc_ValueError,
+                        "multi_baseline: 1 to 64 views, one baseline for each");
+        return NULL;
+    }
+    gcut_image imgs[65];
+    Py_buffer bufs[65];
+    double base[64];
+    memset(bufs, 0, sizeof bufs);
+    PyObject *out = NULL, *ret = NULL;
+    for (Py_ssize_t i = 0; i < nviews; i++) {
+        base[i] = PyFloat_AsDouble(PyList_GET_ITEM(obase, i));
+        if (base[i] == -1.0 && PyErr_Occurred())
+            return NULL;
+    }
+    if (image_list(olist, count, imgs, bufs, "images") != 0)
+        goto done;
+    out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)imgs[0].width * imgs[0].height * 4);
+    if (out == NULL)
+        goto done;
+    const gcut_image *views[64];
+    for (Py_ssize_t i = 0; i < nviews; i++)
+        views[i] = &imgs[i + 1];
+    gcut_mbs_options p;
+    gcut_mbs_options_init(&p);
+    p.stereo.ndisp = ndisp;
+    p.stereo.cost = (gcut_stereo_cost)cost;
+    p.stereo.smooth = (gcut_stereo_smooth)smooth;
+    p.stereo.lambda = lambda;
+    p.stereo.trunc = trunc;
+    p.stereo.tl_trunc = tl_trunc;
+    p.stereo.use_swap = swap;
+    p.stereo.mrf.max_cycles = cycles;
+    p.stereo.mrf.solve.backend = backend;
+    p.combine = (gcut_mvs_combine)combine;
+    p.keep = keep;
+    gcut_mrf_stats ms;
+    memset(&ms, 0, sizeof ms);
+    gcut_status st;
+    {
+        PyThreadState *save = PyEval_SaveThread();
+        st = gcut_mbs_match(&imgs[0], views, base, (int32_t)nviews, &p,
+                            (int32_t *)PyBytes_AS_STRING(out), &ms);
+        PyEval_RestoreThread(save);
+    }
+    if (st != GCUT_OK) {
+        raise_status(st, NULL);
+        goto done;
+    }
+    ret = Py_BuildValue("(ON)", out, mrf_stats_dict(&ms));
+done:
+    Py_XDECREF(out);
+    for (Py_ssize_t i = 0; i < count && i < 65; i++)
+        release(&bufs[i]);
+    return ret;
+}
+
+/* sweep(images, cameras, ndepth, znear, zfar, radius, ncc_trunc, keep,
+ *       mask_threshold, smooth, lambda, tl_trunc, cycles, backend)
+ *   -> (labels bytes, depth bytes, stats); cameras: 21 floats each (K, R, t). */
+static PyObject *py_sweep(PyObject *mod, PyObject *args)
+{
+    PyObject *olist, *ocams;
+    int ndepth, radius, ncc_trunc, keep, mask_threshold, smooth, lambda, tl_trunc, cycles;
+    double znear, zfar;
+    const char *backend;
+    if (!PyArg_ParseTuple(args, "O!O!iddiiiiiiiiz", &PyList_Type, &olist, &PyList_Type, &ocams,
+                          &ndepth, &znear, &zfar, &radius, &ncc_trunc, &keep, &mask_threshold,
+                          &smooth, &lambda, &tl_trunc, &cycles, &backend))
+        return NULL;
+    const Py_ssize_t count = PyList_GET_SIZE(olist);
+    if (count < 2 || count > 64 || PyList_GET_SIZE(ocams) != count) {
+        PyErr_SetString(PyExc_ValueError, "plane_sweep: 2 to 64 images, one camera each");
+        return NULL;
+    }
+    gcut_image imgs[64];
+    const gcut_image *ptrs[64];
+    Py_buffer bufs[64];
+    gcut_camera cams[64];
+    memset(bufs, 0, sizeof bufs);
+    memset(cams, 0, sizeof cams);
+    PyObject *labels = NULL, *depth = NULL, *ret = NULL;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *c = PyList_GET_ITEM(ocams, i);
+        if (!PyTuple_Check(c) || PyTuple_GET_SIZE(c) != 21) {
+            PyErr_Format(PyExc_TypeError, "cameras[%zd]: expected 21 numbers (K, R, t)", i);
+            return NULL;
+        }
+        double *dst[3] = {cams[i].K, cams[i].R, cams[i].t};
+        const int len[3] = {9, 9, 3};
+        for (int part = 0, k = 0; part < 3; part++)
+            for (int j = 0; j < len[part]; j++, k++) {
+                dst[part][j] = PyFloat_AsDouble(PyTuple_GET_ITEM(c, k));
+                if (dst[part][j] == -1.0 && PyErr_Occurred())
+                    return NULL;
+            }
+    }
+    if (image_list(olist, count, imgs, bufs, "images") != 0)
+        goto done;
+    for (Py_ssize_t i = 0; i < count; i++)
+        ptrs[i] = &imgs[i];
+    const Py_ssize_t n = (Py_ssize_t)imgs[0].width * imgs[0].height;
+    labels = PyBytes_FromStringAndSize(NULL, n * 4);
+    depth = PyBytes_FromStringAndSize(NULL, n * 8);
+    if (labels == NULL || depth == NULL)
+        goto done;
+    gcut_sweep_options p;
+    gcut_sweep_options_init(&p);
+    p.ndepth = ndepth;
+    p.znear = znear;
+    p.zfar = zfar;
+    p.radius = radius;
+    p.ncc_trunc = ncc_trunc;
+    p.keep = keep;
+    p.mask_threshold = mask_threshold;
+    p.smooth = (gcut_stereo_smooth)smooth;
+    p.lambda = lambda;
+    p.tl_trunc = tl_trunc;
+    p.mrf.max_cycles = cycles;
+    p.mrf.solve.backend = backend;
+    gcut_mrf_stats ms;
+    memset(&ms, 0, sizeof ms);
+    gcut_status st;
+    {
+        PyThreadState *save = PyEval_SaveThread();
+        st = gcut_sweep_depth(ptrs, cams, (int32_t)count, &p, (int32_t *)PyBytes_AS_STRING(labels),
+                              (double *)PyBytes_AS_STRING(depth), &ms);
+        PyEval_RestoreThread(save);
+    }
+    if (st != GCUT_OK) {
+        raise_status(st, NULL);
+        goto done;
+    }
+    ret = Py_BuildValue("(OON)", labels, depth, mrf_stats_dict(&ms));
+done:
+    Py_XDECREF(labels);
+    Py_XDECREF(depth);
+    for (Py_ssize_t i = 0; i < count; i++)
+        release(&bufs[i]);
+    return ret;
+}
+
+/* read_cameras(path) -> [(name, 21 floats)] */
+static PyObject *py_read_cameras(PyObject *mod, PyObject *args)
+{
+    const char *path;
+    if (!PyArg_ParseTuple(args, "s", &path))
+        return NULL;
+    gcut_camera *cams = NULL;
+    int32_t count = 0;
+    gcut_status st;
+    Py_BEGIN_ALLOW_THREADS
+    st = gcut_cameras_load(path, &cams, &count);
+    Py_END_ALLOW_THREADS
+    if (st != GCUT_OK)
+        return raise_status(st, NULL);
+    PyObject *list = PyList_New(count);
+    for (int32_t i = 0; list && i < count; i++) {
+        const gcut_camera *c = &cams[i];
+        PyObject *nums = PyTuple_New(21);
+        if (nums == NULL) {
+            Py_CLEAR(list);
+            break;
+        }
+        for (int j = 0; j < 9; j++) {
+            PyTuple_SET_ITEM(nums, j, PyFloat_FromDouble(c->K[j]));
+            PyTuple_SET_ITEM(nums, 9 + j, PyFloat_FromDouble(c->R[j]));
+        }
+        for (int j = 0; j < 3; j++)
+            PyTuple_SET_ITEM(nums, 18 + j, PyFloat_FromDouble(c->t[j]));
+        PyList_SET_ITEM(list, i, Py_BuildValue("(sN)", c->name, nums));
+    }
+    gcut_cameras_free(cams);
+    return list;
+}
+
+/* ------------------------------------------------------------------ images */
+
+/* load_image(path) -> (bytes, width, height, channels, depth): rows packed. */
+static PyObject *py_load_image(PyObject *mod, PyObject *args)
+{
+    const char *path;
+    if (!PyArg_ParseTuple(args, "s", &path))
+        return NULL;
+    gcut_image *img = NULL;
+    gcut_status st;
+    Py_BEGIN_ALLOW_THREADS
+    st = gcut_image_load(path, &img);
+    Py_END_ALLOW_THREADS
+    if (st != GCUT_OK)
+        return raise_status(st, NULL);
+    const size_t row = (size_t)img->width * (size_t)img->channels * (size_t)(img->depth / 8);
+    PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(row * (size_t)img->height));
+    if (out != NULL)
+        for (int32_t y = 0; y < img->height; y++)
+            memcpy(PyBytes_AS_STRING(out) + row * (size_t)y, img->data + img->stride * (size_t)y,
+                   row);
+    PyObject *ret = out ? Py_BuildValue("(Niiii)", out, (int)img->width, (int)img->height,
+                                        (int)img->channels, (int)img->depth)
+                        : NULL;
+    gcut_image_free(img);
+    return ret;
+}
+
+/* save_image(path, buffer, width, height, channels, depth) */
+static PyObject *py_save_image(PyObject *mod, PyObject *args)
+{
+    const char *path;
+    PyObject *obj;
+    int W, H, C, D;
+    if (!PyArg_ParseTuple(args, "sOiiii", &path, &obj, &W, &H, &C, &D))
+        return NULL;
+    Py_buffer b;
+    if (PyObject_GetBuffer(obj, &b, PyBUF_C_CONTIGUOUS) != 0)
+        return NULL;
+    const size_t stride = (size_t)(W > 0 ? W : 0) * (size_t)(C > 0 ? C : 0) * (size_t)(D / 8);
+    if (W < 1 || H < 1 || (C != 1 && C != 3 && C != 4) || (D != 8 && D != 16) ||
+        b.len != (Py_ssize_t)(stride * (size_t)H)) {
+        PyBuffer_Release(&b);
+        PyErr_SetString(PyExc_ValueError, "save_image: bad image geometry");
+        return NULL;
+    }
+    gcut_image img = {W, H, C, D, stride, b.buf};
+    gcut_status st;
+    Py_BEGIN_ALLOW_THREADS
+    st = gcut_image_save(&img, path);
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&b);
+    if (st != GCUT_OK)
+        return raise_status(st, NULL);
+    Py_RETURN_NONE;
+}
 #endif /* GCUT_PY_HAVE_VISION */
 
 /* ------------------------------------------------------------------ module */
@@ -2088,6 +2378,17 @@ static PyMethodDef module_methods[] = {
     {"stereo", py_stereo, METH_VARARGS,
      "stereo(left, right, width, height, channels, depth, ndisp, cost, smooth, lambda, trunc, "
      "tl_trunc, swap, lr_check, max_cycles, backend) -> (disparity bytes, stats)"},
+    {"mbs", py_mbs, METH_VARARGS,
+     "mbs(images, baselines, ndisp, cost, smooth, lambda, trunc, tl_trunc, combine, keep, "
+     "swap, cycles, backend) -> (labels bytes, stats)"},
+    {"sweep", py_sweep, METH_VARARGS,
+     "sweep(images, cameras, ndepth, znear, zfar, radius, ncc_trunc, keep, mask_threshold, "
+     "smooth, lambda, tl_trunc, cycles, backend) -> (labels bytes, depth bytes, stats)"},
+    {"read_cameras", py_read_cameras, METH_VARARGS, "read_cameras(path) -> [(name, numbers)]"},
+    {"load_image", py_load_image, METH_VARARGS,
+     "load_image(path) -> (bytes, width, height, channels, depth)"},
+    {"save_image", py_save_image, METH_VARARGS,
+     "save_image(path, buffer, width, height, channels, depth)"},
     {"segment", py_segment, METH_VARARGS,
      "segment(image, width, height, channels, depth, seeds, iterations, lambda, connectivity, "
      "model, components, backend) -> (mask bytes, stats)"},

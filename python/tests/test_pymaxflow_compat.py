@@ -186,3 +186,115 @@ def test_errors():
     assert g.result.flow == g.maxflow()
     with pytest.raises(TypeError, match="node ids"):
         g.get_grid_segments(np.array([0.0]))
+
+
+def periodic_edges_by_hand(shape, weights, structure, symmetric, periodic):
+    """(src, dst, cap, rev) of add_grid_edges with periodic axes, by loops."""
+    ids = np.arange(int(np.prod(shape))).reshape(shape)
+    centre = np.array(structure.shape) // 2
+    edges = []
+    for p in np.ndindex(*shape):
+        for q in zip(*np.nonzero(structure)):
+            off = np.array(q) - centre
+            if not off.any():
+                continue
+            nb = np.array(p) + off
+            ok = True
+            for k, size in enumerate(shape):
+                if periodic[k]:
+                    nb[k] %= size
+                elif not 0 <= nb[k] < size:
+                    ok = False
+            if not ok or tuple(nb) == p:
+                continue
+            c = int(weights[p] * structure[q])
+            edges.append((ids[p], ids[tuple(nb)], c, c if symmetric else 0))
+    return [np.array(x, dtype=np.int32) for x in zip(*edges)]
+
+
+@pytest.mark.parametrize("shape,periodic", [((5, 6), (True, True)), ((5, 6), (False, True)),
+                                            ((4, 3, 5), (True, False, True)), ((1, 7), True),
+                                            ((2, 2), True)])
+@pytest.mark.parametrize("symmetric", [False, True])
+def test_periodic_neighbourhoods(rng, shape, periodic, symmetric):
+    """PyMaxflow's periodic=: the torus edges, against explicit edges."""
+    per = (periodic,) * len(shape) if isinstance(periodic, bool) else periodic
+    structure = rng.integers(0, 3, (3,) * len(shape)).astype(np.int32)
+    weights = rng.integers(1, 9, shape).astype(np.int32)
+    tsrc = rng.integers(0, 30, shape).astype(np.int32)
+    tsink = rng.integers(0, 30, shape).astype(np.int32)
+    g = maxflow.Graph[int]()
+    ids = g.add_grid_nodes(shape)
+    g.add_grid_edges(ids, weights=weights, structure=structure, symmetric=symmetric,
+                     periodic=periodic)
+    g.add_grid_tedges(ids, tsrc, tsink)
+    flow = g.maxflow()
+    src, dst, cap, rev = periodic_edges_by_hand(shape, weights, structure, symmetric, per)
+    n = int(np.prod(shape))
+    r = gcut.maxflow(n, src, dst, cap, rev, tsrc.ravel(), tsink.ravel())
+    assert flow == r.flow
+    assert np.array_equal(g.get_grid_segments(ids).ravel(), r.cut == 1)
+    assert g.get_edge_num() == len(src)
+
+
+def test_periodic_argument_checked():
+    g = maxflow.Graph[int]()
+    ids = g.add_grid_nodes((3, 3))
+    with pytest.raises(ValueError, match="periodic"):
+        g.add_grid_edges(ids, periodic=(True, False, True))
+
+
+def _grid_graph(shape, weights, structure, symmetric, tsrc, tsink, general):
+    g = maxflow.Graph[int]()
+    ids = g.add_grid_nodes(shape)
+    if general:  # a zero edge: no longer one pure grid, solved as a general graph
+        g.add_edge(0, 1, 0, 0)
+    g.add_grid_edges(ids, weights=weights, structure=structure, symmetric=symmetric)
+    g.add_grid_tedges(ids, tsrc, tsink)
+    return g, ids
+
+
+@pytest.mark.parametrize("shape,structure", [
+    ((30, 40), None),
+    ((30, 40), np.array([[1, 1, 1], [1, 0, 1], [1, 1, 1]])),
+    ((30, 40), np.array([[0, 0, 0], [0, 0, 1], [0, 3, 2]])),
+    ((8, 9, 10), None),
+    ((6, 7, 8), np.ones((3, 3, 3), np.int32))])
+@pytest.mark.parametrize("symmetric", [False, True])
+def test_grid_path_matches_general(rng, shape, structure, symmetric):
+    """One grid of grid edges is solved by the grid engines (no adjacency
+    lists): the same flow and segments as the general graph, warm re-solves
+    after terminal changes, and a later add_edge falls back correctly."""
+    weights = rng.integers(0, 30, shape)
+    tsrc = rng.integers(0, 100, shape)
+    tsink = rng.integers(0, 100, shape)
+    g, ids = _grid_graph(shape, weights, structure, symmetric, tsrc, tsink, False)
+    h, hids = _grid_graph(shape, weights, structure, symmetric, tsrc, tsink, True)
+    assert g._grid is not None and h._grid is None
+    assert g.get_edge_num() == h.get_edge_num() - 1
+    assert g.maxflow() == h.maxflow()
+    assert np.array_equal(g.get_grid_segments(ids), h.get_grid_segments(hids))
+    # a stroke: terminal changes, then warm
+    sel = rng.random(shape) < 0.05
+    for gr, ii in ((g, ids), (h, hids)):
+        gr.add_grid_tedges(ii, np.where(sel, 1000, 0), 0)
+    assert g.maxflow(reuse_trees=True) == h.maxflow()
+    assert g.result.stats["warm_start"]
+    assert np.array_equal(g.get_grid_segments(ids), h.get_grid_segments(hids))
+    # an ordinary edge: back to a general graph, same answers
+    g.add_edge(int(ids.flat[0]), int(ids.flat[-1]), 7, 3)
+    h.add_edge(int(hids.flat[0]), int(hids.flat[-1]), 7, 3)
+    assert g._grid is None
+    assert g.maxflow() == h.maxflow()
+    assert np.array_equal(g.get_grid_segments(ids), h.get_grid_segments(hids))
+
+
+def test_grid_path_overflow_changes_nothing():
+    g = maxflow.Graph[int]()
+    ids = g.add_grid_nodes((4, 5))
+    g.add_grid_edges(ids, 2**30, symmetric=True)
+    with pytest.raises(gcut.OverflowError):
+        g.add_grid_edges(ids, 2**30, symmetric=True)
+    g.add_grid_tedges(ids, 5, 0)
+    assert g.maxflow() == 0
+    assert g.get_edge_num() == 4 * 4 + 3 * 5
