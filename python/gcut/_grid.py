@@ -73,6 +73,7 @@ class GridProblem:
         self.connectivity = int(connectivity)
         self.backend = backend
         self.result: Optional[Result] = None
+        self._device: Optional[tuple] = None  # GPU arrays given to set_energy
         # float energy (set_energy with floats): the unary costs as float32,
         # kept for set_unary / set_tweights, and the quantisation report
         self._fg32: Optional[np.ndarray] = None
@@ -85,6 +86,11 @@ class GridProblem:
         for k in range(self.connectivity):
             dx, dy, dz = _gcut.grid_direction(self.connectivity, k)
             self._offsets.append((dy, dx) if len(shape) == 2 else (dz, dy, dx))
+
+    def _host_only(self) -> None:
+        if self._device is not None:
+            raise TypeError("this problem holds GPU arrays: give the whole energy again with "
+                            "set_energy (on the GPU or the host)")
 
     @property
     def num_nodes(self) -> int:
@@ -102,6 +108,7 @@ class GridProblem:
     def set_unary(self, cost_fg: Any, cost_bg: Any) -> None:
         """Set the labelling costs of every node (arrays of ``shape``, >= 0):
         the source link gets ``cost_bg``, the sink link ``cost_fg``."""
+        self._host_only()
         if self._fg32 is not None:  # a float energy: same scale, n-links kept (warm)
             fg, bg = self._field32("cost_fg", cost_fg), self._field32("cost_bg", cost_bg)
             self.quantization = self._grid.set_unary_f32(fg, bg)
@@ -129,6 +136,7 @@ class GridProblem:
           capacity of the arc from v to its neighbour in direction d
           (directed; gcut/grid.h's caps[d][v]).
         """
+        self._host_only()
         if self._fg32 is not None:
             raise TypeError("set_pairwise: this grid holds a float energy; set it again "
                             "whole with set_energy(cost_fg, cost_bg, pairwise)")
@@ -174,6 +182,15 @@ class GridProblem:
         (``gcut.HAVE_FLOAT``): the library quantises at ``scale`` (0: chosen)
         and ``self.quantization`` reports the scale and the bound on the
         energy lost to rounding (gcut/graph.h, gcut_quantization)."""
+        from . import _cuda
+        if any(_cuda.is_device_array(a) for a in (cost_fg, cost_bg, pairwise)):
+            # GPU arrays: kept as they are and solved on the device at solve()
+            # (cold each time: docs/python.md, "GPU arrays")
+            self._device = (cost_fg, cost_bg, pairwise, float(scale))
+            self._fg32 = self._bg32 = None
+            self.quantization = None
+            return
+        self._device = None
         exact = True
         for a in (cost_fg, cost_bg, pairwise):
             arr = np.asarray(a)
@@ -207,6 +224,7 @@ class GridProblem:
 
     def set_terminals(self, source: Any, sink: Any) -> None:
         """Set the raw terminal capacities (arrays of ``shape``; None keeps one)."""
+        self._host_only()
         s = None if source is None else self._field("source", source)
         t = None if sink is None else self._field("sink", sink)
         self._grid.set_terminals(s, t)
@@ -215,6 +233,7 @@ class GridProblem:
         """Replace the costs of the nodes selected by ``where`` (a boolean mask
         of ``shape``, a tuple of index arrays, or flat node ids); the costs
         are scalars or arrays with one entry per selected node."""
+        self._host_only()
         if isinstance(where, np.ndarray) and where.dtype == np.bool_:
             if where.shape != self.shape:
                 raise ValueError(f"where: mask of shape {where.shape}, expected {self.shape}")
@@ -253,6 +272,15 @@ class GridProblem:
         """Solve (GIL released) and return the mask: True = foreground
         (source side). The full result is kept in ``self.result``.
         ``progress``: see docs/python.md, "Progress and cancelling"."""
+        if self._device is not None:
+            from . import _cuda
+            fg, bg, pw, scale = self._device
+            mask, rep = _cuda.grid_cut_device(fg, bg, pw, self.connectivity,
+                                              backend or self.backend, _time_limit(time_limit),
+                                              _progress(progress), False, None, scale=scale)
+            self.result = rep  # a gcut.DeviceResult: flow, backend, stats, quantization
+            self.quantization = rep.quantization
+            return mask
         raw = self._grid.solve(backend or self.backend, _time_limit(time_limit), int(threads),
                                **_progress(progress))
         q = self._grid.quantization(raw.flow) if self._fg32 is not None else None

@@ -271,3 +271,30 @@ def test_device_arrays_never_copied_silently():
 def test_device_available_reports_why():
     ok, why = gcut.device_available()
     assert isinstance(ok, bool) and isinstance(why, str) and why
+
+
+@needs_torch
+def test_grid_problem_on_device(rng):
+    shape = (50, 70)
+    fg, bg, pw = energy(rng, shape, 8, "float")
+    want = gcut.grid_cut(fg, bg, pw, connectivity=8)
+    p = gcut.GridProblem(shape, 8)
+    p.set_energy(*(torch.from_numpy(a).cuda() for a in (fg, bg, pw)))
+    mask = p.solve()
+    assert mask.is_cuda and np.array_equal(mask.cpu().numpy(), want)
+    assert p.result.backend == "cuda-grid" and p.quantization["scale"] > 0
+    p.set_energy(fg, bg, pw)  # back to host arrays
+    assert np.array_equal(p.solve(), want)
+
+
+def test_grid_problem_device_arrays_refused_without_device():
+    a = FakeDevice(np.ones((4, 5), np.float32))
+    p = gcut.GridProblem((4, 5))
+    p.set_energy(a, a, 1.0)
+    with pytest.raises(TypeError, match="GPU arrays"):
+        p.set_unary(np.ones((4, 5)), np.ones((4, 5)))
+    if not DEVICE_OK:
+        with pytest.raises(gcut.UnavailableError):
+            p.solve()
+    p.set_energy(np.ones((4, 5), np.int32), np.zeros((4, 5), np.int32), 1)
+    assert not p.solve().any()
