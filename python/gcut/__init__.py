@@ -168,13 +168,30 @@ _gcut._register_errors(_ERRORS)
 
 
 # ---------------------------------------------------------------- arrays
+def _host_array(name: str, a: Any) -> np.ndarray:
+    """``a`` as a numpy array, refusing GPU arrays with a clear error.
+
+    Only ``grid_cut`` and ``GridProblem.set_energy`` solve arrays in GPU
+    memory in place (docs/python.md, "GPU arrays"); every other entry point
+    takes host arrays and never copies a GPU array to the host behind the
+    caller's back."""
+    if isinstance(a, np.ndarray):
+        return a
+    from ._cuda import is_device_array
+    if is_device_array(a):
+        raise TypeError(f"{name}: an array in GPU memory; this function takes host (numpy) "
+                        "arrays (copy it with .cpu().numpy() or cupy.asnumpy(); grid_cut and "
+                        "GridProblem.set_energy solve GPU arrays in place)")
+    return np.asarray(a)
+
+
 def _as_int32(name: str, a: Any, *, floats: str = "reject", ids: bool = False) -> np.ndarray:
     """The int32, C-contiguous form of ``a`` (``a`` itself when it already is one).
 
     ``floats``: "reject" (TypeError) or "exact" (accepted when every value
     is a whole number). ``ids``: node ids (integer dtypes only).
     """
-    arr = a if isinstance(a, np.ndarray) else np.asarray(a)
+    arr = _host_array(name, a)
     if arr.dtype == np.int32:
         return _contiguous(arr)
     kind = arr.dtype.kind
@@ -217,7 +234,7 @@ def _contiguous(arr: np.ndarray) -> np.ndarray:
 
 def _as_float32(name: str, a: Any) -> np.ndarray:
     """The float32, C-contiguous form of ``a`` (``a`` itself when it already is one)."""
-    arr = a if isinstance(a, np.ndarray) else np.asarray(a)
+    arr = _host_array(name, a)
     if arr.dtype.kind not in "fiu":
         raise TypeError(f"{name}: dtype {arr.dtype} cannot hold capacities or costs")
     if arr.ndim == 0:

@@ -7,14 +7,14 @@ from typing import Any, Dict, Optional, Sequence, Tuple
 
 import numpy as np
 
-from . import UnsupportedError, _gcut
+from . import UnsupportedError, _gcut, _host_array
 
 SEED_UNKNOWN, SEED_FG, SEED_BG = 0, 1, 2
 _MODELS = {"gmm": 0, "histogram": 1}
 
 
-def _image(image: Any) -> Tuple[np.ndarray, int, int, int, int]:
-    img = np.asarray(image)
+def _image(image: Any, name: str = "image") -> Tuple[np.ndarray, int, int, int, int]:
+    img = _host_array(name, image)
     if img.dtype not in (np.uint8, np.uint16):
         raise TypeError(f"image: dtype {img.dtype}; expected uint8 or uint16 samples")
     if img.ndim == 2:
@@ -33,7 +33,7 @@ def _seeds(seeds: Any, rect: Optional[Sequence[int]], w: int, h: int) -> np.ndar
     if rect is not None:
         x, y, rw, rh = (int(v) for v in rect)
         return np.frombuffer(_gcut.seeds_from_rect(w, h, x, y, rw, rh), dtype=np.uint8)
-    s = np.asarray(seeds)
+    s = _host_array("seeds", seeds)
     if s.shape != (h, w):
         raise ValueError(f"seeds: shape {s.shape}, expected {(h, w)}")
     if s.dtype.kind not in "iub":
@@ -249,8 +249,8 @@ def stereo(left: Any, right: Any, ndisp: int = 16, *, cost: str = "bt",
     with ``with_stats=True``. GIL released."""
     if not getattr(_gcut, "HAVE_VISION", 0):
         raise UnsupportedError("this build of gcut has no vision layer (libgcut_vision)")
-    lft, w, h, c, d = _image(left)
-    rgt = _image(right)
+    lft, w, h, c, d = _image(left, "left")
+    rgt = _image(right, "right")
     if rgt[0].shape != lft.shape or rgt[0].dtype != lft.dtype:
         raise ValueError(f"right: shape {rgt[0].shape} {rgt[0].dtype}, expected the left "
                          f"image's {lft.shape} {lft.dtype}")

@@ -298,3 +298,23 @@ def test_grid_problem_device_arrays_refused_without_device():
             p.solve()
     p.set_energy(np.ones((4, 5), np.int32), np.zeros((4, 5), np.int32), 1)
     assert not p.solve().any()
+
+
+def test_host_only_functions_refuse_device_arrays():
+    """Every entry point but grid_cut / GridProblem.set_energy takes host
+    arrays: a GPU array is refused by name, never copied behind the back."""
+    img = FakeDevice(np.zeros((6, 7, 3), np.uint8))
+    gray = FakeDevice(np.zeros((6, 7), np.uint8))
+    seeds = np.zeros((6, 7), np.uint8)
+    calls = [
+        ("image", lambda: gcut.segment(img, seeds)),
+        ("image", lambda: gcut.grabcut(img, rect=(1, 1, 4, 4))),
+        ("seeds", lambda: gcut.segment(np.zeros((6, 7, 3), np.uint8), FakeDevice(seeds))),
+        ("left", lambda: gcut.stereo(gray, np.zeros((6, 7), np.uint8), 4)),
+        ("right", lambda: gcut.stereo(np.zeros((6, 7), np.uint8), gray, 4)),
+        ("unary", lambda: gcut.alpha_expansion(FakeDevice(np.zeros((6, 7, 3), np.int32)))),
+        ("cap", lambda: gcut.maxflow(2, [0], [1], FakeDevice(np.ones(1, np.int32)))),
+    ]
+    for name, call in calls:
+        with pytest.raises(TypeError, match=f"{name}.*GPU memory"):
+            call()
