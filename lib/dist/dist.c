@@ -1,0 +1,215 @@
+/*
+ * dist.c - the driver of the region-partitioned grid max-flow: red-black
+ * sweeps of region discharges with boundary exchanges, a global relabel
+ * across regions, the termination test and the canonical cut. It knows
+ * nothing of how regions talk: gcut_i_dist_comm moves the boundary
+ * messages and sums values (an in-process copy, partition.c; MPI,
+ * lib/mpi/dist_mpi.c).
+ *
+ *   A. Delong and Y. Boykov, "A scalable graph-cut algorithm for N-D
+ *   grids", CVPR 2008 (region push-relabel, sweeps over regions);
+ *   A. V. Goldberg and R. E. Tarjan, J. ACM 35(4), 1988 (push-relabel).
+ *
+ * Why the answer is exact (docs/distributed.md in full): the regions of
+ * one colour (even or odd rank among the non-empty regions, in plane
+ * order) share no arc, since an arc joins two nodes at most one plane
+ * apart; while they discharge, the other colour is idle, so its labels,
+ * which are the ghost labels of the running regions, do not change. A
+ * colour's discharges in parallel are thus one sequence of valid push and
+ * relabel operations of a single push-relabel run, and so is the whole
+ * solve. It stops when no node anywhere is active: a maximum preflow. The
+ * flow into the sink is then the maximum flow, and the final global
+ * relabel (exact distances to the sink across regions) gives the
+ * canonical cut: the sink side is the nodes with a finite distance.
+ *
+ * Global relabel: each region computes exact in-region distances with its
+ * ghost labels as fixed distances (region.c), the regions exchange
+ * boundary labels and repeat (a Bellman-Ford over regions, Jacobi order),
+ * until a round changes no label anywhere; the first round starts from
+ * ghosts at d_inf, so at least two rounds run when there are several
+ * regions. Labels only ever grow, so the result is the exact distance.
+ */
+#include <string.h>
+
+#include "dist/region_internal.h"
+
+enum { JOB_DISCHARGE, JOB_RELABEL };
+
+typedef struct dist_job {
+    gcut_i_region *const *regs;
+    int32_t nregs;
+    int32_t first_index;
+    int kind;
+    int colour;
+    int64_t *changed; /* JOB_RELABEL: per region */
+} dist_job;
+
+static void dist_job_fn(void *ctx, int32_t id, int32_t nthreads)
+{
+    const dist_job *J = ctx;
+    int32_t mine = 0; /* the regions of this job, dealt round robin */
+    for (int32_t i = 0; i < J->nregs; i++) {
+        if (J->kind == JOB_DISCHARGE && (J->first_index + i) % 2 != J->colour)
+            continue;
+        if (mine++ % nthreads != id)
+            continue;
+        if (J->kind == JOB_DISCHARGE)
+            gcut_i_region_discharge(J->regs[i]);
+        else
+            J->changed[i] = gcut_i_region_relabel(J->regs[i]);
+    }
+}
+
+static void dist_run_job(gcut_i_pool *pool, dist_job *job)
+{
+    if (pool && pool->size > 1)
+        gcut_i_pool_run(pool, dist_job_fn, job);
+    else
+        dist_job_fn(job, 0, 1);
+}
+
+/* Pack, exchange and unpack every held region's boundary. */
+static gcut_status dist_exchange(gcut_i_region *const *regs, int32_t nregs,
+                                 const gcut_i_dist_comm *comm, int with_flows,
+                                 gcut_i_dist_run *run)
+{
+    if (nregs == 0)
+        return comm->exchange(comm->ctx, regs, 0, 0);
+    const size_t bytes = gcut_i_region_msg_bytes(regs[0], with_flows);
+    for (int32_t i = 0; i < nregs; i++) {
+        gcut_i_region_pack(regs[i], with_flows);
+        run->bytes_sent += (int64_t)bytes * gcut_i_region_neighbours(regs[i]);
+    }
+    gcut_status st = comm->exchange(comm->ctx, regs, nregs, bytes);
+    if (st != GCUT_OK)
+        return st;
+    for (int32_t i = 0; i < nregs; i++)
+        gcut_i_region_unpack(regs[i], with_flows);
+    return GCUT_OK;
+}
+
+/* Exact labels everywhere (see the top of the file). */
+static gcut_status dist_global_relabel(gcut_i_region *const *regs, int32_t nregs,
+                                       int32_t first_index, int multi,
+                                       const gcut_i_dist_comm *comm, gcut_i_pool *pool,
+                                       int64_t *changed, gcut_i_dist_run *run)
+{
+    gcut_status st;
+    for (int32_t i = 0; i < nregs; i++)
+        gcut_i_region_reset_ghosts(regs[i]);
+    dist_job job = {regs, nregs, first_index, JOB_RELABEL, 0, changed};
+    run->global_relabels++;
+    for (int64_t round = 1;; round++) {
+        dist_run_job(pool, &job);
+        run->gr_rounds++;
+        if (!multi)
+            return GCUT_OK;
+        if ((st = dist_exchange(regs, nregs, comm, 0, run)) != GCUT_OK)
+            return st;
+        int64_t sum = 0;
+        for (int32_t i = 0; i < nregs; i++)
+            sum += changed[i];
+        if ((st = comm->allreduce(comm->ctx, &sum, 1)) != GCUT_OK)
+            return st;
+        if (round >= 2 && sum == 0)
+            return GCUT_OK;
+    }
+}
+
+/* Relabels between two global relabels, as a share of the global nodes:
+ * the discharges keep their labels exact inside each region
+ * (region.c), so the global one is mostly for nodes cut off across
+ * regions (docs/distributed.md, "Global relabel"). */
+#define DIST_GR_ALPHA 0.5
+
+static gcut_status dist_sweeps(gcut_i_region *const *regs, int32_t nregs, int32_t first_index,
+                               int multi, const gcut_i_dist_comm *comm, gcut_i_pool *pool,
+                               int64_t *changed, gcut_i_dist_run *run)
+{
+    gcut_status st;
+    const double alpha = run->gr_alpha > 0 ? run->gr_alpha : DIST_GR_ALPHA;
+    int64_t relabels_at_gr = 0;
+    if ((st = dist_global_relabel(regs, nregs, first_index, multi, comm, pool, changed, run)) !=
+        GCUT_OK)
+        return st;
+    for (;;) {
+        for (int colour = 0; colour < 2; colour++) {
+            dist_job job = {regs, nregs, first_index, JOB_DISCHARGE, colour, NULL};
+            dist_run_job(pool, &job);
+            if (multi && (st = dist_exchange(regs, nregs, comm, 1, run)) != GCUT_OK)
+                return st;
+        }
+        run->sweeps++;
+        /* active nodes, relabels so far, timeouts, interrupts */
+        int64_t v[4] = {0, 0, 0, 0};
+        for (int32_t i = 0; i < nregs; i++) {
+            v[0] += gcut_i_region_active(regs[i]);
+            v[1] += gcut_i_region_stats_get(regs[i])->relabels;
+        }
+        st = gcut_i_poll("sweep", v[0], "active nodes");
+        v[2] = st == GCUT_ERR_TIMEOUT;
+        v[3] = st == GCUT_ERR_INTERRUPTED;
+        if ((st = comm->allreduce(comm->ctx, v, 4)) != GCUT_OK)
+            return st;
+        if (v[2] || v[3]) {
+            /* Every rank stops at the same sweep; the one whose poll
+             * failed has recorded the message already. */
+            const gcut_status why = v[2] ? GCUT_ERR_TIMEOUT : GCUT_ERR_INTERRUPTED;
+            return gcut_last_status() == why
+                       ? why
+                       : GCUT_FAIL(why, "stopped on another rank after %lld sweeps",
+                                   (long long)run->sweeps);
+        }
+        if (v[0] == 0)
+            return GCUT_OK;
+        if ((double)(v[1] - relabels_at_gr) > alpha * (double)run->nodes) {
+            relabels_at_gr = v[1];
+            st = dist_global_relabel(regs, nregs, first_index, multi, comm, pool, changed, run);
+            if (st != GCUT_OK)
+                return st;
+        }
+    }
+}
+
+gcut_status gcut_i_dist_solve(gcut_i_region *const *regs, int32_t nregs, int32_t first_index,
+                              const gcut_i_dist_comm *comm, gcut_i_pool *pool,
+                              uint8_t *const *cuts, gcut_i_dist_run *run)
+{
+    gcut_status st;
+    double t0 = gcut_i_now_ms();
+    int64_t *changed = NULL;
+    if (nregs > 0 &&
+        (st = gcut_i_alloc_array((void **)&changed, nregs, sizeof *changed, __func__,
+                                 "relabel counts")) != GCUT_OK)
+        return st;
+    int64_t total = nregs; /* non-empty regions everywhere */
+    if ((st = comm->allreduce(comm->ctx, &total, 1)) != GCUT_OK)
+        goto fail;
+    const int multi = total > 1;
+    if ((st = dist_sweeps(regs, nregs, first_index, multi, comm, pool, changed, run)) != GCUT_OK)
+        goto fail;
+    run->solve_ms = gcut_i_now_ms() - t0;
+    t0 = gcut_i_now_ms();
+    if ((st = dist_global_relabel(regs, nregs, first_index, multi, comm, pool, changed, run)) !=
+        GCUT_OK)
+        goto fail;
+    int64_t sums[4] = {0, 0, 0, 0};
+    for (int32_t i = 0; i < nregs; i++) {
+        gcut_i_region_cut(regs[i], cuts[i]);
+        const gcut_i_region_stats *rs = gcut_i_region_stats_get(regs[i]);
+        sums[0] += gcut_i_region_flow(regs[i]);
+        sums[1] += rs->pushes;
+        sums[2] += rs->relabels;
+        sums[3] += rs->local_relabels;
+    }
+    if ((st = comm->allreduce(comm->ctx, sums, 4)) != GCUT_OK)
+        goto fail;
+    run->flow = sums[0];
+    run->pushes = sums[1];
+    run->relabels = sums[2];
+    run->local_relabels = sums[3];
+    run->cut_ms = gcut_i_now_ms() - t0;
+fail:
+    gcut_i_free(changed);
+    return st;
+}
