@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "dist/region_internal.h"
+#include "solve/solve_internal.h"
 
 enum { JOB_DISCHARGE, JOB_RELABEL };
 
@@ -211,5 +212,54 @@ gcut_status gcut_i_dist_solve(gcut_i_region *const *regs, int32_t nregs, int32_t
     run->cut_ms = gcut_i_now_ms() - t0;
 fail:
     gcut_i_free(changed);
+    return st;
+}
+
+static gcut_status dist_slab_in_call(const gcut_i_region_shape *shape,
+                                     const gcut_i_region_caps *caps, int lo, int hi,
+                                     int32_t first_index, const gcut_i_dist_comm *comm,
+                                     uint8_t *cut, gcut_i_dist_run *run)
+{
+    gcut_status st = GCUT_OK;
+    gcut_i_region *r = NULL;
+    /* A failed build must not leave the other ranks waiting in a
+     * collective: every rank learns whether all built their region. */
+    if (shape->count > 0 && (st = gcut_i_region_new(&r, shape, caps)) == GCUT_OK)
+        gcut_i_region_set_neighbours(r, lo, hi);
+    int64_t failed = st != GCUT_OK;
+    const gcut_status agreed = comm->allreduce(comm->ctx, &failed, 1);
+    if (agreed != GCUT_OK || st != GCUT_OK || failed) {
+        gcut_i_region_free(r);
+        if (agreed != GCUT_OK)
+            return agreed;
+        return st != GCUT_OK ? st
+                             : GCUT_FAIL(GCUT_ERR_NOMEM,
+                                         "another rank could not build its region (%s)",
+                                         "out of memory or past 32-bit local indices");
+    }
+    uint8_t *const cuts[1] = {cut};
+    st = gcut_i_dist_solve(r ? &r : NULL, r ? 1 : 0, first_index, comm, NULL, cuts, run);
+    gcut_i_region_free(r);
+    return st;
+}
+
+gcut_status gcut_i_dist_solve_slab(const gcut_i_region_shape *shape,
+                                   const gcut_i_region_caps *caps, int lo, int hi,
+                                   int32_t first_index, const gcut_i_dist_comm *comm,
+                                   const gcut_solve_options *opt_in, uint8_t *cut,
+                                   gcut_i_dist_run *run)
+{
+    gcut_solve_options opt;
+    gcut_status st = gcut_i_options_copy(opt_in, &opt);
+    if (st != GCUT_OK) {
+        int64_t failed = 1; /* the other ranks wait for this rank's region */
+        comm->allreduce(comm->ctx, &failed, 1);
+        return st;
+    }
+    const double t0 = gcut_i_now_ms();
+    gcut_i_call call;
+    gcut_i_call_begin(&call, "grid", &opt, t0);
+    st = dist_slab_in_call(shape, caps, lo, hi, first_index, comm, cut, run);
+    gcut_i_call_end(&call);
     return st;
 }

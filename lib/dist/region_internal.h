@@ -55,12 +55,12 @@ GCUT_HIDDEN void gcut_i_region_free(gcut_i_region *r);
 GCUT_HIDDEN size_t gcut_i_region_msg_bytes(const gcut_i_region *r, int with_flows);
 
 /* Bytes of state per node of a region of `connectivity` (for estimates). */
-GCUT_HIDDEN size_t gcut_i_region_bytes_per_node(int32_t connectivity);
+GCUT_I_SHARED size_t gcut_i_region_bytes_per_node(int32_t connectivity);
 
 /* The outgoing and incoming message buffers toward the region below
  * (side 0) and above (side 1), gcut_i_region_msg_bytes(r, 1) bytes each. */
-GCUT_HIDDEN void *gcut_i_region_send_buf(gcut_i_region *r, int side);
-GCUT_HIDDEN void *gcut_i_region_recv_buf(gcut_i_region *r, int side);
+GCUT_I_SHARED void *gcut_i_region_send_buf(gcut_i_region *r, int side);
+GCUT_I_SHARED void *gcut_i_region_recv_buf(gcut_i_region *r, int side);
 
 /* Which neighbours exist (the driver's business: a neighbour is the next
  * non-empty region). Without one, the side's ghost labels stay d_inf. */
@@ -132,10 +132,25 @@ GCUT_HIDDEN gcut_status gcut_i_dist_solve(gcut_i_region *const *regs, int32_t nr
                                           gcut_i_pool *pool, uint8_t *const *cuts,
                                           gcut_i_dist_run *run);
 
+/* The SPMD entry of one rank (lib/mpi/dist_mpi.c, in libgcut_mpi: hence
+ * exported from libgcut.so, GCUT_I_SHARED): build the rank's region from
+ * its slab (shape->count may be 0: an empty rank, which still takes part
+ * in every collective), run gcut_i_dist_solve with no pool inside a call
+ * context of `opt` (copied and checked here), write the slab's cut
+ * (shape->count planes) into `cut`, free the region. lo / hi: whether a
+ * non-empty region lies below / above; first_index: the region's rank
+ * among the non-empty ones. `who` names the public function. */
+GCUT_I_SHARED gcut_status gcut_i_dist_solve_slab(const gcut_i_region_shape *shape,
+                                                 const gcut_i_region_caps *caps, int lo, int hi,
+                                                 int32_t first_index,
+                                                 const gcut_i_dist_comm *comm,
+                                                 const gcut_solve_options *opt, uint8_t *cut,
+                                                 gcut_i_dist_run *run);
+
 /* The shape checks shared by the public entries: sizes >= 1, a valid
  * connectivity (4, 8 with depth 1; 6, 18, 26), a plane that fits 32-bit
  * local indices. `who` names the public function. */
-GCUT_HIDDEN gcut_status gcut_i_dist_check_shape(int64_t width, int64_t height, int64_t depth,
+GCUT_I_SHARED gcut_status gcut_i_dist_check_shape(int64_t width, int64_t height, int64_t depth,
                                                 int32_t connectivity);
 
 #endif /* GCUT_REGION_INTERNAL_H */
