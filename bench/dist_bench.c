@@ -30,7 +30,10 @@
 #include "gcut/gcut.h"
 #include "gen/gen.h"
 
-static int g_rank = 0, g_size = 1;
+static int g_rank = 0;
+#ifdef GCUT_DIST_BENCH_MPI
+static int g_size = 1;
+#endif
 
 static void die(const char *what)
 {
@@ -110,10 +113,11 @@ static void run_regions(gcut_grid *g, const gcut_result *ref, int32_t regions, i
                      memcmp(gcut_result_cut(res), gcut_result_cut(ref),
                             (size_t)gcut_grid_num_nodes(g)) == 0;
     printf("regions %2d threads %d: %9.1f ms median of %d  flow %lld  same cut %s  sweeps %lld  "
-           "global relabels %lld  pushes %lld  relabels %lld\n",
+           "global relabels %lld  pushes %lld  relabels %lld  (init %.0f, sweeps %.0f, cut %.0f ms)\n",
            (int)regions, (int)s->threads, t[repeat / 2], repeat,
            (long long)gcut_result_flow(res), same ? "yes" : "NO", (long long)s->rounds,
-           (long long)s->global_relabels, (long long)s->pushes, (long long)s->relabels);
+           (long long)s->global_relabels, (long long)s->pushes, (long long)s->relabels,
+           s->init_ms, s->solve_ms, s->cut_ms);
     gcut_result_free(res);
     if (!same)
         exit(1);

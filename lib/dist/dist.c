@@ -27,14 +27,18 @@
  * boundary labels and repeat (a Bellman-Ford over regions, Jacobi order),
  * until a round changes no label anywhere; the first round starts from
  * ghosts at d_inf, so at least two rounds run when there are several
- * regions. Labels only ever grow, so the result is the exact distance.
+ * regions. Within a global relabel the ghost labels only go down from one
+ * round to the next, so rounds after the first only lower the labels the
+ * new ghost labels improve (region.c, gcut_i_region_relabel_update). The
+ * fixpoint is the exact distance; valid labels are lower bounds of it, so
+ * over the whole solve labels only ever grow.
  */
 #include <string.h>
 
 #include "dist/region_internal.h"
 #include "solve/solve_internal.h"
 
-enum { JOB_DISCHARGE, JOB_RELABEL };
+enum { JOB_DISCHARGE, JOB_RELABEL, JOB_UPDATE };
 
 typedef struct dist_job {
     gcut_i_region *const *regs;
@@ -56,8 +60,10 @@ static void dist_job_fn(void *ctx, int32_t id, int32_t nthreads)
             continue;
         if (J->kind == JOB_DISCHARGE)
             gcut_i_region_discharge(J->regs[i]);
-        else
+        else if (J->kind == JOB_RELABEL)
             J->changed[i] = gcut_i_region_relabel(J->regs[i]);
+        else
+            J->changed[i] = gcut_i_region_relabel_update(J->regs[i]);
     }
 }
 
@@ -101,6 +107,9 @@ static gcut_status dist_global_relabel(gcut_i_region *const *regs, int32_t nregs
     dist_job job = {regs, nregs, first_index, JOB_RELABEL, 0, changed};
     run->global_relabels++;
     for (int64_t round = 1;; round++) {
+        /* Round 1 from scratch with no ghost reaching the sink; later
+         * rounds only lower the labels the new ghost labels improve. */
+        job.kind = round == 1 ? JOB_RELABEL : JOB_UPDATE;
         dist_run_job(pool, &job);
         run->gr_rounds++;
         if (!multi)
@@ -117,11 +126,11 @@ static gcut_status dist_global_relabel(gcut_i_region *const *regs, int32_t nregs
     }
 }
 
-/* Relabels between two global relabels, as a share of the global nodes:
- * the discharges keep their labels exact inside each region
- * (region.c), so the global one is mostly for nodes cut off across
+/* Work between two global relabels, as a share of the global nodes: the
+ * discharges keep their labels exact inside each region (region.c), so
+ * the global one is mostly for excess cut off from the sink across
  * regions (docs/distributed.md, "Global relabel"). */
-#define DIST_GR_ALPHA 0.5
+#define DIST_GR_ALPHA 1.0
 
 static gcut_status dist_sweeps(gcut_i_region *const *regs, int32_t nregs, int32_t first_index,
                                int multi, const gcut_i_dist_comm *comm, gcut_i_pool *pool,
@@ -129,7 +138,7 @@ static gcut_status dist_sweeps(gcut_i_region *const *regs, int32_t nregs, int32_
 {
     gcut_status st;
     const double alpha = run->gr_alpha > 0 ? run->gr_alpha : DIST_GR_ALPHA;
-    int64_t relabels_at_gr = 0;
+    int64_t work_at_gr = 0, boundary = 0;
     if ((st = dist_global_relabel(regs, nregs, first_index, multi, comm, pool, changed, run)) !=
         GCUT_OK)
         return st;
@@ -141,12 +150,21 @@ static gcut_status dist_sweeps(gcut_i_region *const *regs, int32_t nregs, int32_
                 return st;
         }
         run->sweeps++;
-        /* active nodes, relabels so far, timeouts, interrupts */
+        /* active nodes, work so far, timeouts, interrupts. The work of a
+         * region is its pushes and relabels, and the boundary planes it
+         * scans, packs and unpacks in a sweep (about 4 planes): a sweep
+         * that moves little still costs that, so excess that bounces
+         * between two regions (its labels rising a step per sweep, where
+         * it cannot reach the sink) soon pays for a global relabel, which
+         * puts it at d_inf. */
         int64_t v[4] = {0, 0, 0, 0};
         for (int32_t i = 0; i < nregs; i++) {
+            const gcut_i_region_stats *rs = gcut_i_region_stats_get(regs[i]);
             v[0] += gcut_i_region_active(regs[i]);
-            v[1] += gcut_i_region_stats_get(regs[i])->relabels;
+            boundary += 4 * (int64_t)gcut_i_region_plane(regs[i]);
+            v[1] += rs->relabels + rs->pushes;
         }
+        v[1] += boundary;
         st = gcut_i_poll("sweep", v[0], "active nodes");
         v[2] = st == GCUT_ERR_TIMEOUT;
         v[3] = st == GCUT_ERR_INTERRUPTED;
@@ -163,8 +181,8 @@ static gcut_status dist_sweeps(gcut_i_region *const *regs, int32_t nregs, int32_
         }
         if (v[0] == 0)
             return GCUT_OK;
-        if ((double)(v[1] - relabels_at_gr) > alpha * (double)run->nodes) {
-            relabels_at_gr = v[1];
+        if ((double)(v[1] - work_at_gr) > alpha * (double)run->nodes) {
+            work_at_gr = v[1];
             st = dist_global_relabel(regs, nregs, first_index, multi, comm, pool, changed, run);
             if (st != GCUT_OK)
                 return st;

@@ -132,8 +132,25 @@ static void region_geometry(gcut_i_region *r)
     }
 }
 
-/* Residuals from the capacities (0 for arcs that leave the grid), the
- * initial preflow: source arcs saturated, cancelled against sink arcs. */
+/* Whether the arcs of node (x, y, z) (z the global plane; y 0 in 2-D)
+ * stay in the grid; out-of-grid arcs get residual 0. */
+static void zero_outside(gcut_i_region *r, int32_t v, int32_t x, int32_t y, int64_t z,
+                         int32_t rows, int64_t planes, const int32_t *t, int three_d)
+{
+    const gcut_i_region_shape *s = &r->s;
+    for (int32_t d = 0; d < r->ndir; d++) {
+        const int64_t nx = x + t[3 * d];
+        const int64_t ny = three_d ? y + t[3 * d + 1] : 0;
+        const int64_t nz = z + (three_d ? t[3 * d + 2] : t[3 * d + 1]);
+        if (nx < 0 || nx >= s->width || ny < 0 || ny >= rows || nz < 0 || nz >= planes)
+            r->res[d][v] = 0;
+    }
+}
+
+/* Residuals from the capacities (0 for arcs that leave the grid: only
+ * nodes on a face of the grid have such arcs, so the arrays are copied
+ * whole and those nodes visited after), the initial preflow: source arcs
+ * saturated, cancelled against sink arcs. */
 static void region_fill(gcut_i_region *r, const gcut_i_region_caps *caps)
 {
     const gcut_i_region_shape *s = &r->s;
@@ -141,27 +158,35 @@ static void region_fill(gcut_i_region *r, const gcut_i_region_caps *caps)
     const int32_t *t = gcut_i_grid_offsets(s->connectivity);
     const int64_t planes = three_d ? s->depth : s->height;
     const int32_t rows = three_d ? s->height : 1; /* rows per plane */
+    for (int32_t d = 0; d < r->ndir; d++) {
+        if (caps->cap[d])
+            memcpy(r->res[d], caps->cap[d], (size_t)r->n * 4);
+        else
+            memset(r->res[d], 0, (size_t)r->n * 4);
+    }
     int32_t v = 0;
     for (int32_t zl = 0; zl < s->count; zl++) {
         const int64_t z = s->first + zl; /* the plane's global index */
-        for (int32_t y = 0; y < rows; y++) {
-            for (int32_t x = 0; x < s->width; x++, v++) {
-                for (int32_t d = 0; d < r->ndir; d++) {
-                    const int64_t nx = x + t[3 * d];
-                    const int64_t ny = three_d ? y + t[3 * d + 1] : 0;
-                    const int64_t nz = z + (three_d ? t[3 * d + 2] : t[3 * d + 1]);
-                    const int inside = nx >= 0 && nx < s->width && ny >= 0 && ny < rows &&
-                                       nz >= 0 && nz < planes;
-                    r->res[d][v] = inside && caps->cap[d] ? (uint32_t)caps->cap[d][v] : 0;
-                }
-                const int32_t cs = caps->src ? caps->src[v] : 0;
-                const int32_t ck = caps->snk ? caps->snk[v] : 0;
-                const int32_t m = cs < ck ? cs : ck;
-                r->flow += m;
-                r->exc[v] = cs - m;
-                r->rsink[v] = ck - m;
+        const int end_plane = z == 0 || z == planes - 1;
+        for (int32_t y = 0; y < rows; y++, v += s->width) {
+            if (end_plane || (three_d && (y == 0 || y == rows - 1))) {
+                for (int32_t x = 0; x < s->width; x++)
+                    zero_outside(r, v + x, x, y, z, rows, planes, t, three_d);
+            } else {
+                zero_outside(r, v, 0, y, z, rows, planes, t, three_d);
+                if (s->width > 1)
+                    zero_outside(r, v + s->width - 1, s->width - 1, y, z, rows, planes, t,
+                                 three_d);
             }
         }
+    }
+    for (v = 0; v < r->n; v++) {
+        const int32_t cs = caps->src ? caps->src[v] : 0;
+        const int32_t ck = caps->snk ? caps->snk[v] : 0;
+        const int32_t m = cs < ck ? cs : ck;
+        r->flow += m;
+        r->exc[v] = cs - m;
+        r->rsink[v] = ck - m;
     }
 }
 
@@ -254,6 +279,7 @@ void gcut_i_region_set_neighbours(gcut_i_region *r, int lo, int hi)
 int gcut_i_region_neighbours(const gcut_i_region *r) { return r->has_lo + r->has_hi; }
 
 int32_t gcut_i_region_num_nodes(const gcut_i_region *r) { return r->n; }
+int32_t gcut_i_region_plane(const gcut_i_region *r) { return r->plane; }
 int64_t gcut_i_region_flow(const gcut_i_region *r) { return r->flow; }
 const gcut_i_region_stats *gcut_i_region_stats_get(const gcut_i_region *r) { return &r->st; }
 
@@ -265,45 +291,39 @@ static int seed_cmp(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Give node w's residual predecessors inside the region label dw + 1. */
-static inline void bfs_expand(gcut_i_region *r, int32_t w, int32_t dw, int32_t *tail)
+/* Give node w's residual predecessors inside the region label dw + 1
+ * where that is lower than the label they have in lab[]. */
+static inline int64_t bfs_expand(gcut_i_region *r, int32_t *lab, int32_t w, int32_t dw,
+                                 int32_t *tail)
 {
-    const int32_t d_inf = r->s.d_inf;
-    if (dw + 1 >= d_inf)
-        return;
+    int64_t lowered = 0;
+    if (dw + 1 >= r->s.d_inf)
+        return 0;
     for (int32_t d = 0; d < r->ndir; d++) {
         /* v -> w is arc d of v = w - off[d]. */
         const ptrdiff_t v = (ptrdiff_t)w - r->off[d];
-        if (v < 0 || v >= r->n || r->tmp[v] != d_inf || r->res[d][v] == 0)
+        if (v < 0 || v >= r->n || lab[v] <= dw + 1 || r->res[d][v] == 0)
             continue;
-        r->tmp[v] = dw + 1;
+        lab[v] = dw + 1;
         r->queue[(*tail)++] = (int32_t)v;
+        lowered++;
     }
+    return lowered;
 }
 
-/* The exact distances to the sink of the own nodes in the residual graph
- * of the region, with the ghost labels as fixed distances: a breadth-first
- * search from the nodes with sink residual (label 1), merged in label
- * order with the own nodes that reach a ghost (label of the ghost + 1,
- * sorted). Labels are written to lab[]; returns how many own labels
- * changed. With valid labels this never lowers a label (valid labels are
- * lower bounds of these distances), so it is a relabelling push-relabel
- * allows. O(n * ndir + plane log plane). */
-int64_t gcut_i_region_relabel(gcut_i_region *r)
+/* The search of gcut_i_region_relabel and gcut_i_region_relabel_update on
+ * lab[] (which holds the start: d_inf or 1 at the sink's neighbours, the
+ * first `tail` of them queued; or the previous distances): ghost seeds
+ * (own nodes of the boundary planes with a residual arc into a ghost
+ * whose label + 1 is lower than theirs), sorted, merged in label order
+ * with the breadth-first queue, so that nodes are taken in nondecreasing
+ * label order and each label is final when first lowered. Returns how
+ * many labels it lowered. */
+static int64_t relabel_search(gcut_i_region *r, int32_t *lab, int32_t tail)
 {
     const int32_t n = r->n, P = r->plane, d_inf = r->s.d_inf;
-    int32_t head = 0, tail = 0;
-    for (int32_t v = 0; v < n; v++) {
-        if (r->rsink[v] > 0 && d_inf > 1) {
-            r->tmp[v] = 1;
-            r->queue[tail++] = v;
-        } else {
-            r->tmp[v] = d_inf;
-        }
-    }
-    /* Ghost seeds: own nodes of the boundary planes with a residual arc
-     * into a ghost of finite label. */
-    int64_t ns = 0;
+    int32_t head = 0;
+    int64_t ns = 0, lowered = 0;
     for (int side = 0; side < 2; side++) {
         if (side == 0 ? !r->has_lo : !r->has_hi)
             continue;
@@ -316,7 +336,7 @@ int64_t gcut_i_region_relabel(gcut_i_region *r)
                 if (r->res[d][v] == 0)
                     continue;
                 const int32_t lu = r->lab[v + r->off[d]];
-                if (lu < d_inf - 1 && lu + 1 < r->tmp[v])
+                if (lu < d_inf - 1 && lu + 1 < lab[v])
                     r->seeds[ns++] = ((int64_t)(lu + 1) << 32) | (uint32_t)v;
             }
         }
@@ -325,25 +345,58 @@ int64_t gcut_i_region_relabel(gcut_i_region *r)
         qsort(r->seeds, (size_t)ns, sizeof *r->seeds, seed_cmp);
     int64_t si = 0;
     while (head < tail || si < ns) {
-        if (si < ns && (head == tail || (r->seeds[si] >> 32) <= r->tmp[r->queue[head]])) {
+        if (si < ns && (head == tail || (r->seeds[si] >> 32) <= lab[r->queue[head]])) {
             const int32_t v = (int32_t)(r->seeds[si] & 0xffffffff);
             const int32_t dv = (int32_t)(r->seeds[si] >> 32);
             si++;
-            if (r->tmp[v] <= dv)
+            if (lab[v] <= dv)
                 continue;
-            r->tmp[v] = dv;
-            bfs_expand(r, v, dv, &tail);
+            lab[v] = dv;
+            lowered++;
+            lowered += bfs_expand(r, lab, v, dv, &tail);
         } else {
             const int32_t w = r->queue[head++];
-            bfs_expand(r, w, r->tmp[w], &tail);
+            lowered += bfs_expand(r, lab, w, lab[w], &tail);
         }
     }
+    return lowered;
+}
+
+/* The exact distances to the sink of the own nodes in the residual graph
+ * of the region, with the ghost labels as fixed distances: a breadth-first
+ * search from the nodes with sink residual (label 1), merged in label
+ * order with the own nodes that reach a ghost (label of the ghost + 1).
+ * Labels are written to lab[]; returns how many own labels changed. With
+ * valid labels this never lowers a label (valid labels are lower bounds of
+ * these distances), so it is a relabelling push-relabel allows.
+ * O(n * ndir + plane log plane). */
+int64_t gcut_i_region_relabel(gcut_i_region *r)
+{
+    const int32_t n = r->n, d_inf = r->s.d_inf;
+    int32_t tail = 0;
+    for (int32_t v = 0; v < n; v++) {
+        if (r->rsink[v] > 0 && d_inf > 1) {
+            r->tmp[v] = 1;
+            r->queue[tail++] = v;
+        } else {
+            r->tmp[v] = d_inf;
+        }
+    }
+    relabel_search(r, r->tmp, tail);
     int64_t changed = 0;
     for (int32_t v = 0; v < n; v++) {
         changed += r->tmp[v] != r->lab[v];
         r->lab[v] = r->tmp[v];
     }
     return changed;
+}
+
+/* The same distances after ghost labels have only gone down since the
+ * last gcut_i_region_relabel or update (the rounds of a global relabel):
+ * only the nodes whose distance drops are visited. Returns how many. */
+int64_t gcut_i_region_relabel_update(gcut_i_region *r)
+{
+    return relabel_search(r, r->lab, 0);
 }
 
 /* Before a global relabel: forget the ghost labels (the iteration starts
@@ -407,8 +460,12 @@ static inline void push(gcut_i_region *r, int32_t v, int32_t d, uint32_t delta, 
     }
 }
 
-/* Relabels between two region-local relabellings: about one per node. */
-#define REGION_BFS_EVERY(n) ((int64_t)(n) + 64)
+/* Relabels between two region-local relabellings: a quarter of the
+ * region's nodes. A region-local relabel costs a pass over the region;
+ * n / 2 .. n / 8 measured alike within the noise of the 2-core machine
+ * on the vision grids of bench/results/dist-2026-11-27.md, n and n / 32
+ * slower. */
+#define REGION_BFS_EVERY(n) ((int64_t)(n) / 4 + 64)
 
 /* Discharge the region: push-relabel (FIFO) on the own nodes with the
  * ghost labels fixed, until no own node is active. Flow pushed into a

@@ -76,6 +76,8 @@ typedef struct gcut_i_region_stats {
 GCUT_HIDDEN const gcut_i_region_stats *gcut_i_region_stats_get(const gcut_i_region *r);
 
 GCUT_HIDDEN int32_t gcut_i_region_num_nodes(const gcut_i_region *r);
+/* Nodes per plane. */
+GCUT_HIDDEN int32_t gcut_i_region_plane(const gcut_i_region *r);
 /* Flow into the sink from the region's own nodes so far. */
 GCUT_HIDDEN int64_t gcut_i_region_flow(const gcut_i_region *r);
 
@@ -85,6 +87,10 @@ GCUT_HIDDEN void gcut_i_region_discharge(gcut_i_region *r);
 /* Own labels := exact distances to the sink within the region, the ghost
  * labels taken as distances; returns how many changed. */
 GCUT_HIDDEN int64_t gcut_i_region_relabel(gcut_i_region *r);
+/* The same after the ghost labels went down only (later rounds of a
+ * global relabel): visits only the nodes whose label drops; returns how
+ * many. */
+GCUT_HIDDEN int64_t gcut_i_region_relabel_update(gcut_i_region *r);
 /* Ghost labels := d_inf (the start of a global relabel). */
 GCUT_HIDDEN void gcut_i_region_reset_ghosts(gcut_i_region *r);
 /* Active own nodes (excess > 0, label < d_inf). */
@@ -112,8 +118,8 @@ typedef struct gcut_i_dist_comm {
 /* Driver settings and statistics. */
 typedef struct gcut_i_dist_run {
     int32_t threads;   /* in-process: threads for the regions of a colour */
-    double gr_alpha;   /* a global relabel when the relabels since the last
-                        * one pass gr_alpha * global nodes (<= 0: 0.5) */
+    double gr_alpha;   /* a global relabel when the work since the last one
+                        * (dist.c) passes gr_alpha * global nodes (<= 0: 1) */
     int64_t nodes;     /* global nodes */
     /* out */
     int64_t flow;
