@@ -6,7 +6,8 @@
  * every capacity pattern of the grid suites (huge ones near INT32_MAX
  * included), cuts that cross every region boundary and flow that crosses
  * all of them, 1 and 2 threads: the same flow and the same canonical cut
- * bytes. Then the errors.
+ * bytes. Then the errors, and the time limit, the progress callback and
+ * the memory budget.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -222,6 +223,47 @@ static void test_errors(void **unused)
     gcut_grid_free(g);
 }
 
+static int stop_now(const gcut_progress *p, void *user)
+{
+    (void)p;
+    ++*(int *)user;
+    return 1;
+}
+
+/* The time limit, the progress callback and the memory budget stop a
+ * solve with the result unchanged. */
+static void test_limits(void **unused)
+{
+    (void)unused;
+    gcut_grid *g;
+    tu_rng r = {11};
+    assert_int_equal(gcut_grid_new(&g, 30, 20, 12, 6), GCUT_OK);
+    tu_grid_randomise(g, &r, TU_GRID_MEDIUM);
+    gcut_result *res;
+    assert_int_equal(gcut_result_new(&res), GCUT_OK);
+    gcut_solve_options opt;
+    gcut_solve_options_init(&opt);
+    opt.time_limit = 1e-9; /* passed before the first sweep ends */
+    assert_int_equal(gcut_grid_solve_partitioned(g, 3, NULL, &opt, res), GCUT_ERR_TIMEOUT);
+    assert_non_null(strstr(gcut_last_error(), "gcut_grid_solve_partitioned"));
+    gcut_solve_options_init(&opt);
+    int calls = 0;
+    opt.progress = stop_now;
+    opt.progress_user = &calls;
+    assert_int_equal(gcut_grid_solve_partitioned(g, 3, NULL, &opt, res), GCUT_ERR_INTERRUPTED);
+    assert_true(calls >= 1);
+    gcut_solve_options_init(&opt);
+    opt.max_memory = 4096; /* far less than the regions' state */
+    assert_int_equal(gcut_grid_solve_partitioned(g, 3, NULL, &opt, res), GCUT_ERR_NOMEM);
+    assert_int_equal(gcut_result_num_nodes(res), 0);
+    /* And then a solve that works, with the same handles. */
+    gcut_result *ref = solve_ref(g);
+    check_one(g, ref, 3, NULL, 2, "after the limits");
+    gcut_result_free(ref);
+    gcut_result_free(res);
+    gcut_grid_free(g);
+}
+
 static void test_count(void **unused)
 {
     (void)unused;
@@ -235,7 +277,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random), cmocka_unit_test(test_crossing),
         cmocka_unit_test(test_larger), cmocka_unit_test(test_errors),
-        cmocka_unit_test(test_count),
+        cmocka_unit_test(test_limits), cmocka_unit_test(test_count),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -197,14 +197,20 @@ gcut_status gcut_i_dist_solve(gcut_i_region *const *regs, int32_t nregs, int32_t
     gcut_status st;
     double t0 = gcut_i_now_ms();
     int64_t *changed = NULL;
-    if (nregs > 0 &&
-        (st = gcut_i_alloc_array((void **)&changed, nregs, sizeof *changed, __func__,
-                                 "relabel counts")) != GCUT_OK)
-        return st;
-    int64_t total = nregs; /* non-empty regions everywhere */
-    if ((st = comm->allreduce(comm->ctx, &total, 1)) != GCUT_OK)
-        goto fail;
-    const int multi = total > 1;
+    st = nregs > 0 ? gcut_i_alloc_array((void **)&changed, nregs, sizeof *changed, __func__,
+                                        "relabel counts")
+                   : GCUT_OK;
+    /* Non-empty regions everywhere, and whether every rank got its
+     * counts (no rank may leave the collectives alone). */
+    int64_t agree[2] = {nregs, st != GCUT_OK};
+    const gcut_status cst = comm->allreduce(comm->ctx, agree, 2);
+    if (st != GCUT_OK || cst != GCUT_OK || agree[1]) {
+        gcut_i_free(changed);
+        return st != GCUT_OK    ? st
+               : cst != GCUT_OK ? cst
+                                : GCUT_FAIL(GCUT_ERR_NOMEM, "another rank ran out of memory");
+    }
+    const int multi = agree[0] > 1;
     if ((st = dist_sweeps(regs, nregs, first_index, multi, comm, pool, changed, run)) != GCUT_OK)
         goto fail;
     run->solve_ms = gcut_i_now_ms() - t0;

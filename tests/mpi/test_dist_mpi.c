@@ -7,7 +7,8 @@
  * suites (near INT32_MAX included), cuts and flow that cross every
  * boundary, even partitions and random ones with empty ranks and 1-plane
  * slabs; then the collective errors (ranks that disagree on the grid,
- * slabs that do not tile the planes, a bad argument on one rank).
+ * slabs that do not tile the planes, a bad argument on one rank, a time
+ * limit or a memory budget on one rank).
  *
  * A check that fails on one rank must not leave the others in a
  * collective: every verdict is agreed (MPI_Allreduce) before cmocka
@@ -291,6 +292,22 @@ static void test_errors(void **unused)
     gcut_dist_stats stats;
     assert_int_equal(gcut_dist_grid_stats(dg, &stats), GCUT_OK);
     assert_true(stats.global_relabels >= 1);
+    assert_non_null(gcut_dist_grid_cut(dg));
+    /* A time limit on the last rank only stops every rank at the same
+     * sweep; a memory budget too small on rank 0 fails every rank. */
+    gcut_solve_options opt;
+    gcut_solve_options_init(&opt);
+    if (g_rank == g_size - 1)
+        opt.time_limit = 1e-9;
+    assert_int_equal(gcut_dist_grid_solve(dg, &opt, &flow), GCUT_ERR_TIMEOUT);
+    assert_null(gcut_dist_grid_cut(dg));
+    if (g_rank != g_size - 1)
+        assert_non_null(strstr(gcut_last_error(), "another rank"));
+    gcut_solve_options_init(&opt);
+    if (g_rank == 0)
+        opt.max_memory = 64;
+    assert_int_equal(gcut_dist_grid_solve(dg, &opt, &flow), GCUT_ERR_NOMEM);
+    assert_int_equal(gcut_dist_grid_solve(dg, NULL, &flow), GCUT_OK);
     assert_non_null(gcut_dist_grid_cut(dg));
     gcut_dist_grid_free(dg);
 }
