@@ -64,8 +64,8 @@ static gcut_grid *grid_of_spec(const char *text)
     }
     if (g_rank == 0)
         printf("%s: %d x %d x %d, %d-connected, %d nodes\n", text, (int)gcut_grid_width(g),
-               (int)gcut_grid_height(g), (int)gcut_grid_depth(g),
-               (int)gcut_grid_connectivity(g), (int)gcut_grid_num_nodes(g));
+               (int)gcut_grid_height(g), (int)gcut_grid_depth(g), (int)gcut_grid_connectivity(g),
+               (int)gcut_grid_num_nodes(g));
     return g;
 }
 
@@ -109,15 +109,15 @@ static void run_regions(gcut_grid *g, const gcut_result *ref, int32_t regions, i
     }
     qsort(t, (size_t)repeat, sizeof *t, cmp_double);
     const gcut_stats *s = gcut_result_stats(res);
-    const int same = gcut_result_flow(res) == gcut_result_flow(ref) &&
-                     memcmp(gcut_result_cut(res), gcut_result_cut(ref),
-                            (size_t)gcut_grid_num_nodes(g)) == 0;
-    printf("regions %2d threads %d: %9.1f ms median of %d  flow %lld  same cut %s  sweeps %lld  "
-           "global relabels %lld  pushes %lld  relabels %lld  (init %.0f, sweeps %.0f, cut %.0f ms)\n",
-           (int)regions, (int)s->threads, t[repeat / 2], repeat,
-           (long long)gcut_result_flow(res), same ? "yes" : "NO", (long long)s->rounds,
-           (long long)s->global_relabels, (long long)s->pushes, (long long)s->relabels,
-           s->init_ms, s->solve_ms, s->cut_ms);
+    const int same =
+        gcut_result_flow(res) == gcut_result_flow(ref) &&
+        memcmp(gcut_result_cut(res), gcut_result_cut(ref), (size_t)gcut_grid_num_nodes(g)) == 0;
+    printf(
+        "regions %2d threads %d: %9.1f ms median of %d  flow %lld  same cut %s  sweeps %lld  "
+        "global relabels %lld  pushes %lld  relabels %lld  (init %.0f, sweeps %.0f, cut %.0f ms)\n",
+        (int)regions, (int)s->threads, t[repeat / 2], repeat, (long long)gcut_result_flow(res),
+        same ? "yes" : "NO", (long long)s->rounds, (long long)s->global_relabels,
+        (long long)s->pushes, (long long)s->relabels, s->init_ms, s->solve_ms, s->cut_ms);
     gcut_result_free(res);
     if (!same)
         exit(1);
@@ -157,7 +157,8 @@ static void run_mpi(gcut_grid *g, const gcut_result *ref, int repeat)
     int64_t bytes = s.bytes_sent;
     MPI_Allreduce(MPI_IN_PLACE, &bytes, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
     /* The cut, gathered on rank 0. */
-    int *sizes = malloc((size_t)g_size * sizeof *sizes), *offs = malloc((size_t)g_size * sizeof *offs);
+    int *sizes = malloc((size_t)g_size * sizeof *sizes),
+        *offs = malloc((size_t)g_size * sizeof *offs);
     for (int q = 0; q < g_size; q++) {
         const int64_t f = (int64_t)P * q / g_size, e = (int64_t)P * (q + 1) / g_size;
         sizes[q] = (int)((e - f) * plane);

@@ -83,9 +83,15 @@ static int take_option(int key, const char *v, void *user)
         a->w = w, a->h = h, a->d = d;
         return 0;
     }
-    case OPT_FG: a->fg = v; return 0;
-    case OPT_BG: a->bg = v; return 0;
-    case 'o': a->out = v; return 0;
+    case OPT_FG:
+        a->fg = v;
+        return 0;
+    case OPT_BG:
+        a->bg = v;
+        return 0;
+    case 'o':
+        a->out = v;
+        return 0;
     case OPT_TYPE:
         if (strcmp(v, "f32") != 0 && strcmp(v, "i32") != 0)
             return cli_usage_error("--type is f32 or i32", v);
@@ -140,8 +146,9 @@ static int read_planes(const char *path, const args *a, int64_t first, int64_t c
         }
     }
     if (rc)
-        fprintf(stderr, "%s: %s: short or unreadable (it must hold %lld x %lld x %lld values "
-                        "of 4 bytes)\n",
+        fprintf(stderr,
+                "%s: %s: short or unreadable (it must hold %lld x %lld x %lld values "
+                "of 4 bytes)\n",
                 cli_prog(), path, (long long)a->w, (long long)a->h, (long long)a->d);
     fclose(f);
     return rc;
@@ -184,8 +191,8 @@ static int quantise(const args *a, double scale, const double *fg, const double 
         const double b = a->f32 ? nearbyint(bg[v] * scale) : bg[v];
         const double lo = f < b ? f : b;
         if (b - lo > INT32_MAX || f - lo > INT32_MAX) {
-            fprintf(stderr, "%s: voxel %lld: the costs differ by more than 2^31 - 1\n",
-                    cli_prog(), (long long)v);
+            fprintf(stderr, "%s: voxel %lld: the costs differ by more than 2^31 - 1\n", cli_prog(),
+                    (long long)v);
             return 1;
         }
         src[v] = (int32_t)(b - lo);
@@ -200,11 +207,10 @@ static int quantise(const args *a, double scale, const double *fg, const double 
  * mask. */
 static double bytes_per_voxel(const args *a)
 {
-    const double engine = a->regions > 0 || GCUT_VOLUME_IS_MPI ? (a->conn + 6) * 4.0
-                                                               : (a->conn + 4) * 4.0 + 0.125;
+    const double engine =
+        a->regions > 0 || GCUT_VOLUME_IS_MPI ? (a->conn + 6) * 4.0 : (a->conn + 4) * 4.0 + 0.125;
     return 16.0 + (a->conn + 2) * 4.0 + engine + 1.0;
 }
-
 
 /* The n-link capacity of every arc, or -1 after a message. */
 static int32_t pair_cap(const args *a, double scale)
@@ -217,8 +223,8 @@ static int32_t pair_cap(const args *a, double scale)
     return (int32_t)p;
 }
 
-static void report(const args *a, size_t est, double scale, int64_t flow, double offset,
-                   int64_t fg, int64_t sweeps, double ms)
+static void report(const args *a, size_t est, double scale, int64_t flow, double offset, int64_t fg,
+                   int64_t sweeps, double ms)
 {
     (void)a;
     cli_put_int("memory estimate", (long long)est);
@@ -245,8 +251,8 @@ static int run(args *a)
     const size_t est = (size_t)((double)n * bytes_per_voxel(a));
     fprintf(stderr, "%s: memory estimate %.1f MiB\n", cli_prog(), (double)est / 1048576.0);
     if (a->c.max_memory && est > a->c.max_memory) {
-        fprintf(stderr, "%s: needs about %.1f MiB, more than --max-memory (%.1f MiB)\n",
-                cli_prog(), (double)est / 1048576.0, (double)a->c.max_memory / 1048576.0);
+        fprintf(stderr, "%s: needs about %.1f MiB, more than --max-memory (%.1f MiB)\n", cli_prog(),
+                (double)est / 1048576.0, (double)a->c.max_memory / 1048576.0);
         return 1;
     }
     double *fg = malloc((size_t)n * 8), *bg = malloc((size_t)n * 8);
@@ -344,8 +350,9 @@ static int run(args *a)
                 (double)est / 1048576.0, size);
     if (a->c.max_memory && est > a->c.max_memory) {
         if (rank == 0)
-            fprintf(stderr, "%s: needs about %.1f MiB per rank, more than --max-memory "
-                            "(%.1f MiB)\n",
+            fprintf(stderr,
+                    "%s: needs about %.1f MiB per rank, more than --max-memory "
+                    "(%.1f MiB)\n",
                     cli_prog(), (double)est / 1048576.0, (double)a->c.max_memory / 1048576.0);
         return 1;
     }
@@ -373,8 +380,8 @@ static int run(args *a)
     int rc = 1;
     if (!all_ok(ok))
         goto done;
-    if (gcut_dist_grid_new(&dg, MPI_COMM_WORLD, a->w, a->h, a->d, a->conn, first,
-                           (int32_t)count) != GCUT_OK) {
+    if (gcut_dist_grid_new(&dg, MPI_COMM_WORLD, a->w, a->h, a->d, a->conn, first, (int32_t)count) !=
+        GCUT_OK) {
         rc = cli_fail(); /* every rank fails together */
         goto done;
     }
@@ -448,16 +455,15 @@ int main(int argc, char **argv)
     cli_init("gcut-volume", usage);
 #endif
     args a = {.f32 = 1, .smooth = 1, .conn = 6};
-    static const struct option longopts[] = {
-        {"size", required_argument, NULL, OPT_SIZE},
-        {"fg", required_argument, NULL, OPT_FG},
-        {"bg", required_argument, NULL, OPT_BG},
-        {"type", required_argument, NULL, OPT_TYPE},
-        {"smooth", required_argument, NULL, OPT_SMOOTH},
-        {"conn", required_argument, NULL, OPT_CONN},
-        {"regions", required_argument, NULL, OPT_REGIONS},
-        {"output", required_argument, NULL, 'o'},
-        {NULL, 0, NULL, 0}};
+    static const struct option longopts[] = {{"size", required_argument, NULL, OPT_SIZE},
+                                             {"fg", required_argument, NULL, OPT_FG},
+                                             {"bg", required_argument, NULL, OPT_BG},
+                                             {"type", required_argument, NULL, OPT_TYPE},
+                                             {"smooth", required_argument, NULL, OPT_SMOOTH},
+                                             {"conn", required_argument, NULL, OPT_CONN},
+                                             {"regions", required_argument, NULL, OPT_REGIONS},
+                                             {"output", required_argument, NULL, 'o'},
+                                             {NULL, 0, NULL, 0}};
     const cli_opts group = {"o:", longopts, take_option, &a};
     int first, rc = cli_parse(argc, argv, &group, 1, CLI_OPT_SOLVER, &a.c, &first);
     if (!rc && first < argc)

@@ -43,8 +43,7 @@ static void check_one(gcut_grid *g, const gcut_result *ref, int32_t regions, con
         fail_msg("%s: %d regions: %s", label, (int)regions, gcut_last_error());
     if (gcut_result_flow(res) != gcut_result_flow(ref))
         fail_msg("%s: %d regions, %d threads: flow %lld, cpu-ref %lld", label, (int)regions,
-                 (int)threads, (long long)gcut_result_flow(res),
-                 (long long)gcut_result_flow(ref));
+                 (int)threads, (long long)gcut_result_flow(res), (long long)gcut_result_flow(ref));
     if (memcmp(gcut_result_cut(res), gcut_result_cut(ref), (size_t)n) != 0)
         fail_msg("%s: %d regions, %d threads: cut differs from cpu-ref", label, (int)regions,
                  (int)threads);
@@ -88,18 +87,17 @@ static void test_random(void **unused)
     static const struct {
         int32_t w, h, d, c;
     } shapes[] = {
-        {1, 1, 1, 4},   {1, 1, 1, 26}, {1, 37, 1, 4}, {29, 1, 1, 8},  {1, 1, 23, 6},
-        {13, 11, 1, 4}, {17, 9, 1, 8}, {7, 5, 6, 6},  {5, 6, 7, 18},  {6, 5, 5, 26},
-        {2, 3, 1, 8},   {3, 1, 2, 26}, {31, 23, 1, 4}, {9, 7, 5, 18}, {1, 9, 9, 26},
-        {4, 4, 3, 6},
+        {1, 1, 1, 4},   {1, 1, 1, 26}, {1, 37, 1, 4}, {29, 1, 1, 8}, {1, 1, 23, 6}, {13, 11, 1, 4},
+        {17, 9, 1, 8},  {7, 5, 6, 6},  {5, 6, 7, 18}, {6, 5, 5, 26}, {2, 3, 1, 8},  {3, 1, 2, 26},
+        {31, 23, 1, 4}, {9, 7, 5, 18}, {1, 9, 9, 26}, {4, 4, 3, 6},
     };
     tu_rng r = {2121};
     char label[128];
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
         for (int k = 0; k < TU_GRID_COUNT; k++) {
             gcut_grid *g;
-            assert_int_equal(
-                gcut_grid_new(&g, shapes[s].w, shapes[s].h, shapes[s].d, shapes[s].c), GCUT_OK);
+            assert_int_equal(gcut_grid_new(&g, shapes[s].w, shapes[s].h, shapes[s].d, shapes[s].c),
+                             GCUT_OK);
             tu_grid_randomise(g, &r, (tu_grid_kind)k);
             snprintf(label, sizeof label, "%dx%dx%d c%d %s", (int)shapes[s].w, (int)shapes[s].h,
                      (int)shapes[s].d, (int)shapes[s].c, tu_grid_kind_name((tu_grid_kind)k));
@@ -154,8 +152,7 @@ static void test_crossing(void **unused)
             for (int huge = 0; huge < 2; huge++) {
                 gcut_grid *g;
                 assert_int_equal(
-                    gcut_grid_new(&g, shapes[s].w, shapes[s].h, shapes[s].d, shapes[s].c),
-                    GCUT_OK);
+                    gcut_grid_new(&g, shapes[s].w, shapes[s].h, shapes[s].d, shapes[s].c), GCUT_OK);
                 set_crossing(g, &r, across, huge);
                 snprintf(label, sizeof label, "crossing %dx%dx%d c%d %s%s", (int)shapes[s].w,
                          (int)shapes[s].h, (int)shapes[s].d, (int)shapes[s].c,
@@ -178,8 +175,8 @@ static void test_larger(void **unused)
         const tu_grid_kind ks[] = {TU_GRID_MEDIUM, TU_GRID_SEEDS, TU_GRID_HUGE};
         for (int k = 0; k < 3; k++) {
             gcut_grid *g;
-            assert_int_equal(
-                gcut_grid_new(&g, shapes[s].w, shapes[s].h, shapes[s].d, shapes[s].c), GCUT_OK);
+            assert_int_equal(gcut_grid_new(&g, shapes[s].w, shapes[s].h, shapes[s].d, shapes[s].c),
+                             GCUT_OK);
             tu_grid_randomise(g, &r, ks[k]);
             snprintf(label, sizeof label, "large %dx%dx%d c%d %s", (int)shapes[s].w,
                      (int)shapes[s].h, (int)shapes[s].d, (int)shapes[s].c,
@@ -267,8 +264,7 @@ static void test_limits(void **unused)
 static void test_count(void **unused)
 {
     (void)unused;
-    print_message("[ dist ] %lld partitioned solves checked against cpu-ref\n",
-                  (long long)g_cases);
+    print_message("[ dist ] %lld partitioned solves checked against cpu-ref\n", (long long)g_cases);
     assert_true(g_cases > 1000);
 }
 

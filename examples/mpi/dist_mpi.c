@@ -26,11 +26,11 @@ static void unary(int32_t x, int32_t y, int32_t z, int32_t *src, int32_t *snk)
 {
     const int32_t dx = x - W / 2, dy = y - H / 2, dz = z - D / 2;
     const int inside = dx * dx + dy * dy + dz * dz < 14 * 14;
-    const uint32_t hash = (uint32_t)x * 73856093u ^ (uint32_t)y * 19349663u ^
-                          (uint32_t)z * 83492791u;
+    const uint32_t hash =
+        (uint32_t)x * 73856093u ^ (uint32_t)y * 19349663u ^ (uint32_t)z * 83492791u;
     const int32_t noise = (int32_t)(hash % 100);
-    *src = inside ? 100 + noise : noise;   /* the cost of the background label */
-    *snk = inside ? noise : 100 + noise;   /* the cost of the foreground label */
+    *src = inside ? 100 + noise : noise; /* the cost of the background label */
+    *snk = inside ? noise : 100 + noise; /* the cost of the foreground label */
 }
 
 /* Fill planes z0 .. z0 + nz - 1 (slab order) for the 6 directions. */

@@ -77,8 +77,7 @@ static void dist_run_job(gcut_i_pool *pool, dist_job *job)
 
 /* Pack, exchange and unpack every held region's boundary. */
 static gcut_status dist_exchange(gcut_i_region *const *regs, int32_t nregs,
-                                 const gcut_i_dist_comm *comm, int with_flows,
-                                 gcut_i_dist_run *run)
+                                 const gcut_i_dist_comm *comm, int with_flows, gcut_i_dist_run *run)
 {
     if (nregs == 0)
         return comm->exchange(comm->ctx, regs, 0, 0);
@@ -97,9 +96,8 @@ static gcut_status dist_exchange(gcut_i_region *const *regs, int32_t nregs,
 
 /* Exact labels everywhere (see the top of the file). */
 static gcut_status dist_global_relabel(gcut_i_region *const *regs, int32_t nregs,
-                                       int32_t first_index, int multi,
-                                       const gcut_i_dist_comm *comm, gcut_i_pool *pool,
-                                       int64_t *changed, gcut_i_dist_run *run)
+                                       int32_t first_index, int multi, const gcut_i_dist_comm *comm,
+                                       gcut_i_pool *pool, int64_t *changed, gcut_i_dist_run *run)
 {
     gcut_status st;
     for (int32_t i = 0; i < nregs; i++)
@@ -191,8 +189,8 @@ static gcut_status dist_sweeps(gcut_i_region *const *regs, int32_t nregs, int32_
 }
 
 gcut_status gcut_i_dist_solve(gcut_i_region *const *regs, int32_t nregs, int32_t first_index,
-                              const gcut_i_dist_comm *comm, gcut_i_pool *pool,
-                              uint8_t *const *cuts, gcut_i_dist_run *run)
+                              const gcut_i_dist_comm *comm, gcut_i_pool *pool, uint8_t *const *cuts,
+                              gcut_i_dist_run *run)
 {
     gcut_status st;
     double t0 = gcut_i_now_ms();
@@ -256,10 +254,10 @@ static gcut_status dist_slab_in_call(const gcut_i_region_shape *shape,
         gcut_i_region_free(r);
         if (agreed != GCUT_OK)
             return agreed;
-        return st != GCUT_OK ? st
-                             : GCUT_FAIL(GCUT_ERR_NOMEM,
-                                         "another rank could not build its region (%s)",
-                                         "out of memory or past 32-bit local indices");
+        return st != GCUT_OK
+                   ? st
+                   : GCUT_FAIL(GCUT_ERR_NOMEM, "another rank could not build its region (%s)",
+                               "out of memory or past 32-bit local indices");
     }
     uint8_t *const cuts[1] = {cut};
     st = gcut_i_dist_solve(r ? &r : NULL, r ? 1 : 0, first_index, comm, NULL, cuts, run);
@@ -267,11 +265,10 @@ static gcut_status dist_slab_in_call(const gcut_i_region_shape *shape,
     return st;
 }
 
-gcut_status gcut_i_dist_solve_slab(const gcut_i_region_shape *shape,
-                                   const gcut_i_region_caps *caps, int lo, int hi,
-                                   int32_t first_index, const gcut_i_dist_comm *comm,
-                                   const gcut_solve_options *opt_in, uint8_t *cut,
-                                   gcut_i_dist_run *run)
+gcut_status gcut_i_dist_solve_slab(const gcut_i_region_shape *shape, const gcut_i_region_caps *caps,
+                                   int lo, int hi, int32_t first_index,
+                                   const gcut_i_dist_comm *comm, const gcut_solve_options *opt_in,
+                                   uint8_t *cut, gcut_i_dist_run *run)
 {
     gcut_solve_options opt;
     gcut_status st = gcut_i_options_copy(opt_in, &opt);

@@ -51,8 +51,7 @@ static gcut_status partition_planes(int64_t planes, int32_t nregions, const int3
         out[i] = counts[i];
     }
     if (sum != planes)
-        return GCUT_FAIL(GCUT_ERR_INVALID,
-                         "the regions have %lld planes in all, the grid has %lld",
+        return GCUT_FAIL(GCUT_ERR_INVALID, "the regions have %lld planes in all, the grid has %lld",
                          (long long)sum, (long long)planes);
     return GCUT_OK;
 }
@@ -79,8 +78,7 @@ static void part_free(part_state *p)
 }
 
 static gcut_status partitioned_in_call(gcut_grid *g, int32_t nregions, const int32_t *counts,
-                                       const gcut_solve_options *opt, gcut_result *res,
-                                       double t0)
+                                       const gcut_solve_options *opt, gcut_result *res, double t0)
 {
     gcut_status st;
     part_state p;
@@ -161,10 +159,10 @@ static gcut_status partitioned_in_call(gcut_grid *g, int32_t nregions, const int
     stats.threads = p.pool_ok ? p.pool.size : 1;
     stats.total_ms = gcut_i_now_ms() - t0;
     char why[128];
-    snprintf(why, sizeof why, "%d regions (%d non-empty), %lld sweeps", (int)nregions,
-             (int)p.nregs, (long long)run.sweeps);
-    gcut_i_log(opt, GCUT_LOG_INFO, "gcut_grid_solve_partitioned: %s, %lld global relabels",
-               why, (long long)run.global_relabels);
+    snprintf(why, sizeof why, "%d regions (%d non-empty), %lld sweeps", (int)nregions, (int)p.nregs,
+             (long long)run.sweeps);
+    gcut_i_log(opt, GCUT_LOG_INFO, "gcut_grid_solve_partitioned: %s, %lld global relabels", why,
+               (long long)run.global_relabels);
     gcut_i_result_store(res, run.flow, cut, g->n, NULL, 0, &stats, "cpu-region-pr", why);
 fail:
     part_free(&p);

@@ -134,8 +134,8 @@ static void region_geometry(gcut_i_region *r)
 
 /* Whether the arcs of node (x, y, z) (z the global plane; y 0 in 2-D)
  * stay in the grid; out-of-grid arcs get residual 0. */
-static void zero_outside(gcut_i_region *r, int32_t v, int32_t x, int32_t y, int64_t z,
-                         int32_t rows, int64_t planes, const int32_t *t, int three_d)
+static void zero_outside(gcut_i_region *r, int32_t v, int32_t x, int32_t y, int64_t z, int32_t rows,
+                         int64_t planes, const int32_t *t, int three_d)
 {
     const gcut_i_region_shape *s = &r->s;
     for (int32_t d = 0; d < r->ndir; d++) {
@@ -175,8 +175,7 @@ static void region_fill(gcut_i_region *r, const gcut_i_region_caps *caps)
             } else {
                 zero_outside(r, v, 0, y, z, rows, planes, t, three_d);
                 if (s->width > 1)
-                    zero_outside(r, v + s->width - 1, s->width - 1, y, z, rows, planes, t,
-                                 three_d);
+                    zero_outside(r, v + s->width - 1, s->width - 1, y, z, rows, planes, t, three_d);
             }
         }
     }
@@ -394,10 +393,7 @@ int64_t gcut_i_region_relabel(gcut_i_region *r)
 /* The same distances after ghost labels have only gone down since the
  * last gcut_i_region_relabel or update (the rounds of a global relabel):
  * only the nodes whose distance drops are visited. Returns how many. */
-int64_t gcut_i_region_relabel_update(gcut_i_region *r)
-{
-    return relabel_search(r, r->lab, 0);
-}
+int64_t gcut_i_region_relabel_update(gcut_i_region *r) { return relabel_search(r, r->lab, 0); }
 
 /* Before a global relabel: forget the ghost labels (the iteration starts
  * from "no ghost reaches the sink"). */

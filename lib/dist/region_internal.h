@@ -117,10 +117,10 @@ typedef struct gcut_i_dist_comm {
 
 /* Driver settings and statistics. */
 typedef struct gcut_i_dist_run {
-    int32_t threads;   /* in-process: threads for the regions of a colour */
-    double gr_alpha;   /* a global relabel when the work since the last one
-                        * (dist.c) passes gr_alpha * global nodes (<= 0: 1) */
-    int64_t nodes;     /* global nodes */
+    int32_t threads; /* in-process: threads for the regions of a colour */
+    double gr_alpha; /* a global relabel when the work since the last one
+                      * (dist.c) passes gr_alpha * global nodes (<= 0: 1) */
+    int64_t nodes;   /* global nodes */
     /* out */
     int64_t flow;
     int64_t sweeps, global_relabels, gr_rounds, pushes, relabels, local_relabels;
@@ -148,8 +148,7 @@ GCUT_HIDDEN gcut_status gcut_i_dist_solve(gcut_i_region *const *regs, int32_t nr
  * among the non-empty ones. `who` names the public function. */
 GCUT_I_SHARED gcut_status gcut_i_dist_solve_slab(const gcut_i_region_shape *shape,
                                                  const gcut_i_region_caps *caps, int lo, int hi,
-                                                 int32_t first_index,
-                                                 const gcut_i_dist_comm *comm,
+                                                 int32_t first_index, const gcut_i_dist_comm *comm,
                                                  const gcut_solve_options *opt, uint8_t *cut,
                                                  gcut_i_dist_run *run);
 
@@ -157,6 +156,6 @@ GCUT_I_SHARED gcut_status gcut_i_dist_solve_slab(const gcut_i_region_shape *shap
  * connectivity (4, 8 with depth 1; 6, 18, 26), a plane that fits 32-bit
  * local indices. `who` names the public function. */
 GCUT_I_SHARED gcut_status gcut_i_dist_check_shape(int64_t width, int64_t height, int64_t depth,
-                                                int32_t connectivity);
+                                                  int32_t connectivity);
 
 #endif /* GCUT_REGION_INTERNAL_H */

@@ -29,8 +29,8 @@ struct gcut_dist_grid {
     int32_t conn;
     int64_t first;
     int32_t count;
-    int32_t plane, n; /* nodes per plane, own nodes */
-    int64_t nodes;    /* global */
+    int32_t plane, n;     /* nodes per plane, own nodes */
+    int64_t nodes;        /* global */
     int lo_rank, hi_rank; /* nearest non-empty ranks below and above, or -1 */
     int32_t index;        /* this rank's place among the non-empty ranks */
     int32_t *data;        /* (conn + 2) * n: directions, source, sink */
@@ -67,11 +67,11 @@ static gcut_status mpi_exchange(void *ctx, gcut_i_region *const *regs, int32_t n
         err = MPI_Irecv(gcut_i_region_recv_buf(r, 0), count, MPI_BYTE, dg->lo_rank, DIST_TAG_UP,
                         dg->comm, &req[nreq++]);
     if (dg->hi_rank >= 0 && err == MPI_SUCCESS)
-        err = MPI_Irecv(gcut_i_region_recv_buf(r, 1), count, MPI_BYTE, dg->hi_rank,
-                        DIST_TAG_DOWN, dg->comm, &req[nreq++]);
+        err = MPI_Irecv(gcut_i_region_recv_buf(r, 1), count, MPI_BYTE, dg->hi_rank, DIST_TAG_DOWN,
+                        dg->comm, &req[nreq++]);
     if (dg->lo_rank >= 0 && err == MPI_SUCCESS)
-        err = MPI_Isend(gcut_i_region_send_buf(r, 0), count, MPI_BYTE, dg->lo_rank,
-                        DIST_TAG_DOWN, dg->comm, &req[nreq++]);
+        err = MPI_Isend(gcut_i_region_send_buf(r, 0), count, MPI_BYTE, dg->lo_rank, DIST_TAG_DOWN,
+                        dg->comm, &req[nreq++]);
     if (dg->hi_rank >= 0 && err == MPI_SUCCESS)
         err = MPI_Isend(gcut_i_region_send_buf(r, 1), count, MPI_BYTE, dg->hi_rank, DIST_TAG_UP,
                         dg->comm, &req[nreq++]);
@@ -149,8 +149,9 @@ static gcut_status check_local(int64_t w, int64_t h, int64_t d, int32_t conn, in
     const int64_t planes = three_d ? d : h;
     *plane = (int32_t)(three_d ? w * h : w);
     if (count < 0 || first < 0 || first + count > planes)
-        return GCUT_FAIL(GCUT_ERR_INVALID, "slab of %d planes from plane %lld: outside the %lld "
-                                           "planes of the grid",
+        return GCUT_FAIL(GCUT_ERR_INVALID,
+                         "slab of %d planes from plane %lld: outside the %lld "
+                         "planes of the grid",
                          (int)count, (long long)first, (long long)planes);
     int32_t ncross = three_d ? (conn == 6 ? 1 : conn == 18 ? 5 : 9) : (conn == 4 ? 1 : 3);
     if ((int64_t)*plane * 4 * (1 + ncross) > INT_MAX)
@@ -184,8 +185,7 @@ static gcut_status agree(MPI_Comm c, gcut_status st, const char *what)
         return mpi_fail(err, "MPI_Bcast");
     if (st != GCUT_OK)
         return st;
-    return GCUT_FAIL((gcut_status)code, "rank %d failed %s (its own call says why)", out[1],
-                     what);
+    return GCUT_FAIL((gcut_status)code, "rank %d failed %s (its own call says why)", out[1], what);
 }
 
 gcut_status gcut_dist_grid_new(gcut_dist_grid **out, MPI_Comm comm, int64_t width, int64_t height,
@@ -214,8 +214,7 @@ gcut_status gcut_dist_grid_new(gcut_dist_grid **out, MPI_Comm comm, int64_t widt
     /* 2. The grids agree and the slabs tile the planes: the same table,
      * hence the same verdict, everywhere. */
     const int64_t mine[K_N] = {width, height, depth, connectivity, first, count, GCUT_OK};
-    if ((err = MPI_Allgather(mine, K_N, MPI_INT64_T, all, K_N, MPI_INT64_T, comm)) !=
-        MPI_SUCCESS) {
+    if ((err = MPI_Allgather(mine, K_N, MPI_INT64_T, all, K_N, MPI_INT64_T, comm)) != MPI_SUCCESS) {
         st = mpi_fail(err, "MPI_Allgather");
         goto fail;
     }
@@ -308,8 +307,9 @@ gcut_status gcut_dist_grid_set_caps(gcut_dist_grid *dg, int32_t what, const int3
     if (!dg || !caps)
         return GCUT_FAIL(GCUT_ERR_INVALID, "grid and array must not be NULL");
     if (slab_index(dg, what) < 0)
-        return GCUT_FAIL(GCUT_ERR_INVALID, "array %d is not a direction of connectivity %d "
-                                           "or a terminal code",
+        return GCUT_FAIL(GCUT_ERR_INVALID,
+                         "array %d is not a direction of connectivity %d "
+                         "or a terminal code",
                          (int)what, (int)dg->conn);
     gcut_status st = check_caps(dg, caps, what < 0 ? "terminal capacity" : "capacity");
     if (st != GCUT_OK)
@@ -338,8 +338,7 @@ gcut_status gcut_dist_grid_set_terminal_caps(gcut_dist_grid *dg, const int32_t *
     return GCUT_OK;
 }
 
-gcut_status gcut_dist_grid_solve(gcut_dist_grid *dg, const gcut_solve_options *opt,
-                                 int64_t *flow)
+gcut_status gcut_dist_grid_solve(gcut_dist_grid *dg, const gcut_solve_options *opt, int64_t *flow)
 {
     GCUT_ENTRY();
     if (!dg)

@@ -63,9 +63,9 @@ static int check_partition(gcut_grid *g, const int32_t *counts, const char *labe
          gcut_dist_grid_num_nodes(dg) == (int64_t)n;
     for (int32_t d = 0; d < c && ok; d++)
         ok = gcut_dist_grid_set_caps(dg, d, gcut_grid_caps(g, d) + at) == GCUT_OK;
-    ok = ok && gcut_dist_grid_set_terminal_caps(dg, gcut_grid_caps(g, GCUT_GRID_SOURCE_LINK) + at,
-                                                gcut_grid_caps(g, GCUT_GRID_SINK_LINK) + at) ==
-                   GCUT_OK;
+    ok = ok &&
+         gcut_dist_grid_set_terminal_caps(dg, gcut_grid_caps(g, GCUT_GRID_SOURCE_LINK) + at,
+                                          gcut_grid_caps(g, GCUT_GRID_SINK_LINK) + at) == GCUT_OK;
     if (!ok)
         fprintf(stderr, "rank %d: %s: setting the slab: %s\n", g_rank, label, gcut_last_error());
     ok = all_ok(ok);
@@ -76,7 +76,8 @@ static int check_partition(gcut_grid *g, const int32_t *counts, const char *labe
     }
     /* The cut, gathered on rank 0. */
     uint8_t *cut = g_rank == 0 ? malloc((size_t)n) : NULL;
-    int *sizes = malloc((size_t)g_size * sizeof *sizes), *offs = malloc((size_t)g_size * sizeof *offs);
+    int *sizes = malloc((size_t)g_size * sizeof *sizes),
+        *offs = malloc((size_t)g_size * sizeof *offs);
     int64_t acc = 0;
     for (int q = 0; q < g_size; q++) {
         sizes[q] = counts[q] * plane;
@@ -117,8 +118,8 @@ static int check_partition(gcut_grid *g, const int32_t *counts, const char *labe
     MPI_Allreduce(MPI_IN_PLACE, &lo, 1, MPI_INT64_T, MPI_MIN, MPI_COMM_WORLD);
     MPI_Allreduce(MPI_IN_PLACE, &hi, 1, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD);
     if (lo != hi && g_rank == 0)
-        fprintf(stderr, "%s: the ranks disagree on the flow (%lld .. %lld)\n", label,
-                (long long)lo, (long long)hi);
+        fprintf(stderr, "%s: the ranks disagree on the flow (%lld .. %lld)\n", label, (long long)lo,
+                (long long)hi);
     match = match && lo == hi;
     free(offs);
     free(sizes);
@@ -140,7 +141,8 @@ static int check_all(gcut_grid *g, tu_rng *r, const char *label)
     for (int rep = 0; rep < 2 && ok; rep++) {
         int32_t left = P;
         for (int q = 0; q < g_size; q++) {
-            const int32_t want = tu_range(r, 0, 2) == 0 ? 0 : (int32_t)tu_range(r, 1, P > 2 ? P / 2 : 1);
+            const int32_t want =
+                tu_range(r, 0, 2) == 0 ? 0 : (int32_t)tu_range(r, 1, P > 2 ? P / 2 : 1);
             counts[q] = q == g_size - 1 ? left : (want < left ? want : left);
             left -= counts[q];
         }
@@ -155,7 +157,7 @@ static void test_random(void **unused)
     static const struct {
         int32_t w, h, d, c;
     } shapes[] = {
-        {1, 1, 1, 4},  {13, 11, 1, 4}, {17, 9, 1, 8},  {1, 37, 1, 4}, {7, 5, 6, 6},
+        {1, 1, 1, 4},  {13, 11, 1, 4}, {17, 9, 1, 8}, {1, 37, 1, 4}, {7, 5, 6, 6},
         {5, 6, 7, 18}, {6, 5, 5, 26},  {1, 1, 23, 6}, {3, 2, 2, 26}, {9, 7, 5, 18},
     };
     tu_rng r = {3131};
@@ -164,8 +166,8 @@ static void test_random(void **unused)
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0] && ok; s++)
         for (int k = 0; k < TU_GRID_COUNT && ok; k++) {
             gcut_grid *g;
-            assert_int_equal(
-                gcut_grid_new(&g, shapes[s].w, shapes[s].h, shapes[s].d, shapes[s].c), GCUT_OK);
+            assert_int_equal(gcut_grid_new(&g, shapes[s].w, shapes[s].h, shapes[s].d, shapes[s].c),
+                             GCUT_OK);
             tu_grid_randomise(g, &r, (tu_grid_kind)k);
             snprintf(label, sizeof label, "%d ranks: %dx%dx%d c%d %s", g_size, (int)shapes[s].w,
                      (int)shapes[s].h, (int)shapes[s].d, (int)shapes[s].c,
@@ -222,8 +224,7 @@ static void test_crossing(void **unused)
             for (int huge = 0; huge < 2 && ok; huge++) {
                 gcut_grid *g;
                 assert_int_equal(
-                    gcut_grid_new(&g, shapes[s].w, shapes[s].h, shapes[s].d, shapes[s].c),
-                    GCUT_OK);
+                    gcut_grid_new(&g, shapes[s].w, shapes[s].h, shapes[s].d, shapes[s].c), GCUT_OK);
                 set_crossing(g, &r, across, huge);
                 snprintf(label, sizeof label, "%d ranks: crossing %dx%dx%d c%d %s%s", g_size,
                          (int)shapes[s].w, (int)shapes[s].h, (int)shapes[s].d, (int)shapes[s].c,
