@@ -237,36 +237,58 @@ fail:
     return st;
 }
 
+/* The slab as `nsub` regions of consecutive planes (one of each colour
+ * when nsub is 2). */
 static gcut_status dist_slab_in_call(const gcut_i_region_shape *shape,
-                                     const gcut_i_region_caps *caps, int lo, int hi,
+                                     const gcut_i_region_caps *caps, int32_t nsub, int lo, int hi,
                                      int32_t first_index, const gcut_i_dist_comm *comm,
                                      uint8_t *cut, gcut_i_dist_run *run)
 {
     gcut_status st = GCUT_OK;
-    gcut_i_region *r = NULL;
+    gcut_i_region *regs[GCUT_I_DIST_MAX_SUB] = {NULL};
+    uint8_t *cuts[GCUT_I_DIST_MAX_SUB] = {NULL};
+    if (shape->count == 0)
+        nsub = 0;
     /* A failed build must not leave the other ranks waiting in a
-     * collective: every rank learns whether all built their region. */
-    if (shape->count > 0 && (st = gcut_i_region_new(&r, shape, caps)) == GCUT_OK)
-        gcut_i_region_set_neighbours(r, lo, hi);
+     * collective: every rank learns whether all built their regions. */
+    int32_t built = 0;
+    for (int32_t i = 0; i < nsub && st == GCUT_OK; i++) {
+        const int32_t from = (int32_t)((int64_t)shape->count * i / nsub);
+        const int32_t to = (int32_t)((int64_t)shape->count * (i + 1) / nsub);
+        gcut_i_region_shape sub = *shape;
+        sub.first = shape->first + from;
+        sub.count = to - from;
+        const int three_d = shape->connectivity != 4 && shape->connectivity != 8;
+        const size_t at =
+            (size_t)from * (size_t)(three_d ? shape->width * shape->height : shape->width);
+        gcut_i_region_caps c;
+        memset(&c, 0, sizeof c);
+        for (int32_t d = 0; d < shape->connectivity; d++)
+            c.cap[d] = caps->cap[d] ? caps->cap[d] + at : NULL;
+        c.src = caps->src ? caps->src + at : NULL;
+        c.snk = caps->snk ? caps->snk + at : NULL;
+        if ((st = gcut_i_region_new(&regs[i], &sub, &c)) == GCUT_OK) {
+            gcut_i_region_set_neighbours(regs[i], i > 0 || lo, i + 1 < nsub || hi);
+            cuts[i] = cut + at;
+            built++;
+        }
+    }
     int64_t failed = st != GCUT_OK;
     const gcut_status agreed = comm->allreduce(comm->ctx, &failed, 1);
-    if (agreed != GCUT_OK || st != GCUT_OK || failed) {
-        gcut_i_region_free(r);
-        if (agreed != GCUT_OK)
-            return agreed;
-        return st != GCUT_OK
-                   ? st
-                   : GCUT_FAIL(GCUT_ERR_NOMEM, "another rank could not build its region (%s)",
-                               "out of memory or past 32-bit local indices");
-    }
-    uint8_t *const cuts[1] = {cut};
-    st = gcut_i_dist_solve(r ? &r : NULL, r ? 1 : 0, first_index, comm, NULL, cuts, run);
-    gcut_i_region_free(r);
+    if (agreed == GCUT_OK && st == GCUT_OK && !failed)
+        st = gcut_i_dist_solve(regs, built, first_index, comm, NULL, cuts, run);
+    else if (st == GCUT_OK)
+        st = agreed != GCUT_OK
+                 ? agreed
+                 : GCUT_FAIL(GCUT_ERR_NOMEM, "another rank could not build its region (%s)",
+                             "out of memory or past 32-bit local indices");
+    for (int32_t i = 0; i < nsub; i++)
+        gcut_i_region_free(regs[i]);
     return st;
 }
 
 gcut_status gcut_i_dist_solve_slab(const gcut_i_region_shape *shape, const gcut_i_region_caps *caps,
-                                   int lo, int hi, int32_t first_index,
+                                   int32_t nsub, int lo, int hi, int32_t first_index,
                                    const gcut_i_dist_comm *comm, const gcut_solve_options *opt_in,
                                    uint8_t *cut, gcut_i_dist_run *run)
 {
@@ -280,7 +302,7 @@ gcut_status gcut_i_dist_solve_slab(const gcut_i_region_shape *shape, const gcut_
     const double t0 = gcut_i_now_ms();
     gcut_i_call call;
     gcut_i_call_begin(&call, "grid", &opt, t0);
-    st = dist_slab_in_call(shape, caps, lo, hi, first_index, comm, cut, run);
+    st = dist_slab_in_call(shape, caps, nsub, lo, hi, first_index, comm, cut, run);
     gcut_i_call_end(&call);
     return st;
 }

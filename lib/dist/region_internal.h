@@ -138,17 +138,24 @@ GCUT_HIDDEN gcut_status gcut_i_dist_solve(gcut_i_region *const *regs, int32_t nr
                                           gcut_i_pool *pool, uint8_t *const *cuts,
                                           gcut_i_dist_run *run);
 
+/* Most regions one SPMD rank splits its slab into. */
+#define GCUT_I_DIST_MAX_SUB 2
+
 /* The SPMD entry of one rank (lib/mpi/dist_mpi.c, in libgcut_mpi: hence
- * exported from libgcut.so, GCUT_I_SHARED): build the rank's region from
- * its slab (shape->count may be 0: an empty rank, which still takes part
- * in every collective), run gcut_i_dist_solve with no pool inside a call
- * context of `opt` (copied and checked here), write the slab's cut
- * (shape->count planes) into `cut`, free the region. lo / hi: whether a
- * non-empty region lies below / above; first_index: the region's rank
- * among the non-empty ones. `who` names the public function. */
+ * exported from libgcut.so, GCUT_I_SHARED): split the rank's slab into
+ * `nsub` (1 .. GCUT_I_DIST_MAX_SUB) regions of consecutive planes (two: one
+ * of each colour, so that the rank works in both halves of a sweep),
+ * build them (shape->count may be 0: an empty rank, which still takes
+ * part in every collective), run gcut_i_dist_solve with no pool inside a
+ * call context of `opt` (copied and checked here), write the slab's cut
+ * (shape->count planes) into `cut`, free the regions. lo / hi: whether a
+ * non-empty region lies below / above the slab; first_index: the place of
+ * its first region among the non-empty regions of every rank. The comm's
+ * exchange moves messages between the rank's own regions too. */
 GCUT_I_SHARED gcut_status gcut_i_dist_solve_slab(const gcut_i_region_shape *shape,
-                                                 const gcut_i_region_caps *caps, int lo, int hi,
-                                                 int32_t first_index, const gcut_i_dist_comm *comm,
+                                                 const gcut_i_region_caps *caps, int32_t nsub,
+                                                 int lo, int hi, int32_t first_index,
+                                                 const gcut_i_dist_comm *comm,
                                                  const gcut_solve_options *opt, uint8_t *cut,
                                                  gcut_i_dist_run *run);
 

@@ -32,7 +32,7 @@ struct gcut_dist_grid {
     int32_t plane, n;     /* nodes per plane, own nodes */
     int64_t nodes;        /* global */
     int lo_rank, hi_rank; /* nearest non-empty ranks below and above, or -1 */
-    int32_t index;        /* this rank's place among the non-empty ranks */
+    int32_t index;        /* the place of this rank's first region among all regions */
     int32_t *data;        /* (conn + 2) * n: directions, source, sink */
     uint8_t *cut;
     int cut_valid;
@@ -58,7 +58,14 @@ static gcut_status mpi_exchange(void *ctx, gcut_i_region *const *regs, int32_t n
     gcut_dist_grid *dg = ctx;
     if (nregs == 0)
         return GCUT_OK;
-    gcut_i_region *r = regs[0];
+    /* Between this rank's own regions: copies. */
+    for (int32_t i = 0; i + 1 < nregs; i++) {
+        memcpy(gcut_i_region_recv_buf(regs[i + 1], 0), gcut_i_region_send_buf(regs[i], 1), bytes);
+        memcpy(gcut_i_region_recv_buf(regs[i], 1), gcut_i_region_send_buf(regs[i + 1], 0), bytes);
+    }
+    /* The lowest region talks to the rank below, the highest to the one
+     * above. */
+    gcut_i_region *r = regs[0], *top = regs[nregs - 1];
     MPI_Request req[4];
     int nreq = 0, err = MPI_SUCCESS;
     const int count = (int)bytes; /* checked in gcut_dist_grid_new */
@@ -67,13 +74,13 @@ static gcut_status mpi_exchange(void *ctx, gcut_i_region *const *regs, int32_t n
         err = MPI_Irecv(gcut_i_region_recv_buf(r, 0), count, MPI_BYTE, dg->lo_rank, DIST_TAG_UP,
                         dg->comm, &req[nreq++]);
     if (dg->hi_rank >= 0 && err == MPI_SUCCESS)
-        err = MPI_Irecv(gcut_i_region_recv_buf(r, 1), count, MPI_BYTE, dg->hi_rank, DIST_TAG_DOWN,
+        err = MPI_Irecv(gcut_i_region_recv_buf(top, 1), count, MPI_BYTE, dg->hi_rank, DIST_TAG_DOWN,
                         dg->comm, &req[nreq++]);
     if (dg->lo_rank >= 0 && err == MPI_SUCCESS)
         err = MPI_Isend(gcut_i_region_send_buf(r, 0), count, MPI_BYTE, dg->lo_rank, DIST_TAG_DOWN,
                         dg->comm, &req[nreq++]);
     if (dg->hi_rank >= 0 && err == MPI_SUCCESS)
-        err = MPI_Isend(gcut_i_region_send_buf(r, 1), count, MPI_BYTE, dg->hi_rank, DIST_TAG_UP,
+        err = MPI_Isend(gcut_i_region_send_buf(top, 1), count, MPI_BYTE, dg->hi_rank, DIST_TAG_UP,
                         dg->comm, &req[nreq++]);
     if (err != MPI_SUCCESS)
         return mpi_fail(err, "MPI_Isend/MPI_Irecv of a boundary");
@@ -93,6 +100,13 @@ static gcut_status mpi_allreduce(void *ctx, int64_t *vals, int32_t count)
 
 /* What each rank tells the others in gcut_dist_grid_new. */
 enum { K_W, K_H, K_D, K_CONN, K_FIRST, K_COUNT, K_STATUS, K_N };
+
+/* The regions of a slab of `count` planes: two (one of each colour, so
+ * that the rank works in both halves of every sweep) from 2 planes on. */
+static int32_t dist_subs(int64_t count)
+{
+    return count >= GCUT_I_DIST_MAX_SUB ? GCUT_I_DIST_MAX_SUB : (int32_t)count;
+}
 
 /* The checks every rank makes on the same gathered table, so that every
  * rank reaches the same verdict and the same message. */
@@ -126,7 +140,7 @@ static gcut_status check_partition(gcut_dist_grid *dg, const int64_t *all)
         next += t[K_COUNT];
         if (q < dg->rank) {
             dg->lo_rank = q;
-            dg->index++;
+            dg->index += dist_subs(t[K_COUNT]);
         } else if (q > dg->rank && dg->hi_rank < 0) {
             dg->hi_rank = q;
         }
@@ -364,8 +378,8 @@ gcut_status gcut_dist_grid_solve(gcut_dist_grid *dg, const gcut_solve_options *o
     memset(&run, 0, sizeof run);
     run.nodes = dg->nodes;
     const gcut_i_dist_comm comm = {dg, mpi_exchange, mpi_allreduce};
-    gcut_status st = gcut_i_dist_solve_slab(&shape, &caps, dg->lo_rank >= 0, dg->hi_rank >= 0,
-                                            dg->index, &comm, opt, dg->cut, &run);
+    gcut_status st = gcut_i_dist_solve_slab(&shape, &caps, dist_subs(dg->count), dg->lo_rank >= 0,
+                                            dg->hi_rank >= 0, dg->index, &comm, opt, dg->cut, &run);
     if (st != GCUT_OK)
         return st;
     dg->cut_valid = 1;
