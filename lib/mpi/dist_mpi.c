@@ -1,6 +1,6 @@
 /*
  * dist_mpi.c - gcut/dist.h: the region-partitioned grid max-flow of
- * lib/dist/ over MPI, one region per non-empty rank (libgcut_mpi).
+ * lib/dist/ over MPI, two regions per rank of 2 planes or more (libgcut_mpi).
  *
  * This file is only the MPI side: the handle with the rank's slab arrays,
  * the collective checks of the partition, and the two operations the

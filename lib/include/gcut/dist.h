@@ -56,7 +56,9 @@ typedef struct gcut_dist_stats {
     int64_t gr_rounds;       /**< exchange rounds of the global relabels */
     int64_t pushes;          /**< all ranks */
     int64_t relabels;        /**< all ranks */
-    int64_t bytes_sent;      /**< boundary messages this rank sent */
+    int64_t bytes_sent;      /**< boundary messages of this rank's regions (its slab is
+                              *   two regions from 2 planes on; the copies between them
+                              *   count) */
     double solve_ms;         /**< the sweeps */
     double cut_ms;           /**< the final global relabel and the cut */
     double total_ms;         /**< the whole gcut_dist_grid_solve call */
@@ -107,10 +109,10 @@ GCUT_EXPORT GCUT_EXPERIMENTAL gcut_status gcut_dist_grid_set_terminal_caps(
 
 /** \brief Maximum flow and canonical cut of the whole grid. Collective.
  *
- *  The region push-relabel of docs/distributed.md with one region per
- *  non-empty rank. \p opt: NULL or options (time_limit, progress and log
- *  are this rank's; a rank that times out or is interrupted stops every
- *  rank at the same sweep). \p flow (may be NULL): the flow value, the
+ *  The region push-relabel of docs/distributed.md; a rank's slab is two
+ *  regions (one of each colour) from 2 planes on. \p opt: NULL or options
+ *  (time_limit, progress and log are this rank's; a rank that times out
+ *  or is interrupted stops every rank at the same sweep). \p flow (may be NULL): the flow value, the
  *  same on every rank.
  *  \returns GCUT_OK; GCUT_ERR_TIMEOUT, GCUT_ERR_INTERRUPTED (on every
  *  rank); GCUT_ERR_NOMEM (on every rank, when any rank runs out);
