@@ -112,12 +112,15 @@ GCUT_EXPORT GCUT_EXPERIMENTAL gcut_status gcut_dist_grid_set_terminal_caps(
  *  The region push-relabel of docs/distributed.md; a rank's slab is two
  *  regions (one of each colour) from 2 planes on. \p opt: NULL or options
  *  (time_limit, progress and log are this rank's; a rank that times out
- *  or is interrupted stops every rank at the same sweep). \p flow (may be NULL): the flow value,
- * the same on every rank. \returns GCUT_OK; GCUT_ERR_TIMEOUT, GCUT_ERR_INTERRUPTED (on every rank);
- * GCUT_ERR_NOMEM (on every rank, when any rank runs out); GCUT_ERR_IO (an MPI call failed). On
- * failure the cut is not valid. Memory: (connectivity + 6) * 4 bytes per node of the slab while it
- * runs, besides the slab's (connectivity + 2) * 4. Complexity: O(n^2 m) push-relabel worst case;
- * per sweep two boundary exchanges of plane * (1 + crossing directions) * 4 bytes with each
+ *  or is interrupted stops every rank at the same sweep). \p flow (may
+ *  be NULL): the flow value, the same on every rank.
+ *  \returns GCUT_OK; GCUT_ERR_TIMEOUT, GCUT_ERR_INTERRUPTED (on every
+ *  rank); GCUT_ERR_NOMEM (on every rank, when any rank runs out);
+ *  GCUT_ERR_IO (an MPI call failed). On failure the cut is not valid.
+ *  Memory: (connectivity + 6) * 4 bytes per node of the slab while it runs,
+ *  besides the slab's (connectivity + 2) * 4.
+ *  Complexity: O(n^2 m) push-relabel worst case; per sweep two boundary
+ *  exchanges of plane * (1 + crossing directions) * 4 bytes with each
  *  neighbour (docs/distributed.md). */
 GCUT_EXPORT GCUT_EXPERIMENTAL gcut_status gcut_dist_grid_solve(gcut_dist_grid *dg,
                                                                const gcut_solve_options *opt,
