@@ -3,6 +3,7 @@
 # Run as root (or with sudo). Installs nothing when everything is present.
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config python3 libcmocka-dev zlib1g-dev gnuplot-nox libpng-dev libjpeg62-turbo-dev libsdl2-dev xvfb xauth
+      libopenmpi-dev openmpi-bin
       python3-dev python3-numpy python3-pytest python3-setuptools python3-scipy)
 missing=()
 for p in "${pkgs[@]}"; do

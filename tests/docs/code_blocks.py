@@ -53,10 +53,14 @@ def main():
     root, cc, flags = sys.argv[1], sys.argv[2], sys.argv[3:]
     exdir = os.path.join(root, "examples")
     examples = {}
-    for f in sorted(os.listdir(exdir)):
-        if f.endswith(".c"):
-            with open(os.path.join(exdir, f), encoding="utf-8") as fh:
-                examples["examples/" + f] = [l.rstrip() for l in fh.read().splitlines()]
+    # examples/ and its folders (examples/mpi/: the programs that need MPI)
+    for dirpath, dirnames, files in sorted(os.walk(exdir)):
+        dirnames.sort()
+        for f in sorted(files):
+            if f.endswith(".c"):
+                rel = os.path.relpath(os.path.join(dirpath, f), root)
+                with open(os.path.join(dirpath, f), encoding="utf-8") as fh:
+                    examples[rel] = [l.rstrip() for l in fh.read().splitlines()]
     pages = [os.path.join(root, "README.md")] + sorted(
         os.path.join(root, "docs", f) for f in os.listdir(os.path.join(root, "docs"))
         if f.endswith(".md"))

@@ -364,6 +364,42 @@ GCUT_EXPORT gcut_status gcut_grid_quantization(const gcut_grid *g, int64_t flow,
 GCUT_EXPORT gcut_status gcut_grid_solve(gcut_grid *g, const gcut_solve_options *opt,
                                         gcut_result *res);
 
+/** \brief Maximum flow and canonical minimum cut of the grid, solved as
+ *  \p regions slabs of planes (z in 3-D, y in 2-D) discharged in turn
+ *  (advanced; experimental).
+ *
+ *  The region-partitioned push-relabel of docs/distributed.md: the regions
+ *  of one colour (even or odd among the non-empty ones) are discharged at
+ *  the same time by the threads of opt->threads, then the regions exchange
+ *  the flow pushed across their boundaries and their boundary labels; a
+ *  global relabel across regions runs at the start and periodically. The
+ *  answer is exact: the same flow value and the same canonical cut bytes
+ *  as gcut_grid_solve with any back end. It is the single-process form of
+ *  the MPI solve of gcut/dist.h and the reference for it.
+ *
+ *  \param regions >= 1; may pass the number of planes (regions left empty).
+ *  \param planes NULL (an even split: region i has planes
+ *  floor(i P / regions) .. floor((i+1) P / regions) - 1 of the P planes)
+ *  or \p regions plane counts (>= 0, summing to P).
+ *  \param opt NULL or options: threads (0: one per core, at most the
+ *  regions of a colour), time_limit, progress, log; backend and params are
+ *  not read. The stats report sweeps as rounds.
+ *  \returns GCUT_OK; GCUT_ERR_INVALID (NULL, regions < 1, bad plane
+ *  counts); GCUT_ERR_UNSUPPORTED (want_flows); GCUT_ERR_OVERFLOW (a region
+ *  past 32-bit local indices); GCUT_ERR_NOMEM; GCUT_ERR_TIMEOUT,
+ *  GCUT_ERR_INTERRUPTED. On failure \p res is unchanged. The grid's warm
+ *  state is neither used nor changed.
+ *  \threadsafety A grid must not be used from two threads at once.
+ *  Memory: (connectivity + 6) * 4 bytes per node besides the grid.
+ *  Complexity: O(n^2 m) push-relabel worst case, plus one global relabel
+ *  (O(m) per round, a round per region crossing of the longest shortest
+ *  path) every n / 2 relabels.
+ *  \since 0.3 */
+GCUT_EXPORT GCUT_EXPERIMENTAL gcut_status gcut_grid_solve_partitioned(gcut_grid *g, int32_t regions,
+                                                                      const int32_t *planes,
+                                                                      const gcut_solve_options *opt,
+                                                                      gcut_result *res);
+
 /** \brief The back end gcut_grid_solve would use for \p g with \p name ("auto",
  *  NULL or a name), and why. "auto" ($GCUT_BACKEND first) takes the first
  *  available grid-native CPU back end, then any grid-native one, then the

@@ -1,0 +1,192 @@
+/*
+ * partition.c - gcut_grid_solve_partitioned: the region-partitioned
+ * max-flow of dist.c on the regions of one grid in one process, the
+ * regions of a colour discharged by the threads of the pool and the
+ * boundaries exchanged by copies. The same driver runs over MPI
+ * (lib/mpi/dist_mpi.c); this entry is its reference and its test bed.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "dist/region_internal.h"
+#include "grid/grid_internal.h"
+#include "solve/solve_internal.h"
+
+/* The in-process exchange: regs are consecutive non-empty regions, so
+ * region i's upper neighbour is region i + 1. */
+static gcut_status local_exchange(void *ctx, gcut_i_region *const *regs, int32_t nregs,
+                                  size_t bytes)
+{
+    (void)ctx;
+    for (int32_t i = 0; i + 1 < nregs; i++) {
+        memcpy(gcut_i_region_recv_buf(regs[i + 1], 0), gcut_i_region_send_buf(regs[i], 1), bytes);
+        memcpy(gcut_i_region_recv_buf(regs[i], 1), gcut_i_region_send_buf(regs[i + 1], 0), bytes);
+    }
+    return GCUT_OK;
+}
+
+static gcut_status local_allreduce(void *ctx, int64_t *vals, int32_t count)
+{
+    (void)ctx;
+    (void)vals;
+    (void)count;
+    return GCUT_OK;
+}
+
+/* Planes per region: the caller's, checked, or an even split. */
+static gcut_status partition_planes(int64_t planes, int32_t nregions, const int32_t *counts,
+                                    int32_t *out)
+{
+    if (!counts) {
+        for (int32_t i = 0; i < nregions; i++)
+            out[i] = (int32_t)((planes * (i + 1)) / nregions - (planes * i) / nregions);
+        return GCUT_OK;
+    }
+    int64_t sum = 0;
+    for (int32_t i = 0; i < nregions; i++) {
+        if (counts[i] < 0)
+            return GCUT_FAIL(GCUT_ERR_INVALID, "region %d has %d planes (< 0)", (int)i,
+                             (int)counts[i]);
+        sum += counts[i];
+        out[i] = counts[i];
+    }
+    if (sum != planes)
+        return GCUT_FAIL(GCUT_ERR_INVALID, "the regions have %lld planes in all, the grid has %lld",
+                         (long long)sum, (long long)planes);
+    return GCUT_OK;
+}
+
+typedef struct part_state {
+    int32_t nregions;
+    int32_t *counts;
+    gcut_i_region **regs; /* the non-empty regions */
+    uint8_t **cuts;
+    int32_t nregs;
+    gcut_i_pool pool;
+    int pool_ok;
+} part_state;
+
+static void part_free(part_state *p)
+{
+    if (p->pool_ok)
+        gcut_i_pool_destroy(&p->pool);
+    for (int32_t i = 0; i < p->nregs; i++)
+        gcut_i_region_free(p->regs ? p->regs[i] : NULL);
+    gcut_i_free(p->cuts);
+    gcut_i_free(p->regs);
+    gcut_i_free(p->counts);
+}
+
+static gcut_status partitioned_in_call(gcut_grid *g, int32_t nregions, const int32_t *counts,
+                                       const gcut_solve_options *opt, gcut_result *res, double t0)
+{
+    gcut_status st;
+    part_state p;
+    memset(&p, 0, sizeof p);
+    const int three_d = g->conn != 4 && g->conn != 8;
+    const int64_t planes = three_d ? g->d : g->h;
+    const int32_t plane = three_d ? g->w * g->h : g->w;
+    if ((st = gcut_i_dist_check_shape(g->w, g->h, g->d, g->conn)) != GCUT_OK)
+        return st;
+    if ((st = gcut_i_alloc_array((void **)&p.counts, nregions, 4, __func__, "plane counts")) !=
+            GCUT_OK ||
+        (st = partition_planes(planes, nregions, counts, p.counts)) != GCUT_OK ||
+        (st = gcut_i_alloc_array((void **)&p.regs, nregions, sizeof *p.regs, __func__,
+                                 "regions")) != GCUT_OK ||
+        (st = gcut_i_alloc_array((void **)&p.cuts, nregions, sizeof *p.cuts, __func__,
+                                 "regions")) != GCUT_OK)
+        goto fail;
+    uint8_t *cut = gcut_i_result_cut_buffer(res, g->n);
+    if (!cut) {
+        st = GCUT_FAIL(GCUT_ERR_NOMEM, "cannot allocate the cut of %d nodes", (int)g->n);
+        goto fail;
+    }
+    const double t_init = gcut_i_now_ms();
+    int64_t first = 0;
+    for (int32_t i = 0; i < nregions; i++) {
+        if (p.counts[i] == 0)
+            continue;
+        const size_t at = (size_t)first * (size_t)plane;
+        /* Reachable nodes are at most n arcs from the sink. */
+        const int32_t d_inf = g->n < INT32_MAX ? g->n + 1 : INT32_MAX;
+        gcut_i_region_shape shape = {g->w, g->h, g->d, g->conn, first, p.counts[i], d_inf};
+        gcut_i_region_caps caps;
+        memset(&caps, 0, sizeof caps);
+        for (int32_t d = 0; d < g->conn; d++)
+            caps.cap[d] = g->cap[d] + at;
+        caps.src = g->src + at;
+        caps.snk = g->snk + at;
+        p.cuts[p.nregs] = cut + at;
+        if ((st = gcut_i_region_new(&p.regs[p.nregs], &shape, &caps)) != GCUT_OK) {
+            gcut_i_free(cut);
+            goto fail;
+        }
+        p.nregs++;
+        first += p.counts[i];
+    }
+    for (int32_t i = 0; i < p.nregs; i++)
+        gcut_i_region_set_neighbours(p.regs[i], i > 0, i + 1 < p.nregs);
+    /* Threads: at most the regions of one colour. */
+    int32_t threads = opt->threads > 0 ? opt->threads : gcut_i_num_cpus();
+    const int32_t per_colour = (p.nregs + 1) / 2;
+    if (threads > per_colour)
+        threads = per_colour;
+    if (threads > 1) {
+        if (gcut_i_pool_init(&p.pool, threads, 4000) == 0) {
+            p.pool_ok = 1;
+            gcut_i_pool_start(&p.pool);
+        }
+    }
+    gcut_i_dist_run run;
+    memset(&run, 0, sizeof run);
+    run.nodes = g->n;
+    const gcut_i_dist_comm comm = {NULL, local_exchange, local_allreduce};
+    const double init_ms = gcut_i_now_ms() - t_init;
+    st = gcut_i_dist_solve(p.regs, p.nregs, 0, &comm, p.pool_ok ? &p.pool : NULL, p.cuts, &run);
+    if (st != GCUT_OK) {
+        gcut_i_free(cut);
+        goto fail;
+    }
+    gcut_stats stats;
+    memset(&stats, 0, sizeof stats);
+    stats.init_ms = init_ms;
+    stats.solve_ms = run.solve_ms;
+    stats.cut_ms = run.cut_ms;
+    stats.pushes = run.pushes;
+    stats.relabels = run.relabels;
+    stats.global_relabels = run.global_relabels;
+    stats.rounds = run.sweeps;
+    stats.threads = p.pool_ok ? p.pool.size : 1;
+    stats.total_ms = gcut_i_now_ms() - t0;
+    char why[128];
+    snprintf(why, sizeof why, "%d regions (%d non-empty), %lld sweeps", (int)nregions, (int)p.nregs,
+             (long long)run.sweeps);
+    gcut_i_log(opt, GCUT_LOG_INFO, "gcut_grid_solve_partitioned: %s, %lld global relabels", why,
+               (long long)run.global_relabels);
+    gcut_i_result_store(res, run.flow, cut, g->n, NULL, 0, &stats, "cpu-region-pr", why);
+fail:
+    part_free(&p);
+    return st;
+}
+
+gcut_status gcut_grid_solve_partitioned(gcut_grid *g, int32_t regions, const int32_t *planes,
+                                        const gcut_solve_options *opt_in, gcut_result *res)
+{
+    GCUT_ENTRY();
+    const double t0 = gcut_i_now_ms();
+    if (!g || !res)
+        return GCUT_FAIL(GCUT_ERR_INVALID, "grid and result must not be NULL");
+    if (regions < 1)
+        return GCUT_FAIL(GCUT_ERR_INVALID, "%d regions (need >= 1)", (int)regions);
+    gcut_solve_options opt;
+    gcut_status st = gcut_i_options_copy(opt_in, &opt);
+    if (st != GCUT_OK)
+        return st;
+    if (opt.want_flows)
+        return GCUT_FAIL(GCUT_ERR_UNSUPPORTED, "per-edge flows are not offered for grids");
+    gcut_i_call call;
+    gcut_i_call_begin(&call, "grid", &opt, t0);
+    st = partitioned_in_call(g, regions, planes, &opt, res, t0);
+    gcut_i_call_end(&call);
+    return st;
+}

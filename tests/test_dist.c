@@ -1,0 +1,279 @@
+/*
+ * test_dist.c - the region-partitioned grid max-flow in one process
+ * (gcut_grid_solve_partitioned, lib/dist/) against cpu-ref: 2-D and 3-D,
+ * every connectivity, 1 to 8 regions (more regions than planes: empty
+ * regions; 1-plane regions), uneven partitions given plane by plane,
+ * every capacity pattern of the grid suites (huge ones near INT32_MAX
+ * included), cuts that cross every region boundary and flow that crosses
+ * all of them, 1 and 2 threads: the same flow and the same canonical cut
+ * bytes. Then the errors, and the time limit, the progress callback and
+ * the memory budget.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+
+static gcut_result *solve_ref(gcut_grid *g)
+{
+    gcut_result *res;
+    assert_int_equal(gcut_result_new(&res), GCUT_OK);
+    gcut_solve_options opt;
+    gcut_solve_options_init(&opt);
+    opt.backend = "cpu-ref";
+    if (gcut_grid_solve(g, &opt, res) != GCUT_OK)
+        fail_msg("cpu-ref: %s", gcut_last_error());
+    return res;
+}
+
+static int64_t g_cases;
+
+/* Solve g partitioned as asked and compare with ref. */
+static void check_one(gcut_grid *g, const gcut_result *ref, int32_t regions, const int32_t *planes,
+                      int32_t threads, const char *label)
+{
+    const int32_t n = gcut_grid_num_nodes(g);
+    gcut_result *res;
+    assert_int_equal(gcut_result_new(&res), GCUT_OK);
+    gcut_solve_options opt;
+    gcut_solve_options_init(&opt);
+    opt.threads = threads;
+    if (gcut_grid_solve_partitioned(g, regions, planes, &opt, res) != GCUT_OK)
+        fail_msg("%s: %d regions: %s", label, (int)regions, gcut_last_error());
+    if (gcut_result_flow(res) != gcut_result_flow(ref))
+        fail_msg("%s: %d regions, %d threads: flow %lld, cpu-ref %lld", label, (int)regions,
+                 (int)threads, (long long)gcut_result_flow(res), (long long)gcut_result_flow(ref));
+    if (memcmp(gcut_result_cut(res), gcut_result_cut(ref), (size_t)n) != 0)
+        fail_msg("%s: %d regions, %d threads: cut differs from cpu-ref", label, (int)regions,
+                 (int)threads);
+    assert_true(gcut_result_stats(res)->rounds >= 1);
+    gcut_result_free(res);
+    g_cases++;
+}
+
+static int64_t planes_of(const gcut_grid *g)
+{
+    const int32_t c = gcut_grid_connectivity(g);
+    return c == 4 || c == 8 ? gcut_grid_height(g) : gcut_grid_depth(g);
+}
+
+/* Every region count 1..8 (even splits), and random uneven partitions
+ * with empty and 1-plane regions. */
+static void check_all(gcut_grid *g, tu_rng *r, const char *label)
+{
+    gcut_result *ref = solve_ref(g);
+    for (int32_t k = 1; k <= 8; k++)
+        check_one(g, ref, k, NULL, k % 2 ? 1 : 2, label);
+    const int64_t P = planes_of(g);
+    int32_t counts[10];
+    for (int rep = 0; rep < 3; rep++) {
+        const int32_t k = (int32_t)tu_range(r, 2, 10);
+        int64_t left = P;
+        for (int32_t i = 0; i < k; i++) {
+            /* Often 0 or 1 plane; the last region takes the rest. */
+            const int64_t want = tu_range(r, 0, 3) == 0 ? 0 : tu_range(r, 1, P > 2 ? P / 2 : 1);
+            counts[i] = (int32_t)(i == k - 1 ? left : (want < left ? want : left));
+            left -= counts[i];
+        }
+        check_one(g, ref, k, counts, 2, label);
+    }
+    gcut_result_free(ref);
+}
+
+static void test_random(void **unused)
+{
+    (void)unused;
+    static const struct {
+        int32_t w, h, d, c;
+    } shapes[] = {
+        {1, 1, 1, 4},   {1, 1, 1, 26}, {1, 37, 1, 4}, {29, 1, 1, 8}, {1, 1, 23, 6}, {13, 11, 1, 4},
+        {17, 9, 1, 8},  {7, 5, 6, 6},  {5, 6, 7, 18}, {6, 5, 5, 26}, {2, 3, 1, 8},  {3, 1, 2, 26},
+        {31, 23, 1, 4}, {9, 7, 5, 18}, {1, 9, 9, 26}, {4, 4, 3, 6},
+    };
+    tu_rng r = {2121};
+    char label[128];
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+        for (int k = 0; k < TU_GRID_COUNT; k++) {
+            gcut_grid *g;
+            assert_int_equal(gcut_grid_new(&g, shapes[s].w, shapes[s].h, shapes[s].d, shapes[s].c),
+                             GCUT_OK);
+            tu_grid_randomise(g, &r, (tu_grid_kind)k);
+            snprintf(label, sizeof label, "%dx%dx%d c%d %s", (int)shapes[s].w, (int)shapes[s].h,
+                     (int)shapes[s].d, (int)shapes[s].c, tu_grid_kind_name((tu_grid_kind)k));
+            check_all(g, &r, label);
+            gcut_grid_free(g);
+        }
+    }
+}
+
+/* Cuts across every boundary: source links on one half of x, sink links
+ * on the other (the cut runs through every slab), and source links on the
+ * first plane, sink links on the last (all the flow crosses every
+ * boundary), with n-links of the kind asked (huge ones too). */
+static void set_crossing(gcut_grid *g, tu_rng *r, int across, int huge)
+{
+    const int32_t w = gcut_grid_width(g), h = gcut_grid_height(g), d = gcut_grid_depth(g);
+    const int32_t n = gcut_grid_num_nodes(g), c = gcut_grid_connectivity(g);
+    int32_t *a = malloc((size_t)n * 4), *b = malloc((size_t)n * 4);
+    assert_non_null(a);
+    assert_non_null(b);
+    for (int32_t dir = 0; dir < c; dir++) {
+        for (int32_t v = 0; v < n; v++)
+            a[v] = huge ? INT32_MAX - (int32_t)tu_range(r, 0, 3) : (int32_t)tu_range(r, 1, 60);
+        assert_int_equal(gcut_grid_set_caps(g, dir, a), GCUT_OK);
+    }
+    for (int32_t z = 0; z < d; z++)
+        for (int32_t y = 0; y < h; y++)
+            for (int32_t x = 0; x < w; x++) {
+                const int32_t v = x + w * (y + h * z);
+                const int32_t plane = c != 4 && c != 8 ? z : y, planes = c != 4 && c != 8 ? d : h;
+                const int src = across ? x < w / 2 : plane == 0;
+                const int snk = across ? x >= w / 2 : plane == planes - 1;
+                const int32_t big = huge ? INT32_MAX : 1000;
+                a[v] = src ? big - (int32_t)tu_range(r, 0, 5) : (int32_t)tu_range(r, 0, 2);
+                b[v] = snk ? big - (int32_t)tu_range(r, 0, 5) : (int32_t)tu_range(r, 0, 2);
+            }
+    assert_int_equal(gcut_grid_set_terminal_caps(g, a, b), GCUT_OK);
+    free(a);
+    free(b);
+}
+
+static void test_crossing(void **unused)
+{
+    (void)unused;
+    static const struct {
+        int32_t w, h, d, c;
+    } shapes[] = {{12, 16, 1, 4}, {10, 13, 1, 8}, {6, 5, 9, 6}, {5, 4, 8, 18}, {4, 5, 7, 26}};
+    tu_rng r = {99};
+    char label[128];
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
+        for (int across = 0; across < 2; across++)
+            for (int huge = 0; huge < 2; huge++) {
+                gcut_grid *g;
+                assert_int_equal(
+                    gcut_grid_new(&g, shapes[s].w, shapes[s].h, shapes[s].d, shapes[s].c), GCUT_OK);
+                set_crossing(g, &r, across, huge);
+                snprintf(label, sizeof label, "crossing %dx%dx%d c%d %s%s", (int)shapes[s].w,
+                         (int)shapes[s].h, (int)shapes[s].d, (int)shapes[s].c,
+                         across ? "across" : "along", huge ? " huge" : "");
+                check_all(g, &r, label);
+                gcut_grid_free(g);
+            }
+}
+
+/* Larger grids: many sweeps, global relabels between them. */
+static void test_larger(void **unused)
+{
+    (void)unused;
+    static const struct {
+        int32_t w, h, d, c;
+    } shapes[] = {{120, 90, 1, 4}, {70, 64, 1, 8}, {24, 20, 18, 6}, {14, 12, 12, 26}};
+    tu_rng r = {4242};
+    char label[128];
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+        const tu_grid_kind ks[] = {TU_GRID_MEDIUM, TU_GRID_SEEDS, TU_GRID_HUGE};
+        for (int k = 0; k < 3; k++) {
+            gcut_grid *g;
+            assert_int_equal(gcut_grid_new(&g, shapes[s].w, shapes[s].h, shapes[s].d, shapes[s].c),
+                             GCUT_OK);
+            tu_grid_randomise(g, &r, ks[k]);
+            snprintf(label, sizeof label, "large %dx%dx%d c%d %s", (int)shapes[s].w,
+                     (int)shapes[s].h, (int)shapes[s].d, (int)shapes[s].c,
+                     tu_grid_kind_name(ks[k]));
+            gcut_result *ref = solve_ref(g);
+            const int32_t regions[] = {1, 2, 3, 5, 8};
+            for (size_t i = 0; i < sizeof regions / sizeof regions[0]; i++)
+                check_one(g, ref, regions[i], NULL, 2, label);
+            gcut_result_free(ref);
+            gcut_grid_free(g);
+        }
+    }
+}
+
+static void test_errors(void **unused)
+{
+    (void)unused;
+    gcut_grid *g;
+    gcut_result *res;
+    assert_int_equal(gcut_grid_new(&g, 4, 5, 1, 4), GCUT_OK);
+    assert_int_equal(gcut_result_new(&res), GCUT_OK);
+    assert_int_equal(gcut_grid_solve_partitioned(NULL, 2, NULL, NULL, res), GCUT_ERR_INVALID);
+    assert_int_equal(gcut_grid_solve_partitioned(g, 2, NULL, NULL, NULL), GCUT_ERR_INVALID);
+    assert_int_equal(gcut_grid_solve_partitioned(g, 0, NULL, NULL, res), GCUT_ERR_INVALID);
+    assert_non_null(strstr(gcut_last_error(), "gcut_grid_solve_partitioned"));
+    const int32_t bad_sum[2] = {2, 2};
+    assert_int_equal(gcut_grid_solve_partitioned(g, 2, bad_sum, NULL, res), GCUT_ERR_INVALID);
+    assert_non_null(strstr(gcut_last_error(), "planes"));
+    const int32_t negative[2] = {6, -1};
+    assert_int_equal(gcut_grid_solve_partitioned(g, 2, negative, NULL, res), GCUT_ERR_INVALID);
+    gcut_solve_options opt;
+    gcut_solve_options_init(&opt);
+    opt.want_flows = 1;
+    assert_int_equal(gcut_grid_solve_partitioned(g, 2, NULL, &opt, res), GCUT_ERR_UNSUPPORTED);
+    /* The result is unchanged by failures: still empty. */
+    assert_int_equal(gcut_result_num_nodes(res), 0);
+    const int32_t ok[3] = {0, 5, 0};
+    assert_int_equal(gcut_grid_solve_partitioned(g, 3, ok, NULL, res), GCUT_OK);
+    assert_int_equal(gcut_result_num_nodes(res), 20);
+    gcut_result_free(res);
+    gcut_grid_free(g);
+}
+
+static int stop_now(const gcut_progress *p, void *user)
+{
+    (void)p;
+    ++*(int *)user;
+    return 1;
+}
+
+/* The time limit, the progress callback and the memory budget stop a
+ * solve with the result unchanged. */
+static void test_limits(void **unused)
+{
+    (void)unused;
+    gcut_grid *g;
+    tu_rng r = {11};
+    assert_int_equal(gcut_grid_new(&g, 30, 20, 12, 6), GCUT_OK);
+    tu_grid_randomise(g, &r, TU_GRID_MEDIUM);
+    gcut_result *res;
+    assert_int_equal(gcut_result_new(&res), GCUT_OK);
+    gcut_solve_options opt;
+    gcut_solve_options_init(&opt);
+    opt.time_limit = 1e-9; /* passed before the first sweep ends */
+    assert_int_equal(gcut_grid_solve_partitioned(g, 3, NULL, &opt, res), GCUT_ERR_TIMEOUT);
+    assert_non_null(strstr(gcut_last_error(), "gcut_grid_solve_partitioned"));
+    gcut_solve_options_init(&opt);
+    int calls = 0;
+    opt.progress = stop_now;
+    opt.progress_user = &calls;
+    assert_int_equal(gcut_grid_solve_partitioned(g, 3, NULL, &opt, res), GCUT_ERR_INTERRUPTED);
+    assert_true(calls >= 1);
+    gcut_solve_options_init(&opt);
+    opt.max_memory = 4096; /* far less than the regions' state */
+    assert_int_equal(gcut_grid_solve_partitioned(g, 3, NULL, &opt, res), GCUT_ERR_NOMEM);
+    assert_int_equal(gcut_result_num_nodes(res), 0);
+    /* And then a solve that works, with the same handles. */
+    gcut_result *ref = solve_ref(g);
+    check_one(g, ref, 3, NULL, 2, "after the limits");
+    gcut_result_free(ref);
+    gcut_result_free(res);
+    gcut_grid_free(g);
+}
+
+static void test_count(void **unused)
+{
+    (void)unused;
+    print_message("[ dist ] %lld partitioned solves checked against cpu-ref\n", (long long)g_cases);
+    assert_true(g_cases > 1000);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_random), cmocka_unit_test(test_crossing),
+        cmocka_unit_test(test_larger), cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_limits), cmocka_unit_test(test_count),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
