@@ -11,13 +11,15 @@
 # .csv and .md, and the disparity maps (8-bit, scaled 255 / (labels - 1))
 # under BUILD_DIR/stereo-png/.
 #
-# gcut runs four times per pair: with gcut-stereo's defaults (BT cost,
-# truncated linear, lambda 5, tl-trunc 2, contrast boost 2); the defaults
-# with the left-right check and background fill (--lr-check); census cost,
-# lambda 10 with --lr-check (the setting docs/stereo.md recommends: one
+# gcut runs four times per pair: BT cost, lambda 5 without the left-right
+# check (the defaults before 0.3: truncated linear, tl-trunc 2, contrast
+# boost 2); the same with the left-right check and background fill;
+# gcut-stereo's defaults since 0.3 (census cost, lambda 10, the check: one
 # setting for every pair); and the setting tuned on these three pairs
 # without the check (census cost, lambda 10, tl-trunc 3, contrast boost 3).
-# Extra options go to every run, last.
+# Extra options go to every run, last. Each gcut run's CPU time (user, s)
+# is recorded beside its wall time (the machine is shared: wall times
+# swing with the load, CPU times much less).
 #
 # Scores: bad pixels at thresholds 1 and 2 over all pixels with a known
 # ground truth (value / scale; 0 unknown), gcut_stereo_bad_pixels' rule.
@@ -51,15 +53,18 @@ csv=$root/bench/results/$tag.csv; md=$root/bench/results/$tag.md
 png=$build/stereo-png
 mkdir -p "$png"
 declare -A gc=([tsukuba]=4.12 [venus]=3.44 [teddy]=25.0)
-tuned=(--cost census --lambda 10 --tl-trunc 3 --contrast-boost 3)
-lrdef=(--lr-check)
-occl=(--cost census --lambda 10 --lr-check)
+bt=(--cost bt --lambda 5 --no-lr-check)
+tuned=(--cost census --lambda 10 --tl-trunc 3 --contrast-boost 3 --no-lr-check)
+lrdef=(--cost bt --lambda 5 --lr-check)
+occl=()
 fixed=(--mode sgbm --block 3 --uniqueness 10 --speckle 100,2 --disp12 1 --prefilter-cap 63 --pad)
 
-split=$(mktemp); trap 'rm -f "$split"' EXIT
+split=$(mktemp); cpu=$(mktemp); trap 'rm -f "$split" "$cpu"' EXIT
 val() { sed -n "s/^$1: \([-0-9.]*\).*/\1/p"; }
+# gcut-stereo pinned to core 1, its CPU time (user s) appended to $cpu.
+gcut() { /usr/bin/time -o "$cpu" -a -f '%U' $pin "$stereo" "$@"; }
 
-echo "scene,labels,bad1_all,bad2_all,energy,cycles,cycle_energies,total_ms,gc_table_bad1,tuned_bad1,tuned_bad2,tuned_energy,tuned_cycles,tuned_ms,sgbm_numdisp,sgbm_fixed_bad1,sgbm_fixed_bad2,sgbm_fixed_bad1_invalid_bad,sgbm_fixed_bad2_invalid_bad,sgbm_fixed_invalid_pct,sgbm_fixed_ms,sgbm_best_bad1,sgbm_best_bad2,sgbm_best_bad1_invalid_bad,sgbm_best_bad2_invalid_bad,sgbm_best_invalid_pct,sgbm_best_ms,sgbm_best_setting,sgbm_best_invalid_bad_bad1,sgbm_best_invalid_bad_setting,lr_bad1,lr_bad2,lr_invalid_pct,lr_ms,census_lr_bad1,census_lr_bad2,census_lr_invalid_pct,census_lr_ms" > "$csv"
+echo "scene,labels,bad1_all,bad2_all,energy,cycles,cycle_energies,total_ms,gc_table_bad1,tuned_bad1,tuned_bad2,tuned_energy,tuned_cycles,tuned_ms,sgbm_numdisp,sgbm_fixed_bad1,sgbm_fixed_bad2,sgbm_fixed_bad1_invalid_bad,sgbm_fixed_bad2_invalid_bad,sgbm_fixed_invalid_pct,sgbm_fixed_ms,sgbm_best_bad1,sgbm_best_bad2,sgbm_best_bad1_invalid_bad,sgbm_best_bad2_invalid_bad,sgbm_best_invalid_pct,sgbm_best_ms,sgbm_best_setting,sgbm_best_invalid_bad_bad1,sgbm_best_invalid_bad_setting,lr_bad1,lr_bad2,lr_invalid_pct,lr_ms,census_lr_bad1,census_lr_bad2,census_lr_invalid_pct,census_lr_ms,cpu_s,tuned_cpu_s,lr_cpu_s,census_lr_cpu_s" > "$csv"
 tail -n +2 "$data/params.csv" | while IFS=, read -r scene w h gtf scale labels rest; do
   gt=(--gt "$data/$scene/$gtf" --gt-scale "$scale")
   # teddy has the right view's ground truth: split the bad pixels by where they are.
@@ -70,22 +75,23 @@ tail -n +2 "$data/params.csv" | while IFS=, read -r scene w h gtf scale labels r
       printf ' | %s' "$(echo "$2" | sed -n "s/^$c: \([0-9.]*\) % of the pixels, bad1 \([0-9.]*\) % of them, \([0-9.]*\) % of all/\2 % (\3 %)/p")" >> "$split"
     done
     echo " |" >> "$split"; }
-  echo "run-stereo: $scene: gcut-stereo" >&2
-  out=$($pin "$stereo" "$data/$scene/imL.png" "$data/$scene/imR.png" --ndisp "$labels" "${gt[@]}" \
-        --quiet --out "$png/$scene-gcut.png" "$@")
+  echo "run-stereo: $scene: gcut-stereo ${bt[*]}" >&2
+  : > "$cpu"
+  out=$(gcut "$data/$scene/imL.png" "$data/$scene/imR.png" --ndisp "$labels" "${gt[@]}" \
+        --quiet --out "$png/$scene-gcut.png" "${bt[@]}" "$@")
   ce=$(echo "$out" | sed -n 's/^cycle [0-9]*: energy \([0-9]*\),.*/\1/p' | paste -sd';')
   row="$scene,$labels,$(echo "$out" | val bad1-all),$(echo "$out" | val bad2-all),$(echo "$out" | val energy)"
   row="$row,$(echo "$out" | val cycles),$ce,$(echo "$out" | val total),${gc[$scene]}"
   echo "run-stereo: $scene: gcut-stereo ${tuned[*]}" >&2
-  tout=$($pin "$stereo" "$data/$scene/imL.png" "$data/$scene/imR.png" --ndisp "$labels" "${gt[@]}" \
+  tout=$(gcut "$data/$scene/imL.png" "$data/$scene/imR.png" --ndisp "$labels" "${gt[@]}" \
          --quiet --out "$png/$scene-gcut-tuned.png" "${tuned[@]}" "$@")
   for k in bad1-all bad2-all energy cycles total; do row="$row,$(echo "$tout" | val $k)"; done
   echo "run-stereo: $scene: gcut-stereo ${lrdef[*]}" >&2
-  lout=$($pin "$stereo" "$data/$scene/imL.png" "$data/$scene/imR.png" --ndisp "$labels" "${gt[@]}" \
+  lout=$(gcut "$data/$scene/imL.png" "$data/$scene/imR.png" --ndisp "$labels" "${gt[@]}" \
          --quiet --out "$png/$scene-gcut-lr.png" "${lrdef[@]}" "$@")
-  echo "run-stereo: $scene: gcut-stereo ${occl[*]}" >&2
-  cout=$($pin "$stereo" "$data/$scene/imL.png" "$data/$scene/imR.png" --ndisp "$labels" "${gt[@]}" \
-         --quiet --out "$png/$scene-gcut-census-lr.png" "${occl[@]}" "$@")
+  echo "run-stereo: $scene: gcut-stereo (defaults)" >&2
+  cout=$(gcut "$data/$scene/imL.png" "$data/$scene/imR.png" --ndisp "$labels" "${gt[@]}" \
+         --quiet --out "$png/$scene-gcut-census-lr.png" ${occl[@]+"${occl[@]}"} "$@")
   # Their columns go at the end of the row (after SGBM's).
   extra=""
   for o in "$lout" "$cout"; do
@@ -123,7 +129,7 @@ tail -n +2 "$data/params.csv" | while IFS=, read -r scene w h gtf scale labels r
   else
     row="$row,,,,,,,,,,,,,,,,"
   fi
-  echo "$row$extra" >> "$csv"
+  echo "$row$extra,$(paste -sd, "$cpu")" >> "$csv"
 done
 
 {
@@ -133,10 +139,11 @@ done
   echo "$(uname -m), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), both tools pinned to"
   echo "core 1 of a 2-core machine shared with other work: times are indicative)."
   echo "Bad pixels (%) at thresholds 1 and 2 over all pixels with known ground truth."
-  echo "gcut: \`gcut-stereo --ndisp LABELS\` (defaults: BT cost, truncated linear, lambda 5), integer disparities;"
-  echo "gcut LR: the defaults with \`${lrdef[*]}\` (left-right check, background fill, 3x3 median of the"
-  echo "filled pixels); gcut census LR: \`${occl[*]}\` (one setting for every pair);"
-  echo "gcut tuned: \`${tuned[*]}\` without the check (tuned on these three pairs)."
+  echo "gcut: \`gcut-stereo --ndisp LABELS ${bt[*]}\` (BT cost, truncated linear, lambda 5, no check:"
+  echo "the defaults before 0.3), integer disparities; gcut LR: \`${lrdef[*]}\` (left-right check,"
+  echo "background fill, 3x3 median of the filled pixels); gcut census LR: gcut-stereo's defaults since"
+  echo "0.3 (census cost, lambda 10, the check: one setting for every pair); gcut tuned:"
+  echo "\`${tuned[*]}\` (tuned on these three pairs)."
   echo "GC: the graph-cut entry of the Middlebury v2 table (bad 1, all)."
   echo "SGBM: OpenCV $(pkg-config --modversion opencv4 2>/dev/null || echo '?') \`cv::StereoSGBM\`, one thread, subpixel"
   echo "disparities (1/16), invalid pixels filled from the left neighbour; \"inv. bad\" counts them as bad."
@@ -147,7 +154,7 @@ done
   echo
   echo "| scene | labels | gcut | gcut LR | gcut census LR | gcut tuned | GC | SGBM fixed | SGBM best | SGBM fixed / best, inv. bad |"
   echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-  tail -n +2 "$csv" | while IFS=, read -r sc lab g1 g2 en cy ce gms gct t1 t2 ten tcy tms nd f1 f2 fi1 fi2 finv fms b1 b2 bi1 bi2 binv bms bset biv bis l1 l2 linv lms c1 c2 cinv cms; do
+  tail -n +2 "$csv" | while IFS=, read -r sc lab g1 g2 en cy ce gms gct t1 t2 ten tcy tms nd f1 f2 fi1 fi2 finv fms b1 b2 bi1 bi2 binv bms bset biv bis l1 l2 linv lms c1 c2 cinv cms ubt ut ul uc; do
     echo "| $sc | $lab | $g1 % | $l1 % | $c1 % | $t1 % | $gct % | ${f1:+$f1 %} | ${b1:+$b1 %} | ${fi1:+$fi1 / $bi1 %} |"
   done
   echo
@@ -155,17 +162,17 @@ done
   echo
   echo "| scene | gcut | gcut LR | gcut census LR | gcut tuned | SGBM fixed | SGBM best | SGBM fixed / best, inv. bad |"
   echo "|---|---:|---:|---:|---:|---:|---:|---:|"
-  tail -n +2 "$csv" | while IFS=, read -r sc lab g1 g2 en cy ce gms gct t1 t2 ten tcy tms nd f1 f2 fi1 fi2 finv fms b1 b2 bi1 bi2 binv bms bset biv bis l1 l2 linv lms c1 c2 cinv cms; do
+  tail -n +2 "$csv" | while IFS=, read -r sc lab g1 g2 en cy ce gms gct t1 t2 ten tcy tms nd f1 f2 fi1 fi2 finv fms b1 b2 bi1 bi2 binv bms bset biv bis l1 l2 linv lms c1 c2 cinv cms ubt ut ul uc; do
     echo "| $sc | $g2 % | $l2 % | $c2 % | $t2 % | ${f2:+$f2 %} | ${b2:+$b2 %} | ${fi2:+$fi2 / $bi2 %} |"
   done
   echo
-  echo "Times (ms) and the pixels each method leaves to a fill (gcut: failed the left-right check;"
-  echo "SGBM: invalid):"
+  echo "Times (wall ms, and in brackets gcut's CPU time in s) and the pixels each method leaves to"
+  echo "a fill (gcut: failed the left-right check; SGBM: invalid):"
   echo
   echo "| scene | gcut | gcut LR | gcut census LR | gcut tuned | SGBM fixed / best | gcut LR / census LR filled | SGBM fixed / best invalid |"
   echo "|---|---:|---:|---:|---:|---:|---:|---:|"
-  tail -n +2 "$csv" | while IFS=, read -r sc lab g1 g2 en cy ce gms gct t1 t2 ten tcy tms nd f1 f2 fi1 fi2 finv fms b1 b2 bi1 bi2 binv bms bset biv bis l1 l2 linv lms c1 c2 cinv cms; do
-    echo "| $sc | $gms | $lms | $cms | $tms | ${fms:+$fms / $bms} | $linv / $cinv % | ${finv:+$finv / $binv %} |"
+  tail -n +2 "$csv" | while IFS=, read -r sc lab g1 g2 en cy ce gms gct t1 t2 ten tcy tms nd f1 f2 fi1 fi2 finv fms b1 b2 bi1 bi2 binv bms bset biv bis l1 l2 linv lms c1 c2 cinv cms ubt ut ul uc; do
+    echo "| $sc | $gms ($ubt s) | $lms ($ul s) | $cms ($uc s) | $tms ($ut s) | ${fms:+$fms / $bms} | $linv / $cinv % | ${finv:+$finv / $binv %} |"
   done
   if [ -s "$split" ]; then
     echo

@@ -22,9 +22,10 @@ static const char usage[] =
     "\n"
     "energy:\n"
     "  -n, --ndisp N        number of disparities 0 .. N-1 (required)\n"
-    "  -c, --cost NAME      data cost: bt (Birchfield-Tomasi, default), ad, census\n"
+    "  -c, --cost NAME      data cost: census (5x5, default), bt (Birchfield-Tomasi),\n"
+    "                       ad\n"
     "  -s, --smooth NAME    smoothness: tl (truncated linear, default) or potts\n"
-    "  -l, --lambda L       smoothness weight in intensity units (default 5)\n"
+    "  -l, --lambda L       smoothness weight in intensity units (default 10)\n"
     "      --trunc T        data cost truncation (default 20)\n"
     "      --tl-trunc T     truncation of the linear term (default 2)\n"
     "      --contrast-threshold T\n"
@@ -39,10 +40,11 @@ static const char usage[] =
     "  -b, --backend NAME   max-flow back end (default auto)\n"
     "      --time-limit S   give up a move's cut after S seconds\n"
     "occlusions:\n"
-    "      --lr-check       also solve the right view; pixels whose left and right\n"
-    "                       disparities disagree, or whose match is outside the\n"
-    "                       right image, take the background's disparity (about\n"
-    "                       twice the time)\n"
+    "      --lr-check       also solve the right view (the default); pixels whose\n"
+    "                       left and right disparities disagree, or whose match is\n"
+    "                       outside the right image, take the background's\n"
+    "                       disparity (about twice the time of one view)\n"
+    "      --no-lr-check    the left view only\n"
     "      --lr-max-diff D  the two disparities may differ by D (default 1)\n"
     "      --lr-median R    median filter of radius R over the filled pixels\n"
     "                       (0: none; default 1)\n"
@@ -64,7 +66,7 @@ static const char usage[] =
     "\n"
     "printed (one item per line): `size: WxH`, `labels: N`, `backend: NAME`,\n"
     "`cycle K: energy E, MS ms`, `cycles: N`, `moves: N`, `energy: E`, `build:`,\n"
-    "`solve:`, `total: MS ms`, with --lr-check `lr-invalid: PERCENT %` (the pixels\n"
+    "`solve:`, `total: MS ms`, with the check `lr-invalid: PERCENT %` (the pixels\n"
     "filled; cycles and energies are then the left view's, moves and times both\n"
     "views'), with --gt `bad1-all: PERCENT %`, `bad2-all: PERCENT %` and with\n"
     "--mask `bad1-nonocc:`, `bad2-nonocc:`. --json: {\"width\", \"height\", \"labels\",\n"
@@ -83,7 +85,15 @@ typedef struct args {
     const char *mask_path;
 } args;
 
-enum { OPT_SWAP = CLI_KEY, OPT_LR_CHECK, OPT_LR_MAX_DIFF, OPT_LR_MEDIAN, OPT_RANDOM, OPT_MASK };
+enum {
+    OPT_SWAP = CLI_KEY,
+    OPT_LR_CHECK,
+    OPT_NO_LR_CHECK,
+    OPT_LR_MAX_DIFF,
+    OPT_LR_MEDIAN,
+    OPT_RANDOM,
+    OPT_MASK
+};
 
 static int take_option(int key, const char *v, void *user)
 {
@@ -94,6 +104,9 @@ static int take_option(int key, const char *v, void *user)
         break;
     case OPT_LR_CHECK:
         a->p.lr_check = 1;
+        break;
+    case OPT_NO_LR_CHECK:
+        a->p.lr_check = 0;
         break;
     case OPT_LR_MAX_DIFF:
         if (!cli_parse_int(v, 0, 1024, &a->p.lr_max_diff))
@@ -125,6 +138,7 @@ int main(int argc, char **argv)
     static const struct option longopts[] = {
         {"swap", no_argument, NULL, OPT_SWAP},
         {"lr-check", no_argument, NULL, OPT_LR_CHECK},
+        {"no-lr-check", no_argument, NULL, OPT_NO_LR_CHECK},
         {"lr-max-diff", required_argument, NULL, OPT_LR_MAX_DIFF},
         {"lr-median", required_argument, NULL, OPT_LR_MEDIAN},
         {"random", no_argument, NULL, OPT_RANDOM},

@@ -50,7 +50,7 @@ int main(void)
                     right->data[y * right->stride + xr] = left->data[y * left->stride + x];
             }
     gcut_stereo_options p;
-    gcut_stereo_options_init(&p); /* Birchfield-Tomasi costs, truncated linear smoothness */
+    gcut_stereo_options_init(&p); /* census costs, truncated linear, left-right check */
     p.ndisp = 12;
     int32_t *disp = malloc(sizeof(int32_t) * W * H);
     gcut_mrf_stats st;

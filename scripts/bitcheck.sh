@@ -54,7 +54,9 @@ tail -n +2 $S/grabcut/index.csv | head -${NSEG:-12} | while IFS=, read name img 
 done
 for sc in tsukuba venus; do
   nd=$(grep "^$sc" $S/middlebury/params.csv | cut -d, -f2)
-  for extra in "" "--swap --cycles 2" "-c census --lr-check"; do
+  # Every setting spelled out (the defaults changed in 0.3; --no-lr-check is new in 0.3).
+  for extra in "-c bt -l 5 --no-lr-check" "-c bt -l 5 --no-lr-check --swap --cycles 2" \
+               "-c census -l 10 --lr-check"; do
     rm -f $T/d.png
     r=$($B/bin/gcut-stereo $S/middlebury/$sc/imL.png $S/middlebury/$sc/imR.png --ndisp ${nd:-16} $extra -o $T/d.png 2>&1 | grep -E '^(energy|cycles|moves|backend)' | tr '\n' ' ')
     echo "stereo $sc [$extra]: $r disp=$(h $T/d.png)" >> $out

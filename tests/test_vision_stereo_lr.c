@@ -223,6 +223,7 @@ static void check_occluded_strip(int32_t channels)
      * filled result is strictly better there. */
     int32_t *plain = malloc(sizeof(int32_t) * W * H);
     assert_non_null(plain);
+    p.lr_check = 0; /* on by default since 0.3 */
     assert_int_equal(gcut_stereo_match(l, r, &p, plain, NULL), GCUT_OK);
     int32_t plain_strip_bad = 0;
     for (int32_t y = 0; y < H; y++)
@@ -285,7 +286,8 @@ static void test_lr_off_identical(void **state)
     for (int cost = 0; cost < 3; cost++) {
         gcut_stereo_options p;
         gcut_stereo_options_init(&p);
-        assert_int_equal(p.lr_check, 0);
+        assert_int_equal(p.lr_check, 1); /* the default since 0.3 */
+        p.lr_check = 0;
         p.ndisp = ND;
         p.cost = (gcut_stereo_cost)cost;
         int32_t *costs = malloc(sizeof(int32_t) * (size_t)n * ND), *ref = malloc(sizeof(int32_t) * n);
@@ -380,6 +382,7 @@ static void test_middlebury_tsukuba_lr(void **state)
     gcut_stereo_options_init(&p);
     p.ndisp = 16;
     p.mrf.max_cycles = 3;
+    p.lr_check = 0;
     const size_t n = (size_t)l->width * (size_t)l->height;
     int32_t *disp = malloc(sizeof(int32_t) * n);
     assert_non_null(disp);

@@ -1520,7 +1520,8 @@ done:
 /* stereo(left, right, width, height, channels, depth, ndisp, cost, smooth,
  * lambda, trunc, tl_trunc, swap, lr_check, max_cycles, backend) ->
  * (disparities as int32 bytes, stats): gcut_stereo_match on a rectified
- * pair read in place. */
+ * pair read in place. cost, smooth, lambda, trunc, tl_trunc and lr_check
+ * below 0 keep gcut_stereo_options_init's defaults. */
 static PyObject *py_stereo(PyObject *mod, PyObject *args)
 {
     PyObject *oleft, *oright;
@@ -1555,13 +1556,19 @@ static PyObject *py_stereo(PyObject *mod, PyObject *args)
     gcut_stereo_options p;
     gcut_stereo_options_init(&p);
     p.ndisp = ndisp;
-    p.cost = (gcut_stereo_cost)cost;
-    p.smooth = (gcut_stereo_smooth)smooth;
-    p.lambda = lambda;
-    p.trunc = trunc;
-    p.tl_trunc = tl_trunc;
+    if (cost >= 0)
+        p.cost = (gcut_stereo_cost)cost;
+    if (smooth >= 0)
+        p.smooth = (gcut_stereo_smooth)smooth;
+    if (lambda >= 0)
+        p.lambda = lambda;
+    if (trunc >= 0)
+        p.trunc = trunc;
+    if (tl_trunc >= 0)
+        p.tl_trunc = tl_trunc;
     p.use_swap = swap;
-    p.lr_check = lr;
+    if (lr >= 0)
+        p.lr_check = lr;
     p.mrf.max_cycles = cycles;
     p.mrf.solve.backend = backend;
     gcut_mrf_stats ms;

@@ -233,18 +233,21 @@ _STEREO_COSTS = {"bt": 0, "ad": 1, "census": 2}
 _STEREO_SMOOTH = {"potts": 0, "linear": 1}
 
 
-def stereo(left: Any, right: Any, ndisp: int = 16, *, cost: str = "bt",
-           smooth: str = "linear", lambda_: int = 5, trunc: int = 20, tl_trunc: int = 2,
-           swap: bool = False, lr_check: bool = False, max_cycles: int = 20,
-           backend: str = "auto", with_stats: bool = False) -> Any:
+def stereo(left: Any, right: Any, ndisp: int = 16, *, cost: Optional[str] = None,
+           smooth: Optional[str] = None, lambda_: Optional[int] = None,
+           trunc: Optional[int] = None, tl_trunc: Optional[int] = None, swap: bool = False,
+           lr_check: Optional[bool] = None, max_cycles: int = 20, backend: str = "auto",
+           with_stats: bool = False) -> Any:
     """Disparity map of a rectified pair (gcut_stereo_match, docs/stereo.md):
     disparity d at left pixel (x, y) matches right pixel (x - d, y).
 
     ``left``, ``right``: images of one shape (uint8 or uint16; gray or
     colour), read in place; ``ndisp`` disparities 0 .. ndisp-1; ``cost``
-    "bt", "ad" or "census"; ``smooth`` "linear" (lambda min(|a-b|, tl_trunc))
+    "census", "bt" or "ad"; ``smooth`` "linear" (lambda min(|a-b|, tl_trunc))
     or "potts"; ``lr_check``: also solve the right view and fill the
-    occluded pixels from the background side. Returns a float32 array of
+    occluded pixels from the background side. Every setting left at None
+    takes the library's default (gcut_stereo_options_init: census, linear,
+    lambda 10, trunc 20, tl_trunc 2, lr_check True). Returns a float32 array of
     whole-pixel disparities (no sub-pixel refinement), and the statistics
     with ``with_stats=True``. GIL released."""
     if not getattr(_gcut, "HAVE_VISION", 0):
@@ -254,11 +257,17 @@ def stereo(left: Any, right: Any, ndisp: int = 16, *, cost: str = "bt",
     if rgt[0].shape != lft.shape or rgt[0].dtype != lft.dtype:
         raise ValueError(f"right: shape {rgt[0].shape} {rgt[0].dtype}, expected the left "
                          f"image's {lft.shape} {lft.dtype}")
-    if cost not in _STEREO_COSTS or smooth not in _STEREO_SMOOTH:
+    if (cost is not None and cost not in _STEREO_COSTS) or \
+            (smooth is not None and smooth not in _STEREO_SMOOTH):
         raise ValueError(f"cost must be one of {sorted(_STEREO_COSTS)} and smooth one of "
                          f"{sorted(_STEREO_SMOOTH)}")
-    disp, stats = _gcut.stereo(lft, rgt[0], w, h, c, d, int(ndisp), _STEREO_COSTS[cost],
-                               _STEREO_SMOOTH[smooth], int(lambda_), int(trunc), int(tl_trunc),
-                               int(bool(swap)), int(bool(lr_check)), int(max_cycles), backend)
+    def dflt(v: Any) -> int:  # -1: the library's default
+        return -1 if v is None else int(v)
+    disp, stats = _gcut.stereo(lft, rgt[0], w, h, c, d, int(ndisp),
+                               -1 if cost is None else _STEREO_COSTS[cost],
+                               -1 if smooth is None else _STEREO_SMOOTH[smooth], dflt(lambda_),
+                               dflt(trunc), dflt(tl_trunc), int(bool(swap)),
+                               -1 if lr_check is None else int(bool(lr_check)), int(max_cycles),
+                               backend)
     out = np.frombuffer(disp, dtype=np.int32).reshape(h, w).astype(np.float32)
     return (out, stats) if with_stats else out

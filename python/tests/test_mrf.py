@@ -115,6 +115,12 @@ def test_stereo_recovers_a_synthetic_pair(rng):
     assert (swap[inner] == truth[inner]).mean() > 0.9
     lr = gcut.stereo(left, right, ndisp=10, lr_check=True)
     assert (lr[inner] == truth[inner]).mean() > 0.9
+    # the defaults are the library's (gcut_stereo_options_init): census,
+    # lambda 10, the left-right check
+    assert np.array_equal(disp, gcut.stereo(left, right, ndisp=10, cost="census", lambda_=10,
+                                            smooth="linear", lr_check=True))
+    one = gcut.stereo(left, right, ndisp=10, lr_check=False)
+    assert (one[inner] == truth[inner]).mean() > 0.95
     with pytest.raises(ValueError, match="right"):
         gcut.stereo(left, right[:, :-1])
     with pytest.raises(ValueError, match="cost"):

@@ -36,6 +36,13 @@ grep -q '^energy: [0-9]*$' <<<"$out" || fail "energy line: $out"
 bad=$(echo "$out" | sed -n 's/^bad1-all: \([0-9.]*\) %$/\1/p')
 [ -n "$bad" ] && awk -v e="$bad" 'BEGIN {exit !(e < 2.0)}' || fail "bad pixels: $out"
 [ -s "$work/disp.png" ] && [ -s "$work/disp-16.png" ] || fail "disparity files missing"
+# The left-right check is on by default (an lr-invalid line); --no-lr-check
+# solves the left view only, --lr-check turns it back on.
+grep -q '^lr-invalid: ' <<<"$out" || fail "no lr-invalid line by default: $out"
+out1=$("$exe" "$work/left.pgm" "$work/right.pgm" --ndisp 8 --no-lr-check --quiet)
+! grep -q '^lr-invalid: ' <<<"$out1" || fail "--no-lr-check: $out1"
+out2=$("$exe" "$work/left.pgm" "$work/right.pgm" --ndisp 8 --no-lr-check --lr-check --quiet)
+grep -q '^lr-invalid: ' <<<"$out2" || fail "--lr-check after --no-lr-check: $out2"
 
 # The left-right check, on a scene a camera could see: a strip at disparity
 # 5 (left columns 32 .. 47) in front of a background at 2. Right of the

@@ -36,14 +36,18 @@
  *
  * Invariants: labels always hold a labelling whose energy is `energy`;
  * a move is applied only when it lowers it strictly, so E never rises and
- * the loop ends. One gcut_grid is refilled by whole-array setters for every
+ * the loop ends. A gcut_grid is refilled by whole-array setters for every
  * move; the setters record only entries that differ, so a move that
- * changes little (swaps of rare labels) is solved warm by cpu-bk.
+ * changes little (swaps of rare labels) is solved warm by cpu-bk. Swap
+ * moves share one grid; expansion moves with cpu-bk get one grid per label
+ * where memory allows (run()), so that each label's next move starts from
+ * its last one's flow and trees.
  * The progress callback of opt->solve (progress_internal.h) is called
  * after a move (at most every progress_interval_ms) and after each cycle;
  * when it asks to stop, the caller's labels are left as they were.
  */
 #include <limits.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 
@@ -55,6 +59,9 @@
 
 enum { MRF_MAX_LABELS = 4096, MRF_MAX_UNARY = 1 << 28, MRF_MAX_V = 1 << 20,
        MRF_MAX_W = 1 << 16 };
+
+/* The most memory the host loop's per-label grids may take (run()). */
+#define PER_LABEL_MAX_BYTES (1024.0 * 1024.0 * 1024.0)
 
 /* What V is, so that the metric check of the built-in families is O(1). */
 typedef enum { V_POTTS, V_TL, V_TQ, V_TABLE } v_kind;
@@ -399,13 +406,91 @@ static inline int move_active(const move *mv, int32_t f)
 static inline int32_t move_l0(const move *mv, int32_t f) { return mv->beta < 0 ? f : mv->alpha; }
 static inline int32_t move_l1(const move *mv) { return mv->beta < 0 ? mv->alpha : mv->beta; }
 
+/* The terminal part of the move arrays from m->t, and neg (shared by both
+ * builders). */
+static gcut_status finish_terminals(gcut_mrf *m, int64_t *neg_out)
+{
+    int64_t neg = 0;
+    for (int32_t v = 0; v < m->n; v++) {
+        const int64_t t = m->t[v];
+        if (t > INT32_MAX || -t > INT32_MAX)
+            return GCUT_FAIL(GCUT_ERR_OVERFLOW,
+                             "terminal capacity %lld of node %d passes INT32_MAX (smaller costs)",
+                             (long long)t, (int)v);
+        m->src[v] = t > 0 ? (int32_t)t : 0;
+        m->snk[v] = t < 0 ? (int32_t)-t : 0;
+        neg += t < 0 ? -t : 0;
+    }
+    *neg_out = neg;
+    return GCUT_OK;
+}
+
+/* The unary costs for expansion moves, read in order: ua[l * n + v] is
+ * D_v(l) (label-major: a move on alpha reads one row), cur[v] is D_v(f_v)
+ * (kept up to date as moves change f). The node-major table reads a cache
+ * line per node and move; it was the builder's main cost. */
+typedef struct expand_unary {
+    int32_t *ua, *cur;
+} expand_unary;
+
+/* build_move for an expansion on alpha with a unary table: the same
+ * numbers, with every node active and l0 = f[v], l1 = alpha, so without the
+ * per-node and per-pair tests of the general builder. eu: NULL, or the
+ * unary costs in move order. */
+static gcut_status build_expand(gcut_mrf *m, int32_t alpha, const int32_t *f,
+                                const expand_unary *eu, int64_t *K_out, int64_t *neg_out)
+{
+    const int32_t L = m->L, *V = m->V, *U = m->unary;
+    const int32_t *Va = V + (size_t)alpha * L; /* V(alpha, .) */
+    const int64_t Vaa = Va[alpha];
+    int64_t K = 0, *t = m->t;
+    if (eu) {
+        const int32_t *ua = eu->ua + (size_t)alpha * (size_t)m->n, *cur = eu->cur;
+        for (int32_t v = 0; v < m->n; v++) {
+            K += cur[v];
+            t[v] = (int64_t)ua[v] - cur[v];
+        }
+    } else {
+        for (int32_t v = 0; v < m->n; v++) {
+            const int32_t *u = U + (size_t)v * L;
+            const int64_t d0 = u[f[v]];
+            K += d0;
+            t[v] = u[alpha] - d0;
+        }
+    }
+    int bad = 0;
+    for (int32_t k = 0; k < m->conn / 2; k++) {
+        const int32_t *wt = m->weight[k];
+        int32_t *cap = m->cap[k];
+        FOR_PAIRS(m, k, v, u, {
+            const int64_t w = wt ? wt[v] : 1;
+            const int32_t *Vv = V + (size_t)f[v] * L;
+            const int32_t fu = f[u];
+            const int64_t A = w * Vv[fu], B = w * Vv[alpha], C = w * Va[fu], D = w * Vaa;
+            K += A;
+            t[v] += C - A;
+            t[u] += D - C;
+            const int64_t c = B + C - A - D;
+            bad |= c < 0 ? 1 : (c > INT32_MAX ? 2 : 0);
+            cap[v] = (int32_t)(c > 0 && c <= INT32_MAX ? c : 0);
+        });
+        if (bad & 1)
+            return GCUT_FAIL(GCUT_ERR_INVALID,
+                             "move not representable: V breaks the triangle inequality");
+        if (bad)
+            return GCUT_FAIL(GCUT_ERR_OVERFLOW, "a pair capacity of the move passes INT32_MAX");
+    }
+    *K_out = K;
+    return finish_terminals(m, neg_out);
+}
+
 /* Fill the scratch arrays for a move from labelling f; *K and *neg as in
  * the header comment (E(x) = K - neg + cut(x)). */
 static gcut_status build_move(gcut_mrf *m, const move *mv, const int32_t *f, int64_t *K_out,
                               int64_t *neg_out)
 {
     const int32_t L = m->L, *V = m->V, l1 = move_l1(mv);
-    int64_t K = 0, neg = 0;
+    int64_t K = 0;
     for (int32_t v = 0; v < m->n; v++) {
         if (move_active(mv, f[v])) {
             int64_t d0 = unary(m, v, move_l0(mv, f[v]));
@@ -454,7 +539,112 @@ static gcut_status build_move(gcut_mrf *m, const move *mv, const int32_t *f, int
         if (bad != GCUT_OK)
             return GCUT_FAIL(GCUT_ERR_OVERFLOW, "a pair capacity of the move passes INT32_MAX");
     }
-    for (int32_t v = 0; v < m->n; v++) {
+    *K_out = K;
+    return finish_terminals(m, neg_out);
+}
+
+/* A swap move touches only the nodes labelled alpha or beta: the builder
+ * below writes their entries and those of the previous move's nodes, which
+ * go back to 0, and hands the grid those entries alone. The grid then
+ * holds exactly what build_move and the whole-array setters would give it
+ * (0 everywhere else), so the cut and the flow are the same; the work per
+ * move is a scan of the labels and O(active nodes), where the whole
+ * arrays took most of a swap run's time (bench/results/
+ * stereo-dev2core-2026-11-27.md). */
+typedef struct swap_nodes {
+    int32_t *act, *prev; /* this move's active nodes, the previous one's */
+    int32_t nact, nprev;
+} swap_nodes;
+
+/* Whether the neighbour of node (x, y, z) in even direction k (sign 1) or
+ * its opposite (sign -1) is inside the grid; *u gets it. */
+static inline int pair_inside(const gcut_mrf *m, int32_t x, int32_t y, int32_t z, int32_t k,
+                              int32_t sign, int32_t *u)
+{
+    const int32_t nx = x + sign * m->off[k][0], ny = y + sign * m->off[k][1],
+                  nz = z + sign * m->off[k][2];
+    if (nx < 0 || nx >= m->w || ny < 0 || ny >= m->h || nz < 0 || nz >= m->d)
+        return 0;
+    *u = nx + m->w * (ny + m->h * nz);
+    return 1;
+}
+
+/* The swap of alpha and beta (l0 = alpha, l1 = beta) from labelling f of
+ * energy `energy`: K, neg and the move arrays as build_move gives them,
+ * written into m's arrays and the grid for the active nodes and the
+ * previous move's only. K is the energy of f with every active node set
+ * to alpha: `energy` minus the terms of f that involve an active node plus
+ * those terms with the active nodes at alpha. */
+static gcut_status build_swap(gcut_mrf *m, const move *mv, const int32_t *f, int64_t energy,
+                              swap_nodes *sn, gcut_grid *g, int64_t *K_out, int64_t *neg_out)
+{
+    const int32_t L = m->L, *V = m->V, a = mv->alpha, b = mv->beta, nk = m->conn / 2;
+    for (int32_t i = 0; i < sn->nprev; i++) {
+        const int32_t v = sn->prev[i];
+        m->src[v] = m->snk[v] = 0;
+        for (int32_t k = 0; k < nk; k++)
+            m->cap[k][v] = 0;
+    }
+    int32_t na = 0;
+    for (int32_t v = 0; v < m->n; v++)
+        if (f[v] == a || f[v] == b)
+            sn->act[na++] = v;
+    sn->nact = na;
+    int64_t K = energy;
+    for (int32_t i = 0; i < na; i++) {
+        const int32_t v = sn->act[i];
+        const int64_t d0 = unary(m, v, a);
+        K += d0 - unary(m, v, f[v]);
+        m->t[v] = unary(m, v, b) - d0;
+    }
+    int bad = 0;
+    for (int32_t i = 0; i < na; i++) {
+        const int32_t v = sn->act[i];
+        const int32_t x = v % m->w, y = (v / m->w) % m->h, z = v / (m->w * m->h);
+        for (int32_t k = 0; k < nk; k++) {
+            const int32_t *wt = m->weight[k];
+            int32_t u, c32 = 0;
+            /* The pair (v, u) of direction k starting at v. */
+            if (pair_inside(m, x, y, z, k, 1, &u)) {
+                const int64_t w = wt ? wt[v] : 1;
+                const int32_t fu = f[u];
+                K -= w * V[(size_t)f[v] * L + fu];
+                if (fu == a || fu == b) {
+                    const int64_t A = w * V[(size_t)a * L + a], B = w * V[(size_t)a * L + b];
+                    const int64_t C = w * V[(size_t)b * L + a], D = w * V[(size_t)b * L + b];
+                    K += A;
+                    m->t[v] += C - A;
+                    m->t[u] += D - C;
+                    const int64_t c = B + C - A - D;
+                    if (c < 0 || c > INT32_MAX)
+                        bad = c < 0 ? 1 : 2;
+                    c32 = (int32_t)(c > 0 && c <= INT32_MAX ? c : 0);
+                } else {
+                    const int64_t a0 = w * V[(size_t)a * L + fu];
+                    K += a0;
+                    m->t[v] += w * V[(size_t)b * L + fu] - a0;
+                }
+            }
+            m->cap[k][v] = c32;
+            /* The pair (u, v) ending at v, when u is fixed (an active u
+             * counted it above). */
+            if (pair_inside(m, x, y, z, k, -1, &u) && f[u] != a && f[u] != b) {
+                const int64_t w = wt ? wt[u] : 1;
+                const int32_t fu = f[u];
+                const int64_t a0 = w * V[(size_t)fu * L + a];
+                K += a0 - w * V[(size_t)fu * L + f[v]];
+                m->t[v] += w * V[(size_t)fu * L + b] - a0;
+            }
+        }
+    }
+    if (bad == 1)
+        return GCUT_FAIL(GCUT_ERR_INVALID,
+                         "move not representable: V breaks the triangle inequality");
+    if (bad)
+        return GCUT_FAIL(GCUT_ERR_OVERFLOW, "a pair capacity of the move passes INT32_MAX");
+    int64_t neg = 0;
+    for (int32_t i = 0; i < na; i++) {
+        const int32_t v = sn->act[i];
         const int64_t t = m->t[v];
         if (t > INT32_MAX || -t > INT32_MAX)
             return GCUT_FAIL(GCUT_ERR_OVERFLOW,
@@ -464,6 +654,25 @@ static gcut_status build_move(gcut_mrf *m, const move *mv, const int32_t *f, int
         m->snk[v] = t < 0 ? (int32_t)-t : 0;
         neg += t < 0 ? -t : 0;
     }
+    /* The entries of both moves' nodes to the grid (the setters keep only
+     * those that differ). */
+    gcut_status st = GCUT_OK;
+    for (int pass = 0; pass < 2 && st == GCUT_OK; pass++) {
+        const int32_t *list = pass ? sn->act : sn->prev, cnt = pass ? na : sn->nprev;
+        for (int32_t i = 0; i < cnt && st == GCUT_OK; i++) {
+            const int32_t v = list[i];
+            st = gcut_grid_set_terminal_caps_range(g, v, 1, &m->src[v], &m->snk[v]);
+            for (int32_t k = 0; k < nk && st == GCUT_OK; k++)
+                st = gcut_grid_set_caps_range(g, 2 * k, v, 1, &m->cap[k][v]);
+        }
+    }
+    if (st != GCUT_OK)
+        return st;
+    int32_t *tmp = sn->prev;
+    sn->prev = sn->act;
+    sn->nprev = na;
+    sn->act = tmp;
+    sn->nact = 0;
     *K_out = K;
     *neg_out = neg;
     return GCUT_OK;
@@ -643,6 +852,35 @@ static gcut_status run_device(gcut_mrf *m, const gcut_mrf_options *opt, int32_t 
     return GCUT_OK;
 }
 
+/* The engine settings of the host loop's moves: with cpu-bk,
+ * plain BK for the cold starts and the kept search trees for the warm
+ * ones, then the caller's settings (later keys win, so the caller can
+ * still ask for others). The moves of a stereo energy are cut faster that
+ * way than with cpu-bk's defaults, which suit GrabCut's cuts: IBFS took
+ * 75 % of teddy's time, and swap moves gain too
+ * (bench/results/stereo-dev2core-2026-11-27.md).
+ * Every setting gives the same flow and the canonical cut, so the
+ * labelling does not change. *keep gets the string to free (NULL: the
+ * caller's settings as they are). */
+static gcut_status host_params(const gcut_mrf *m, gcut_solve_options *solve, char **keep)
+{
+    static const char base[] = "cold=plain,warm=bk";
+    const gcut_i_grid_shape shape = {m->n, m->conn, 1, m->L, NULL};
+    const char *be = gcut_i_grid_backend_name(solve->backend, &shape);
+    *keep = NULL;
+    if (!be || strcmp(be, "cpu-bk") != 0)
+        return GCUT_OK;
+    const char *user = solve->params ? solve->params : "";
+    const size_t len = sizeof base + 1 + strlen(user);
+    char *s = gcut_i_malloc(len);
+    if (!s)
+        return GCUT_FAIL(GCUT_ERR_NOMEM, "out of memory");
+    snprintf(s, len, "%s%s%s", base, *user ? "," : "", user);
+    solve->params = s;
+    *keep = s;
+    return GCUT_OK;
+}
+
 static gcut_status run(gcut_mrf *m, const gcut_mrf_options *opt_in, int32_t *labels,
                        gcut_mrf_stats *stats_out, int swap)
 {
@@ -675,6 +913,9 @@ static gcut_status run(gcut_mrf *m, const gcut_mrf_options *opt_in, int32_t *lab
             return st;
         st = GCUT_OK;
     }
+    char *params = NULL;
+    if ((st = host_params(m, &opt.solve, &params)) != GCUT_OK)
+        return st;
     const int32_t L = m->L, n = m->n;
     int32_t *f = gcut_i_malloc_array(n, sizeof(int32_t));
     /* The move list of a cycle: labels (expansion) or pairs (swap). */
@@ -683,6 +924,7 @@ static gcut_status run(gcut_mrf *m, const gcut_mrf_options *opt_in, int32_t *lab
     if (!f || !order) {
         gcut_i_free(f);
         gcut_i_free(order);
+        gcut_i_free(params);
         return GCUT_FAIL(GCUT_ERR_NOMEM, "out of memory");
     }
     memcpy(f, labels, (size_t)n * sizeof(int32_t));
@@ -690,6 +932,10 @@ static gcut_status run(gcut_mrf *m, const gcut_mrf_options *opt_in, int32_t *lab
     uint64_t rng = opt.seed;
     int64_t energy = s.initial_energy;
     /* Swap skips pairs with no active node; count labels in use. */
+    gcut_grid **lg = NULL;
+    gcut_result **lr = NULL;
+    expand_unary eu = {NULL, NULL};
+    swap_nodes sn = {NULL, NULL, 0, 0};
     int64_t *count = swap ? gcut_i_calloc((size_t)L, sizeof(int64_t)) : NULL;
     if (swap && !count) {
         st = GCUT_FAIL(GCUT_ERR_NOMEM, "out of memory");
@@ -698,6 +944,67 @@ static gcut_status run(gcut_mrf *m, const gcut_mrf_options *opt_in, int32_t *lab
     if (count)
         for (int32_t v = 0; v < n; v++)
             count[f[v]]++;
+    /* Swap: the moves' node lists, and m's arrays and its grid all zero,
+     * as build_swap expects them (a grid used by an earlier call holds
+     * that call's last move). */
+    if (swap) {
+        sn.act = gcut_i_malloc_array(n, sizeof(int32_t));
+        sn.prev = gcut_i_malloc_array(n, sizeof(int32_t));
+        if (!sn.act || !sn.prev) {
+            st = GCUT_FAIL(GCUT_ERR_NOMEM, "out of memory");
+            goto done;
+        }
+        memset(m->src, 0, (size_t)n * sizeof(int32_t));
+        memset(m->snk, 0, (size_t)n * sizeof(int32_t));
+        st = gcut_grid_set_terminal_caps(m->grid, m->src, m->snk);
+        for (int32_t k = 0; k < m->conn / 2; k++) {
+            memset(m->cap[k], 0, (size_t)n * sizeof(int32_t));
+            if (st == GCUT_OK)
+                st = gcut_grid_set_caps(m->grid, 2 * k, m->cap[k]);
+        }
+        if (st != GCUT_OK)
+            goto done;
+    }
+    /* Expansion with cpu-bk: one grid per label, each keeping the residual
+     * graph and search trees of its label's last move, so that the next
+     * cycle's move on that label is a warm re-solve of the few capacities
+     * that changed (Alahari, Kohli & Torr, PAMI 2010, as the device path
+     * does). About 57 bytes per node and label: only while that stays
+     * under PER_LABEL_MAX_BYTES and half the memory budget; otherwise one
+     * grid serves every move. Same cuts either way (a warm solve gives the
+     * cold one's flow and canonical cut). Teddy, census: cycles 3 to 5
+     * three times faster (bench/results/stereo-dev2core-2026-11-27.md). */
+    const double per_label_bytes = 57.0 * (double)n * (double)L;
+    const size_t budget = opt.solve.max_memory ? opt.solve.max_memory : gcut_i_budget();
+    if (!swap && params && per_label_bytes <= PER_LABEL_MAX_BYTES &&
+        (!budget || per_label_bytes <= 0.5 * (double)budget)) {
+        lg = gcut_i_calloc((size_t)L, sizeof(*lg));
+        lr = gcut_i_calloc((size_t)L, sizeof(*lr));
+        if (!lg || !lr) {
+            st = GCUT_FAIL(GCUT_ERR_NOMEM, "out of memory");
+            goto done;
+        }
+    }
+    /* Expansion with a unary table: the table label-major too (as much
+     * memory again; without it, when that cannot be had, the moves read
+     * the table as it is, with the same results). */
+    if (!swap && m->unary) {
+        eu.ua = gcut_i_malloc_array((int64_t)n * L, sizeof(int32_t));
+        eu.cur = gcut_i_malloc_array(n, sizeof(int32_t));
+        if (eu.ua && eu.cur) {
+            for (int32_t v = 0; v < n; v++) {
+                const int32_t *u = m->unary + (size_t)v * L;
+                for (int32_t l = 0; l < L; l++)
+                    eu.ua[(size_t)l * (size_t)n + (size_t)v] = u[l];
+                eu.cur[v] = u[f[v]];
+            }
+        } else {
+            gcut_clear_error();
+            gcut_i_free(eu.ua);
+            gcut_i_free(eu.cur);
+            eu.ua = eu.cur = NULL;
+        }
+    }
     gcut_i_vprog pr;
     gcut_i_vprog_init(&pr, &opt.solve, swap ? "swap" : "expansion");
     for (int32_t cycle = 1; cycle <= opt.max_cycles; cycle++) {
@@ -711,34 +1018,65 @@ static gcut_status run(gcut_mrf *m, const gcut_mrf_options *opt_in, int32_t *lab
                 continue;
             const double t0 = now_ms();
             int64_t K = 0, neg = 0;
-            st = build_move(m, &mv, f, &K, &neg);
+            gcut_grid *grid = m->grid;
+            gcut_result *res = m->res;
+            if (swap)
+                st = build_swap(m, &mv, f, energy, &sn, grid, &K, &neg);
+            else if (m->unary)
+                st = build_expand(m, mv.alpha, f, eu.ua ? &eu : NULL, &K, &neg);
+            else
+                st = build_move(m, &mv, f, &K, &neg);
             if (st != GCUT_OK)
                 goto done;
-            st = gcut_grid_set_terminal_caps(m->grid, m->src, m->snk);
-            for (int32_t d = 0; st == GCUT_OK && d < m->conn / 2; d++)
-                st = gcut_grid_set_caps(m->grid, 2 * d, m->cap[d]);
-            if (st != GCUT_OK)
-                goto done;
+            if (lg) {
+                if (!lg[mv.alpha]) {
+                    st = gcut_grid_new(&lg[mv.alpha], m->w, m->h, m->d, m->conn);
+                    if (st == GCUT_OK)
+                        st = gcut_result_new(&lr[mv.alpha]);
+                    if (st != GCUT_OK)
+                        goto done;
+                    gcut_i_grid_set_hint(lg[mv.alpha], 1, L);
+                }
+                grid = lg[mv.alpha];
+                res = lr[mv.alpha];
+            }
+            if (!swap) {
+                st = gcut_grid_set_terminal_caps(grid, m->src, m->snk);
+                for (int32_t d = 0; st == GCUT_OK && d < m->conn / 2; d++)
+                    st = gcut_grid_set_caps(grid, 2 * d, m->cap[d]);
+                if (st != GCUT_OK)
+                    goto done;
+            }
             const double t1 = now_ms();
-            st = gcut_grid_solve(m->grid, &opt.solve, m->res);
+            st = gcut_grid_solve(grid, &opt.solve, res);
             if (st != GCUT_OK)
                 goto done;
             const double t2 = now_ms();
             s.moves++;
-            s.backend = gcut_result_backend(m->res);
-            const int64_t e_new = K - neg + gcut_result_flow(m->res);
+            s.backend = gcut_result_backend(res);
+            const int64_t e_new = K - neg + gcut_result_flow(res);
             if (e_new < energy) {
-                const uint8_t *cut = gcut_result_cut(m->res);
+                const uint8_t *cut = gcut_result_cut(res);
                 const int32_t l1 = move_l1(&mv);
-                for (int32_t v = 0; v < n; v++)
-                    if (move_active(&mv, f[v])) {
-                        const int32_t nl = cut[v] == GCUT_SINK ? l1 : move_l0(&mv, f[v]);
-                        if (count && nl != f[v]) {
+                if (eu.ua)
+                    for (int32_t v = 0; v < n; v++)
+                        if (cut[v] == GCUT_SINK)
+                            eu.cur[v] = eu.ua[(size_t)l1 * (size_t)n + (size_t)v];
+                if (swap) {
+                    for (int32_t j = 0; j < sn.nprev; j++) { /* this move's nodes */
+                        const int32_t v = sn.prev[j];
+                        const int32_t nl = cut[v] == GCUT_SINK ? l1 : mv.alpha;
+                        if (nl != f[v]) {
                             count[f[v]]--;
                             count[nl]++;
                         }
                         f[v] = nl;
                     }
+                } else {
+                    for (int32_t v = 0; v < n; v++)
+                        if (cut[v] == GCUT_SINK)
+                            f[v] = l1;
+                }
                 energy = e_new;
                 accepted = 1;
                 s.moves_accepted++;
@@ -776,6 +1114,17 @@ done:
     gcut_i_free(count);
     gcut_i_free(order);
     gcut_i_free(f);
+    gcut_i_free(params);
+    for (int32_t a = 0; lg && lr && a < L; a++) {
+        gcut_grid_free(lg[a]);
+        gcut_result_free(lr[a]);
+    }
+    gcut_i_free(lg);
+    gcut_i_free(lr);
+    gcut_i_free(eu.ua);
+    gcut_i_free(eu.cur);
+    gcut_i_free(sn.act);
+    gcut_i_free(sn.prev);
     return st;
 }
 

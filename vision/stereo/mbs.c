@@ -37,6 +37,11 @@ void gcut_mbs_options_init(gcut_mbs_options *p)
     memset(p, 0, sizeof(*p));
     p->struct_size = sizeof(*p);
     gcut_stereo_options_init(&p->stereo);
+    /* Multi-view keeps the energy it was measured with (docs/mvs.md): BT
+     * costs and lambda 5, the two-view defaults before 0.3. */
+    p->stereo.cost = GCUT_STEREO_BT;
+    p->stereo.lambda = 5;
+    p->stereo.lr_check = 0; /* ignored here; off, so that p->stereo is its two-view energy */
     /* The side rule: the only one of the three that beat two views on
      * tsukuba5, Baby2 and Bowling2 alike (docs/mvs.md). */
     p->combine = GCUT_MVS_SIDE;

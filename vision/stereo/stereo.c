@@ -49,21 +49,25 @@ void gcut_stereo_options_init(gcut_stereo_options *p)
     memset(p, 0, sizeof(*p));
     p->struct_size = sizeof(*p);
     p->ndisp = 16;
-    p->cost = GCUT_STEREO_BT;
-    /* Truncated linear with lambda 5 and truncation 2: a real disparity
-     * edge costs 2 x 5 = 10 (what Potts with lambda 10 charged), but the
-     * one-level steps that quantise a slanted surface (venus, teddy) cost
-     * half that, so they go where the data put them rather than where a
-     * Potts penalty prefers fewer, misplaced steps. Measured on tsukuba,
-     * venus and teddy (docs/stereo.md). */
+    /* Census costs, lambda 10 and the left-right check: the best setting
+     * measured on tsukuba, venus and teddy, on all three at bad 1 (2.70 /
+     * 1.12 / 12.43 % against 3.99 / 2.21 / 19.30 % for BT, lambda 5, no
+     * check, the defaults before 0.3; docs/stereo.md,
+     * bench/results/stereo-dev2core-2026-11-27.md). Census compares the
+     * ordering of a 5x5 window, so brightness differences between the
+     * views cost nothing; the check repairs the occlusions the energy has
+     * no term for. Truncated linear with truncation 2: a real disparity
+     * edge costs twice the one-level steps that quantise a slanted surface
+     * (venus, teddy), so those go where the data put them. */
+    p->cost = GCUT_STEREO_CENSUS;
     p->smooth = GCUT_STEREO_TL;
-    p->lambda = 5;
+    p->lambda = 10;
     p->trunc = 20;
     p->tl_trunc = 2;
     p->contrast_threshold = 8;
     p->contrast_boost = 2;
     gcut_mrf_options_init(&p->mrf);
-    p->lr_check = 0;
+    p->lr_check = 1;
     p->lr_max_diff = 1;
     p->lr_median = 1;
 }

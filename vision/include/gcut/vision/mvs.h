@@ -11,7 +11,7 @@
  *     const gcut_image *views[4] = {col1, col2, col4, col5};
  *     const double base[4] = {-2, -1, 1, 2};  // view i sees (x, y) at x - base[i] * d
  *     gcut_mbs_options p;
- *     gcut_mbs_options_init(&p);               // stereo defaults, side selection
+ *     gcut_mbs_options_init(&p);               // BT, lambda 5, side selection
  *     p.stereo.ndisp = 16;
  *     int32_t *disp = malloc(sizeof(int32_t) * col3->width * col3->height);
  *     gcut_mbs_match(col3, views, base, 4, &p, disp, NULL);
@@ -85,7 +85,9 @@ typedef struct gcut_mbs_options {
     int32_t keep;             /**< views kept by GCUT_MVS_BEST (0: half, rounded up; default 0) */
 } gcut_mbs_options;
 
-/** \brief Defaults: gcut_stereo_options_init(), GCUT_MVS_SIDE. \since 0.2 */
+/** \brief Defaults: gcut_stereo_options_init() but BT costs, lambda 5 and
+ *  lr_check 0 (the energy docs/mvs.md measured; the two-view defaults
+ *  before 0.3), GCUT_MVS_SIDE. \since 0.2 */
 GCUT_VISION_EXPORT GCUT_EXPERIMENTAL void gcut_mbs_options_init(gcut_mbs_options *p);
 
 /**

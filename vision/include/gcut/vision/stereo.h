@@ -7,11 +7,11 @@
  *     gcut_image_load("imL.png", &l);
  *     gcut_image_load("imR.png", &r);
  *     gcut_stereo_options p;
- *     gcut_stereo_options_init(&p);            // BT costs, truncated linear, lambda 5
+ *     gcut_stereo_options_init(&p);            // census, truncated linear, lambda 10, LR check
  *     p.ndisp = 16;
  *     int32_t *disp = malloc(sizeof(int32_t) * l->width * l->height);
  *     gcut_mrf_stats st;
- *     gcut_stereo_match(l, r, &p, disp, &st); // alpha-expansion
+ *     gcut_stereo_match(l, r, &p, disp, &st); // alpha-expansion, both views
  *
  * Disparity d at left pixel (x, y) matches right pixel (x - d, y) (x - d
  * clamped to the image). The energy (docs/stereo.md):
@@ -24,7 +24,7 @@
  *     V = 4 * lambda * [a != b] (Potts) or 4 * lambda * min(|a - b|, tl_trunc)
  *     w_pq = contrast_boost if max_c |I_p - I_q| < contrast_threshold, else 1
  *
- * Occlusions (p.lr_check = 1; docs/stereo.md): the same energy is solved
+ * Occlusions (p.lr_check = 1, the default; docs/stereo.md): the same energy is solved
  * for the right view too; a left pixel whose disparity the right view does
  * not confirm (within lr_max_diff), or whose match lies left of the right
  * image, is marked invalid and takes the smaller (background) of the
@@ -61,9 +61,10 @@ typedef enum gcut_stereo_smooth {
 typedef struct gcut_stereo_options {
     size_t struct_size;          /**< set by gcut_stereo_options_init */
     int32_t ndisp;               /**< number of disparities (labels 0 .. ndisp-1), 2 .. 1024 */
-    gcut_stereo_cost cost;       /**< default GCUT_STEREO_BT */
+    gcut_stereo_cost cost;       /**< default GCUT_STEREO_CENSUS (GCUT_STEREO_BT before 0.3) */
     gcut_stereo_smooth smooth;   /**< default GCUT_STEREO_TL */
-    int32_t lambda;              /**< smoothness weight in intensity units (default 5) */
+    int32_t lambda;              /**< smoothness weight in intensity units (default 10;
+                                      5 before 0.3) */
     int32_t trunc;               /**< data cost truncation, intensity units (default 20) */
     int32_t tl_trunc;            /**< truncation of the linear term (default 2) */
     int32_t contrast_threshold;  /**< below it a pair is "smooth" (default 8) */
@@ -83,7 +84,8 @@ typedef struct gcut_stereo_options {
     int32_t lr_check;            /**< 1: gcut_stereo_match also solves the right view,
                                       marks the pixels whose two disparities disagree and
                                       fills them from the background side (as
-                                      gcut_stereo_match_lr); default 0: off */
+                                      gcut_stereo_match_lr); default 1 (0 before 0.3):
+                                      on; 0: one view, half the time */
     int32_t lr_max_diff;         /**< left and right disparities may differ by this much
                                       (default 1; 0 .. ndisp) */
     int32_t lr_median;           /**< radius of the median filter of the filled pixels
