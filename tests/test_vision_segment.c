@@ -660,6 +660,23 @@ static void test_session_warm_equals_cold(void **state)
     assert_int_equal(gcut_seg_session_set_seeds(c, seeds), GCUT_OK);
     assert_int_equal(gcut_seg_session_solve(c, cold, NULL), GCUT_OK);
     assert_memory_equal(warm, cold, n);
+    /* The same stroke outside the box before the first solve (the grid is
+     * still to be built): the box grows just the same. */
+    gcut_seg_session *early = NULL, *late = NULL;
+    uint8_t *early_mask = malloc(n);
+    assert_int_equal(gcut_seeds_from_rect(w, h, 10, 10, 80, 60, seeds), GCUT_OK);
+    assert_int_equal(gcut_seg_session_new(&early, img, seeds, NULL), GCUT_OK);
+    assert_int_equal(gcut_seg_session_new(&late, img, seeds, NULL), GCUT_OK);
+    assert_int_equal(gcut_seg_session_add_stroke(early, GCUT_SEED_UNKNOWN, out, 4), GCUT_OK);
+    assert_int_equal(gcut_seg_session_solve(early, early_mask, NULL), GCUT_OK);
+    assert_int_equal(gcut_seg_session_solve(late, warm, NULL), GCUT_OK);
+    assert_int_equal(gcut_seg_session_add_stroke(late, GCUT_SEED_UNKNOWN, out, 4), GCUT_OK);
+    assert_int_equal(gcut_seg_session_solve(late, warm, NULL), GCUT_OK);
+    assert_int_equal(gcut_grid_width(gcut_seg_session_grid(early)), 86); /* x 5..90 */
+    assert_memory_equal(early_mask, warm, n);
+    gcut_seg_session_free(early);
+    gcut_seg_session_free(late);
+    free(early_mask);
     /* Every pixel a seed: nothing to cut, the mask is the seeds. */
     memset(final, GCUT_SEED_BG, n);
     final[0] = GCUT_SEED_FG;
@@ -704,6 +721,32 @@ static void check_update_state(const gcut_seg_session *s, const float *rgb, int6
         assert_int_equal(gcut_i_gmm_learn(&full, g->k, rgb, n, member, code, mc), GCUT_OK);
         assert_memory_equal(&full, g, sizeof full);
     }
+}
+
+/* The session's data costs (after an update that recomputed only the
+ * class whose model changed) equal a full data pass with its models. */
+static void check_data_costs(const gcut_seg_session *s, const float *rgb, const uint8_t *seeds,
+                             int32_t w, int32_t h)
+{
+    const int64_t n = (int64_t)w * h;
+    gcut_i_seg_eval ev;
+    gcut_i_seg_eval_init(&ev, w, h, rgb);
+    gcut_i_energy e;
+    memset(&e, 0, sizeof e);
+    e.dfg = malloc(n * sizeof(float));
+    e.dbg = malloc(n * sizeof(float));
+    uint8_t *cf = malloc(n), *cb = malloc(n);
+    const gcut_i_gmm *g[2] = {gcut_i_seg_session_gmm(s, 0), gcut_i_seg_session_gmm(s, 1)};
+    const gcut_i_seg_models m = {g, NULL};
+    gcut_i_seg_cpu_data(&ev, &m, gcut_i_seed_box(seeds, w, h), seeds, &e, cf, cb, 3);
+    const gcut_i_energy *se = gcut_i_seg_session_energy(s);
+    assert_memory_equal(e.dfg, se->dfg, n * sizeof(float));
+    assert_memory_equal(e.dbg, se->dbg, n * sizeof(float));
+    free(e.dfg);
+    free(e.dbg);
+    free(cf);
+    free(cb);
+    gcut_i_seg_eval_free(&ev);
 }
 
 /* The session's grid cut by the reference engine (on a copy) gives the
@@ -809,6 +852,7 @@ static void test_session_update_models(void **state)
         else
             assert_null(gcut_i_seg_session_moments(s, 1)); /* unchanged: the fit's model */
         check_update_state(s, rgb, n);
+        check_data_costs(s, rgb, seeds, w, h);
         check_min_cut(s, &st, mask, w, h);
         check_energy(s, &st, mask, n);
         for (int64_t q = 0; q < n; q++)
@@ -876,6 +920,7 @@ static void test_session_update_models(void **state)
         assert_memory_equal(gcut_i_seg_session_members(s), want, n);
         free(want);
         check_update_state(s, rgb, n);
+        check_data_costs(s, rgb, seeds, w, h);
         check_energy(s, &st, mask, n);
         check_min_cut(s, &st, mask, w, h);
         assert_true(error_rate(mask, truth, n) < 0.03);

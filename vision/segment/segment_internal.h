@@ -341,6 +341,17 @@ struct gcut_i_seg_eval {
 };
 
 GCUT_HIDDEN extern const gcut_i_seg_eval_ops gcut_i_seg_eval_cpu;
+
+/* The CPU's data costs (its `data` op, classes 3) of the classes in the
+ * bit set `classes` (2 foreground, 1 background; GMMs), the other class's
+ * costs and components left as they are: with the box and the seeds
+ * outside it of the last full pass, the arrays then hold what a full pass
+ * would write, bit for bit (each class's values come from its own model,
+ * row by row, in the same calls). The incremental model update uses it
+ * for the class whose model changed. */
+GCUT_HIDDEN void gcut_i_seg_cpu_data(const gcut_i_seg_eval *ev, const gcut_i_seg_models *m,
+                                     gcut_i_box b, const uint8_t *seeds, gcut_i_energy *e,
+                                     uint8_t *comp_fg, uint8_t *comp_bg, int classes);
 GCUT_HIDDEN extern const gcut_i_seg_eval_ops gcut_i_seg_eval_device;
 
 /* A CPU evaluator of the width x height image rgb (kept, not copied). */

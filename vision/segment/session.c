@@ -198,6 +198,29 @@ static void data_terms(gcut_seg_session *s)
     s->stale = (s->stale | STALE_GRID | STALE_DATA) & ~(uint32_t)STALE_TERMS;
 }
 
+/* data_terms for the classes in `classes` (2 foreground, 1 background)
+ * only, when the other's model did not change: on the CPU, and while the
+ * box and the seeds outside it are those of the last data pass (no
+ * STALE_TERMS: set_tlink marks every seed change outside the box), the
+ * other class's costs are already what data_terms would write. Else all
+ * of them (the device always computes both, with the same values). */
+static void data_terms_classes(gcut_seg_session *s, int classes)
+{
+    if (s->stale & STALE_SEED_BOX) {
+        s->seed_box = gcut_i_seed_box(s->seeds, s->width, s->height);
+        s->stale &= ~(uint32_t)STALE_SEED_BOX;
+    }
+    if (classes == 3 || s->ev.ops->device || s->params.model != GCUT_SEG_GMM ||
+        (s->stale & STALE_TERMS) || memcmp(&s->seed_box, &s->box, sizeof s->box) != 0) {
+        data_terms(s);
+        return;
+    }
+    const gcut_i_gmm *g[2] = {&s->gmm[0], &s->gmm[1]};
+    const gcut_i_seg_models m = {g, NULL};
+    gcut_i_seg_cpu_data(&s->ev, &m, s->box, s->seeds, &s->e, s->comp_fg, s->comp_bg, classes);
+    s->stale |= STALE_GRID | STALE_DATA;
+}
+
 /* First models: each class from its seeds, or from the unknown pixels when
  * it has none. Sets the initial labelling to match. */
 static gcut_status initial_models(gcut_seg_session *s, int64_t nfg, int64_t nbg)
@@ -700,7 +723,8 @@ static void assign_listed(gcut_seg_session *s, int c, const int32_t *list, int64
 
 /* The GMM update: move the pixels whose class changed between the kept
  * moments, re-fit a class that changed too much, and rebuild the models
- * that changed. *changed: 1 when a model changed. */
+ * that changed. *changed: the classes whose model changed (2 foreground,
+ * 1 background). */
 static gcut_status update_gmms(gcut_seg_session *s, int *changed, int64_t moved[2])
 {
     const int64_t n = s->n;
@@ -780,7 +804,7 @@ static gcut_status update_gmms(gcut_seg_session *s, int *changed, int64_t moved[
                 if (!on_cpu_after(s, 0, "GMM fit"))
                     return st;
             s->comp_ok[c] = 0;
-            *changed = 1;
+            *changed |= c ? 2 : 1;
             continue;
         }
         if (!init[c] && moved[c] == 0)
@@ -793,7 +817,7 @@ static gcut_status update_gmms(gcut_seg_session *s, int *changed, int64_t moved[
         else /* fractional colours: summed afresh, in index order */
             gcut_i_gmm_sum(acc, k, s->rgb, n, nx, c ? GCUT_SEED_FG : GCUT_SEED_BG, s->mcomp);
         gcut_i_gmm_from_acc(&s->gmm[c], k, acc);
-        *changed = 1;
+        *changed |= c ? 2 : 1;
     }
     return GCUT_OK;
 }
@@ -827,13 +851,13 @@ gcut_status gcut_seg_session_update_models(gcut_seg_session *s, uint8_t *mask,
             if (cnt && (st = gcut_i_hist_fit(&s->hist[c], s->params.bins, s->rgb, s->n, s->next,
                                              want)) != GCUT_OK)
                 return st;
-            changed |= cnt > 0;
+            changed |= cnt > 0 ? 3 : 0;
         }
         memcpy(s->member, s->next, (size_t)s->n);
     }
     const double t1 = gcut_i_seg_now_ms();
     if (changed)
-        data_terms(s);
+        data_terms_classes(s, changed);
     const double t2 = gcut_i_seg_now_ms();
     gcut_i_log(&s->params.solve, GCUT_LOG_DEBUG,
                "segmentation: model update: %lld foreground and %lld background pixels moved, "
@@ -855,15 +879,19 @@ gcut_status gcut_seg_session_update_models(gcut_seg_session *s, uint8_t *mask,
  * label is folded into its neighbours' t-links there). */
 static void set_tlink(gcut_seg_session *s, int64_t p)
 {
-    if (s->stale & (STALE_GRID | STALE_TERMS))
+    if (s->stale & STALE_TERMS)
         return;
     const int32_t x = (int32_t)(p % s->width), y = (int32_t)(p / s->width);
     const gcut_i_box b = s->box;
     if (x < b.x0 || x >= b.x0 + b.w || y < b.y0 || y >= b.y0 + b.h) {
-        /* The folded terms of p's neighbours change. */
+        /* The folded terms of p's neighbours change, and the box may: also
+         * while the grid is to be rebuilt anyway (STALE_GRID), which
+         * would otherwise keep the old box and t-link bases. */
         s->stale |= STALE_TERMS | STALE_GRID | STALE_BASE;
         return;
     }
+    if (s->stale & STALE_GRID)
+        return;
     int32_t src, snk;
     gcut_i_energy_tlinks(&s->e, s->scale, s->seeds, b, x, y, &src, &snk);
     const int32_t v = (y - b.y0) * b.w + (x - b.x0);
