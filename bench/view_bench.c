@@ -30,20 +30,24 @@ static const char usage[] =
     "The strokes of FILE (gcut-view's stroke file, scaled with the image) make the\n"
     "first cut; then 20 short strokes, alternately foreground and background, are\n"
     "each timed from the stroke to the composed 1280x800 frame (add_stroke, warm\n"
-    "solve, overlay) and from the release to the frame (models re-learnt, cold cut).\n"
+    "solve, overlay) and from the release to the frame (by default the models\n"
+    "updated from the seeds that changed and a warm cut; --models full: re-learnt\n"
+    "from all seeds by a new session, cold cut).\n"
     "\n"
     "options:\n"
     "      --replay FILE      stroke file of the first cut (required)\n"
     "      --mp MP            megapixels of the scaled image (default 2)\n"
-    "      --keep-models      keep the colour models when a stroke is released\n"
-    "                         (warm cut; default: re-learn them from all seeds)\n"
+    "      --models MODE      on release: update (default), full or keep (gcut-view's)\n"
+    "      --keep-models      the same as --models keep\n"
     "  -l, --lambda L         smoothness weight (default 50)\n"
     "  -c, --conn 4|8         pixel neighbourhood (default 8)\n"
     "  -b, --backend NAME     max-flow back end (default auto)\n"
     "\n"
     "printed: `size: WxH (MP MP)`, `backend: NAME`, `first cut: MS ms`, then the\n"
     "median, p90 and max of stroke -> overlay, of its warm solve and of release ->\n"
-    "overlay. Exit status 0 on success, 1 on bad input, 2 on bad usage.\n";
+    "overlay, then the medians of the release's parts (the library's stats: models,\n"
+    "of which data costs, build, solve; then the frame). Exit status 0 on success,\n"
+    "1 on bad input, 2 on bad usage.\n";
 
 typedef struct args {
     const char *image, *replay;
@@ -51,7 +55,7 @@ typedef struct args {
     view_options view;
 } args;
 
-enum { OPT_REPLAY = CLI_KEY, OPT_MP, OPT_KEEP_MODELS };
+enum { OPT_REPLAY = CLI_KEY, OPT_MP, OPT_KEEP_MODELS, OPT_MODELS };
 
 static int take_option(int key, const char *v, void *user)
 {
@@ -65,7 +69,17 @@ static int take_option(int key, const char *v, void *user)
             return cli_usage_error("--mp needs a number of megapixels 1e-6..1e6", v);
         break;
     case OPT_KEEP_MODELS:
-        a->view.keep_models = 1;
+        a->view.models = VIEW_MODELS_KEEP;
+        break;
+    case OPT_MODELS:
+        if (!strcmp(v, "update"))
+            a->view.models = VIEW_MODELS_UPDATE;
+        else if (!strcmp(v, "full"))
+            a->view.models = VIEW_MODELS_FULL;
+        else if (!strcmp(v, "keep"))
+            a->view.models = VIEW_MODELS_KEEP;
+        else
+            return cli_usage_error("--models takes update, full or keep", v);
         break;
     case 'l':
         if (!cli_parse_double(v, 0, 1e6, &a->view.lambda))
@@ -86,6 +100,7 @@ static int parse_args(int argc, char **argv, args *a)
     static const struct option longopts[] = {{"replay", required_argument, NULL, OPT_REPLAY},
                                              {"mp", required_argument, NULL, OPT_MP},
                                              {"keep-models", no_argument, NULL, OPT_KEEP_MODELS},
+                                             {"models", required_argument, NULL, OPT_MODELS},
                                              {"lambda", required_argument, NULL, 'l'},
                                              {"conn", required_argument, NULL, 'c'},
                                              {NULL, 0, NULL, 0}};
@@ -137,6 +152,18 @@ static int resize_to(const gcut_image *src, double mp, gcut_image **out)
     return 0;
 }
 
+/* The data-cost time of the last model update, from the library's debug
+ * trace ("... models X ms, data costs Y ms"). */
+static double g_data_ms;
+static void on_log(void *user, gcut_log_level level, const char *msg)
+{
+    (void)user;
+    (void)level;
+    const char *d = strstr(msg, "model update:");
+    if (d && (d = strstr(d, "data costs ")))
+        g_data_ms = atof(d + strlen("data costs "));
+}
+
 /* Latency: the image scaled to mp megapixels, the replayed strokes scaled
  * the same way make the first cut; then 20 short strokes, alternately
  * foreground and background, each timed from the stroke to the composed
@@ -166,7 +193,15 @@ static int bench(viewer *v, const stroke *in, int32_t nin, double k)
         return 1;
     }
     enum { N = 20 };
-    double live[N], solve[N], rel[N];
+    double live[N], solve[N], rel[N], rmodel[N], rdata[N], rbuild[N], rsolve[N], rframe[N];
+    /* The library's trace of the model update (debug level) gives its split. */
+    v->p.solve.log = on_log;
+    v->p.solve.verbosity = 3;
+    if (v->s) {
+        /* The session keeps the options it was made with: a new one, same seeds. */
+        if (resegment_full(v))
+            return 1;
+    }
     const double t_first = v->last_ms;
     for (int32_t i = 0; i < N; i++) {
         const int kind = i % 2 ? STROKE_BG : STROKE_FG;
@@ -185,21 +220,39 @@ static int bench(viewer *v, const stroke *in, int32_t nin, double k)
         live[i] = cli_now_ms() - t0;
         solve[i] = v->last_ms;
         const double t1 = cli_now_ms();
+        g_data_ms = 0.0;
+        memset(&v->last_st, 0, sizeof v->last_st);
         stroke_end(v);
+        const double t2 = cli_now_ms();
         render_frame(v, -1, -1, NULL);
         rel[i] = cli_now_ms() - t1;
+        rframe[i] = cli_now_ms() - t2;
+        rmodel[i] = v->last_st.model_ms;
+        rdata[i] = g_data_ms;
+        rbuild[i] = v->last_st.build_ms;
+        rsolve[i] = v->last_st.solve_ms;
     }
     cli_sort_doubles(live, N);
     cli_sort_doubles(rel, N);
     cli_sort_doubles(solve, N);
+    cli_sort_doubles(rmodel, N);
+    cli_sort_doubles(rdata, N);
+    cli_sort_doubles(rbuild, N);
+    cli_sort_doubles(rsolve, N);
+    cli_sort_doubles(rframe, N);
+    static const char *const mode[3] = {"models updated (warm)", "models re-learnt (cold)",
+                                        "models kept (warm)"};
     printf("size: %dx%d (%.2f MP)\nbackend: %s\nfirst cut: %.1f ms\n", v->w, v->h,
            v->n / 1e6, v->last_backend ? v->last_backend : v->backend, t_first);
     printf("stroke -> overlay, warm (%d strokes): median %.1f ms, p90 %.1f ms, max %.1f ms\n", N,
            live[N / 2], live[N * 9 / 10], live[N - 1]);
     printf("  of which add_stroke + warm solve of the last segment: median %.1f ms\n",
            solve[N / 2]);
-    printf("release -> overlay, models re-learnt: median %.1f ms, p90 %.1f ms, max %.1f ms\n",
+    printf("release -> overlay, %s: median %.1f ms, p90 %.1f ms, max %.1f ms\n", mode[v->models],
            rel[N / 2], rel[N * 9 / 10], rel[N - 1]);
+    printf("  release parts, medians: models %.1f ms (of which data costs %.1f ms), build %.1f "
+           "ms, solve %.1f ms, frame %.1f ms\n",
+           rmodel[N / 2], rdata[N / 2], rbuild[N / 2], rsolve[N / 2], rframe[N / 2]);
     return 0;
 }
 

@@ -1,11 +1,11 @@
 /*
  * test_view_worker.c - gcut-view's cut worker (demos/view/worker.h): a
  * full job gives the replay's mask, a warm job the warm re-solve of the
- * same session, a newer job cancels the running one through the progress
- * callback (and the session then re-solves warm), the window's calls never
- * wait for a cut; and the save key's file names. Run under ThreadSanitizer
- * too (docs/viewer.md, "Testing").
+ * same session, an update job its model update, a newer job cancels the running one through the
+ * progress callback (and the session then re-solves warm), the window's calls never wait for a cut;
+ * and the save key's file names. Run under ThreadSanitizer too (docs/viewer.md, "Testing").
  */
+#define GCUT_ALLOW_EXPERIMENTAL /* gcut_seg_session_update_models */
 #include <errno.h>
 #include <pthread.h>
 #include <setjmp.h>
@@ -275,6 +275,79 @@ static void test_newer_job_cancels(void **state)
     free(c);
 }
 
+/* The mask of a session learnt from seeds a, given seeds b, with its
+ * models updated (gcut_seg_session_update_models): what an update job
+ * after a full one must give. */
+static void update_mask(const gcut_image *img, const uint8_t *a, const uint8_t *b, uint8_t *mask)
+{
+    gcut_seg_session *s = NULL;
+    assert_int_equal(gcut_seg_session_new(&s, img, a, NULL), GCUT_OK);
+    assert_int_equal(gcut_seg_session_solve(s, mask, NULL), GCUT_OK);
+    assert_int_equal(gcut_seg_session_set_seeds(s, b), GCUT_OK);
+    assert_int_equal(gcut_seg_session_update_models(s, mask, NULL), GCUT_OK);
+    gcut_seg_session_free(s);
+}
+
+/* An update job (the release) gives the session's model update; one held
+ * in its first report ("model") and superseded by a newer update job is
+ * cancelled, and the newer one updates from everything that changed. */
+static void test_update_job(void **state)
+{
+    fixture *f = *state;
+    const int32_t w = f->v.w, h = f->v.h, n = f->v.n;
+    view_worker *wk = view_worker_new(f->img);
+    assert_non_null(wk);
+    uint8_t *mask = malloc((size_t)n), *ref = malloc((size_t)n), *b = malloc((size_t)n),
+            *c = malloc((size_t)n);
+    view_job full = job_of(VIEW_JOB_FULL), upd = job_of(VIEW_JOB_UPDATE);
+    view_result r;
+    view_worker_post(wk, &full, f->v.seeds);
+    view_worker_wait(wk);
+    assert_int_equal(view_worker_take(wk, mask, &r), 1);
+    memcpy(b, f->v.seeds, (size_t)n);
+    paint(b, w, h, 100, 75, 3, GCUT_SEED_BG);
+    view_worker_post(wk, &upd, b);
+    view_worker_wait(wk);
+    assert_int_equal(view_worker_take(wk, mask, &r), 1);
+    assert_true(r.ok && r.have_mask);
+    update_mask(f->img, f->v.seeds, b, ref);
+    assert_memory_equal(mask, ref, (size_t)n);
+
+    /* Held and superseded: the newer job moves what changed since the
+     * full job's models (b's disc and c's). */
+    view_worker_post(wk, &full, f->v.seeds);
+    view_worker_wait(wk);
+    assert_int_equal(view_worker_take(wk, mask, &r), 1);
+    hold hd;
+    memset(&hd, 0, sizeof hd);
+    pthread_mutex_init(&hd.mu, NULL);
+    pthread_cond_init(&hd.cv, NULL);
+    view_worker_set_hook(wk, hold_hook, &hd);
+    hold_arm(&hd);
+    memcpy(c, b, (size_t)n);
+    paint(c, w, h, 95, 80, 2, GCUT_SEED_FG);
+    view_worker_post(wk, &upd, b);
+    hold_wait_entered(&hd);
+    view_worker_post(wk, &upd, c);
+    hold_release(&hd);
+    view_worker_wait(wk);
+    int64_t cancelled, finished;
+    view_worker_counts(wk, &cancelled, &finished);
+    assert_int_equal(cancelled, 1);
+    assert_int_equal(view_worker_take(wk, mask, &r), 1);
+    assert_true(r.ok);
+    assert_string_equal(hd.phase, "model");
+    update_mask(f->img, f->v.seeds, c, ref);
+    assert_memory_equal(mask, ref, (size_t)n);
+    view_worker_free(wk);
+    pthread_cond_destroy(&hd.cv);
+    pthread_mutex_destroy(&hd.mu);
+    free(mask);
+    free(ref);
+    free(b);
+    free(c);
+}
+
 /* The save key's names: next to the image, never over a file. */
 static void test_save_names(void **state)
 {
@@ -323,6 +396,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_full_and_warm),
         cmocka_unit_test(test_newer_job_cancels),
+        cmocka_unit_test(test_update_job),
         cmocka_unit_test(test_save_names),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -660,6 +660,23 @@ static void test_session_warm_equals_cold(void **state)
     assert_int_equal(gcut_seg_session_set_seeds(c, seeds), GCUT_OK);
     assert_int_equal(gcut_seg_session_solve(c, cold, NULL), GCUT_OK);
     assert_memory_equal(warm, cold, n);
+    /* The same stroke outside the box before the first solve (the grid is
+     * still to be built): the box grows just the same. */
+    gcut_seg_session *early = NULL, *late = NULL;
+    uint8_t *early_mask = malloc(n);
+    assert_int_equal(gcut_seeds_from_rect(w, h, 10, 10, 80, 60, seeds), GCUT_OK);
+    assert_int_equal(gcut_seg_session_new(&early, img, seeds, NULL), GCUT_OK);
+    assert_int_equal(gcut_seg_session_new(&late, img, seeds, NULL), GCUT_OK);
+    assert_int_equal(gcut_seg_session_add_stroke(early, GCUT_SEED_UNKNOWN, out, 4), GCUT_OK);
+    assert_int_equal(gcut_seg_session_solve(early, early_mask, NULL), GCUT_OK);
+    assert_int_equal(gcut_seg_session_solve(late, warm, NULL), GCUT_OK);
+    assert_int_equal(gcut_seg_session_add_stroke(late, GCUT_SEED_UNKNOWN, out, 4), GCUT_OK);
+    assert_int_equal(gcut_seg_session_solve(late, warm, NULL), GCUT_OK);
+    assert_int_equal(gcut_grid_width(gcut_seg_session_grid(early)), 86); /* x 5..90 */
+    assert_memory_equal(early_mask, warm, n);
+    gcut_seg_session_free(early);
+    gcut_seg_session_free(late);
+    free(early_mask);
     /* Every pixel a seed: nothing to cut, the mask is the seeds. */
     memset(final, GCUT_SEED_BG, n);
     final[0] = GCUT_SEED_FG;
@@ -676,6 +693,370 @@ static void test_session_warm_equals_cold(void **state)
     free(seeds);
     free(warm);
     free(cold);
+}
+
+/* The kept state of the incremental model update against the same
+ * quantities made from scratch: for each class whose moments are kept,
+ * the integer moments of its members by component (exactly), and the
+ * model learnt from that assignment by gmm.c's full path (bit for bit). */
+static void check_update_state(const gcut_seg_session *s, const float *rgb, int64_t n)
+{
+    const uint8_t *member = gcut_i_seg_session_members(s);
+    const uint8_t *mc = gcut_i_seg_session_member_comp(s);
+    for (int fg = 0; fg < 2; fg++) {
+        const gcut_i_gmm_mom *kept = gcut_i_seg_session_moments(s, fg);
+        if (!kept)
+            continue;
+        const gcut_i_gmm *g = gcut_i_seg_session_gmm(s, fg);
+        const uint8_t code = fg ? GCUT_SEED_FG : GCUT_SEED_BG;
+        gcut_i_gmm_mom fresh[GCUT_I_GMM_MAX_K];
+        memset(fresh, 0, sizeof fresh);
+        for (int64_t p = 0; p < n; p++)
+            if (member[p] == code) {
+                assert_true(mc[p] < g->k);
+                gcut_i_gmm_mom_add(&fresh[mc[p]], rgb + 3 * p, 1);
+            }
+        assert_memory_equal(fresh, kept, (size_t)g->k * sizeof fresh[0]);
+        gcut_i_gmm full = *g;
+        assert_int_equal(gcut_i_gmm_learn(&full, g->k, rgb, n, member, code, mc), GCUT_OK);
+        assert_memory_equal(&full, g, sizeof full);
+    }
+}
+
+/* The session's data costs (after an update that recomputed only the
+ * class whose model changed) equal a full data pass with its models. */
+static void check_data_costs(const gcut_seg_session *s, const float *rgb, const uint8_t *seeds,
+                             int32_t w, int32_t h)
+{
+    const int64_t n = (int64_t)w * h;
+    gcut_i_seg_eval ev;
+    gcut_i_seg_eval_init(&ev, w, h, rgb);
+    gcut_i_energy e;
+    memset(&e, 0, sizeof e);
+    e.dfg = malloc(n * sizeof(float));
+    e.dbg = malloc(n * sizeof(float));
+    uint8_t *cf = malloc(n), *cb = malloc(n);
+    const gcut_i_gmm *g[2] = {gcut_i_seg_session_gmm(s, 0), gcut_i_seg_session_gmm(s, 1)};
+    const gcut_i_seg_models m = {g, NULL};
+    gcut_i_seg_cpu_data(&ev, &m, gcut_i_seed_box(seeds, w, h), seeds, &e, cf, cb, 3);
+    const gcut_i_energy *se = gcut_i_seg_session_energy(s);
+    assert_memory_equal(e.dfg, se->dfg, n * sizeof(float));
+    assert_memory_equal(e.dbg, se->dbg, n * sizeof(float));
+    free(e.dfg);
+    free(e.dbg);
+    free(cf);
+    free(cb);
+    gcut_i_seg_eval_free(&ev);
+}
+
+/* The session's grid cut by the reference engine (on a copy) gives the
+ * session's flow and, where the grid is the whole image, its mask. */
+static void check_min_cut(const gcut_seg_session *s, const gcut_seg_stats *st, const uint8_t *mask,
+                          int32_t w, int32_t h)
+{
+    const gcut_grid *g = gcut_seg_session_grid(s);
+    assert_non_null(g);
+    const int32_t gw = gcut_grid_width(g), gh = gcut_grid_height(g);
+    gcut_grid *copy = NULL;
+    assert_int_equal(gcut_grid_new(&copy, gw, gh, 1, gcut_grid_connectivity(g)), GCUT_OK);
+    for (int32_t d = 0; d < gcut_grid_connectivity(g); d++)
+        assert_int_equal(gcut_grid_set_caps(copy, d, gcut_grid_caps(g, d)), GCUT_OK);
+    assert_int_equal(gcut_grid_set_terminal_caps(copy, gcut_grid_caps(g, GCUT_GRID_SOURCE_LINK),
+                                                 gcut_grid_caps(g, GCUT_GRID_SINK_LINK)),
+                     GCUT_OK);
+    gcut_solve_options opt;
+    gcut_solve_options_init(&opt);
+    opt.backend = "cpu-ref";
+    gcut_result *ref = NULL;
+    assert_int_equal(gcut_result_new(&ref), GCUT_OK);
+    assert_int_equal(gcut_grid_solve(copy, &opt, ref), GCUT_OK);
+    assert_true(gcut_result_flow(ref) == st->flow);
+    if (gw == w && gh == h) {
+        const uint8_t *cut = gcut_result_cut(ref);
+        for (int64_t p = 0; p < (int64_t)w * h; p++)
+            assert_int_equal(mask[p], cut[p] == GCUT_SOURCE ? 255 : 0);
+    }
+    gcut_result_free(ref);
+    gcut_grid_free(copy);
+}
+
+/* E of the mask under the session's current models, as reported. */
+static void check_energy(const gcut_seg_session *s, const gcut_seg_stats *st, const uint8_t *mask,
+                         int64_t n)
+{
+    uint8_t *lab = malloc(n);
+    for (int64_t p = 0; p < n; p++)
+        lab[p] = mask[p] != 0;
+    const double e = gcut_i_energy_eval(gcut_i_seg_session_energy(s), lab);
+    assert_true(isfinite(e));
+    assert_true(fabs(e - st->energy) <= 1e-9 * fabs(e) + 1e-6);
+    free(lab);
+}
+
+/* gcut_seg_session_update_models: strokes then an update, several times;
+ * the kept moments equal those summed afresh, the models those learnt
+ * from scratch from the same assignment, the mask is the minimum cut of
+ * the updated energy, the seeds hold, and the scene is still found. An
+ * update with nothing changed keeps models and mask. */
+static void test_session_update_models(void **state)
+{
+    (void)state;
+    const int32_t w = 120, h = 90;
+    const int64_t n = (int64_t)w * h;
+    uint8_t *truth = malloc(n), *seeds = malloc(n), *mask = malloc(n), *again = malloc(n);
+    gcut_image *img = scene(w, h, 18.0, truth);
+    float *rgb = NULL;
+    assert_int_equal(gcut_i_seg_rgb("test", img, &rgb), GCUT_OK);
+    strokes(w, h, seeds);
+    gcut_seg_options p;
+    gcut_seg_options_init(&p);
+    p.solve.backend = "cpu-bk";
+    gcut_seg_session *s = NULL;
+    assert_int_equal(gcut_seg_session_new(&s, img, seeds, &p), GCUT_OK);
+    gcut_seg_stats st;
+    assert_int_equal(gcut_seg_session_solve(s, mask, &st), GCUT_OK);
+    /* Strokes as a user paints them: background across the disc's edge,
+     * foreground on the bar, background in a corner, erase some. */
+    int32_t px[400];
+    for (int round = 0; round < 4; round++) {
+        int32_t k = 0;
+        uint8_t label = GCUT_SEED_BG;
+        if (round == 0)
+            for (int32_t x = 5; x < 25; x++)
+                px[k++] = 10 * w + x;
+        else if (round == 1) {
+            label = GCUT_SEED_FG;
+            for (int32_t x = 85; x < 95; x++)
+                px[k++] = 40 * w + x;
+        } else if (round == 2) {
+            for (int32_t y = 80; y < 86; y++)
+                for (int32_t x = 104; x < 112; x++)
+                    px[k++] = y * w + x;
+        } else {
+            label = GCUT_SEED_UNKNOWN;
+            for (int32_t x = 5; x < 15; x++)
+                px[k++] = 10 * w + x;
+        }
+        assert_int_equal(gcut_seg_session_add_stroke(s, label, px, k), GCUT_OK);
+        for (int32_t i = 0; i < k; i++)
+            seeds[px[i]] = label;
+        memset(&st, 0, sizeof st);
+        assert_int_equal(gcut_seg_session_update_models(s, mask, &st), GCUT_OK);
+        assert_int_equal(st.iterations, 1);
+        /* From the seeds (both classes have some): members are the seeds. */
+        assert_memory_equal(gcut_i_seg_session_members(s), seeds, n);
+        /* Kept (the classes changed, but by less than half). */
+        assert_non_null(gcut_i_seg_session_moments(s, 0));
+        if (round > 0)
+            assert_non_null(gcut_i_seg_session_moments(s, 1));
+        else
+            assert_null(gcut_i_seg_session_moments(s, 1)); /* unchanged: the fit's model */
+        check_update_state(s, rgb, n);
+        check_data_costs(s, rgb, seeds, w, h);
+        check_min_cut(s, &st, mask, w, h);
+        check_energy(s, &st, mask, n);
+        for (int64_t q = 0; q < n; q++)
+            if (seeds[q])
+                assert_int_equal(mask[q], seeds[q] == GCUT_SEED_FG ? 255 : 0);
+        if (round > 0)
+            assert_int_equal(st.warm_start, 1); /* same box: only t-links changed */
+        assert_true(error_rate(mask, truth, n) < 0.02);
+    }
+    /* Nothing changed: the same models and mask. */
+    const gcut_i_gmm before_fg = *gcut_i_seg_session_gmm(s, 1);
+    const gcut_i_gmm before_bg = *gcut_i_seg_session_gmm(s, 0);
+    assert_int_equal(gcut_seg_session_update_models(s, again, &st), GCUT_OK);
+    assert_memory_equal(mask, again, n);
+    assert_memory_equal(&before_fg, gcut_i_seg_session_gmm(s, 1), sizeof before_fg);
+    assert_memory_equal(&before_bg, gcut_i_seg_session_gmm(s, 0), sizeof before_bg);
+    gcut_seg_session_free(s);
+
+    /* A class whose pixels change by more than half is fitted afresh: with
+     * foreground seeds only the background learns from every unknown
+     * pixel; once background seeds come it learns from them, exactly as
+     * a new session on the final seeds (same models, same mask). */
+    strokes(w, h, seeds);
+    uint8_t *fgonly = malloc(n);
+    for (int64_t q = 0; q < n; q++)
+        fgonly[q] = seeds[q] == GCUT_SEED_FG ? GCUT_SEED_FG : GCUT_SEED_UNKNOWN;
+    assert_int_equal(gcut_seg_session_new(&s, img, fgonly, &p), GCUT_OK);
+    assert_int_equal(gcut_seg_session_solve(s, mask, NULL), GCUT_OK);
+    assert_int_equal(gcut_seg_session_set_seeds(s, seeds), GCUT_OK);
+    assert_int_equal(gcut_seg_session_update_models(s, mask, &st), GCUT_OK);
+    assert_null(gcut_i_seg_session_moments(s, 0)); /* re-fitted: summed at the next update */
+    gcut_seg_session *c = NULL;
+    assert_int_equal(gcut_seg_session_new(&c, img, seeds, &p), GCUT_OK);
+    assert_int_equal(gcut_seg_session_solve(c, again, NULL), GCUT_OK);
+    assert_memory_equal(gcut_i_seg_session_gmm(s, 0), gcut_i_seg_session_gmm(c, 0),
+                        sizeof(gcut_i_gmm));
+    assert_memory_equal(gcut_i_seg_session_gmm(s, 1), gcut_i_seg_session_gmm(c, 1),
+                        sizeof(gcut_i_gmm));
+    assert_memory_equal(mask, again, n);
+    gcut_seg_session_free(c);
+    gcut_seg_session_free(s);
+    free(fgonly);
+
+    /* After GrabCut the models learn from the labels: a stroke, a warm
+     * solve, then the update moves the pixels whose label changed. */
+    assert_int_equal(gcut_seeds_from_rect(w, h, 8, 8, w - 16, h - 16, seeds), GCUT_OK);
+    assert_int_equal(gcut_seg_session_new(&s, img, seeds, &p), GCUT_OK);
+    assert_int_equal(gcut_seg_session_grabcut(s, 3, mask, NULL), GCUT_OK);
+    for (int round = 0; round < 2; round++) {
+        int32_t k = 0;
+        for (int32_t y = 40; y < 44; y++)
+            for (int32_t x = 20 + 30 * round; x < 30 + 30 * round; x++)
+                px[k++] = y * w + x;
+        const uint8_t label = round ? GCUT_SEED_FG : GCUT_SEED_BG;
+        assert_int_equal(gcut_seg_session_add_stroke(s, label, px, k), GCUT_OK);
+        for (int32_t i = 0; i < k; i++)
+            seeds[px[i]] = label;
+        if (round == 0)
+            assert_int_equal(gcut_seg_session_solve(s, mask, NULL), GCUT_OK);
+        const uint8_t *lab_mask = mask;
+        uint8_t *want = malloc(n);
+        for (int64_t q = 0; q < n; q++)
+            want[q] = seeds[q] ? seeds[q] : lab_mask[q] ? GCUT_SEED_FG : GCUT_SEED_BG;
+        assert_int_equal(gcut_seg_session_update_models(s, mask, &st), GCUT_OK);
+        assert_memory_equal(gcut_i_seg_session_members(s), want, n);
+        free(want);
+        check_update_state(s, rgb, n);
+        check_data_costs(s, rgb, seeds, w, h);
+        check_energy(s, &st, mask, n);
+        check_min_cut(s, &st, mask, w, h);
+        assert_true(error_rate(mask, truth, n) < 0.03);
+    }
+    gcut_seg_session_free(s);
+
+    /* Histogram models are re-counted; the mask is a valid cut. */
+    strokes(w, h, seeds);
+    p.model = GCUT_SEG_HISTOGRAM;
+    assert_int_equal(gcut_seg_session_new(&s, img, seeds, &p), GCUT_OK);
+    assert_int_equal(gcut_seg_session_solve(s, mask, NULL), GCUT_OK);
+    assert_int_equal(gcut_seg_session_add_stroke(s, GCUT_SEED_BG, px, 10), GCUT_OK);
+    assert_int_equal(gcut_seg_session_update_models(s, mask, &st), GCUT_OK);
+    check_energy(s, &st, mask, n);
+    check_min_cut(s, &st, mask, w, h);
+    assert_true(error_rate(mask, truth, n) < 0.03);
+    gcut_seg_session_free(s);
+    assert_int_equal(gcut_seg_session_update_models(NULL, mask, NULL), GCUT_ERR_INVALID);
+    free(rgb);
+    gcut_image_free(img);
+    free(truth);
+    free(seeds);
+    free(mask);
+    free(again);
+}
+
+/* Colours that are not whole numbers (16-bit images): the moments are
+ * summed afresh at each update, and the models are those of a full
+ * learning from the kept assignment. */
+static void test_session_update_models_16bit(void **state)
+{
+    (void)state;
+    const int32_t w = 120, h = 90;
+    const int64_t n = (int64_t)w * h;
+    uint8_t *truth = malloc(n), *seeds = malloc(n), *mask = malloc(n);
+    gcut_image *img8 = scene(w, h, 18.0, truth), *img = NULL;
+    assert_int_equal(gcut_image_new(&img, w, h, 3, 16), GCUT_OK);
+    for (int32_t y = 0; y < h; y++)
+        for (int32_t x = 0; x < 3 * w; x++) {
+            const uint8_t v = img8->data[(size_t)y * img8->stride + x];
+            ((uint16_t *)(void *)(img->data + (size_t)y * img->stride))[x] =
+                (uint16_t)(v * 257 + (x % 7) * 13);
+        }
+    float *rgb = NULL;
+    assert_int_equal(gcut_i_seg_rgb("test", img, &rgb), GCUT_OK);
+    strokes(w, h, seeds);
+    gcut_seg_session *s = NULL;
+    assert_int_equal(gcut_seg_session_new(&s, img, seeds, NULL), GCUT_OK);
+    assert_int_equal(gcut_seg_session_solve(s, mask, NULL), GCUT_OK);
+    int32_t px[40];
+    for (int32_t i = 0; i < 40; i++)
+        px[i] = 6 * w + 5 + i;
+    assert_int_equal(gcut_seg_session_add_stroke(s, GCUT_SEED_BG, px, 40), GCUT_OK);
+    gcut_seg_stats st;
+    assert_int_equal(gcut_seg_session_update_models(s, mask, &st), GCUT_OK);
+    assert_null(gcut_i_seg_session_moments(s, 0));
+    const uint8_t *member = gcut_i_seg_session_members(s);
+    const uint8_t *mc = gcut_i_seg_session_member_comp(s);
+    for (int fg = 0; fg < 1; fg++) { /* the background changed */
+        const gcut_i_gmm *g = gcut_i_seg_session_gmm(s, fg);
+        gcut_i_gmm full = *g;
+        assert_int_equal(
+            gcut_i_gmm_learn(&full, g->k, rgb, n, member, fg ? GCUT_SEED_FG : GCUT_SEED_BG, mc),
+            GCUT_OK);
+        assert_memory_equal(&full, g, sizeof full);
+    }
+    check_energy(s, &st, mask, n);
+    assert_true(error_rate(mask, truth, n) < 0.02);
+    gcut_seg_session_free(s);
+    free(rgb);
+    gcut_image_free(img);
+    gcut_image_free(img8);
+    free(truth);
+    free(seeds);
+    free(mask);
+}
+
+/* The update reports "model", then its cut's "build" and "solve"; a stop
+ * at either leaves mask and stats untouched and a session whose next
+ * update gives the uninterrupted result. */
+static void test_session_update_cancel(void **state)
+{
+    (void)state;
+    const int32_t w = 100, h = 80;
+    const int64_t n = (int64_t)w * h;
+    uint8_t *truth = malloc(n), *seeds = malloc(n), *ref = malloc(n), *mask = malloc(n);
+    gcut_image *img = scene(w, h, 30.0, truth);
+    strokes(w, h, seeds);
+    int32_t px[30];
+    for (int32_t i = 0; i < 30; i++)
+        px[i] = 20 * w + 5 + i;
+    gcut_seg_session *s = NULL;
+    assert_int_equal(gcut_seg_session_new(&s, img, seeds, NULL), GCUT_OK);
+    assert_int_equal(gcut_seg_session_solve(s, ref, NULL), GCUT_OK);
+    assert_int_equal(gcut_seg_session_add_stroke(s, GCUT_SEED_BG, px, 30), GCUT_OK);
+    assert_int_equal(gcut_seg_session_update_models(s, ref, NULL), GCUT_OK);
+    gcut_seg_session_free(s);
+
+    static const char *const stops[2] = {"model", "solve"};
+    for (int i = 0; i < 2; i++) {
+        prog_seen sn;
+        memset(&sn, 0, sizeof sn);
+        gcut_seg_options p;
+        gcut_seg_options_init(&p);
+        p.solve.progress = on_progress;
+        p.solve.progress_user = &sn;
+        assert_int_equal(gcut_seg_session_new(&s, img, seeds, &p), GCUT_OK);
+        assert_int_equal(gcut_seg_session_solve(s, mask, NULL), GCUT_OK);
+        assert_int_equal(gcut_seg_session_add_stroke(s, GCUT_SEED_BG, px, 30), GCUT_OK);
+        memset(&sn, 0, sizeof sn);
+        sn.stop_phase = stops[i];
+        sn.stop_step = 0;
+        memset(mask, 0x77, (size_t)n);
+        gcut_seg_stats st, untouched;
+        memset(&untouched, 0x5a, sizeof untouched);
+        st = untouched;
+        assert_int_equal(gcut_seg_session_update_models(s, mask, &st), GCUT_ERR_INTERRUPTED);
+        assert_non_null(strstr(gcut_last_error(), "gcut_seg_session_update_models"));
+        assert_int_equal(sn.stops, 1);
+        assert_string_equal(sn.phase[0], "model");
+        for (int64_t q = 0; q < n; q++)
+            assert_int_equal(mask[q], 0x77);
+        assert_memory_equal(&st, &untouched, sizeof st);
+        sn.stop_phase = NULL;
+        memset(&sn, 0, sizeof sn);
+        assert_int_equal(gcut_seg_session_update_models(s, mask, NULL), GCUT_OK);
+        assert_memory_equal(mask, ref, n);
+        assert_string_equal(sn.phase[0], "model");
+        assert_string_equal(sn.phase[sn.count - 1], "solve");
+        gcut_seg_session_free(s);
+    }
+    gcut_image_free(img);
+    free(truth);
+    free(seeds);
+    free(ref);
+    free(mask);
 }
 
 /* GrabCut iterations re-solve warm on the same grid (only t-links move:
@@ -1188,6 +1569,9 @@ int main(void)
         cmocka_unit_test(test_grabcut_progress_cancel),
         cmocka_unit_test(test_session_warm_equals_cold),
         cmocka_unit_test(test_grabcut_warm_iterations),
+        cmocka_unit_test(test_session_update_models),
+        cmocka_unit_test(test_session_update_models_16bit),
+        cmocka_unit_test(test_session_update_cancel),
         cmocka_unit_test(test_gmm_nll_run),
         cmocka_unit_test(test_gmm_learn_both),
         cmocka_unit_test(test_energy_smooth),

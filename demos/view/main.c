@@ -6,8 +6,10 @@
  * seed pixels go to the gcut_seg_session (gcut_seg_session_add_stroke) and
  * the cut is re-solved warm, so the overlay follows the brush as long as a
  * solve is fast enough; when the stroke is released the colour models are
- * re-learnt from all the seeds and the image is cut once more (so the
- * final mask is exactly what gcut-seg computes from the same seeds).
+ * updated from the seeds that changed (gcut_seg_session_update_models) and
+ * the image is cut once more, warm; --models full re-learns them from all
+ * the seeds instead (the final mask is then exactly what gcut-seg computes
+ * from the same seeds).
  *
  * The parts: main.c (this file) the options and the scripted mode (replay
  * a stroke file headless, write the outputs); strokes.c the model (strokes,
@@ -54,8 +56,11 @@ static const char usage[] =
     "      --record FILE      write the strokes painted to a stroke file\n"
     "      --view NAME        overlay (default), mask or cutout\n"
     "      --help-overlay     start with the help box shown (key h)\n"
-    "      --keep-models      keep the colour models when a stroke is released\n"
-    "                         (warm cut; default: re-learn them from all seeds)\n"
+    "      --models MODE      what a released stroke does to the colour models:\n"
+    "                         update (default: from the seeds that changed, warm\n"
+    "                         cut), full (re-learnt from all seeds, as gcut-seg)\n"
+    "                         or keep (warm cut)\n"
+    "      --keep-models      the same as --models keep\n"
     "      --zoom Z           initial zoom (default: fit the screen)\n"
     "  -l, --lambda L         smoothness weight (default 50)\n"
     "  -c, --conn 4|8         pixel neighbourhood (default 8)\n"
@@ -64,9 +69,9 @@ static const char usage[] =
     "      --version          show the version\n"
     "\n"
     "keys: left drag foreground, right drag background, shift+drag rectangle,\n"
-    "wheel or [ ] brush, 1 2 3 views, l L lambda, n connectivity, m models kept or\n"
-    "re-learnt, u undo, r redo, c clear, s save, b CPU/GPU, + - 0 zoom, arrows or\n"
-    "middle drag pan, h help, q quit.\n"
+    "wheel or [ ] brush, 1 2 3 views, l L lambda, n connectivity, m models updated,\n"
+    "re-learnt or kept, u undo, r redo, c clear, s save, b CPU/GPU, + - 0 zoom,\n"
+    "arrows or middle drag pan, h help, q quit.\n"
     "\n"
     "stroke file lines: `fg R x1 y1 x2 y2 ...`, `bg R ...`, `rect X Y W H`, # comments.\n"
     "Exit status 0 on success, 1 on bad input or a failed cut (nothing written),\n"
@@ -111,6 +116,7 @@ enum {
     OPT_VIEW,
     OPT_HELP_OVERLAY,
     OPT_KEEP_MODELS,
+    OPT_MODELS,
     OPT_ZOOM,
     OPT_VERSION
 };
@@ -126,6 +132,7 @@ static const struct option long_options[] = {
     {"view", required_argument, NULL, OPT_VIEW},
     {"help-overlay", no_argument, NULL, OPT_HELP_OVERLAY},
     {"keep-models", no_argument, NULL, OPT_KEEP_MODELS},
+    {"models", required_argument, NULL, OPT_MODELS},
     {"zoom", required_argument, NULL, OPT_ZOOM},
     {"lambda", required_argument, NULL, 'l'},
     {"conn", required_argument, NULL, 'c'},
@@ -172,7 +179,17 @@ static int parse_args(int argc, char **argv, args *a)
             a->view.show_help = 1;
             break;
         case OPT_KEEP_MODELS:
-            a->view.keep_models = 1;
+            a->view.models = VIEW_MODELS_KEEP;
+            break;
+        case OPT_MODELS:
+            if (!strcmp(arg, "update"))
+                a->view.models = VIEW_MODELS_UPDATE;
+            else if (!strcmp(arg, "full"))
+                a->view.models = VIEW_MODELS_FULL;
+            else if (!strcmp(arg, "keep"))
+                a->view.models = VIEW_MODELS_KEEP;
+            else
+                return usage_error("--models takes update, full or keep, not", arg);
             break;
         case OPT_VIEW:
             if (!strcmp(arg, "overlay"))

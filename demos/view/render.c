@@ -105,7 +105,7 @@ static const char *const help_lines[] = {
     "1 2 3          OVERLAY / MASK / CUT-OUT",
     "L / SHIFT+L    LAMBDA UP / DOWN",
     "N              4 / 8 NEIGHBOURS",
-    "M              MODELS RE-LEARNT / KEPT",
+    "M              MODELS UPDATE/FULL/KEEP",
     "U  R           UNDO / REDO STROKE",
     "C              CLEAR SEEDS",
     "S              SAVE MASK + CUT-OUT PNG",

@@ -1,8 +1,9 @@
 /*
  * strokes.c - gcut-view's model: the viewer's state, strokes painted into
  * the seeds, the cuts that follow them (live warm updates while a stroke
- * is painted, a cut from all the seeds when it is released, undo and redo
- * by re-cutting), and the stroke file format (strokes.h).
+ * is painted, the colour models updated when it is released, undo and
+ * redo by re-cutting from all the seeds), and the stroke file format
+ * (strokes.h).
  */
 #include <errno.h>
 #include <math.h>
@@ -369,6 +370,7 @@ int resegment_full(viewer *v)
     v->last_ms = cli_now_ms() - t0;
     v->last_warm = st.warm_start;
     v->last_backend = st.backend;
+    v->last_st = st;
     return 0;
 }
 
@@ -400,6 +402,7 @@ static void warm_update(viewer *v, uint8_t label, int force)
     v->last_ms = cli_now_ms() - t0;
     v->last_warm = st.warm_start;
     v->last_backend = st.backend;
+    v->last_st = st;
     v->disp_dirty = 1;
 }
 
@@ -440,9 +443,40 @@ void stroke_extend(viewer *v, stroke *st, int32_t x, int32_t y)
     warm_update(v, label, 0);
 }
 
+/* The release with the models updated (the default): the stroke's pixels
+ * not yet given to the session, then gcut_seg_session_update_models (the
+ * pixels whose seed changed since the last update move between the colour
+ * models' moments; warm cut). */
+static void update_release(viewer *v, uint8_t label)
+{
+    if (v->async) {
+        int have_rect = 0;
+        for (int32_t i = 0; i < v->ndone; i++)
+            have_rect |= v->strokes[i].kind == STROKE_RECT;
+        post_job(v, VIEW_JOB_UPDATE, have_rect);
+        return;
+    }
+    const double t0 = cli_now_ms();
+    gcut_seg_stats st;
+    if (gcut_seg_session_add_stroke(v->s, label, v->changed, v->nchanged) != GCUT_OK ||
+        gcut_seg_session_update_models(v->s, v->mask, &st) != GCUT_OK) {
+        cut_failed(v);
+        return;
+    }
+    v->nchanged = 0;
+    v->last_ms = cli_now_ms() - t0;
+    v->last_warm = st.warm_start;
+    v->last_backend = st.backend;
+    v->last_st = st;
+    v->disp_dirty = 1;
+}
+
 /* The stroke is released: it becomes undoable, is recorded, and the image
- * is cut with models learnt from all the seeds (the default), or, with the
- * models kept (key m, --keep-models), warm with what painting left over. */
+ * is cut with the colour models updated from the seeds that changed
+ * (the default; key m, --models), re-learnt from all the seeds by a new
+ * session (--models full: the mask is then gcut-seg's from the same
+ * seeds), or kept (--models keep, --keep-models: warm with what painting
+ * left over). A rectangle, and the first stroke, always learn afresh. */
 void stroke_end(viewer *v)
 {
     stroke *st = &v->strokes[v->nstrokes - 1];
@@ -451,10 +485,13 @@ void stroke_end(viewer *v)
         stroke_write(v->record, st);
         fflush(v->record);
     }
-    if (v->relearn || (!v->s && !v->async) || st->kind == STROKE_RECT)
+    const uint8_t label = st->kind == STROKE_FG ? GCUT_SEED_FG : GCUT_SEED_BG;
+    if (v->models == VIEW_MODELS_FULL || (!v->s && !v->async) || st->kind == STROKE_RECT)
         resegment_full(v);
+    else if (v->models == VIEW_MODELS_UPDATE)
+        update_release(v, label);
     else
-        warm_update(v, st->kind == STROKE_FG ? GCUT_SEED_FG : GCUT_SEED_BG, 1);
+        warm_update(v, label, 1);
 }
 
 /* ------------------------------------------------------------ set-up */
@@ -532,7 +569,7 @@ int viewer_init(viewer *v, gcut_image *img, const view_options *o)
     v->p.solve.progress_user = v;
     v->view = o->view;
     v->brush = 4;
-    v->relearn = !o->keep_models;
+    v->models = o->models;
     v->help = o->show_help;
     v->disp_dirty = 1;
     return 0;

@@ -24,12 +24,20 @@ enum { VIEW_OVERLAY = 0, VIEW_MASK = 1, VIEW_CUTOUT = 2 };
  * the overlay is then updated on release only. */
 #define LIVE_LIMIT_MS 40.0
 
+/* What a released stroke does to the colour models (key m cycles them). */
+enum {
+    VIEW_MODELS_UPDATE = 0, /* incremental update from the changed seeds, warm cut (default) */
+    VIEW_MODELS_FULL = 1,   /* re-learnt from all the seeds by a new session (cold cut) */
+    VIEW_MODELS_KEEP = 2    /* kept: a warm cut only */
+};
+
 /* What the options set at the start (viewer_init). */
 typedef struct view_options {
     const char *backend; /* NULL: auto */
     double lambda;       /* < 0: the default */
     int32_t conn;        /* 0: the default */
-    int keep_models, show_help;
+    int models;          /* VIEW_MODELS_* */
+    int show_help;
     int view;
 } view_options;
 
@@ -45,8 +53,9 @@ typedef struct viewer {
     char backend[64];
     int32_t *changed; /* pixels of the current stroke not yet given to the session */
     int32_t nchanged;
-    int relearn;      /* re-learn the models when a stroke is released */
+    int models;         /* what a release does to the models: VIEW_MODELS_* */
     double last_ms;     /* stroke -> mask of the last update */
+    gcut_seg_stats last_st; /* the library's stats of the last cut (not with the worker) */
     int last_warm;
     const char *last_backend;
     int view, help;

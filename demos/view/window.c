@@ -208,8 +208,12 @@ static void handle_key(viewer *v, SDL_Keycode k, SDL_Keymod mod, int *quit)
         resegment_full(v);
         break;
     case SDLK_m:
-        v->relearn = !v->relearn;
-        set_msg(v, "%s", v->relearn ? "MODELS RE-LEARNT ON RELEASE" : "MODELS KEPT (WARM)");
+        /* update -> full -> keep -> update */
+        v->models = (v->models + 1) % 3;
+        set_msg(v, "%s",
+                v->models == VIEW_MODELS_UPDATE ? "MODELS UPDATED ON RELEASE (WARM)"
+                : v->models == VIEW_MODELS_FULL ? "MODELS RE-LEARNT ON RELEASE (FULL)"
+                                                : "MODELS KEPT (WARM)");
         break;
     case SDLK_n:
         v->p.connectivity = v->p.connectivity == 8 ? 4 : 8;

@@ -12,6 +12,10 @@
  *    thread alone; `cur` always equals the seeds the session holds;
  *  - `rmask` / `res` hold the last finished, not superseded job's mask and
  *    result, `res.seq` > `taken` when the window has not taken it yet.
+ *
+ * An update job that is cancelled leaves the session usable (segment.h):
+ * the seeds it gave are kept in `cur`, and the next update job moves what
+ * changed since the models were last updated, which includes them.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -93,7 +97,8 @@ static gcut_status run_job(view_worker *w, const view_job *job, view_result *r)
     gcut_seg_stats st;
     memset(&st, 0, sizeof st);
     gcut_status rc;
-    if (job->kind == VIEW_JOB_WARM && w->s && same_settings(job, &w->sjob)) {
+    if ((job->kind == VIEW_JOB_WARM || job->kind == VIEW_JOB_UPDATE) && w->s &&
+        same_settings(job, &w->sjob)) {
         /* The seeds that changed, by label, then a warm solve. */
         static const uint8_t labels[3] = {GCUT_SEED_UNKNOWN, GCUT_SEED_FG, GCUT_SEED_BG};
         for (int k = 0; k < 3; k++) {
@@ -106,7 +111,8 @@ static gcut_status run_job(view_worker *w, const view_job *job, view_result *r)
             for (int32_t i = 0; i < m; i++)
                 w->cur[w->list[i]] = labels[k];
         }
-        rc = gcut_seg_session_solve(w->s, w->wmask, &st);
+        rc = job->kind == VIEW_JOB_UPDATE ? gcut_seg_session_update_models(w->s, w->wmask, &st)
+                                          : gcut_seg_session_solve(w->s, w->wmask, &st);
     } else {
         gcut_seg_session_free(w->s);
         w->s = NULL;

@@ -30,14 +30,16 @@
 #include "gcut/vision/segment.h"
 
 enum {
-    VIEW_JOB_FULL = 1, /* a new session from all the seeds (models re-learnt) */
-    VIEW_JOB_WARM = 2  /* the seeds that changed, then a warm solve (models kept) */
+    VIEW_JOB_FULL = 1,  /* a new session from all the seeds (models re-learnt) */
+    VIEW_JOB_WARM = 2,  /* the seeds that changed, then a warm solve (models kept) */
+    VIEW_JOB_UPDATE = 3 /* the seeds that changed, then the models updated from them and a
+                         * warm solve (gcut_seg_session_update_models) */
 };
 
-/* What a job does. A warm job without a session, or with settings other
- * than the session's, runs as a full one. */
+/* What a job does. A warm or update job without a session, or with
+ * settings other than the session's, runs as a full one. */
 typedef struct view_job {
-    int kind;         /* VIEW_JOB_FULL or VIEW_JOB_WARM */
+    int kind;         /* VIEW_JOB_FULL, VIEW_JOB_WARM or VIEW_JOB_UPDATE */
     int grabcut;      /* a full job: GrabCut iterations (a rectangle is among the strokes) */
     double lambda;    /* smoothness weight */
     int32_t conn;     /* 4 or 8 */

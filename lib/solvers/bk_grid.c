@@ -1355,6 +1355,74 @@ GCUT_INLINE void reforest(bkg_state *s, const int nd)
     }
 }
 
+/* Whether every change since the last solve is a terminal capacity. */
+GCUT_INLINE int terminals_only(const gcut_grid_problem *p)
+{
+    for (int64_t c = 0; c < p->num_changes; c++)
+        if (p->changes[c].what != GCUT_GRID_SOURCE_LINK &&
+            p->changes[c].what != GCUT_GRID_SINK_LINK)
+            return 0;
+    return 1;
+}
+
+/* warm_init when only terminal capacities changed (a new colour model
+ * moves every t-link of a segmentation a little): the same replay, flip
+ * count and repair, in two passes over the changes (instead of four over
+ * the queue), with only the nodes whose tree changed (a flip to the other
+ * side, or a free node that became a root) left active. At the end of the last
+ * solve no node was active: every residual arc out of an S node (into a
+ * T node) led to a node of the same tree. The arcs are as they were, so
+ * a node that stays in its tree can reach nothing new; what can is found
+ * from the nodes that changed side (an S node with residual into a
+ * flipped T node is found by that node's growth), from the new roots,
+ * and from the neighbours that adoption re-activates around a freed
+ * orphan. The max flow, and so the canonical cut, are the same; the scan
+ * of every touched node's neighbours is saved (a new GMM in a 2-megapixel
+ * segmentation: bench/results/release-2026-11-27.md). Returns as
+ * warm_init. */
+GCUT_INLINE int warm_terminals(bkg_state *s, const gcut_grid_problem *p, int mode, const int nd)
+{
+    next_phase(s, nd);
+    s->qhead = s->qtail = NONE;
+    s->ohead = s->otail = 0;
+    /* The replay, with many_flips counted on the way (per change: a node
+     * changed twice, source and sink, may count twice; the choice is a
+     * speed heuristic, the result is the same). */
+    const int64_t limit = s->n / BKG_WARM_FLIPS;
+    int64_t flips = 0;
+    for (int64_t c = 0; c < p->num_changes; c++) {
+        const gcut_grid_change *ch = &p->changes[c];
+        const int32_t v = ch->node;
+        if (ch->what == GCUT_GRID_SOURCE_LINK) {
+            s->flow += ch->delta;
+            if (!add_tr(s, v, ch->delta, nd))
+                return 0;
+        } else if (!add_tr(s, v, -(int64_t)ch->delta, nd)) {
+            return 0;
+        }
+        const int32_t tr = (int32_t)rec_of(s, v, nd)[F_TR(nd)];
+        const uint32_t tree = M_TREE(md_of(s, v, nd)->meta);
+        flips += (tr > 0 && tree == T_T) || (tr < 0 && tree == T_S);
+    }
+    if (mode == WARM_AUTO)
+        mode = flips > limit ? WARM_IBFS : WARM_BK;
+    if (mode == WARM_IBFS) {
+        reforest(s, nd);
+        return WARM_IBFS;
+    }
+    /* The repair, once every tr is final (as warm_init's). */
+    for (int64_t c = 0; c < p->num_changes; c++) {
+        const int32_t v = p->changes[c].node;
+        const uint32_t before = M_TREE(md_of(s, v, nd)->meta);
+        repair(s, v, nd);
+        const uint32_t after = M_TREE(md_of(s, v, nd)->meta);
+        if (after != T_FREE && after != before)
+            activate(s, v, nd);
+    }
+    adopt(s, nd);
+    return WARM_BK;
+}
+
 /* Warm start: the replay, then by the mode (the `warm` setting) either
  * BK on the kept trees (repair the touched nodes, adopt the orphans; they
  * stay active so the main loop grows from them), or fresh forests for
@@ -1362,6 +1430,8 @@ GCUT_INLINE void reforest(bkg_state *s, const int nd)
  * Returns 0 (start cold), WARM_BK or WARM_IBFS. */
 GCUT_INLINE int warm_init(bkg_state *s, const gcut_grid_problem *p, int mode, const int nd)
 {
+    if (terminals_only(p))
+        return warm_terminals(s, p, mode, nd);
     if (!warm_replay(s, p, nd))
         return 0;
     if (mode == WARM_AUTO)

@@ -277,6 +277,20 @@ gcut_status gcut_i_gmm_learn(gcut_i_gmm *g, int32_t k, const float *rgb, int64_t
     return GCUT_OK;
 }
 
+int64_t gcut_i_gmm_sum(gcut_i_gmm_acc *acc, int32_t k, const float *rgb, int64_t n,
+                       const uint8_t *select, uint8_t want, const uint8_t *comp)
+{
+    memset(acc, 0, (size_t)k * sizeof *acc);
+    int64_t used = 0;
+    for (int64_t p = 0; p < n; p++) {
+        if (select[p] != want)
+            continue;
+        acc_add(&acc[comp[p] < k ? comp[p] : 0], rgb + 3 * p);
+        used++;
+    }
+    return used;
+}
+
 void gcut_i_gmm_learn_both(gcut_i_gmm g[2], int32_t k, const float *rgb, int64_t n,
                            const uint8_t *label, const uint8_t *comp0, const uint8_t *comp1)
 {

@@ -84,8 +84,17 @@ static gcut_status cpu_data(gcut_i_seg_eval *ev, const gcut_i_seg_models *m, gcu
                             const uint8_t *seeds, gcut_i_energy *e, uint8_t *comp_fg,
                             uint8_t *comp_bg)
 {
+    gcut_i_seg_cpu_data(ev, m, b, seeds, e, comp_fg, comp_bg, 3);
+    return GCUT_OK;
+}
+
+void gcut_i_seg_cpu_data(const gcut_i_seg_eval *ev, const gcut_i_seg_models *m, gcut_i_box b,
+                         const uint8_t *seeds, gcut_i_energy *e, uint8_t *comp_fg,
+                         uint8_t *comp_bg, int classes)
+{
     const float *rgb = ev->rgb;
     const int gmm = m->gmm != NULL;
+    const int do_fg = (classes & 2) != 0, do_bg = (classes & 1) != 0;
     const int32_t w = ev->width;
     for (int32_t y = 0; y < ev->height; y++) {
         const int64_t r = (int64_t)y * w;
@@ -93,8 +102,9 @@ static gcut_status cpu_data(gcut_i_seg_eval *ev, const gcut_i_seg_models *m, gcu
         if (gmm) {
             /* Background over the whole row, foreground over the box: both
              * in batches (gcut_i_gmm_nll_run). */
-            gcut_i_gmm_nll_run(m->gmm[0], rgb + 3 * r, w, e->dbg + r, comp_bg + r);
-            if (row_in)
+            if (do_bg)
+                gcut_i_gmm_nll_run(m->gmm[0], rgb + 3 * r, w, e->dbg + r, comp_bg + r);
+            if (row_in && do_fg)
                 gcut_i_gmm_nll_run(m->gmm[1], rgb + 3 * (r + b.x0), b.w, e->dfg + r + b.x0,
                                    comp_fg + r + b.x0);
         }
@@ -107,7 +117,7 @@ static gcut_status cpu_data(gcut_i_seg_eval *ev, const gcut_i_seg_models *m, gcu
                                                          : 0.0f;
                 e->dbg[p] = (both || sd == GCUT_SEED_BG) ? gcut_i_hist_nll(m->hist[0], rgb + 3 * p)
                                                          : 0.0f;
-            } else if (!both && sd == GCUT_SEED_FG) {
+            } else if (!both && sd == GCUT_SEED_FG && do_fg) {
                 e->dfg[p] = gcut_i_gmm_nll(m->gmm[1], rgb + 3 * p, &comp_fg[p]);
             }
             if (!both) {
@@ -119,7 +129,6 @@ static gcut_status cpu_data(gcut_i_seg_eval *ev, const gcut_i_seg_models *m, gcu
             }
         }
     }
-    return GCUT_OK;
 }
 
 static gcut_status cpu_scale(gcut_i_seg_eval *ev, const gcut_i_energy *e, gcut_i_box box,

@@ -55,6 +55,52 @@ typedef struct gcut_i_gmm_acc {
     double prod[6];
 } gcut_i_gmm_acc;
 
+/* The same moments in integers, for colours that are whole numbers (8-bit
+ * images: gcut_i_seg_rgb gives 0..255): a pixel is added or removed
+ * exactly, in any order. With n pixels the products stay below
+ * 65025 n, so the sums are exact in int64 and, converted, in double up
+ * to n = 2^53 / 65025 (about 1.4e11 pixels): gcut_i_gmm_mom_to_acc of
+ * the moments of a set equals, bit for bit, the gcut_i_gmm_acc that
+ * gmm.c sums for that set in double. The incremental model update of a
+ * session keeps these (session.c). */
+typedef struct gcut_i_gmm_mom {
+    int64_t count;
+    int64_t sum[3];
+    int64_t prod[6];
+} gcut_i_gmm_mom;
+
+/* Add (sign 1) or remove (sign -1) the colour x, whose channels are
+ * whole numbers. */
+static inline void gcut_i_gmm_mom_add(gcut_i_gmm_mom *m, const float *x, int64_t sign)
+{
+    const int64_t r = (int64_t)x[0], g = (int64_t)x[1], b = (int64_t)x[2];
+    m->count += sign;
+    m->sum[0] += sign * r;
+    m->sum[1] += sign * g;
+    m->sum[2] += sign * b;
+    m->prod[0] += sign * (r * r);
+    m->prod[1] += sign * (r * g);
+    m->prod[2] += sign * (r * b);
+    m->prod[3] += sign * (g * g);
+    m->prod[4] += sign * (g * b);
+    m->prod[5] += sign * (b * b);
+}
+
+static inline void gcut_i_gmm_mom_to_acc(const gcut_i_gmm_mom *m, gcut_i_gmm_acc *a)
+{
+    a->count = (double)m->count;
+    for (int i = 0; i < 3; i++)
+        a->sum[i] = (double)m->sum[i];
+    for (int i = 0; i < 6; i++)
+        a->prod[i] = (double)m->prod[i];
+}
+
+/* Sum the moments of the pixels p with select[p] == want by component
+ * comp[p] (>= k counts as 0) into acc[0..k-1] (zeroed first), in index
+ * order and in double: gcut_i_gmm_learn's sums. Returns the pixel count. */
+GCUT_HIDDEN int64_t gcut_i_gmm_sum(gcut_i_gmm_acc *acc, int32_t k, const float *rgb, int64_t n,
+                                   const uint8_t *select, uint8_t want, const uint8_t *comp);
+
 /* The passes over the pixels that gcut_i_gmm_fit makes, so that a device
  * can make them (seg_device.c) while the decisions between them (which
  * cluster to split, the models) stay here. Each works on the selected
@@ -295,6 +341,17 @@ struct gcut_i_seg_eval {
 };
 
 GCUT_HIDDEN extern const gcut_i_seg_eval_ops gcut_i_seg_eval_cpu;
+
+/* The CPU's data costs (its `data` op, classes 3) of the classes in the
+ * bit set `classes` (2 foreground, 1 background; GMMs), the other class's
+ * costs and components left as they are: with the box and the seeds
+ * outside it of the last full pass, the arrays then hold what a full pass
+ * would write, bit for bit (each class's values come from its own model,
+ * row by row, in the same calls). The incremental model update uses it
+ * for the class whose model changed. */
+GCUT_HIDDEN void gcut_i_seg_cpu_data(const gcut_i_seg_eval *ev, const gcut_i_seg_models *m,
+                                     gcut_i_box b, const uint8_t *seeds, gcut_i_energy *e,
+                                     uint8_t *comp_fg, uint8_t *comp_bg, int classes);
 GCUT_HIDDEN extern const gcut_i_seg_eval_ops gcut_i_seg_eval_device;
 
 /* A CPU evaluator of the width x height image rgb (kept, not copied). */
@@ -328,6 +385,14 @@ GCUT_HIDDEN gcut_status gcut_i_seg_session_create(gcut_seg_session **out, const 
 GCUT_HIDDEN const gcut_i_energy *gcut_i_seg_session_energy(const gcut_seg_session *s);
 GCUT_HIDDEN const gcut_i_gmm *gcut_i_seg_session_gmm(const gcut_seg_session *s, int fg);
 GCUT_HIDDEN const uint8_t *gcut_i_seg_session_comp(const gcut_seg_session *s, int fg);
+
+/* For the tests: the kept moments of the incremental model update (NULL
+ * while they are to be summed afresh at the next update, or when the
+ * colours are not whole numbers), and the class (GCUT_SEED_FG / _BG, 0
+ * none) and component each pixel is counted in. */
+GCUT_HIDDEN const gcut_i_gmm_mom *gcut_i_seg_session_moments(const gcut_seg_session *s, int fg);
+GCUT_HIDDEN const uint8_t *gcut_i_seg_session_members(const gcut_seg_session *s);
+GCUT_HIDDEN const uint8_t *gcut_i_seg_session_member_comp(const gcut_seg_session *s);
 GCUT_HIDDEN int gcut_i_seg_session_on_device(const gcut_seg_session *s);
 
 /* ---------------------------------------------------------------- pixels */

@@ -42,6 +42,16 @@
  *    those of the box, the scale and the seeds) and copy of the seeds
  *    (STALE_EVAL_SEEDS). A failing device step switches `ev` to the CPU
  *    for good (on_cpu_after) and the step is redone there;
+ *  - the incremental model update (update_models below) keeps, for each
+ *    GMM class, the moments of the pixels it counts (member[p], the class;
+ *    mcomp[p], the component) so that a release moves only the pixels
+ *    whose class changed: with comp_ok[c], mcomp holds the component of
+ *    every member of class c; with mom_ok[c] (only for whole-number
+ *    colours) mom[c] is exactly the integer moments of those pixels by
+ *    component, and the model of class c is gcut_i_gmm_from_acc of them
+ *    (or of the last full fit while !comp_ok[c]). A full fit clears both;
+ *    the next update then takes each member's component from the last
+ *    data pass (its most likely one under the current model);
  *  - the progress callback of params.solve (progress_internal.h) is called
  *    only between steps, where the stale bits describe the state exactly:
  *    a call it interrupts leaves a session that the next call continues
@@ -83,6 +93,16 @@ struct gcut_seg_session {
     gcut_i_seg_eval ev;    /* the energies: the CPU's or the device's */
     double call_t0;        /* gcut_grabcut's start, for its first grabcut's progress; 0: none */
     double xfer_reported;  /* device transfer ms already reported in stats */
+    /* The incremental model update (gcut_seg_session_update_models); mom:
+     * [1] foreground. */
+    gcut_i_gmm_mom mom[2][GCUT_I_GMM_MAX_K];
+    uint8_t *member;       /* n: the class p counts in (GCUT_SEED_FG / _BG, 0 none) */
+    uint8_t *mcomp;        /* n: its component there */
+    uint8_t *next;         /* n: scratch, the classes after the update under way */
+    int comp_ok[2];        /* mcomp holds the components of the class's members */
+    int mom_ok[2];         /* mom holds their moments (whole-number colours only) */
+    int int_colours;       /* every colour channel is a whole number (8-bit images) */
+    int from_labels;       /* the models were last learnt from the labels (GrabCut) */
 };
 
 /* What a session has to redo before it uses it. */
@@ -178,6 +198,29 @@ static void data_terms(gcut_seg_session *s)
     s->stale = (s->stale | STALE_GRID | STALE_DATA) & ~(uint32_t)STALE_TERMS;
 }
 
+/* data_terms for the classes in `classes` (2 foreground, 1 background)
+ * only, when the other's model did not change: on the CPU, and while the
+ * box and the seeds outside it are those of the last data pass (no
+ * STALE_TERMS: set_tlink marks every seed change outside the box), the
+ * other class's costs are already what data_terms would write. Else all
+ * of them (the device always computes both, with the same values). */
+static void data_terms_classes(gcut_seg_session *s, int classes)
+{
+    if (s->stale & STALE_SEED_BOX) {
+        s->seed_box = gcut_i_seed_box(s->seeds, s->width, s->height);
+        s->stale &= ~(uint32_t)STALE_SEED_BOX;
+    }
+    if (classes == 3 || s->ev.ops->device || s->params.model != GCUT_SEG_GMM ||
+        (s->stale & STALE_TERMS) || memcmp(&s->seed_box, &s->box, sizeof s->box) != 0) {
+        data_terms(s);
+        return;
+    }
+    const gcut_i_gmm *g[2] = {&s->gmm[0], &s->gmm[1]};
+    const gcut_i_seg_models m = {g, NULL};
+    gcut_i_seg_cpu_data(&s->ev, &m, s->box, s->seeds, &s->e, s->comp_fg, s->comp_bg, classes);
+    s->stale |= STALE_GRID | STALE_DATA;
+}
+
 /* First models: each class from its seeds, or from the unknown pixels when
  * it has none. Sets the initial labelling to match. */
 static gcut_status initial_models(gcut_seg_session *s, int64_t nfg, int64_t nbg)
@@ -213,6 +256,10 @@ static gcut_status initial_models(gcut_seg_session *s, int64_t nfg, int64_t nbg)
                                s->params.model == GCUT_SEG_GMM ? "GMM" : "histogram", why);
         }
     }
+    /* The incremental update starts from the pixels these models learnt from. */
+    memcpy(s->member, sel, (size_t)s->n);
+    s->from_labels = 0;
+    s->comp_ok[0] = s->comp_ok[1] = s->mom_ok[0] = s->mom_ok[1] = 0;
     /* Initial labelling: seeds, and the unknown pixels as the class that
      * learnt from them (foreground when both classes have seeds). */
     for (int64_t p = 0; p < s->n; p++)
@@ -236,6 +283,9 @@ void gcut_seg_session_free(gcut_seg_session *s)
     gcut_i_free(s->comp_fg);
     gcut_i_free(s->comp_bg);
     gcut_i_free(s->tmp);
+    gcut_i_free(s->member);
+    gcut_i_free(s->mcomp);
+    gcut_i_free(s->next);
     gcut_i_free(s->solve_params);
     gcut_i_free(s);
 }
@@ -295,6 +345,9 @@ gcut_status gcut_i_seg_session_create(gcut_seg_session **out, const gcut_image *
     s->height = image->height;
     s->n = n;
     s->rgb = rgb;
+    s->int_colours = 1;
+    for (int64_t i = 0; i < 3 * n && s->int_colours; i++)
+        s->int_colours = rgb[i] == (float)(int32_t)rgb[i];
     s->stale = STALE_ALL & ~(uint32_t)STALE_TERMS;
     gcut_i_seg_eval_init(&s->ev, s->width, s->height, rgb);
     if (p.solve.params) {
@@ -311,10 +364,13 @@ gcut_status gcut_i_seg_session_create(gcut_seg_session **out, const gcut_image *
     s->comp_fg = gcut_i_calloc((size_t)n, 1);
     s->comp_bg = gcut_i_calloc((size_t)n, 1);
     s->tmp = gcut_i_malloc_array(2 * n, sizeof(int32_t));
+    s->member = gcut_i_calloc((size_t)n, 1);
+    s->mcomp = gcut_i_calloc((size_t)n, 1);
+    s->next = gcut_i_malloc_array(n, 1);
     s->e.dfg = gcut_i_malloc_array(n, sizeof(float));
     s->e.dbg = gcut_i_malloc_array(n, sizeof(float));
-    if (!s->seeds || !s->label || !s->comp_fg || !s->comp_bg || !s->tmp ||
-        !s->e.dfg || !s->e.dbg) {
+    if (!s->seeds || !s->label || !s->comp_fg || !s->comp_bg || !s->tmp || !s->member ||
+        !s->mcomp || !s->next || !s->e.dfg || !s->e.dbg) {
         st = GCUT_FAIL(GCUT_ERR_NOMEM, "out of memory (%lld pixels)", (long long)n);
         goto fail;
     }
@@ -534,6 +590,10 @@ static int relearn(gcut_seg_session *s)
             gcut_i_hist_fit(&s->hist[0], s->params.bins, s->rgb, s->n, s->label, 0) != GCUT_OK)
             return 0;
     }
+    for (int64_t p = 0; p < s->n; p++)
+        s->member[p] = s->label[p] ? GCUT_SEED_FG : GCUT_SEED_BG;
+    s->from_labels = 1;
+    s->comp_ok[0] = s->comp_ok[1] = s->mom_ok[0] = s->mom_ok[1] = 0;
     data_terms(s);
     return 1;
 }
@@ -598,20 +658,240 @@ gcut_status gcut_seg_session_grabcut(gcut_seg_session *s, int32_t iterations, ui
     return GCUT_OK;
 }
 
+/* ------------------------------------------------------------ incremental update */
+
+/* A class whose members change by more than this fraction (moved in plus
+ * moved out, of the members it had) is fitted afresh instead, as a new
+ * session would: its old components describe another set of colours
+ * (e.g. the background learnt from every unknown pixel until the first
+ * background seed). */
+#define UPDATE_REFIT_FRACTION 0.5
+
+/* The classes the models learn from now, into next[] (GCUT_SEED_FG /
+ * _BG, 0 none), by the rule of the last full fit: from the labels after
+ * GrabCut (a seed's class wins over its label: the cut to come gives it
+ * that label), else from the seeds, the unknown pixels counting in the
+ * class that has no seed, as in gcut_seg_session_new. GCUT_ERR_INVALID
+ * when the seeds rule finds no seed. */
+static gcut_status next_classes(gcut_seg_session *s)
+{
+    const uint8_t *sd = s->seeds;
+    uint8_t *nx = s->next;
+    const int64_t n = s->n;
+    if (s->from_labels) {
+        for (int64_t p = 0; p < n; p++)
+            nx[p] =
+                sd[p] != GCUT_SEED_UNKNOWN ? sd[p] : (s->label[p] ? GCUT_SEED_FG : GCUT_SEED_BG);
+        return GCUT_OK;
+    }
+    int64_t nfg = 0, nbg = 0;
+    for (int64_t p = 0; p < n; p++) {
+        nfg += sd[p] == GCUT_SEED_FG;
+        nbg += sd[p] == GCUT_SEED_BG;
+    }
+    if (nfg == 0 && nbg == 0)
+        return GCUT_FAIL(GCUT_ERR_INVALID, "no seeds left to learn the colour models from");
+    const uint8_t unknown_to = nfg == 0 ? GCUT_SEED_FG : nbg == 0 ? GCUT_SEED_BG : 0;
+    for (int64_t p = 0; p < n; p++)
+        nx[p] = sd[p] != GCUT_SEED_UNKNOWN ? sd[p] : unknown_to;
+    return GCUT_OK;
+}
+
+/* Class index (1 foreground, 0 background) of a seed-coded class. */
+static inline int cls(uint8_t code) { return code == GCUT_SEED_FG; }
+
+/* The most likely component of class c's current model for the `count`
+ * pixels listed, into mcomp (and their colours into the kept moments). */
+static void assign_listed(gcut_seg_session *s, int c, const int32_t *list, int64_t count)
+{
+    enum { B = 256 };
+    float x[3 * B], nll[B];
+    uint8_t best[B];
+    for (int64_t i0 = 0; i0 < count; i0 += B) {
+        const int64_t m = count - i0 < B ? count - i0 : B;
+        for (int64_t i = 0; i < m; i++)
+            memcpy(x + 3 * i, s->rgb + 3 * (int64_t)list[i0 + i], 3 * sizeof(float));
+        gcut_i_gmm_nll_run(&s->gmm[c], x, m, nll, best);
+        for (int64_t i = 0; i < m; i++) {
+            const int64_t p = list[i0 + i];
+            s->mcomp[p] = best[i];
+            if (s->mom_ok[c])
+                gcut_i_gmm_mom_add(&s->mom[c][best[i]], x + 3 * i, 1);
+        }
+    }
+}
+
+/* The GMM update: move the pixels whose class changed between the kept
+ * moments, re-fit a class that changed too much, and rebuild the models
+ * that changed. *changed: the classes whose model changed (2 foreground,
+ * 1 background). */
+static gcut_status update_gmms(gcut_seg_session *s, int *changed, int64_t moved[2])
+{
+    const int64_t n = s->n;
+    const int32_t k = s->params.components;
+    const uint8_t *nx = s->next;
+    int64_t before[2] = {0, 0}, in[2] = {0, 0}, out[2] = {0, 0}, after[2] = {0, 0};
+    for (int64_t p = 0; p < n; p++) {
+        const uint8_t o = s->member[p], w = nx[p];
+        if (o)
+            before[cls(o)]++;
+        if (w)
+            after[cls(w)]++;
+        if (o != w) {
+            if (o)
+                out[cls(o)]++;
+            if (w)
+                in[cls(w)]++;
+        }
+    }
+    int refit[2], init[2];
+    for (int c = 0; c < 2; c++) {
+        moved[c] = in[c] + out[c];
+        refit[c] = after[c] > 0 &&
+                   (before[c] == 0 || (double)moved[c] > UPDATE_REFIT_FRACTION * before[c]);
+        /* A class that did not change keeps its model, even when its
+         * moments are yet to be summed (they are, at its first change). */
+        init[c] = !refit[c] && !s->comp_ok[c] && moved[c] > 0;
+        if (init[c] && (s->stale & STALE_TERMS))
+            data_terms(s); /* the components of the new box's pixels */
+    }
+    /* Whole-number colours: the moments are kept and moved exactly. */
+    for (int c = 0; c < 2; c++) {
+        if (s->int_colours && init[c]) {
+            memset(s->mom[c], 0, sizeof s->mom[c]);
+            s->mom_ok[c] = 1;
+        }
+        if (!s->int_colours || refit[c])
+            s->mom_ok[c] = 0;
+    }
+    /* One pass: out of the old class, into the new one; pixels new to a
+     * kept class are listed (tmp: foreground from the start, background
+     * from n) for their most likely component. */
+    int32_t *list[2] = {s->tmp + n, s->tmp};
+    int64_t nlist[2] = {0, 0};
+    const uint8_t *comp[2] = {s->comp_bg, s->comp_fg};
+    for (int64_t p = 0; p < n; p++) {
+        const uint8_t o = s->member[p], w = nx[p];
+        const float *x = s->rgb + 3 * p;
+        if (o && o != w && s->mom_ok[cls(o)] && !init[cls(o)])
+            gcut_i_gmm_mom_add(&s->mom[cls(o)][s->mcomp[p]], x, -1);
+        if (w) {
+            const int c = cls(w);
+            if (init[c]) {
+                const uint8_t q = comp[c][p] < k ? comp[c][p] : 0;
+                s->mcomp[p] = q;
+                if (s->mom_ok[c])
+                    gcut_i_gmm_mom_add(&s->mom[c][q], x, 1);
+            } else if (!refit[c] && o != w) {
+                list[c][nlist[c]++] = (int32_t)p;
+            }
+        }
+        s->member[p] = w;
+    }
+    for (int c = 0; c < 2; c++)
+        assign_listed(s, c, list[c], nlist[c]);
+    *changed = 0;
+    for (int c = 1; c >= 0; c--) {
+        if (after[c] == 0) {
+            s->comp_ok[c] = s->mom_ok[c] = 0; /* nothing to learn from: the model stays */
+            continue;
+        }
+        if (refit[c]) {
+            gcut_status st;
+            while ((st = s->ev.ops->select(&s->ev, nx)) != GCUT_OK ||
+                   (st = s->ev.ops->gmm_fit(&s->ev, &s->gmm[c], k, nx,
+                                            c ? GCUT_SEED_FG : GCUT_SEED_BG, c, 2)) != GCUT_OK)
+                if (!on_cpu_after(s, 0, "GMM fit"))
+                    return st;
+            s->comp_ok[c] = 0;
+            *changed |= c ? 2 : 1;
+            continue;
+        }
+        if (!init[c] && moved[c] == 0)
+            continue;
+        s->comp_ok[c] = 1;
+        gcut_i_gmm_acc acc[GCUT_I_GMM_MAX_K];
+        if (s->mom_ok[c])
+            for (int32_t j = 0; j < k; j++)
+                gcut_i_gmm_mom_to_acc(&s->mom[c][j], &acc[j]);
+        else /* fractional colours: summed afresh, in index order */
+            gcut_i_gmm_sum(acc, k, s->rgb, n, nx, c ? GCUT_SEED_FG : GCUT_SEED_BG, s->mcomp);
+        gcut_i_gmm_from_acc(&s->gmm[c], k, acc);
+        *changed |= c ? 2 : 1;
+    }
+    return GCUT_OK;
+}
+
+gcut_status gcut_seg_session_update_models(gcut_seg_session *s, uint8_t *mask,
+                                           gcut_seg_stats *stats)
+{
+    GCUT_ENTRY();
+    if (!s)
+        return GCUT_FAIL(GCUT_ERR_INVALID, "NULL session");
+    gcut_i_vprog pr;
+    gcut_i_vprog_init(&pr, &s->params.solve, "segment");
+    gcut_status st = gcut_i_vprog_report(&pr, "model", 0, 0, -1.0, 1);
+    if (st != GCUT_OK)
+        return st;
+    const double t0 = gcut_i_seg_now_ms();
+    if ((st = next_classes(s)) != GCUT_OK)
+        return st;
+    int changed = 0;
+    int64_t moved[2] = {0, 0};
+    if (s->params.model == GCUT_SEG_GMM) {
+        if ((st = update_gmms(s, &changed, moved)) != GCUT_OK)
+            return st;
+    } else {
+        /* Histograms are counts over the class: re-counted, O(n). */
+        for (int c = 1; c >= 0; c--) {
+            const uint8_t want = c ? GCUT_SEED_FG : GCUT_SEED_BG;
+            int64_t cnt = 0;
+            for (int64_t p = 0; p < s->n; p++)
+                cnt += s->next[p] == want;
+            if (cnt && (st = gcut_i_hist_fit(&s->hist[c], s->params.bins, s->rgb, s->n, s->next,
+                                             want)) != GCUT_OK)
+                return st;
+            changed |= cnt > 0 ? 3 : 0;
+        }
+        memcpy(s->member, s->next, (size_t)s->n);
+    }
+    const double t1 = gcut_i_seg_now_ms();
+    if (changed)
+        data_terms_classes(s, changed);
+    const double t2 = gcut_i_seg_now_ms();
+    gcut_i_log(&s->params.solve, GCUT_LOG_DEBUG,
+               "segmentation: model update: %lld foreground and %lld background pixels moved, "
+               "models %.2f ms, data costs %.2f ms",
+               (long long)moved[1], (long long)moved[0], t1 - t0, t2 - t1);
+    double build_ms = 0.0, solve_ms = 0.0;
+    const double model_ms = s->model_ms + (t2 - t0);
+    s->model_ms = model_ms;
+    if ((st = cut(s, &pr, 0, 0, &build_ms, &solve_ms, NULL)) != GCUT_OK)
+        return st;
+    s->model_ms = 0.0;
+    write_mask(s, mask);
+    fill_stats(s, stats, model_ms, build_ms, solve_ms, 1);
+    return GCUT_OK;
+}
+
 /* After seeds[p] changed: rewrite its t-links when the grid holds p, or
  * have the next solve rebuild when p lies outside the box (its fixed
  * label is folded into its neighbours' t-links there). */
 static void set_tlink(gcut_seg_session *s, int64_t p)
 {
-    if (s->stale & (STALE_GRID | STALE_TERMS))
+    if (s->stale & STALE_TERMS)
         return;
     const int32_t x = (int32_t)(p % s->width), y = (int32_t)(p / s->width);
     const gcut_i_box b = s->box;
     if (x < b.x0 || x >= b.x0 + b.w || y < b.y0 || y >= b.y0 + b.h) {
-        /* The folded terms of p's neighbours change. */
+        /* The folded terms of p's neighbours change, and the box may: also
+         * while the grid is to be rebuilt anyway (STALE_GRID), which
+         * would otherwise keep the old box and t-link bases. */
         s->stale |= STALE_TERMS | STALE_GRID | STALE_BASE;
         return;
     }
+    if (s->stale & STALE_GRID)
+        return;
     int32_t src, snk;
     gcut_i_energy_tlinks(&s->e, s->scale, s->seeds, b, x, y, &src, &snk);
     const int32_t v = (y - b.y0) * b.w + (x - b.x0);
@@ -684,3 +964,13 @@ const uint8_t *gcut_i_seg_session_comp(const gcut_seg_session *s, int fg)
 }
 
 int gcut_i_seg_session_on_device(const gcut_seg_session *s) { return s->ev.ops->device; }
+
+const gcut_i_gmm_mom *gcut_i_seg_session_moments(const gcut_seg_session *s, int fg)
+{
+    const int c = fg ? 1 : 0;
+    return s->mom_ok[c] ? s->mom[c] : NULL;
+}
+
+const uint8_t *gcut_i_seg_session_members(const gcut_seg_session *s) { return s->member; }
+
+const uint8_t *gcut_i_seg_session_member_comp(const gcut_seg_session *s) { return s->mcomp; }

@@ -273,6 +273,48 @@ GCUT_VISION_EXPORT gcut_status gcut_seg_session_grabcut(gcut_seg_session *s,
                                                         int32_t iterations, uint8_t *mask,
                                                         gcut_seg_stats *stats);
 
+/**
+ * \brief Update the colour models incrementally from what changed since
+ * they were last learnt, then cut (warm) and write the mask (may be NULL)
+ * and stats (may be NULL): what an interactive viewer does when a stroke
+ * is released.
+ *
+ * The session keeps, per class and GMM component, the moments of the
+ * pixels its models learnt from (count, sums, sums of products; exact
+ * integers for 8-bit images) and each pixel's component. The pixels each
+ * model learns from follow the rule of the last full fit: after
+ * gcut_seg_session_new the seeds (the unknown pixels count in a class
+ * without seeds), after gcut_seg_session_grabcut the labels of the last
+ * cut (seeds count as their class). This call moves only the pixels whose
+ * class under that rule changed: out of their old component, into the most
+ * likely component of their new class's current model; the models are
+ * rebuilt from the moments (the code of a full fit), the data costs
+ * recomputed, the t-links replaced and the grid re-solved warm.
+ *
+ * It approximates a full re-learning: pixels that stay in their class keep
+ * their component, where gcut_seg_session_new would split the colours
+ * afresh and gcut_seg_session_grabcut would re-assign every pixel
+ * (docs/segmentation.md, "Incremental model update", has the measured
+ * difference). The first update after a full fit takes every pixel's
+ * component from the last data pass (the most likely one: one hard-EM
+ * step). A class whose pixels changed by more than half is fitted afresh
+ * as gcut_seg_session_new does. Histogram models are re-counted. With
+ * nothing changed the models and the mask stay.
+ *
+ * Progress: operation "segment", phases "model" (the update), then
+ * "build" and "solve"; a stop leaves a usable session (the updated models
+ * with their data costs when it came after "model").
+ *
+ * \returns GCUT_OK; GCUT_ERR_INVALID (NULL session; no seed left while
+ *   the models learn from the seeds); GCUT_ERR_INTERRUPTED; the errors of
+ *   gcut_grid_solve.
+ * \threadsafety One thread at a time per session.
+ * Complexity: O(n) byte passes, O(k) per moved pixel, the data costs of
+ * the image, and a warm cut.
+ * \since 0.3 */
+GCUT_VISION_EXPORT GCUT_EXPERIMENTAL gcut_status
+gcut_seg_session_update_models(gcut_seg_session *s, uint8_t *mask, gcut_seg_stats *stats);
+
 /** \brief The session's grid (advanced: read it, e.g. gcut_grid_to_graph
  *  and gcut_graph_write_dimacs; do not modify it). Valid until the session
  *  is freed; built by the first solve (NULL before). */
