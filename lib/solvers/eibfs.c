@@ -70,10 +70,11 @@
  * the nodes of that tree that reach it. When the queue is empty, S is
  * closed under residual arcs, T is closed backwards, and they are
  * disjoint: no excess can reach a deficit, the pseudoflow is maximum.
- * Excess may go round (a crossing does not add to the flow by itself), so
- * the solve has a work budget (EB_WORK_PER_ARC scans per arc): past it the
- * problem is handed to cpu-bk, whose augmentations always add to the flow
- * (an info-level log line says so).
+ * Excess may go round (a crossing does not add to the flow by itself), and
+ * on layered graphs (genrmf) orphans churn, so the solve has a work budget
+ * (EB_WORK_PER_ARC arc scans per arc): past it the problem is handed to
+ * cpu-hpf, which always terminates and is the faster engine there (an
+ * info-level log line says so; the kept state is dropped).
  *
  * Answer. The flow value is sum over v of cap_source[v] - max(ex[v], 0)
  * (the flow into the sink of the pseudoflow with the terminal capacities
@@ -119,9 +120,11 @@ enum { EB_FREE = 0, EB_S = 1, EB_T = 2 };
 #define EB_CLOCK_EVERY 4096
 
 /* Work budget: arc scans per arc (plus a constant) before the solve is
- * handed to cpu-bk (see the top). */
-#define EB_WORK_PER_ARC 512
-#define EB_WORK_BASE ((int64_t)1 << 24)
+ * handed to cpu-hpf (see the top). Vision grids and volumes take about 1
+ * scan per arc, genrmf a=16 b=16 about 100 (where cpu-hpf is 25 times
+ * faster): bench/results/eibfs-2026-11-27.md. */
+#define EB_WORK_PER_ARC 32
+#define EB_WORK_BASE ((int64_t)1 << 22)
 
 typedef struct eb_arc {
     int32_t head;
@@ -746,12 +749,12 @@ gcut_status gcut_i_eibfs_solve_kept(void **kept, const gcut_problem *p,
     st = eb_run(s);
     sol->stats->solve_ms = gcut_i_now_ms() - t0;
     if (st == EB_OVER_BUDGET) {
-        /* Past the work budget: cpu-bk solves the problem cold. */
+        /* Past the work budget: cpu-hpf solves the problem cold. */
         gcut_i_log(opt, GCUT_LOG_INFO,
-                   "cpu-eibfs: work budget spent after %lld crossings; cpu-bk takes over",
+                   "cpu-eibfs: work budget spent after %lld crossings; cpu-hpf takes over",
                    (long long)s->crossings);
         eb_state_release(s);
-        return gcut_i_backend_bk.solve_graph(NULL, p, opt, sol);
+        return gcut_i_backend_hpf.solve_graph(NULL, p, opt, sol);
     }
     if (st != GCUT_OK)
         return st;
@@ -764,9 +767,10 @@ gcut_status gcut_i_eibfs_solve_kept(void **kept, const gcut_problem *p,
     s->valid = 1;
     gcut_i_log(opt, GCUT_LOG_DEBUG,
                "cpu-eibfs: flow %lld (%s), %lld crossings, %lld pushes, %lld orphans, "
-               "%lld relabels",
+               "%lld relabels, %.1f arc scans per arc",
                (long long)sol->flow, warm ? "warm" : "cold", (long long)s->crossings,
-               (long long)s->pushes, (long long)s->orphans, (long long)s->relabels);
+               (long long)s->pushes, (long long)s->orphans, (long long)s->relabels,
+               (double)s->work / (double)(s->m + s->n + 1));
     return GCUT_OK;
 }
 
