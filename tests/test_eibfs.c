@@ -14,6 +14,9 @@
 #include <string.h>
 
 #include "testutil.h"
+#ifdef GCUT_TEST_HAVE_GEN
+#include "gen/gen.h"
+#endif
 
 #define EIBFS "cpu-eibfs"
 
@@ -340,6 +343,52 @@ static void test_warm_invalidation(void **state)
     gcut_graph_free(g);
 }
 
+static void capture_log(void *user, gcut_log_level level, const char *message)
+{
+    (void)level;
+    if (strstr(message, "cpu-hpf takes over"))
+        *(int *)user = 1;
+}
+
+/* genrmf a=32 b=32 spends the work budget: cpu-hpf finishes, the answer is
+ * right, the log says so, and the state is dropped (the next solve cold). */
+static void test_budget_fallback(void **state)
+{
+    (void)state;
+#ifdef GCUT_TEST_HAVE_GEN
+    gen_spec spec;
+    char err[GEN_ERR_LEN];
+    gcut_graph *g;
+    assert_int_equal(gen_spec_parse("genrmf:a=32,b=32,seed=1", 1, &spec, err), 0);
+    assert_int_equal(gen_build(&spec, &g, err), GCUT_OK);
+    gcut_solve_options opt;
+    gcut_solve_options_init(&opt);
+    opt.backend = EIBFS;
+    opt.want_flows = 1;
+    int took_over = 0;
+    opt.verbosity = 2; /* the info level */
+    opt.log = capture_log;
+    opt.log_user = &took_over;
+    gcut_result *res;
+    assert_int_equal(gcut_result_new(&res), GCUT_OK);
+    assert_int_equal(gcut_solve(g, &opt, res), GCUT_OK);
+    assert_true(took_over);
+    assert_int_equal(gcut_result_flow(res), tu_solve(g, "cpu-hpf", NULL));
+    assert_int_equal(gcut_check_flow(g, gcut_result_flow(res), gcut_result_edge_flows(res),
+                                     gcut_result_cut(res)),
+                     GCUT_OK);
+    assert_int_equal(gcut_graph_set_tweights(g, 5, 1000, 0), GCUT_OK);
+    took_over = 0;
+    assert_int_equal(gcut_solve(g, &opt, res), GCUT_OK);
+    assert_int_equal(gcut_result_stats(res)->warm_start, 0);
+    assert_int_equal(gcut_result_flow(res), tu_solve(g, "cpu-hpf", NULL));
+    gcut_result_free(res);
+    gcut_graph_free(g);
+#else
+    skip();
+#endif
+}
+
 /* The heavier dose of the cross-check, with flows on every family. */
 static void test_crosscheck_flows(void **state)
 {
@@ -372,6 +421,7 @@ int main(void)
         cmocka_unit_test(test_cancel),
         cmocka_unit_test(test_warm_sequences),
         cmocka_unit_test(test_warm_invalidation),
+        cmocka_unit_test(test_budget_fallback),
         cmocka_unit_test(test_crosscheck_flows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
