@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "graph/graph_internal.h"
+#include "solvers/solvers_internal.h"
 
 /* The memory budget (gcut_set_max_memory; gcut_i_budget) holds for the
  * graph's arrays together: growing the edge arrays (nodes == 0) or the
@@ -115,6 +116,11 @@ gcut_status gcut_graph_new(gcut_graph **out, int32_t num_nodes, int64_t edges_hi
         gcut_i_free(g);
         return GCUT_FAIL(GCUT_ERR_NOMEM, "cannot create the lock of a graph");
     }
+    if (pthread_mutex_init(&g->kept_lock, NULL) != 0) {
+        pthread_mutex_destroy(&g->layout_lock);
+        gcut_i_free(g);
+        return GCUT_FAIL(GCUT_ERR_NOMEM, "cannot create the lock of a graph");
+    }
     gcut_status st = reserve_nodes(g, num_nodes, __func__);
     if (st == GCUT_OK && edges_hint > 0)
         st = reserve_edges(g, edges_hint, __func__);
@@ -137,6 +143,17 @@ void gcut_i_graph_invalidate(gcut_graph *g)
     g->bcsr = NULL;
     gcut_i_rcsr_free(g->rcsr);
     g->rcsr = NULL;
+    gcut_i_eibfs_free(g->kept);
+    g->kept = NULL;
+    gcut_i_free(g->last_cut);
+    g->last_cut = NULL;
+    g->last_cut_n = 0;
+}
+
+/* Terminal capacities changed: the layouts do not hold them, and the kept
+ * engine state re-solves warm from them; only the last cut goes. */
+static void tweights_changed(gcut_graph *g)
+{
     gcut_i_free(g->last_cut);
     g->last_cut = NULL;
     g->last_cut_n = 0;
@@ -154,6 +171,7 @@ void gcut_graph_free(gcut_graph *g)
     gcut_i_free(g->cap_source);
     gcut_i_free(g->cap_sink);
     pthread_mutex_destroy(&g->layout_lock);
+    pthread_mutex_destroy(&g->kept_lock);
     gcut_i_free(g);
 }
 
@@ -263,8 +281,37 @@ gcut_status gcut_graph_add_tweights(gcut_graph *g, int32_t v, int32_t source, in
                          (int)INT32_MAX);
     g->cap_source[v] = (int32_t)s;
     g->cap_sink[v] = (int32_t)t;
-    if (g->bcsr || g->rcsr || g->last_cut)
-        gcut_i_graph_invalidate(g);
+    if (g->last_cut)
+        tweights_changed(g);
+    return GCUT_OK;
+}
+
+gcut_status gcut_graph_set_tweights(gcut_graph *g, int32_t v, int32_t source, int32_t sink)
+{
+    if (!g)
+        return GCUT_FAIL(GCUT_ERR_INVALID, "graph is NULL");
+    if (v < 0 || v >= g->n)
+        return GCUT_FAIL(GCUT_ERR_INVALID, "node %d out of range [0, %d)", (int)v, (int)g->n);
+    if (source < 0 || sink < 0)
+        return GCUT_FAIL(GCUT_ERR_INVALID, "node %d: negative terminal capacity (%d, %d)", (int)v,
+                         (int)source, (int)sink);
+    g->cap_source[v] = source;
+    g->cap_sink[v] = sink;
+    if (g->last_cut)
+        tweights_changed(g);
+    return GCUT_OK;
+}
+
+gcut_status gcut_graph_set_warm_start(gcut_graph *g, int enable)
+{
+    GCUT_ENTRY();
+    if (!g)
+        return GCUT_FAIL(GCUT_ERR_INVALID, "graph is NULL");
+    g->warm_off = !enable;
+    if (g->warm_off) {
+        gcut_i_eibfs_free(g->kept);
+        g->kept = NULL;
+    }
     return GCUT_OK;
 }
 
@@ -293,7 +340,7 @@ gcut_status gcut_graph_add_tweights_bulk(gcut_graph *g, int32_t first, int32_t c
         if (sink)
             g->cap_sink[first + i] += sink[i];
     }
-    gcut_i_graph_invalidate(g);
+    tweights_changed(g);
     return GCUT_OK;
 }
 

@@ -51,6 +51,14 @@ struct gcut_graph {
     gcut_i_bcsr_store *bcsr;
     gcut_i_rcsr_store *rcsr;
     pthread_mutex_t layout_lock;
+    /* cpu-eibfs's state after its last solve of this graph, for warm
+     * re-solves (solve.c, gcut_graph_set_warm_start): dropped by every
+     * change of the structure (nodes, edges), kept when only terminal
+     * capacities change. A solve takes kept_lock with trylock: concurrent
+     * solves of one graph that find it taken solve cold. */
+    void *kept;
+    int warm_off;
+    pthread_mutex_t kept_lock;
     /* cut of the last gcut_graph_maxflow (basic interface) */
     uint8_t *last_cut;
     int32_t last_cut_n;
@@ -60,7 +68,8 @@ struct gcut_graph {
     int64_t q_terms;
 };
 
-/* Drop cached layouts and the last cut (called on every change). */
+/* Drop cached layouts, the kept engine state and the last cut (called on
+ * every change of the structure). */
 GCUT_HIDDEN void gcut_i_graph_invalidate(gcut_graph *g);
 
 /* Build (or return the cached) layout. */

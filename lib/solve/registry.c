@@ -44,6 +44,7 @@ static const known_backend k_known[] = {
     {"cpu-prsn", &gcut_i_backend_prsn, 0, 0, NULL},
     {"cpu-grid-pr", &gcut_i_backend_grid_pr, 0, 0, NULL},
     {"cpu-hpf", &gcut_i_backend_hpf, 0, 0, NULL},
+    {"cpu-eibfs", &gcut_i_backend_eibfs, 0, 0, NULL},
     {"cpu-ref", &gcut_i_backend_ref, 0, 0, NULL},
     {"cuda-csr", NULL,
      GCUT_BACKEND_GRAPH | GCUT_BACKEND_FLOWS | GCUT_BACKEND_GPU | GCUT_BACKEND_NEEDS_RCSR,

@@ -7,6 +7,7 @@
 
 #include "solve/solve_internal.h"
 #include "graph/graph_internal.h"
+#include "solvers/solvers_internal.h"
 
 void gcut_solve_options_init(gcut_solve_options *opt)
 {
@@ -52,14 +53,23 @@ gcut_status gcut_i_run_backend(gcut_graph *g, int32_t idx, const gcut_solve_opti
     }
     gcut_solution sol = {0, cut, flows, &stats};
     void *state = NULL;
-    if (be->create)
-        st = be->create(&state);
-    if (st == GCUT_OK)
+    if (be == &gcut_i_backend_eibfs && !g->warm_off && pthread_mutex_trylock(&g->kept_lock) == 0) {
+        /* The engine state the graph keeps for warm re-solves (graph.h,
+         * gcut_graph_set_warm_start). */
         st = gcut_i_poll("solve", -1, NULL);
-    if (st == GCUT_OK)
-        st = be->solve_graph(state, &p, opt, &sol);
-    if (be->destroy)
-        be->destroy(state);
+        if (st == GCUT_OK)
+            st = gcut_i_eibfs_solve_kept(&g->kept, &p, opt, &sol);
+        pthread_mutex_unlock(&g->kept_lock);
+    } else {
+        if (be->create)
+            st = be->create(&state);
+        if (st == GCUT_OK)
+            st = gcut_i_poll("solve", -1, NULL);
+        if (st == GCUT_OK)
+            st = be->solve_graph(state, &p, opt, &sol);
+        if (be->destroy)
+            be->destroy(state);
+    }
     if (st != GCUT_OK) {
         gcut_i_free(cut);
         gcut_i_free(flows);

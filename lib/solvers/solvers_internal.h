@@ -15,6 +15,17 @@ GCUT_HIDDEN extern const gcut_backend gcut_i_backend_bk;    /* bk.c    "cpu-bk" 
 GCUT_HIDDEN extern const gcut_backend gcut_i_backend_prsn;  /* prsn.c  "cpu-prsn" */
 GCUT_HIDDEN extern const gcut_backend gcut_i_backend_grid_pr; /* grid_pr.c "cpu-grid-pr" */
 GCUT_HIDDEN extern const gcut_backend gcut_i_backend_hpf;   /* hpf.c   "cpu-hpf"  */
+GCUT_HIDDEN extern const gcut_backend gcut_i_backend_eibfs; /* eibfs.c "cpu-eibfs" */
+
+/* cpu-eibfs with a state kept between solves (eibfs.c; graph.c keeps it
+ * for warm re-solves). *kept is NULL or a state of an earlier call; the
+ * solve is warm when that state completed a solve of a graph of the same
+ * structure (same layout), whose terminal capacities may since have
+ * changed. On success *kept holds the new state; on failure a state that
+ * will solve cold. gcut_i_eibfs_free(NULL) is a no-op. */
+GCUT_HIDDEN gcut_status gcut_i_eibfs_solve_kept(void **kept, const gcut_problem *p,
+                                                const gcut_solve_options *opt, gcut_solution *sol);
+GCUT_HIDDEN void gcut_i_eibfs_free(void *kept);
 
 /* cpu-bk on grids (bk_grid.c): its kept state and its solve_grid. The state
  * is also what cpu-bk's graph solves get (and ignore). */

@@ -89,6 +89,36 @@ GCUT_EXPORT gcut_status gcut_graph_add_edges(gcut_graph *g, int64_t count, const
 GCUT_EXPORT gcut_status gcut_graph_add_tweights_bulk(gcut_graph *g, int32_t first, int32_t count,
                                                      const int32_t *source, const int32_t *sink);
 
+/** \brief Set the terminal capacities of node v to \p source and \p sink
+ *  (advanced; gcut_graph_add_tweights adds to them instead). Like every
+ *  change of terminal capacities it keeps the cached layouts and the kept
+ *  state of a warm re-solve (see gcut_graph_set_warm_start).
+ *  \returns GCUT_ERR_INVALID (bad id, negative, NULL graph); the graph is
+ *  unchanged on failure.
+ *  \since 0.3 */
+GCUT_EXPORT gcut_status gcut_graph_set_tweights(gcut_graph *g, int32_t v, int32_t source,
+                                                int32_t sink);
+
+/** \brief Warm re-solve on general graphs (advanced): on (the default) or off.
+ *
+ *  A solve with cpu-eibfs leaves its final state in the graph: the flow,
+ *  the two search forests and their labels, and the terminal capacities it
+ *  solved (about 16 bytes per arc and 44 per node). When only terminal
+ *  capacities change before the next cpu-eibfs solve
+ *  (gcut_graph_add_tweights, gcut_graph_set_tweights, the bulk call), that
+ *  solve starts from the kept flow and forests: each changed node's excess
+ *  moves by its change and the search goes on from there (the dynamic
+ *  re-solve of Goldberg et al., ESA 2015; BK's mark_node / reuse_trees).
+ *  The answer is exactly the cold one: the same flow value and the same
+ *  canonical cut. gcut_stats::warm_start says whether a solve was warm.
+ *  Adding nodes or edges drops the state (the next solve is cold), as do a
+ *  failed or interrupted solve and this call with \p enable 0, which also
+ *  frees the state now. Solves with other back ends leave it alone.
+ *  \threadsafety A graph solved from several threads at once keeps the
+ *  state of one of them; the others solve cold.
+ *  \since 0.3 */
+GCUT_EXPORT gcut_status gcut_graph_set_warm_start(gcut_graph *g, int enable);
+
 /* ------------------------------------------------------------ float capacities
  *
  * Engines take int32 capacities. The float entry points (this one and those

@@ -1,0 +1,800 @@
+/*
+ * eibfs.c - cpu-eibfs: excess incremental breadth-first search on general
+ * graphs, with warm re-solve after terminal capacities change.
+ *
+ *   A. V. Goldberg, S. Hed, H. Kaplan, R. E. Tarjan, R. F. Werneck,
+ *   "Maximum flows by incremental breadth-first search", ESA 2011 (IBFS:
+ *   two search trees whose labels are breadth-first distances, grown a
+ *   level at a time; orphans re-hung at their own level or relabelled,
+ *   without walks to the root);
+ *
+ *   A. V. Goldberg, S. Hed, H. Kaplan, P. Kohli, R. E. Tarjan, R. F.
+ *   Werneck, "Faster and more dynamic maximum flow by incremental
+ *   breadth-first search", ESA 2015 (EIBFS: pseudoflow, excess at tree
+ *   roots, the whole residual of a meeting arc crosses at once, and the
+ *   dynamic re-solve after capacities change).
+ *
+ * This file is written from the papers; cpu-bk's grid engine (bk_grid.c)
+ * has an excess-IBFS start of its own, this is the general-graph engine.
+ *
+ * Pseudoflow. Every node v has an excess ex[v] = cap_source - cap_sink -
+ * (net flow out of v through the arcs): the terminal arcs are taken as
+ * saturated (after cancelling min(cap_source, cap_sink)), so a positive
+ * excess is what v may still send, a negative one (a deficit) what it may
+ * still pass to the sink. Two forests grow: S, rooted at nodes of positive
+ * excess, whose nodes the roots reach through residual arcs, and T, rooted
+ * at deficits, whose nodes reach them. Every node has a label d; a tree arc
+ * joins a child of label d + 1 to its parent of label d, so labels fall
+ * strictly towards the roots and the forests are acyclic whatever else
+ * happens. Roots of the first forests have label 0.
+ *
+ * Growth. An active node v scans its arcs: a free neighbour joins v's tree
+ * as a child of label d(v) + 1 (breadth-first: the active queue is FIFO,
+ * so labels grow a level at a time); a neighbour of the other tree closes
+ * an S -> T residual arc (x, y), and the arc's residual crosses at once,
+ * bounded only by what the two roots hold (the ESA 2015 augmentation: the
+ * tree arcs between are not searched for a bottleneck; the walk up only
+ * finds the roots). x is left with a deficit and y with an excess. The
+ * arc is looked at again, since a root may have run out first. Bounding by
+ * the roots keeps a crossing from turning a root's sign: with the whole
+ * residual crossing, a warm re-solve after one changed node made 3651
+ * crossings on a 40 x 40 grid, bounded 29.
+ *
+ * Draining. A deficit in S is pulled from the parent (flow parent -> x),
+ * an excess in T pushed to the parent (x -> parent), up to the root, where
+ * it meets the root's excess or deficit. Where a tree arc saturates the
+ * node below becomes an orphan and keeps what it still holds; a root whose
+ * excess changes sign (or reaches 0) becomes an orphan too.
+ *
+ * Orphans (the three passes of IBFS). An orphan x of label d looks for a
+ * parent of its tree of label d - 1 with a residual arc towards it (same
+ * level: nothing below x changes). Failing that, every child of x is
+ * orphaned and x is relabelled under the neighbour of smallest label, and
+ * queued to grow again; orphans are not candidates, and the new label may
+ * pass the growth front (the label of the last node that grew in that
+ * tree) by at most one: IBFS's bound, without which two orphans can lift
+ * each other for ever. Otherwise, or with no neighbour of its tree, x
+ * leaves it:
+ * with nothing held it becomes free, with a deficit in S it becomes a root
+ * of T (and with an excess in T a root of S), at label 0; the neighbours of
+ * its old tree that reach it become active again. An orphan that found a
+ * parent drains what it holds on.
+ *
+ * Termination. Each S -> T crossing drains to completion before growth
+ * goes on, so between two growth steps every non-root node has excess 0,
+ * every positive excess sits at a root of S and every deficit at a root of
+ * T. The queue invariant: a node not queued has every residual arc out of
+ * it (S) or into it (T) within its tree; growth keeps it, a crossing
+ * looks at its arc again until the arc is saturated or a tree has moved
+ * away, and a node that leaves a tree re-activates
+ * the nodes of that tree that reach it. When the queue is empty, S is
+ * closed under residual arcs, T is closed backwards, and they are
+ * disjoint: no excess can reach a deficit, the pseudoflow is maximum.
+ * Excess may go round (a crossing does not add to the flow by itself), and
+ * on layered graphs (genrmf) orphans churn, so the solve has a work budget
+ * (EB_WORK_PER_ARC arc scans per arc): past it the problem is handed to
+ * cpu-hpf, which always terminates and is the faster engine there (an
+ * info-level log line says so; the kept state is dropped).
+ *
+ * Answer. The flow value is sum over v of cap_source[v] - max(ex[v], 0)
+ * (the flow into the sink of the pseudoflow with the terminal capacities
+ * of every node shifted by a constant large enough to make its terminal
+ * flows non-negative; the shift moves every cut by the same amount, so the
+ * minimum cuts and, after taking the shift off, the value stay those of
+ * the problem). The canonical cut comes from the residual graph
+ * (residual.c, with sink residual max(-ex, 0)). Per-edge flows: a root of T
+ * may hold a deficit larger than its sink capacity (more flow left than
+ * arrived), so two phase-II passes of flow.c run: one on the reversed
+ * graph sends such deficits back towards the sink, one returns the
+ * excesses of S's roots to the source (see eb_flows).
+ *
+ * Warm re-solve (the ESA 2015 dynamic case). The engine's state (flow,
+ * forests, labels and the terminal capacities it was solved with) can be
+ * kept by the graph (graph.c, gcut_graph_set_warm_start). The next solve
+ * of the same structure compares terminal capacities: a changed node's
+ * excess moves by the change; a root whose excess changes sign becomes an
+ * orphan, a node of S that gains excess becomes a root (keeping its label,
+ * so its subtree stays), one of S that gains a deficit drains it up its
+ * tree, a free node that gains either becomes a root; then the usual loop
+ * runs from there. The answer is the cold one (the cut is the canonical
+ * cut of a maximum pseudoflow, the value is fixed).
+ *
+ * Layout: 16 bytes per arc (head, residual, the sister's residual
+ * mirrored, the offset to the sister), 32 bytes per node, plus 12 per node
+ * (the orphan ring and the kept terminal capacities).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "solvers/solvers_internal.h"
+
+/* Parent codes (real parents are arc indices >= 0). */
+#define EB_ROOT ((int64_t)-1)
+#define EB_ORPHAN ((int64_t)-2)
+
+enum { EB_FREE = 0, EB_S = 1, EB_T = 2 };
+
+#define EB_NONE ((int32_t)-1)
+
+/* Growth scans between two looks at the clock. */
+#define EB_CLOCK_EVERY 4096
+
+/* Work budget: arc scans per arc (plus a constant) before the solve is
+ * handed to cpu-hpf (see the top). Vision grids and volumes take about 1
+ * scan per arc, genrmf a=16 b=16 about 100 (where cpu-hpf is 25 times
+ * faster): bench/results/eibfs-2026-11-27.md. */
+#define EB_WORK_PER_ARC 32
+#define EB_WORK_BASE ((int64_t)1 << 22)
+
+typedef struct eb_arc {
+    int32_t head;
+    uint32_t res;  /* residual of this arc */
+    uint32_t rev;  /* residual of its sister (head -> tail) */
+    int32_t sdiff; /* sister - this arc, or EB_FAR */
+} eb_arc;
+
+#define EB_FAR INT32_MIN
+
+typedef struct eb_node {
+    int64_t ex;     /* excess (> 0) or deficit (< 0) */
+    int64_t parent; /* arc from this node to its parent, EB_ROOT or EB_ORPHAN */
+    int32_t pnode;  /* head of the parent arc */
+    int32_t d;      /* label */
+    int32_t next;   /* active-queue link: EB_NONE if not queued, itself if last */
+    uint8_t tree;   /* EB_FREE, EB_S or EB_T */
+    uint8_t pad[3];
+} eb_node;
+
+/* The engine, and the state the graph may keep between solves. */
+typedef struct eb_state {
+    int32_t n;
+    int64_t m;
+    const int64_t *first; /* the layout of the current solve */
+    const int64_t *sister;
+    eb_arc *arcs;
+    eb_node *nodes;
+    int32_t *cs, *ck; /* terminal capacities of the last solve */
+    int32_t *ring;    /* orphan FIFO: a node is in it at most once */
+    int32_t rhead, rlen;
+    int32_t qhead, qtail; /* active FIFO, linked through next */
+    int64_t work, budget;
+    int32_t front[3]; /* label of the last node that grew, per tree */
+    int over;         /* the work budget is spent */
+    int valid;        /* a solve completed: the state may start the next */
+    /* counters of the current solve */
+    int64_t crossings, pushes, relabels, orphans;
+} eb_state;
+
+/* ------------------------------------------------------------ small helpers */
+
+static inline int64_t eb_sister(const eb_state *s, int64_t a)
+{
+    const int32_t d = s->arcs[a].sdiff;
+    return d != EB_FAR ? a + d : s->sister[a];
+}
+
+/* Move f units along arc a. */
+static inline void eb_push(eb_state *s, int64_t a, uint32_t f)
+{
+    const int64_t b = eb_sister(s, a);
+    s->arcs[a].res -= f;
+    s->arcs[a].rev += f;
+    s->arcs[b].res += f;
+    s->arcs[b].rev -= f;
+}
+
+static inline void eb_activate(eb_state *s, int32_t v)
+{
+    eb_node *nv = &s->nodes[v];
+    if (nv->next != EB_NONE)
+        return;
+    nv->next = v;
+    if (s->qtail == EB_NONE)
+        s->qhead = v;
+    else
+        s->nodes[s->qtail].next = v;
+    s->qtail = v;
+}
+
+static inline int32_t eb_pop_active(eb_state *s)
+{
+    while (s->qhead != EB_NONE) {
+        const int32_t v = s->qhead;
+        eb_node *nv = &s->nodes[v];
+        s->qhead = nv->next == v ? EB_NONE : nv->next;
+        if (s->qhead == EB_NONE)
+            s->qtail = EB_NONE;
+        nv->next = EB_NONE;
+        if (nv->tree != EB_FREE)
+            return v;
+    }
+    return EB_NONE;
+}
+
+static inline void eb_make_orphan(eb_state *s, int32_t v)
+{
+    s->nodes[v].parent = EB_ORPHAN;
+    int32_t at = s->rhead + s->rlen;
+    if (at >= s->n)
+        at -= s->n;
+    s->ring[at] = v;
+    s->rlen++;
+    s->orphans++;
+}
+
+/* ---------------------------------------------------------------- draining */
+
+/* Pull x's deficit up its S tree. */
+static void eb_drain_s(eb_state *s, int32_t x)
+{
+    eb_node *const nodes = s->nodes;
+    for (;;) {
+        eb_node *nx = &nodes[x];
+        if (nx->parent == EB_ROOT) {
+            if (nx->ex <= 0)
+                eb_make_orphan(s, x);
+            return;
+        }
+        if (nx->parent == EB_ORPHAN || nx->ex >= 0)
+            return;
+        /* Flow runs parent -> x: against the parent arc, whose rev is that
+         * residual. */
+        const int64_t p = nx->parent;
+        const uint32_t r = s->arcs[p].rev;
+        const uint32_t f = (uint64_t)-nx->ex < r ? (uint32_t)-nx->ex : r;
+        eb_push(s, eb_sister(s, p), f);
+        s->pushes++;
+        nx->ex += f;
+        const int32_t up = nx->pnode;
+        nodes[up].ex -= f;
+        if (s->arcs[p].rev == 0)
+            eb_make_orphan(s, x);
+        x = up;
+    }
+}
+
+/* Push x's excess down its T tree (towards the sink). */
+static void eb_drain_t(eb_state *s, int32_t x)
+{
+    eb_node *const nodes = s->nodes;
+    for (;;) {
+        eb_node *nx = &nodes[x];
+        if (nx->parent == EB_ROOT) {
+            if (nx->ex >= 0)
+                eb_make_orphan(s, x);
+            return;
+        }
+        if (nx->parent == EB_ORPHAN || nx->ex <= 0)
+            return;
+        const int64_t p = nx->parent;
+        const uint32_t r = s->arcs[p].res;
+        const uint32_t f = (uint64_t)nx->ex < r ? (uint32_t)nx->ex : r;
+        eb_push(s, p, f);
+        s->pushes++;
+        nx->ex -= f;
+        const int32_t up = nx->pnode;
+        nodes[up].ex += f;
+        if (s->arcs[p].res == 0)
+            eb_make_orphan(s, x);
+        x = up;
+    }
+}
+
+static inline void eb_drain(eb_state *s, int32_t x)
+{
+    if (s->nodes[x].tree == EB_S)
+        eb_drain_s(s, x);
+    else
+        eb_drain_t(s, x);
+}
+
+/* ---------------------------------------------------------------- orphans */
+
+/* Residual towards x from its neighbour through x's arc a (S), or from x
+ * to it (T): what a parent arc of x in that tree needs. */
+static inline uint32_t eb_up_res(const eb_arc *a, uint8_t tree)
+{
+    return tree == EB_S ? a->rev : a->res;
+}
+
+static void eb_process_orphan(eb_state *s, int32_t x)
+{
+    eb_node *const nodes = s->nodes;
+    const eb_arc *const arcs = s->arcs;
+    eb_node *nx = &nodes[x];
+    const uint8_t tree = nx->tree;
+    const int64_t beg = s->first[x], end = s->first[x + 1];
+    s->work += end - beg;
+
+    /* Holding what its tree's roots hold (a warm change can do that), it
+     * becomes a root where it is: its label, and so its subtree, stay. */
+    if (tree == EB_S ? nx->ex > 0 : nx->ex < 0) {
+        nx->parent = EB_ROOT;
+        eb_activate(s, x);
+        return;
+    }
+
+    /* Pass 1: a parent at the same level. */
+    for (int64_t a = beg; a < end; a++) {
+        if (!eb_up_res(&arcs[a], tree))
+            continue;
+        const int32_t w = arcs[a].head;
+        if (nodes[w].tree == tree && nodes[w].d == nx->d - 1) {
+            nx->parent = a;
+            nx->pnode = w;
+            if (nx->ex != 0)
+                eb_drain(s, x);
+            return;
+        }
+    }
+
+    /* Pass 2: the children go, then the lowest neighbour of the tree. */
+    int64_t best = -1;
+    int32_t dmin = INT32_MAX;
+    for (int64_t a = beg; a < end; a++) {
+        const int32_t w = arcs[a].head;
+        eb_node *nw = &nodes[w];
+        if (nw->tree != tree)
+            continue;
+        if (nw->parent >= 0 && nw->pnode == x)
+            eb_make_orphan(s, w);
+        else if (nw->parent != EB_ORPHAN && eb_up_res(&arcs[a], tree) && nw->d < dmin)
+            dmin = nw->d, best = a;
+    }
+    /* The label may not pass the growth front by more than one (IBFS's
+     * bound, which keeps orphans from lifting each other for ever): an
+     * orphan that would goes, and growth takes it back later. */
+    const int32_t front = s->front[tree] > nx->d ? s->front[tree] : nx->d;
+    if (best >= 0 && dmin <= front) {
+        nx->parent = best;
+        nx->pnode = arcs[best].head;
+        nx->d = dmin + 1;
+        s->relabels++;
+        eb_activate(s, x);
+        if (nx->ex != 0)
+            eb_drain(s, x);
+        return;
+    }
+
+    /* Pass 3: x leaves its tree; those of the tree that reach it grow
+     * again. */
+    for (int64_t a = beg; a < end; a++) {
+        const int32_t w = arcs[a].head;
+        if (nodes[w].tree == tree && (tree == EB_S ? arcs[a].rev : arcs[a].res))
+            eb_activate(s, w);
+    }
+    if (nx->ex == 0) {
+        nx->tree = EB_FREE;
+        nx->parent = EB_ROOT;
+        return;
+    }
+    /* A deficit left in S (an excess in T) roots the other tree. */
+    nx->tree = tree == EB_S ? EB_T : EB_S;
+    nx->parent = EB_ROOT;
+    nx->d = 0;
+    eb_activate(s, x);
+}
+
+static void eb_adopt(eb_state *s)
+{
+    while (s->rlen > 0) {
+        if (s->work > s->budget) {
+            s->over = 1;
+            return;
+        }
+        const int32_t x = s->ring[s->rhead];
+        if (++s->rhead == s->n)
+            s->rhead = 0;
+        s->rlen--;
+        eb_process_orphan(s, x);
+    }
+}
+
+/* ------------------------------------------------------------ growth */
+
+/* The whole residual of S -> T arc a (tail x in S, head y in T) crosses. */
+static void eb_cross(eb_state *s, int32_t x, int64_t a)
+{
+    const eb_node *const nodes = s->nodes;
+    const int32_t y = s->arcs[a].head;
+    /* As much as the arc and both roots allow; the tree arcs between are
+     * not looked at: where one is too small, the drain leaves the rest at
+     * the node below it. */
+    int64_t f = s->arcs[a].res;
+    int32_t r = x;
+    while (nodes[r].parent != EB_ROOT)
+        r = nodes[r].pnode;
+    if (nodes[r].ex < f)
+        f = nodes[r].ex;
+    for (r = y; nodes[r].parent != EB_ROOT;)
+        r = nodes[r].pnode;
+    if (-nodes[r].ex < f)
+        f = -nodes[r].ex;
+    eb_push(s, a, (uint32_t)f);
+    s->nodes[x].ex -= f;
+    s->nodes[y].ex += f;
+    s->crossings++;
+    eb_drain_s(s, x);
+    eb_drain_t(s, y);
+    eb_adopt(s);
+}
+
+/* Scan the arcs of active node v. */
+static void eb_grow(eb_state *s, int32_t v)
+{
+    eb_node *const nodes = s->nodes;
+    const int64_t end = s->first[v + 1];
+    s->front[nodes[v].tree] = nodes[v].d;
+    for (int64_t a = s->first[v]; a < end && !s->over; a++) {
+        eb_node *nv = &nodes[v];
+        if (nv->tree == EB_S) {
+            if (!s->arcs[a].res)
+                continue;
+            const int32_t w = s->arcs[a].head;
+            eb_node *nw = &nodes[w];
+            if (nw->tree == EB_FREE) {
+                nw->tree = EB_S;
+                nw->parent = eb_sister(s, a);
+                nw->pnode = v;
+                nw->d = nv->d + 1;
+                eb_activate(s, w);
+            } else if (nw->tree == EB_T) {
+                eb_cross(s, v, a);
+                a--; /* the arc again: a root may have run out first */
+            }
+        } else if (nv->tree == EB_T) {
+            if (!s->arcs[a].rev)
+                continue;
+            const int32_t w = s->arcs[a].head;
+            eb_node *nw = &nodes[w];
+            if (nw->tree == EB_FREE) {
+                nw->tree = EB_T;
+                nw->parent = eb_sister(s, a);
+                nw->pnode = v;
+                nw->d = nv->d + 1;
+                eb_activate(s, w);
+            } else if (nw->tree == EB_S) {
+                eb_cross(s, w, eb_sister(s, a));
+                a--;
+            }
+        } else {
+            return; /* v left the trees during a crossing */
+        }
+    }
+    s->work += end - s->first[v];
+}
+
+/* eb_run's answer when the work budget is spent (not a public status). */
+#define EB_OVER_BUDGET ((gcut_status)-1)
+
+static gcut_status eb_run(eb_state *s)
+{
+    gcut_status st;
+    int64_t steps = 0;
+    int32_t v;
+    if (s->over)
+        return EB_OVER_BUDGET;
+    while ((v = eb_pop_active(s)) != EB_NONE) {
+        eb_grow(s, v);
+        if (s->over)
+            return EB_OVER_BUDGET;
+        if (++steps % EB_CLOCK_EVERY == 0) {
+            if ((st = gcut_i_poll("solve", -1, NULL)) != GCUT_OK)
+                return st;
+            if (s->work > s->budget)
+                return EB_OVER_BUDGET;
+        }
+    }
+    return GCUT_OK;
+}
+
+/* ------------------------------------------------------------ set-up */
+
+static void eb_state_release(eb_state *s)
+{
+    gcut_i_free(s->arcs);
+    gcut_i_free(s->nodes);
+    gcut_i_free(s->cs);
+    gcut_i_free(s->ck);
+    gcut_i_free(s->ring);
+    memset(s, 0, sizeof *s);
+}
+
+static gcut_status eb_alloc(eb_state *s, int32_t n, int64_t m)
+{
+    eb_state_release(s);
+    s->n = n;
+    s->m = m;
+    s->arcs = gcut_i_malloc_array(m > 0 ? m : 1, sizeof(eb_arc));
+    s->nodes = gcut_i_malloc_array(n > 0 ? n : 1, sizeof(eb_node));
+    s->cs = gcut_i_malloc_array(n > 0 ? n : 1, sizeof(int32_t));
+    s->ck = gcut_i_malloc_array(n > 0 ? n : 1, sizeof(int32_t));
+    s->ring = gcut_i_malloc_array(n > 0 ? n : 1, sizeof(int32_t));
+    if (!s->arcs || !s->nodes || !s->cs || !s->ck || !s->ring) {
+        eb_state_release(s);
+        return GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-eibfs: cannot allocate %d nodes and %lld arcs",
+                         (int)n, (long long)m);
+    }
+    return GCUT_OK;
+}
+
+static void eb_reset_counters(eb_state *s)
+{
+    s->qhead = s->qtail = EB_NONE;
+    s->rhead = s->rlen = 0;
+    s->work = 0;
+    s->budget = EB_WORK_PER_ARC * (s->m + s->n) + EB_WORK_BASE;
+    s->crossings = s->pushes = s->relabels = s->orphans = 0;
+    s->front[0] = s->front[1] = s->front[2] = 0;
+    s->over = 0;
+}
+
+/* Cold start: residuals from the layout, terminal arcs saturated, every
+ * node of non-zero excess a root of label 0. */
+static void eb_init_cold(eb_state *s, const gcut_problem *p)
+{
+    const gcut_bcsr *b = p->bcsr;
+    for (int64_t a = 0; a < b->m; a++) {
+        s->arcs[a].head = b->head[a];
+        s->arcs[a].res = (uint32_t)b->cap[a];
+        s->arcs[a].rev = (uint32_t)b->cap[b->sister[a]];
+        const int64_t d = b->sister[a] - a;
+        s->arcs[a].sdiff = d > INT32_MIN && d <= INT32_MAX ? (int32_t)d : EB_FAR;
+    }
+    for (int32_t v = 0; v < s->n; v++) {
+        eb_node *nv = &s->nodes[v];
+        s->cs[v] = p->cap_source[v];
+        s->ck[v] = p->cap_sink[v];
+        nv->ex = (int64_t)p->cap_source[v] - p->cap_sink[v];
+        nv->parent = EB_ROOT;
+        nv->pnode = EB_NONE;
+        nv->d = 0;
+        nv->next = EB_NONE;
+        nv->tree = nv->ex > 0 ? EB_S : (nv->ex < 0 ? EB_T : EB_FREE);
+        if (nv->tree != EB_FREE)
+            eb_activate(s, v);
+    }
+}
+
+/* Warm start: the kept flow and forests, with the excess of every node
+ * whose terminal capacities changed moved by the change (see the top). */
+static void eb_init_warm(eb_state *s, const gcut_problem *p)
+{
+    eb_node *const nodes = s->nodes;
+    for (int32_t v = 0; v < s->n; v++) {
+        const int32_t cs = p->cap_source[v], ck = p->cap_sink[v];
+        if (cs == s->cs[v] && ck == s->ck[v])
+            continue;
+        eb_node *nv = &nodes[v];
+        nv->ex += ((int64_t)cs - s->cs[v]) - ((int64_t)ck - s->ck[v]);
+        s->cs[v] = cs;
+        s->ck[v] = ck;
+        const uint8_t own = nv->tree == EB_S ? 1 : (nv->tree == EB_T ? 2 : 0);
+        if (own == 0) {
+            if (nv->ex != 0) {
+                nv->tree = nv->ex > 0 ? EB_S : EB_T;
+                nv->parent = EB_ROOT;
+                nv->d = 0;
+                eb_activate(s, v);
+            }
+            continue;
+        }
+        /* Its tree's sign: + in S, - in T. */
+        const int64_t signed_ex = own == 1 ? nv->ex : -nv->ex;
+        if (nv->parent == EB_ROOT) {
+            if (signed_ex <= 0)
+                eb_make_orphan(s, v);
+        } else if (nv->parent >= 0) {
+            if (signed_ex > 0) {
+                nv->parent = EB_ROOT; /* keeps its label: its subtree stays valid */
+                eb_activate(s, v);
+            } else if (signed_ex < 0) {
+                eb_drain(s, v);
+            }
+        }
+        /* An orphan already in the ring is processed with its new excess. */
+    }
+    eb_adopt(s);
+}
+
+/* Flow value from the excesses (see the top). */
+static int64_t eb_value(const eb_state *s)
+{
+    int64_t f = 0;
+    for (int32_t v = 0; v < s->n; v++)
+        f += s->cs[v] - (s->nodes[v].ex > 0 ? s->nodes[v].ex : 0);
+    return f;
+}
+
+/* ------------------------------------------------------------ flows */
+
+/* Per-edge flows from residuals res (consumed). A root of T may have sent
+ * out more than came in and its sink capacity allows (a deficit below
+ * -cap_sink'); phase II on the reversed graph (every arc replaced by its
+ * sister: the same index, the sister's capacity and residual, which
+ * reverses every flow, and the terminals swapped) returns such deficits
+ * towards the sink first. Then phase II proper returns the excesses of S's
+ * roots towards the source. */
+static gcut_status eb_flows(const eb_state *s, const gcut_problem *p, uint32_t *res,
+                            int32_t *edge_flows)
+{
+    const gcut_bcsr *b = p->bcsr;
+    const int32_t n = s->n;
+    const int64_t nn = n > 0 ? n : 1;
+    gcut_status st = GCUT_OK;
+    int64_t *exc = gcut_i_malloc_array(nn, sizeof(int64_t));
+    int64_t *used = gcut_i_malloc_array(nn, sizeof(int64_t));
+    int32_t *rcap = NULL;
+    uint32_t *rres = NULL;
+    if (!exc || !used) {
+        st = GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-eibfs: cannot allocate phase II (%d nodes)", (int)n);
+        goto done;
+    }
+    int over = 0;
+    for (int32_t v = 0; v < n; v++) {
+        const int32_t cs = p->cap_source[v], ck = p->cap_sink[v];
+        const int64_t ckc = ck - (cs < ck ? cs : ck); /* cancelled sink capacity */
+        const int64_t ex = s->nodes[v].ex;
+        /* Sink flow of v: all of it unless a deficit is left unused. */
+        const int64_t sink = ex < 0 ? ckc + ex : ckc;
+        exc[v] = sink < 0 ? -sink : 0;
+        used[v] = sink < 0 ? 0 : sink;
+        over |= sink < 0;
+    }
+    if (over) {
+        rcap = gcut_i_malloc_array(b->m > 0 ? b->m : 1, sizeof(int32_t));
+        rres = gcut_i_malloc_array(b->m > 0 ? b->m : 1, sizeof(uint32_t));
+        if (!rcap || !rres) {
+            st = GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-eibfs: cannot allocate the reversed residuals");
+            goto done;
+        }
+        for (int64_t a = 0; a < b->m; a++) {
+            rcap[a] = b->cap[b->sister[a]];
+            rres[a] = res[b->sister[a]];
+        }
+        gcut_bcsr rb = *b;
+        rb.cap = rcap;
+        if ((st = gcut_i_preflow_to_flow(&rb, rres, exc, used)) != GCUT_OK)
+            goto done;
+        for (int64_t a = 0; a < b->m; a++)
+            res[a] = rres[b->sister[a]];
+    }
+    for (int32_t v = 0; v < n; v++) {
+        const int32_t cs = p->cap_source[v], ck = p->cap_sink[v];
+        exc[v] = s->nodes[v].ex > 0 ? s->nodes[v].ex : 0;
+        used[v] = cs - (cs < ck ? cs : ck);
+    }
+    if ((st = gcut_i_preflow_to_flow(b, res, exc, used)) != GCUT_OK)
+        goto done;
+    gcut_i_edge_flows_from_residual(b, res, p->num_edges, edge_flows);
+done:
+    gcut_i_free(rres);
+    gcut_i_free(rcap);
+    gcut_i_free(used);
+    gcut_i_free(exc);
+    return st;
+}
+
+/* ------------------------------------------------------------ driver */
+
+/* The answer from the engine's final state: value, canonical cut, flows. */
+static gcut_status eb_answer(eb_state *s, const gcut_problem *p, gcut_solution *sol)
+{
+    const gcut_bcsr *b = p->bcsr;
+    const int32_t n = s->n;
+    gcut_status st;
+    if ((st = gcut_i_poll("cut", -1, NULL)) != GCUT_OK)
+        return st;
+    double t0 = gcut_i_now_ms();
+    uint32_t *res = gcut_i_malloc_array(b->m > 0 ? b->m : 1, sizeof(uint32_t));
+    int64_t *sink_res = gcut_i_malloc_array(n > 0 ? n : 1, sizeof(int64_t));
+    if (!res || !sink_res) {
+        st = GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-eibfs: cannot allocate the final residuals");
+        goto done;
+    }
+    for (int64_t a = 0; a < b->m; a++)
+        res[a] = s->arcs[a].res;
+    for (int32_t v = 0; v < n; v++)
+        sink_res[v] = s->nodes[v].ex < 0 ? -s->nodes[v].ex : 0;
+    if ((st = gcut_i_cut_from_residual(b, res, sink_res, sol->cut)) != GCUT_OK)
+        goto done;
+    sol->stats->cut_ms = gcut_i_now_ms() - t0;
+    if (sol->edge_flows) {
+        if ((st = gcut_i_poll("flows", -1, NULL)) != GCUT_OK)
+            goto done;
+        t0 = gcut_i_now_ms();
+        if ((st = eb_flows(s, p, res, sol->edge_flows)) != GCUT_OK)
+            goto done;
+        sol->stats->flow_ms = gcut_i_now_ms() - t0;
+    }
+    sol->flow = eb_value(s);
+done:
+    gcut_i_free(res);
+    gcut_i_free(sink_res);
+    return st;
+}
+
+gcut_status gcut_i_eibfs_solve_kept(void **kept, const gcut_problem *p,
+                                    const gcut_solve_options *opt, gcut_solution *sol)
+{
+    const gcut_bcsr *b = p->bcsr;
+    if (!b)
+        return GCUT_FAIL(GCUT_ERR_INTERNAL, "cpu-eibfs: no BCSR layout was given");
+    if (gcut_i_params_none(opt->params, "cpu-eibfs") != GCUT_OK)
+        return GCUT_ERR_INVALID;
+    eb_state *s = *kept;
+    if (!s) {
+        s = gcut_i_calloc(1, sizeof *s);
+        if (!s)
+            return GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-eibfs: cannot allocate its state");
+        *kept = s;
+    }
+    double t0 = gcut_i_now_ms();
+    const int warm = s->valid && s->n == p->num_nodes && s->m == b->m;
+    s->valid = 0;
+    gcut_status st;
+    if (!warm && (st = eb_alloc(s, p->num_nodes, b->m)) != GCUT_OK)
+        return st;
+    s->first = b->first;
+    s->sister = b->sister;
+    eb_reset_counters(s);
+    if (warm)
+        eb_init_warm(s, p);
+    else
+        eb_init_cold(s, p);
+    sol->stats->init_ms = gcut_i_now_ms() - t0;
+    sol->stats->warm_start = warm;
+
+    t0 = gcut_i_now_ms();
+    st = eb_run(s);
+    sol->stats->solve_ms = gcut_i_now_ms() - t0;
+    if (st == EB_OVER_BUDGET) {
+        /* Past the work budget: cpu-hpf solves the problem cold. */
+        gcut_i_log(opt, GCUT_LOG_INFO,
+                   "cpu-eibfs: work budget spent after %lld crossings; cpu-hpf takes over",
+                   (long long)s->crossings);
+        eb_state_release(s);
+        return gcut_i_backend_hpf.solve_graph(NULL, p, opt, sol);
+    }
+    if (st != GCUT_OK)
+        return st;
+    sol->stats->augmentations = s->crossings;
+    sol->stats->pushes = s->pushes;
+    sol->stats->relabels = s->relabels;
+    sol->stats->threads = 1;
+    if ((st = eb_answer(s, p, sol)) != GCUT_OK)
+        return st;
+    s->valid = 1;
+    gcut_i_log(opt, GCUT_LOG_DEBUG,
+               "cpu-eibfs: flow %lld (%s), %lld crossings, %lld pushes, %lld orphans, "
+               "%lld relabels, %.1f arc scans per arc",
+               (long long)sol->flow, warm ? "warm" : "cold", (long long)s->crossings,
+               (long long)s->pushes, (long long)s->orphans, (long long)s->relabels,
+               (double)s->work / (double)(s->m + s->n + 1));
+    return GCUT_OK;
+}
+
+void gcut_i_eibfs_free(void *kept)
+{
+    eb_state *s = kept;
+    if (!s)
+        return;
+    eb_state_release(s);
+    gcut_i_free(s);
+}
+
+static gcut_status eb_solve(void *state, const gcut_problem *p, const gcut_solve_options *opt,
+                            gcut_solution *sol)
+{
+    (void)state;
+    void *kept = NULL;
+    gcut_status st = gcut_i_eibfs_solve_kept(&kept, p, opt, sol);
+    gcut_i_eibfs_free(kept);
+    return st;
+}
+
+const gcut_backend gcut_i_backend_eibfs = GCUT_BACKEND_ASSIGN(
+    "cpu-eibfs",
+    "excess incremental BFS (Goldberg et al. ESA 2015), warm re-solve on general graphs",
+    GCUT_BACKEND_GRAPH | GCUT_BACKEND_FLOWS | GCUT_BACKEND_NEEDS_BCSR, NULL, NULL, eb_solve, NULL,
+    NULL);
