@@ -77,23 +77,23 @@ struct R {
     int n, P, pad, nd, ncross, d_inf, has_lo, has_hi;
     int step[26];
     int up[9], down[9];
-    signed char ck[26]; /* k of a crossing direction, else -1 */
-    unsigned *res;      /* nd * n */
-    long long *exc;     /* n */
-    u64 *inc;           /* n: flow arriving during a push phase */
-    int *rsink;         /* n */
-    int *lab;           /* lab_mem + P + pad: lab[-P-pad .. n+P+pad-1] */
-    int *lab2;          /* n: new labels, or the relabel's distances */
+    signed char ck[26];    /* k of a crossing direction, else -1 */
+    unsigned *res;         /* nd * n */
+    long long *exc;        /* n */
+    u64 *inc;              /* n: flow arriving during a push phase */
+    int *rsink;            /* n */
+    int *lab;              /* lab_mem + P + pad: lab[-P-pad .. n+P+pad-1] */
+    int *lab2;             /* n: new labels, or the relabel's distances */
     unsigned *acc0, *acc1; /* ncross * P each */
-    u64 *ctr;           /* C_SLOTS */
+    u64 *ctr;              /* C_SLOTS */
 };
 
 struct Region {
     R r;
     int *lab_mem;
-    unsigned char *msg;   /* 4 message buffers */
-    size_t msg_bytes;     /* with flows */
-    unsigned char *cut;   /* n bytes */
+    unsigned char *msg; /* 4 message buffers */
+    size_t msg_bytes;   /* with flows */
+    unsigned char *cut; /* n bytes */
 };
 
 int blocks(long long n) { return (int)((n + kBlock - 1) / kBlock); }
@@ -342,8 +342,8 @@ gcut_status region_alloc(Region *g, const gcut_grid_region_init *in)
     GCUT_CUDA_CHECK(cudaMalloc((void **)&g->cut, n + 1));
     r.acc1 = r.acc0 + accn;
     r.lab = g->lab_mem + P + (size_t)in->pad;
-    GCUT_CUDA_CHECK(cudaMemcpy(r.res, in->res, (size_t)in->num_dirs * n * 4,
-                               cudaMemcpyHostToDevice));
+    GCUT_CUDA_CHECK(
+        cudaMemcpy(r.res, in->res, (size_t)in->num_dirs * n * 4, cudaMemcpyHostToDevice));
     GCUT_CUDA_CHECK(cudaMemcpy(r.exc, in->excess, n * 8, cudaMemcpyHostToDevice));
     GCUT_CUDA_CHECK(cudaMemcpy(r.rsink, in->sink_res, n * 4, cudaMemcpyHostToDevice));
     GCUT_CUDA_CHECK(cudaMemset(r.inc, 0, n * 8 + 8));
@@ -478,8 +478,8 @@ gcut_status region_discharge(void *h, int64_t *pushes, int64_t *relabels, int64_
                 return st;
             ++*local;
         }
-        if (it % 256 == 0 && (st = gcut_cu_poll(NULL, "discharge", active, "active nodes")) !=
-                                 GCUT_OK)
+        if (it % 256 == 0 &&
+            (st = gcut_cu_poll(NULL, "discharge", active, "active nodes")) != GCUT_OK)
             return st;
     }
     u64 c[2];
@@ -516,8 +516,8 @@ gcut_status region_pack(void *h, int with_flows)
         GCUT_CUDA_CHECK(cudaMemcpy(send, r.lab + base, P * 4, cudaMemcpyDeviceToDevice));
         if (with_flows) {
             unsigned *acc = side == 0 ? r.acc0 : r.acc1;
-            GCUT_CUDA_CHECK(cudaMemcpy(send + P * 4, acc, P * 4 * (size_t)r.ncross,
-                                       cudaMemcpyDeviceToDevice));
+            GCUT_CUDA_CHECK(
+                cudaMemcpy(send + P * 4, acc, P * 4 * (size_t)r.ncross, cudaMemcpyDeviceToDevice));
             GCUT_CUDA_CHECK(cudaMemset(acc, 0, P * 4 * (size_t)r.ncross));
         }
     }
@@ -533,8 +533,8 @@ gcut_status region_unpack(void *h, int with_flows)
         if (side == 0 ? !r.has_lo : !r.has_hi)
             continue;
         const unsigned char *recv = (const unsigned char *)region_buffer(h, 2 + side);
-        GCUT_CUDA_CHECK(cudaMemcpy(r.lab + (side == 0 ? -r.P : r.n), recv, P * 4,
-                                   cudaMemcpyDeviceToDevice));
+        GCUT_CUDA_CHECK(
+            cudaMemcpy(r.lab + (side == 0 ? -r.P : r.n), recv, P * 4, cudaMemcpyDeviceToDevice));
         if (with_flows)
             LAUNCH(unpack_flows_kernel, blocks(r.P), r, (const unsigned *)(recv + P * 4),
                    side == 0 ? 0 : r.n - r.P, side);
@@ -570,8 +570,17 @@ gcut_status region_flow(void *h, int64_t *flow)
 
 } // namespace
 
-const gcut_grid_region_ext gcut_cu_grid_region = {
-    GCUT_PLUGIN_ABI_VERSION, region_create,       region_destroy, region_neighbours,
-    region_discharge,        region_relabel,      region_reset_ghosts, region_active,
-    region_pack,             region_unpack,       region_buffer,  region_copy,
-    region_cut,              region_flow};
+const gcut_grid_region_ext gcut_cu_grid_region = {GCUT_PLUGIN_ABI_VERSION,
+                                                  region_create,
+                                                  region_destroy,
+                                                  region_neighbours,
+                                                  region_discharge,
+                                                  region_relabel,
+                                                  region_reset_ghosts,
+                                                  region_active,
+                                                  region_pack,
+                                                  region_unpack,
+                                                  region_buffer,
+                                                  region_copy,
+                                                  region_cut,
+                                                  region_flow};

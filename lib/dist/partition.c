@@ -39,8 +39,7 @@ static const gcut_grid_region_ext *find_region_ext(const char *name)
     int32_t index = -1;
     if (gcut_backend_find(name, &index) != GCUT_OK) {
         gcut_clear_error();
-        GCUT_FAIL(GCUT_ERR_NOT_FOUND, "no back end named \"%s\" (device regions: cuda-grid)",
-                  name);
+        GCUT_FAIL(GCUT_ERR_NOT_FOUND, "no back end named \"%s\" (device regions: cuda-grid)", name);
         return NULL;
     }
     const char *why = NULL;

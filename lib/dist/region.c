@@ -593,8 +593,8 @@ void gcut_i_region_discharge(gcut_i_region *r)
 {
     if (r->dx) {
         if (!r->dev_err)
-            dev_ok(r, r->dx->discharge(r->dh, &r->st.pushes, &r->st.relabels,
-                                       &r->st.local_relabels));
+            dev_ok(r,
+                   r->dx->discharge(r->dh, &r->st.pushes, &r->st.relabels, &r->st.local_relabels));
         return;
     }
     const int32_t d_inf = r->s.d_inf, qcap = r->n;

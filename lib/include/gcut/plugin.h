@@ -23,6 +23,9 @@
  * Version 4 (gcut 0.3): gcut_host_api.poll (time limit of the whole call,
  * cancelling and progress reports); host allocations count against the
  * call's memory budget.
+ * Named extensions are versioned on their own and added without changing
+ * this number: "gcut.grid.device" 1 (gcut 0.3), "gcut.grid.region" 1 (the
+ * device regions of gcut_grid_solve_partitioned, unreleased).
  */
 #ifndef GCUT_PLUGIN_H
 #define GCUT_PLUGIN_H
@@ -255,7 +258,7 @@ typedef struct gcut_grid_device_ext {
     gcut_status (*copy)(void *dst, const void *src, size_t bytes);
 } gcut_grid_device_ext;
 
-/* ------------------------------ device regions of a partitioned grid (optional, since 0.4) */
+/* ------------------------- device regions of a partitioned grid (optional, unreleased) */
 
 /** Name and version of the extension through which a grid back end keeps
  *  one region (a slab of planes) of gcut_grid_solve_partitioned on its
