@@ -25,6 +25,13 @@ static gcut_status local_exchange(void *ctx, gcut_i_region *const *regs, int32_t
 {
     (void)ctx;
     gcut_status st;
+    /* A device region whose call failed has stopped (region.c): its send
+     * buffers would hand stale flows over again, so the solve stops here. */
+    for (int32_t i = 0; i < nregs; i++) {
+        const char *msg;
+        if ((st = gcut_i_region_device_error(regs[i], &msg)) != GCUT_OK)
+            return GCUT_FAIL(st, "region %d of %d on the device: %s", (int)i, (int)nregs, msg);
+    }
     for (int32_t i = 0; i + 1 < nregs; i++)
         if ((st = gcut_i_region_copy_msg(regs[i + 1], 0, regs[i], 1, bytes)) != GCUT_OK ||
             (st = gcut_i_region_copy_msg(regs[i], 1, regs[i + 1], 0, bytes)) != GCUT_OK)
