@@ -21,7 +21,7 @@
  *
  * Environment:
  *   GCUT_GPU_REPEAT    solves of each partitioned case (default 1)
- *   GCUT_GPU_QUICK     1: a few small cases only, no timing (for
+ *   GCUT_GPU_QUICK     1: a few small cases only, no timing; 2: fewer still (for
  *                      compute-sanitizer; scripts/gpu-check.sh sets it)
  *   GCUT_GPU_DIST_SIZE side of the timing volume (default 256; 0: none); a
  *                      solve of it past 120 s is printed as such, not failed
@@ -213,7 +213,7 @@ static void test_random(void **unused)
         g_quick ? sizeof quick_set / sizeof quick_set[0] : sizeof shapes / sizeof shapes[0];
     for (size_t s = 0; s < nshapes; s++) {
         const size_t at = g_quick ? quick_set[s] : s;
-        for (int k = 0; k < TU_GRID_COUNT; k += g_quick ? 2 : 1) {
+        for (int k = 0; k < TU_GRID_COUNT; k += g_quick ? 2 * g_quick : 1) {
             gcut_grid *g;
             assert_int_equal(
                 gcut_grid_new(&g, shapes[at].w, shapes[at].h, shapes[at].d, shapes[at].c), GCUT_OK);
@@ -265,7 +265,7 @@ static void test_crossing(void **unused)
     } shapes[] = {{12, 16, 1, 4}, {10, 13, 1, 8}, {6, 5, 9, 6}, {5, 4, 8, 18}, {4, 5, 7, 26}};
     tu_rng r = {99};
     char label[128];
-    const size_t nshapes = g_quick ? 2 : sizeof shapes / sizeof shapes[0];
+    const size_t nshapes = g_quick >= 2 ? 0 : g_quick ? 2 : sizeof shapes / sizeof shapes[0];
     for (size_t s = 0; s < nshapes; s++)
         for (int across = 0; across < 2; across++)
             for (int huge = 0; huge < 2; huge++) {
@@ -347,7 +347,7 @@ static void test_vision(void **unused)
                   {12, 12, 10, 26}, {200, 150, 1, 4}, {40, 36, 32, 6}};
     tu_rng r = {7};
     char label[128];
-    const size_t nshapes = g_quick ? 1 : sizeof shapes / sizeof shapes[0];
+    const size_t nshapes = g_quick >= 2 ? 0 : g_quick ? 1 : sizeof shapes / sizeof shapes[0];
     for (size_t s = 0; s < nshapes; s++) {
         gcut_grid *g;
         assert_int_equal(gcut_grid_new(&g, shapes[s].w, shapes[s].h, shapes[s].d, shapes[s].c),
