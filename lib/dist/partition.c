@@ -149,6 +149,7 @@ static gcut_status partitioned_in_call(gcut_grid *g, int32_t nregions, const int
     if (opt->backend && strcmp(opt->backend, "cuda-grid") == 0 &&
         !(dev = find_region_ext(opt->backend))) {
         st = gcut_last_status();
+        gcut_i_free(cut);
         goto fail;
     }
     const double t_init = gcut_i_now_ms();
