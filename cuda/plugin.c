@@ -7,7 +7,8 @@
  * which hands back one descriptor: the back ends (cuda-csr, cuda-grid),
  * the bipartite matcher (cuda-match-gpr) and the vision layer's device
  * extensions (the segmentation energies and the multi-label moves on
- * cuda-grid) and cuda-grid's solver of grids in device memory. Everything else is hidden: the C and CUDA sources are compiled with
+ * cuda-grid) and cuda-grid's solver of grids in device memory and its device regions of
+ * a partitioned grid (gcut.grid.region). Everything else is hidden: the C and CUDA sources are compiled with
  * -fvisibility=hidden and a linker version script also hides the
  * statically linked CUDA runtime.
  *
@@ -104,6 +105,7 @@ static const gcut_plugin_extension g_extensions[] = {
     {GCUT_VISION_EXT_MRF, GCUT_VISION_EXT_MRF_VERSION, "cuda-grid", &gcut_cu_mrf_grid},
     {GCUT_VISION_EXT_SEG, GCUT_SEG_PLUGIN_VERSION, "cuda-grid", &gcut_cu_seg_grid},
     {GCUT_EXT_GRID_DEVICE, GCUT_EXT_GRID_DEVICE_VERSION, "cuda-grid", &gcut_cu_grid_device},
+    {GCUT_EXT_GRID_REGION, GCUT_EXT_GRID_REGION_VERSION, "cuda-grid", &gcut_cu_grid_region},
 };
 
 #define COUNT(a) ((int32_t)(sizeof(a) / sizeof((a)[0])))

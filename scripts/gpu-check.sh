@@ -29,7 +29,11 @@
 #   CUDA_ARCH   CMAKE_CUDA_ARCHITECTURES (default 90: the H100/H200 only, to build fast)
 #   XSCALE      GCUT_TEST_SCALE of test_crosscheck (default 0.2)
 #   SANITIZE_TESTS  test programs run under compute-sanitizer (default test_gpu_csr
-#               test_gpu_grid test_gpu_device test_gpu_vision_mrf test_gpu_vision_energy)
+#               test_gpu_grid test_gpu_device test_gpu_dist test_gpu_vision_mrf
+#               test_gpu_vision_energy)
+#   DIST_REPEAT GCUT_GPU_REPEAT of test_gpu_dist, run apart from the other GPU
+#               suites (default 3: it solves some 1,700 partitioned cases)
+#   DIST_SIZE   side of test_gpu_dist's timing volume (default 256; 0: none)
 #   TEST_TIMEOUT  seconds allowed to each test program (default 900)
 #   TLIMIT      per-solve time limit of the benchmarks in seconds (default 120)
 #   BENCH_TIMEOUT  seconds allowed to each gcut-bench run (default 900)
@@ -144,14 +148,27 @@ fi
 # ---- tests -----------------------------------------------------------------
 if has_step test; then
   t0=$(date +%s)
-  if GCUT_GPU_REPEAT=$REPEAT ctest --test-dir "$BUILD" -L gpu --output-on-failure \
-       --timeout "${TEST_TIMEOUT:-900}" >"$OUT/test.log" 2>&1; then
+  if GCUT_GPU_REPEAT=$REPEAT ctest --test-dir "$BUILD" -L gpu -E '^test_gpu_dist$' \
+       --output-on-failure --timeout "${TEST_TIMEOUT:-900}" >"$OUT/test.log" 2>&1; then
     note "test (gpu label, GCUT_GPU_REPEAT=$REPEAT): ok ($(elapsed "$t0") s)"
   else
     note "test (gpu label, GCUT_GPU_REPEAT=$REPEAT): FAILED ($(elapsed "$t0") s, see test.log)"
     STATUS=1
   fi
   grep -E '^# |skip|FAILED|\[  FAILED|PASSED' "$OUT/test.log" | head -30 | sed 's/^/    /' | tee -a "$SUMMARY"
+  # The partitioned grid with every region on the GPU (fewer repeats: many
+  # cases), and its timing line for the record.
+  t0=$(date +%s)
+  if GCUT_GPU_REPEAT=${DIST_REPEAT:-3} GCUT_GPU_DIST_SIZE=${DIST_SIZE:-256} \
+       timeout "${TEST_TIMEOUT:-900}" "$BUILD/bin/test_gpu_dist" \
+       >>"$OUT/test.log" 2>&1; then
+    note "test_gpu_dist (GCUT_GPU_REPEAT=${DIST_REPEAT:-3}): ok ($(elapsed "$t0") s)"
+  else
+    note "test_gpu_dist (GCUT_GPU_REPEAT=${DIST_REPEAT:-3}): FAILED ($(elapsed "$t0") s, see test.log)"
+    STATUS=1
+  fi
+  grep -E '^gpu-dist|FAILED|\[  ERROR|failed|differs' "$OUT/test.log" | grep -v '^\[  FAILED  \] [0-9]' |
+    head -12 | sed 's/^/    /' | tee -a "$SUMMARY"
   # The Python package, GPU arrays included (python/tests/test_cuda.py runs
   # where python3 has PyTorch or CuPy).
   t0=$(date +%s)
@@ -190,7 +207,7 @@ fi
 if has_step sanitize; then
   t0=$(date +%s)
   : >"$OUT/sanitize.log"
-  for prog in ${SANITIZE_TESTS:-test_gpu_csr test_gpu_grid test_gpu_device test_gpu_vision_mrf test_gpu_vision_energy}; do
+  for prog in ${SANITIZE_TESTS:-test_gpu_csr test_gpu_grid test_gpu_device test_gpu_dist test_gpu_vision_mrf test_gpu_vision_energy}; do
     for tool in memcheck racecheck synccheck; do
       # racecheck runs about 100 times slower: the smallest run for it.
       quick=1

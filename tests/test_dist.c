@@ -229,6 +229,38 @@ static int stop_now(const gcut_progress *p, void *user)
 
 /* The time limit, the progress callback and the memory budget stop a
  * solve with the result unchanged. */
+/* opt.backend "cuda-grid" puts the regions on the GPU (test_gpu_dist);
+ * where cuda-grid cannot run, the solve fails and says why rather than
+ * running on the CPU. Other back end names keep the CPU regions. */
+static void test_device_choice(void **unused)
+{
+    (void)unused;
+    gcut_grid *g;
+    gcut_result *res;
+    tu_rng r = {5};
+    assert_int_equal(gcut_grid_new(&g, 6, 5, 4, 6), GCUT_OK);
+    tu_grid_randomise(g, &r, TU_GRID_MEDIUM);
+    gcut_result *ref = solve_ref(g);
+    assert_int_equal(gcut_result_new(&res), GCUT_OK);
+    gcut_solve_options opt;
+    gcut_solve_options_init(&opt);
+    opt.backend = "cpu-bk";
+    assert_int_equal(gcut_grid_solve_partitioned(g, 3, NULL, &opt, res), GCUT_OK);
+    assert_string_equal(gcut_result_backend(res), "cpu-region-pr");
+    assert_true(gcut_result_flow(res) == gcut_result_flow(ref));
+    if (!tu_backend_available("cuda-grid")) {
+        opt.backend = "cuda-grid";
+        const gcut_status st = gcut_grid_solve_partitioned(g, 3, NULL, &opt, res);
+        if (st != GCUT_ERR_UNAVAILABLE && st != GCUT_ERR_NOT_FOUND)
+            fail_msg("cuda-grid regions without cuda-grid: status %d (%s)", (int)st,
+                     gcut_last_error());
+        assert_non_null(strstr(gcut_last_error(), "cuda-grid"));
+    }
+    gcut_result_free(res);
+    gcut_result_free(ref);
+    gcut_grid_free(g);
+}
+
 static void test_limits(void **unused)
 {
     (void)unused;
@@ -271,9 +303,10 @@ static void test_count(void **unused)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_random), cmocka_unit_test(test_crossing),
-        cmocka_unit_test(test_larger), cmocka_unit_test(test_errors),
-        cmocka_unit_test(test_limits), cmocka_unit_test(test_count),
+        cmocka_unit_test(test_random),        cmocka_unit_test(test_crossing),
+        cmocka_unit_test(test_larger),        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_limits),        cmocka_unit_test(test_count),
+        cmocka_unit_test(test_device_choice),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

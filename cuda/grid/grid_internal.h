@@ -65,6 +65,10 @@ typedef struct gcut_cu_grid_devio {
 /* The device-grid extension (grid_device.cu), listed by the descriptor. */
 GCUT_CU_HIDDEN extern const gcut_grid_device_ext gcut_cu_grid_device;
 
+/* Regions of a partitioned grid kept on the device (grid_region.cu),
+ * extension "gcut.grid.region", listed by the descriptor. */
+GCUT_CU_HIDDEN extern const gcut_grid_region_ext gcut_cu_grid_region;
+
 /* Solve the grid p into sol (warm when p->warm and the state allows). */
 GCUT_CU_HIDDEN gcut_status gcut_cu_grid_solve(gcut_cu_grid_state *s, const gcut_grid_problem *p,
                                               const gcut_solve_options *opt,

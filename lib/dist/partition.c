@@ -4,6 +4,12 @@
  * regions of a colour discharged by the threads of the pool and the
  * boundaries exchanged by copies. The same driver runs over MPI
  * (lib/mpi/dist_mpi.c); this entry is its reference and its test bed.
+ *
+ * With opt->backend "cuda-grid" every region lives on the one GPU of the
+ * plugin's extension "gcut.grid.region" (gcut/plugin.h; the device code
+ * is cuda/grid/grid_region.cu): the same driver, the same exchanges, now
+ * device-to-device copies of the boundary messages. Any other back end
+ * name (or none) keeps the CPU regions of region.c, the default.
  */
 #include <stdio.h>
 #include <string.h>
@@ -18,11 +24,48 @@ static gcut_status local_exchange(void *ctx, gcut_i_region *const *regs, int32_t
                                   size_t bytes)
 {
     (void)ctx;
-    for (int32_t i = 0; i + 1 < nregs; i++) {
-        memcpy(gcut_i_region_recv_buf(regs[i + 1], 0), gcut_i_region_send_buf(regs[i], 1), bytes);
-        memcpy(gcut_i_region_recv_buf(regs[i], 1), gcut_i_region_send_buf(regs[i + 1], 0), bytes);
+    gcut_status st;
+    /* A device region whose call failed has stopped (region.c): its send
+     * buffers would hand stale flows over again, so the solve stops here. */
+    for (int32_t i = 0; i < nregs; i++) {
+        const char *msg;
+        if ((st = gcut_i_region_device_error(regs[i], &msg)) != GCUT_OK)
+            return GCUT_FAIL(st, "region %d of %d on the device: %s", (int)i, (int)nregs, msg);
     }
+    for (int32_t i = 0; i + 1 < nregs; i++)
+        if ((st = gcut_i_region_copy_msg(regs[i + 1], 0, regs[i], 1, bytes)) != GCUT_OK ||
+            (st = gcut_i_region_copy_msg(regs[i], 1, regs[i + 1], 0, bytes)) != GCUT_OK)
+            return st;
     return GCUT_OK;
+}
+
+/* The device-region extension of back end `name`, or NULL with a failure
+ * recorded (as lib/grid/grid_device.c finds its extension). */
+static const gcut_grid_region_ext *find_region_ext(const char *name)
+{
+    int32_t index = -1;
+    if (gcut_backend_find(name, &index) != GCUT_OK) {
+        gcut_clear_error();
+        GCUT_FAIL(GCUT_ERR_NOT_FOUND, "no back end named \"%s\" (device regions: cuda-grid)", name);
+        return NULL;
+    }
+    const char *why = NULL;
+    if (!gcut_backend_available(index, &why)) {
+        GCUT_FAIL(GCUT_ERR_UNAVAILABLE, "%s is unavailable: %s", name, why ? why : "unknown");
+        return NULL;
+    }
+    const gcut_grid_region_ext *x =
+        gcut_i_plugin_extension(GCUT_EXT_GRID_REGION, GCUT_EXT_GRID_REGION_VERSION, name);
+    if (!x || x->abi_version != GCUT_PLUGIN_ABI_VERSION || !x->create || !x->destroy ||
+        !x->neighbours || !x->discharge || !x->relabel || !x->reset_ghosts || !x->active ||
+        !x->pack || !x->unpack || !x->buffer || !x->copy || !x->cut || !x->flow) {
+        GCUT_FAIL(GCUT_ERR_NOT_FOUND,
+                  "back end %s cannot keep the regions of a partitioned grid on its device "
+                  "(device regions: cuda-grid)",
+                  name);
+        return NULL;
+    }
+    return x;
 }
 
 static gcut_status local_allreduce(void *ctx, int64_t *vals, int32_t count)
@@ -101,6 +144,14 @@ static gcut_status partitioned_in_call(gcut_grid *g, int32_t nregions, const int
         st = GCUT_FAIL(GCUT_ERR_NOMEM, "cannot allocate the cut of %d nodes", (int)g->n);
         goto fail;
     }
+    /* Where the regions live: the device of cuda-grid, or here. */
+    const gcut_grid_region_ext *dev = NULL;
+    if (opt->backend && strcmp(opt->backend, "cuda-grid") == 0 &&
+        !(dev = find_region_ext(opt->backend))) {
+        st = gcut_last_status();
+        gcut_i_free(cut);
+        goto fail;
+    }
     const double t_init = gcut_i_now_ms();
     int64_t first = 0;
     for (int32_t i = 0; i < nregions; i++) {
@@ -122,12 +173,18 @@ static gcut_status partitioned_in_call(gcut_grid *g, int32_t nregions, const int
             goto fail;
         }
         p.nregs++;
+        if (dev && (st = gcut_i_region_to_device(p.regs[p.nregs - 1], dev)) != GCUT_OK) {
+            gcut_i_free(cut);
+            goto fail;
+        }
         first += p.counts[i];
     }
     for (int32_t i = 0; i < p.nregs; i++)
         gcut_i_region_set_neighbours(p.regs[i], i > 0, i + 1 < p.nregs);
     /* Threads: at most the regions of one colour. */
     int32_t threads = opt->threads > 0 ? opt->threads : gcut_i_num_cpus();
+    if (dev)
+        threads = 1; /* one GPU: its regions of a colour run one after the other */
     const int32_t per_colour = (p.nregs + 1) / 2;
     if (threads > per_colour)
         threads = per_colour;
@@ -143,6 +200,13 @@ static gcut_status partitioned_in_call(gcut_grid *g, int32_t nregions, const int
     const gcut_i_dist_comm comm = {NULL, local_exchange, local_allreduce};
     const double init_ms = gcut_i_now_ms() - t_init;
     st = gcut_i_dist_solve(p.regs, p.nregs, 0, &comm, p.pool_ok ? &p.pool : NULL, p.cuts, &run);
+    /* A failed device call ended the driver early (region.c): report it. */
+    for (int32_t i = 0; i < p.nregs && st == GCUT_OK; i++) {
+        const char *msg;
+        const gcut_status dst = gcut_i_region_device_error(p.regs[i], &msg);
+        if (dst != GCUT_OK)
+            st = GCUT_FAIL(dst, "region %d of %d on the device: %s", (int)i, (int)p.nregs, msg);
+    }
     if (st != GCUT_OK) {
         gcut_i_free(cut);
         goto fail;
@@ -163,7 +227,10 @@ static gcut_status partitioned_in_call(gcut_grid *g, int32_t nregions, const int
              (long long)run.sweeps);
     gcut_i_log(opt, GCUT_LOG_INFO, "gcut_grid_solve_partitioned: %s, %lld global relabels", why,
                (long long)run.global_relabels);
-    gcut_i_result_store(res, run.flow, cut, g->n, NULL, 0, &stats, "cpu-region-pr", why);
+    if (dev)
+        gcut_i_note_device_used();
+    gcut_i_result_store(res, run.flow, cut, g->n, NULL, 0, &stats,
+                        dev ? "cuda-grid-region-pr" : "cpu-region-pr", why);
 fail:
     part_free(&p);
     return st;

@@ -37,6 +37,7 @@
  *     it runs, and regions discharged at the same time share no arc;
  *   - after a discharge no own node is active (excess > 0, label < d_inf).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -73,7 +74,29 @@ struct gcut_i_region {
     int full_scan;     /* active nodes may be anywhere (else only on the boundary planes) */
     int64_t since_bfs; /* relabels since the last region-local relabel */
     gcut_i_region_stats st;
+
+    /* A region on a device (gcut_i_region_to_device): the state lives in
+     * the plugin's handle, the host arrays above are freed, and every
+     * operation below goes to the extension. A failed device call is kept
+     * (the first one, with its message): later operations do nothing,
+     * active and relabel count 0 so that the driver ends, and the caller
+     * reports it (gcut_i_region_device_error). */
+    const gcut_grid_region_ext *dx;
+    void *dh;
+    gcut_status dev_err;
+    char dev_msg[256];
 };
+
+/* Keep the first failure of a device call; whether it succeeded. */
+static int dev_ok(const gcut_i_region *rc, gcut_status st)
+{
+    gcut_i_region *r = (gcut_i_region *)rc;
+    if (st != GCUT_OK && r->dev_err == GCUT_OK) {
+        r->dev_err = st;
+        snprintf(r->dev_msg, sizeof r->dev_msg, "%s", gcut_last_error());
+    }
+    return st == GCUT_OK;
+}
 
 size_t gcut_i_region_bytes_per_node(int32_t connectivity)
 {
@@ -249,6 +272,8 @@ void gcut_i_region_free(gcut_i_region *r)
 {
     if (!r)
         return;
+    if (r->dx)
+        r->dx->destroy(r->dh);
     gcut_i_free(r->msg_mem);
     gcut_i_free(r->acc[0]);
     gcut_i_free(r->seeds);
@@ -266,20 +291,101 @@ size_t gcut_i_region_msg_bytes(const gcut_i_region *r, int with_flows)
     return (size_t)r->plane * 4 * (1 + (with_flows ? (size_t)r->ncross : 0));
 }
 
-void *gcut_i_region_send_buf(gcut_i_region *r, int side) { return r->send[side]; }
-void *gcut_i_region_recv_buf(gcut_i_region *r, int side) { return r->recv[side]; }
+void *gcut_i_region_send_buf(gcut_i_region *r, int side)
+{
+    return r->dx ? r->dx->buffer(r->dh, side) : r->send[side];
+}
+void *gcut_i_region_recv_buf(gcut_i_region *r, int side)
+{
+    return r->dx ? r->dx->buffer(r->dh, 2 + side) : r->recv[side];
+}
+
+gcut_status gcut_i_region_copy_msg(gcut_i_region *dst, int dst_side, gcut_i_region *src,
+                                   int src_side, size_t bytes)
+{
+    void *to = gcut_i_region_recv_buf(dst, dst_side);
+    const void *from = gcut_i_region_send_buf(src, src_side);
+    if (!src->dx) {
+        memcpy(to, from, bytes);
+        return GCUT_OK;
+    }
+    return src->dx->copy(to, from, bytes);
+}
 
 void gcut_i_region_set_neighbours(gcut_i_region *r, int lo, int hi)
 {
     r->has_lo = lo;
     r->has_hi = hi;
+    if (r->dx)
+        r->dx->neighbours(r->dh, lo, hi);
+}
+
+gcut_status gcut_i_region_to_device(gcut_i_region *r, const gcut_grid_region_ext *x)
+{
+    gcut_grid_region_init in;
+    memset(&in, 0, sizeof in);
+    in.nodes = r->n;
+    in.plane = r->plane;
+    in.pad = r->pad;
+    in.num_dirs = r->ndir;
+    in.d_inf = r->s.d_inf;
+    in.ncross = r->ncross;
+    for (int32_t d = 0; d < r->ndir; d++)
+        in.dir_step[d] = (int32_t)r->off[d];
+    for (int32_t k = 0; k < r->ncross; k++) {
+        in.up[k] = r->up[k];
+        in.down[k] = r->down[k];
+    }
+    in.res = r->res_mem;
+    in.excess = r->exc;
+    in.sink_res = r->rsink;
+    in.flow = r->flow;
+    gcut_status st = x->create(&in, &r->dh);
+    if (st != GCUT_OK)
+        return st;
+    r->dx = x;
+    x->neighbours(r->dh, r->has_lo, r->has_hi);
+    /* The state is on the device now: free the host copy. */
+    gcut_i_free(r->msg_mem);
+    gcut_i_free(r->acc[0]);
+    gcut_i_free(r->seeds);
+    gcut_i_free(r->tmp);
+    gcut_i_free(r->queue);
+    gcut_i_free(r->lab_mem);
+    gcut_i_free(r->rsink);
+    gcut_i_free(r->exc);
+    gcut_i_free(r->res_mem);
+    r->msg_mem = NULL;
+    r->acc[0] = r->acc[1] = NULL;
+    r->seeds = NULL;
+    r->tmp = r->queue = r->lab_mem = r->rsink = r->lab = NULL;
+    r->exc = NULL;
+    r->res_mem = NULL;
+    for (int32_t d = 0; d < GCUT_GRID_MAX_DIRS; d++)
+        r->res[d] = NULL;
+    for (int i = 0; i < 2; i++)
+        r->send[i] = r->recv[i] = NULL;
+    return GCUT_OK;
+}
+
+gcut_status gcut_i_region_device_error(const gcut_i_region *r, const char **msg)
+{
+    *msg = r->dev_msg;
+    return r->dev_err;
 }
 
 int gcut_i_region_neighbours(const gcut_i_region *r) { return r->has_lo + r->has_hi; }
 
 int32_t gcut_i_region_num_nodes(const gcut_i_region *r) { return r->n; }
 int32_t gcut_i_region_plane(const gcut_i_region *r) { return r->plane; }
-int64_t gcut_i_region_flow(const gcut_i_region *r) { return r->flow; }
+int64_t gcut_i_region_flow(const gcut_i_region *r)
+{
+    if (r->dx) {
+        int64_t f = 0;
+        return !r->dev_err && dev_ok(r, r->dx->flow(r->dh, &f)) ? f : 0;
+    }
+    return r->flow;
+}
 const gcut_i_region_stats *gcut_i_region_stats_get(const gcut_i_region *r) { return &r->st; }
 
 /* ------------------------------------------------------------ relabel */
@@ -371,6 +477,10 @@ static int64_t relabel_search(gcut_i_region *r, int32_t *lab, int32_t tail)
  * O(n * ndir + plane log plane). */
 int64_t gcut_i_region_relabel(gcut_i_region *r)
 {
+    if (r->dx) {
+        int64_t c = 0;
+        return !r->dev_err && dev_ok(r, r->dx->relabel(r->dh, &c)) ? c : 0;
+    }
     const int32_t n = r->n, d_inf = r->s.d_inf;
     int32_t tail = 0;
     for (int32_t v = 0; v < n; v++) {
@@ -393,12 +503,25 @@ int64_t gcut_i_region_relabel(gcut_i_region *r)
 /* The same distances after ghost labels have only gone down since the
  * last gcut_i_region_relabel or update (the rounds of a global relabel):
  * only the nodes whose distance drops are visited. Returns how many. */
-int64_t gcut_i_region_relabel_update(gcut_i_region *r) { return relabel_search(r, r->lab, 0); }
+int64_t gcut_i_region_relabel_update(gcut_i_region *r)
+{
+    /* On a device the whole relabel runs again: with the ghost labels only
+     * lower, the exact distances it computes are the update's, and the
+     * labels that change are those that drop. */
+    if (r->dx)
+        return gcut_i_region_relabel(r);
+    return relabel_search(r, r->lab, 0);
+}
 
 /* Before a global relabel: forget the ghost labels (the iteration starts
  * from "no ghost reaches the sink"). */
 void gcut_i_region_reset_ghosts(gcut_i_region *r)
 {
+    if (r->dx) {
+        if (!r->dev_err)
+            dev_ok(r, r->dx->reset_ghosts(r->dh));
+        return;
+    }
     for (int32_t j = -r->plane - r->pad; j < 0; j++)
         r->lab[j] = r->s.d_inf;
     for (int32_t j = r->n; j < r->n + r->plane + r->pad; j++)
@@ -468,6 +591,12 @@ static inline void push(gcut_i_region *r, int32_t v, int32_t d, uint32_t delta, 
  * ghost node goes to acc[]. */
 void gcut_i_region_discharge(gcut_i_region *r)
 {
+    if (r->dx) {
+        if (!r->dev_err)
+            dev_ok(r,
+                   r->dx->discharge(r->dh, &r->st.pushes, &r->st.relabels, &r->st.local_relabels));
+        return;
+    }
     const int32_t d_inf = r->s.d_inf, qcap = r->n;
     int32_t tail = build_queue(r), head = 0;
     int64_t queued = tail; /* nodes in the circular queue (each at most once) */
@@ -530,6 +659,10 @@ void gcut_i_region_discharge(gcut_i_region *r)
  * due). */
 int64_t gcut_i_region_active(const gcut_i_region *r)
 {
+    if (r->dx) {
+        int64_t a = 0;
+        return !r->dev_err && dev_ok(r, r->dx->active(r->dh, &a)) ? a : 0;
+    }
     int64_t a = 0;
     int32_t lo = 0, hi = r->n;
     if (!r->full_scan) {
@@ -548,6 +681,11 @@ int64_t gcut_i_region_active(const gcut_i_region *r)
  * flows) the flows pushed into the neighbour's plane, which are cleared. */
 void gcut_i_region_pack(gcut_i_region *r, int with_flows)
 {
+    if (r->dx) {
+        if (!r->dev_err)
+            dev_ok(r, r->dx->pack(r->dh, with_flows));
+        return;
+    }
     const size_t P = (size_t)r->plane;
     for (int side = 0; side < 2; side++) {
         const int32_t base = side == 0 ? 0 : r->n - r->plane;
@@ -565,6 +703,11 @@ void gcut_i_region_pack(gcut_i_region *r, int with_flows)
  * of the arc back. */
 void gcut_i_region_unpack(gcut_i_region *r, int with_flows)
 {
+    if (r->dx) {
+        if (!r->dev_err)
+            dev_ok(r, r->dx->unpack(r->dh, with_flows));
+        return;
+    }
     const int32_t P = r->plane;
     for (int side = 0; side < 2; side++) {
         if (side == 0 ? !r->has_lo : !r->has_hi)
@@ -593,6 +736,11 @@ void gcut_i_region_unpack(gcut_i_region *r, int with_flows)
  * the nodes that reach the sink. */
 void gcut_i_region_cut(const gcut_i_region *r, uint8_t *cut)
 {
+    if (r->dx) {
+        if (!r->dev_err)
+            dev_ok(r, r->dx->cut(r->dh, cut, GCUT_SINK, GCUT_SOURCE));
+        return;
+    }
     for (int32_t v = 0; v < r->n; v++)
         cut[v] = r->lab[v] < r->s.d_inf ? GCUT_SINK : GCUT_SOURCE;
 }

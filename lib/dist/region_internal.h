@@ -62,6 +62,23 @@ GCUT_I_SHARED size_t gcut_i_region_bytes_per_node(int32_t connectivity);
 GCUT_I_SHARED void *gcut_i_region_send_buf(gcut_i_region *r, int side);
 GCUT_I_SHARED void *gcut_i_region_recv_buf(gcut_i_region *r, int side);
 
+/* Copy src's send buffer of src_side into dst's receive buffer of
+ * dst_side (a memcpy, or a device-to-device copy for device regions). */
+GCUT_HIDDEN gcut_status gcut_i_region_copy_msg(gcut_i_region *dst, int dst_side,
+                                               gcut_i_region *src, int src_side, size_t bytes);
+
+/* Move a region just built (before any other operation) onto the device of
+ * a back end's "gcut.grid.region" extension (gcut/plugin.h): the plugin
+ * takes its state, the host arrays are freed, and every operation here
+ * then runs on the device (the driver is unchanged; the send and receive
+ * buffers are device memory). Fails as the plugin's create fails; the
+ * region is then still a CPU region. */
+GCUT_HIDDEN gcut_status gcut_i_region_to_device(gcut_i_region *r, const gcut_grid_region_ext *x);
+
+/* GCUT_OK, or the first failure of a device call of the region (then
+ * *msg is its message): the operations after it did nothing. */
+GCUT_HIDDEN gcut_status gcut_i_region_device_error(const gcut_i_region *r, const char **msg);
+
 /* Which neighbours exist (the driver's business: a neighbour is the next
  * non-empty region). Without one, the side's ghost labels stay d_inf. */
 GCUT_HIDDEN void gcut_i_region_set_neighbours(gcut_i_region *r, int lo, int hi);

@@ -23,6 +23,9 @@
  * Version 4 (gcut 0.3): gcut_host_api.poll (time limit of the whole call,
  * cancelling and progress reports); host allocations count against the
  * call's memory budget.
+ * Named extensions are versioned on their own and added without changing
+ * this number: "gcut.grid.device" 1 (gcut 0.3), "gcut.grid.region" 1 (the
+ * device regions of gcut_grid_solve_partitioned, unreleased).
  */
 #ifndef GCUT_PLUGIN_H
 #define GCUT_PLUGIN_H
@@ -254,6 +257,68 @@ typedef struct gcut_grid_device_ext {
     void (*free)(void *ptr);
     gcut_status (*copy)(void *dst, const void *src, size_t bytes);
 } gcut_grid_device_ext;
+
+/* ------------------------- device regions of a partitioned grid (optional, unreleased) */
+
+/** Name and version of the extension through which a grid back end keeps
+ *  one region (a slab of planes) of gcut_grid_solve_partitioned on its
+ *  device (lib/dist/region.c has the host form of the same six operations;
+ *  docs/distributed.md the algorithm). */
+#define GCUT_EXT_GRID_REGION "gcut.grid.region"
+#define GCUT_EXT_GRID_REGION_VERSION 1
+
+/** \brief The initial state of a region, in host memory (the core builds it
+ *  as for a CPU region and hands it over; the plugin copies it). Own nodes
+ *  are 0 .. nodes-1 in the slab's order; the neighbour of v in direction d
+ *  is v + dir_step[d]; indices -plane .. -1 are the ghost plane below,
+ *  nodes .. nodes+plane-1 the one above, and `pad` more label entries lie
+ *  beyond each (their labels are d_inf, their arcs have residual 0). */
+typedef struct gcut_grid_region_init {
+    int32_t nodes;               /**< own nodes: plane * planes */
+    int32_t plane;               /**< nodes per plane */
+    int32_t pad;                 /**< label entries beyond each ghost plane */
+    int32_t num_dirs;            /**< the connectivity */
+    int32_t d_inf;               /**< the label of "cannot reach the sink" */
+    int32_t ncross;              /**< directions that cross to the next plane (<= 9) */
+    int32_t dir_step[26];        /**< linear offset of each direction */
+    int32_t up[9], down[9];      /**< crossing directions up (k) and back down (up[k] ^ 1) */
+    const uint32_t *res;         /**< num_dirs * nodes: residual of v -> v + dir_step[d] */
+    const int64_t *excess;       /**< nodes */
+    const int32_t *sink_res;     /**< nodes */
+    int64_t flow;                /**< flow already into the sink (cancelled terminal arcs) */
+} gcut_grid_region_init;
+
+/** \brief The device-region interface of a back end. A region is an opaque
+ *  handle made by create. Every call returns GCUT_OK or a failure recorded
+ *  through the host services. The message buffers (buffer: 0, 1 send
+ *  toward the region below / above, 2, 3 receive from them) are device
+ *  memory of msg_bytes(with_flows 1) each: the labels of the boundary
+ *  plane (plane int32), then with flows ncross * plane uint32 of flow
+ *  pushed into the neighbour's plane; copy moves bytes between them. */
+typedef struct gcut_grid_region_ext {
+    int32_t abi_version; /**< GCUT_PLUGIN_ABI_VERSION */
+    gcut_status (*create)(const gcut_grid_region_init *init, void **region);
+    void (*destroy)(void *region);
+    /** Which neighbours exist (without one, the side's ghost labels stay d_inf). */
+    void (*neighbours)(void *region, int lo, int hi);
+    /** Push-relabel on the own nodes, ghost labels fixed, until no own node is
+     *  active; adds its pushes, relabels and region-local relabels to the counts. */
+    gcut_status (*discharge)(void *region, int64_t *pushes, int64_t *relabels,
+                             int64_t *local_relabels);
+    /** Own labels := exact distances to the sink within the region, ghost
+     *  labels as distances; *changed: how many own labels changed. */
+    gcut_status (*relabel)(void *region, int64_t *changed);
+    gcut_status (*reset_ghosts)(void *region);
+    gcut_status (*active)(void *region, int64_t *count);
+    gcut_status (*pack)(void *region, int with_flows);
+    gcut_status (*unpack)(void *region, int with_flows);
+    void *(*buffer)(void *region, int which);
+    gcut_status (*copy)(void *dst, const void *src, size_t bytes);
+    /** The own nodes' canonical cut (after a final global relabel) into host
+     *  memory: \p sink for a finite label, \p source otherwise. */
+    gcut_status (*cut)(void *region, uint8_t *cut, uint8_t sink, uint8_t source);
+    gcut_status (*flow)(void *region, int64_t *flow);
+} gcut_grid_region_ext;
 
 /* ------------------------------------------------------------ the plugin entry */
 

@@ -1,0 +1,586 @@
+/*
+ * grid_region.cu - one region of the region-partitioned grid max-flow
+ * (lib/dist/, docs/distributed.md) kept on the device: the extension
+ * "gcut.grid.region" of gcut/plugin.h, offered with cuda-grid.
+ *
+ * The same six operations as lib/dist/region.c (discharge, region-local
+ * relabel, reset of the ghost labels, pack, unpack, cut), on device
+ * buffers laid out as there: res[d * n + v] the residual of own arc
+ * v -> v + step[d] (uint32), exc[v] (int64), rsink[v] (int32), the
+ * labels of the own nodes with a ghost plane and a pad on each side
+ * (lab = lab_mem + plane + pad), acc[side][k * plane + j] the flow pushed
+ * in this discharge into ghost node j of a side along crossing direction
+ * k, and four message buffers. The initial state comes from the host
+ * (region.c builds it as for a CPU region).
+ *
+ * Written to be simple and obviously correct, not fast: one thread per
+ * own node, every kernel on the legacy default stream, synchronous copies.
+ *
+ * The discharge is the synchronous (Jacobi) push-relabel of Goldberg and
+ * Tarjan's parallel form, restricted to the region with the ghost labels
+ * fixed, in three kernels per iteration:
+ *   A (push): labels are read only. Every active own node v (exc > 0,
+ *     lab < d_inf) pushes from its excess at the start of the phase: to
+ *     the sink when lab = 1, then on each admissible arc v -> w (residual
+ *     > 0, lab(v) = lab(w) + 1). Only v lowers exc[v], rsink[v] and its
+ *     own arcs' residuals; arriving flow goes to a separate array inc[]
+ *     (atomics), to the residual of the arc back (atomics), or, for a
+ *     ghost w, to acc[]. An arc pair v-w is admissible for at most one of
+ *     v and w (their labels differ by exactly 1 in one direction), so no
+ *     residual is both lowered and raised in one phase, and every push
+ *     moves at most what its tail holds: each is a valid push.
+ *   B (relabel): exc += inc; an active node with no admissible arc takes
+ *     1 + the least label over its residual arcs (1 with sink residual,
+ *     capped at d_inf), written to a second label array, the labels read
+ *     being the old ones. With valid labels that value is >= the old
+ *     label (> when there is no admissible arc), so labels only grow, and
+ *     they stay valid when neighbours relabel at the same time: for a
+ *     residual arc v -> w, new(v) <= old(w) + 1 <= new(w) + 1.
+ *   C: the new labels are published; the active own nodes are counted.
+ * Every iteration with an active node pushes or relabels, labels are
+ * bounded by d_inf, so the loop ends (Goldberg-Tarjan), with no own node
+ * active. Ghost labels never change and only the region's own arcs and
+ * acc[] are written: it is the region discharge of region.c in another
+ * order, which the driver's exactness argument allows (any valid sequence
+ * of pushes and relabels). Every RELABEL_EVERY iterations the region-local
+ * exact relabel below runs (labels only grow), so that excess cut off
+ * from the sink goes to d_inf at once instead of rising one step per
+ * iteration.
+ *
+ * The region-local relabel (exact distances to the sink within the region
+ * with the ghost labels as fixed distances) is a breadth-first search by
+ * levels: start from 1 at nodes with sink residual and ghost label + 1 at
+ * boundary nodes with a residual arc into a ghost; then for L = the least
+ * label above the last level, each node at level L gives its residual
+ * predecessors L + 1 (atomicMin). Nodes at level L are final when L is
+ * expanded (all lower levels are done), so this is Dijkstra with unit
+ * weights; one expansion kernel and one minimum kernel per level.
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "grid/grid_internal.h"
+
+namespace {
+
+typedef unsigned long long u64;
+
+constexpr int kBlock = 256;
+constexpr int kRelabelEvery = 32; /* discharge iterations between region-local relabels */
+
+/* Counters on the device. */
+enum { C_FLOW = 0, C_PUSHES, C_RELABELS, C_COUNT, C_MIN, C_SLOTS };
+
+/* What every kernel reads: the geometry and the device arrays. */
+struct R {
+    int n, P, pad, nd, ncross, d_inf, has_lo, has_hi;
+    int step[26];
+    int up[9], down[9];
+    signed char ck[26];    /* k of a crossing direction, else -1 */
+    unsigned *res;         /* nd * n */
+    long long *exc;        /* n */
+    u64 *inc;              /* n: flow arriving during a push phase */
+    int *rsink;            /* n */
+    int *lab;              /* lab_mem + P + pad: lab[-P-pad .. n+P+pad-1] */
+    int *lab2;             /* n: new labels, or the relabel's distances */
+    unsigned *acc0, *acc1; /* ncross * P each */
+    u64 *ctr;              /* C_SLOTS */
+};
+
+struct Region {
+    R r;
+    int *lab_mem;
+    unsigned char *msg; /* 4 message buffers */
+    size_t msg_bytes;   /* with flows */
+    unsigned char *cut; /* n bytes */
+};
+
+int blocks(long long n) { return (int)((n + kBlock - 1) / kBlock); }
+
+__device__ __forceinline__ int own(const R &r, long long u) { return u >= 0 && u < r.n; }
+
+/* Phase A: pushes with the labels fixed. */
+__global__ void push_kernel(R r)
+{
+    const int v = blockIdx.x * blockDim.x + threadIdx.x;
+    if (v >= r.n)
+        return;
+    const int dv = r.lab[v];
+    long long e = r.exc[v];
+    if (e <= 0 || dv >= r.d_inf)
+        return;
+    u64 pushes = 0;
+    if (dv == 1 && r.rsink[v] > 0) {
+        const long long delta = e < r.rsink[v] ? e : r.rsink[v];
+        r.rsink[v] -= (int)delta;
+        e -= delta;
+        atomicAdd(&r.ctr[C_FLOW], (u64)delta);
+        pushes++;
+    }
+    for (int d = 0; d < r.nd && e > 0; d++) {
+        const long long u = (long long)v + r.step[d];
+        if (r.lab[u] != dv - 1)
+            continue;
+        const unsigned rv = r.res[(size_t)d * r.n + v];
+        if (rv == 0)
+            continue;
+        const unsigned delta = e < (long long)rv ? (unsigned)e : rv;
+        r.res[(size_t)d * r.n + v] = rv - delta;
+        e -= delta;
+        pushes++;
+        if (u < 0)
+            atomicAdd(&r.acc0[(size_t)r.ck[d] * r.P + (size_t)(u + r.P)], delta);
+        else if (u >= r.n)
+            atomicAdd(&r.acc1[(size_t)r.ck[d] * r.P + (size_t)(u - r.n)], delta);
+        else {
+            atomicAdd(&r.res[(size_t)(d ^ 1) * r.n + u], delta);
+            atomicAdd(&r.inc[u], (u64)delta);
+        }
+    }
+    r.exc[v] = e;
+    atomicAdd(&r.ctr[C_PUSHES], pushes);
+}
+
+/* Phase B: arrivals, then the relabel of active nodes with no admissible arc. */
+__global__ void relabel_kernel(R r)
+{
+    const int v = blockIdx.x * blockDim.x + threadIdx.x;
+    if (v >= r.n)
+        return;
+    const long long e = r.exc[v] + (long long)r.inc[v];
+    r.inc[v] = 0;
+    r.exc[v] = e;
+    const int dv = r.lab[v];
+    int nl = dv;
+    if (e > 0 && dv < r.d_inf) {
+        int best = r.rsink[v] > 0 ? 1 : r.d_inf;
+        for (int d = 0; d < r.nd; d++) {
+            if (r.res[(size_t)d * r.n + v] == 0)
+                continue;
+            const int lu = r.lab[(long long)v + r.step[d]];
+            if (lu < best - 1)
+                best = lu + 1;
+        }
+        if (best > dv) {
+            nl = best;
+            atomicAdd(&r.ctr[C_RELABELS], 1ull);
+        }
+    }
+    r.lab2[v] = nl;
+}
+
+/* Phase C: publish the labels, count the active nodes. */
+__global__ void publish_kernel(R r)
+{
+    const int v = blockIdx.x * blockDim.x + threadIdx.x;
+    if (v >= r.n)
+        return;
+    const int l = r.lab2[v];
+    r.lab[v] = l;
+    if (r.exc[v] > 0 && l < r.d_inf)
+        atomicAdd(&r.ctr[C_COUNT], 1ull);
+}
+
+__global__ void count_active_kernel(R r)
+{
+    const int v = blockIdx.x * blockDim.x + threadIdx.x;
+    if (v < r.n && r.exc[v] > 0 && r.lab[v] < r.d_inf)
+        atomicAdd(&r.ctr[C_COUNT], 1ull);
+}
+
+/* Relabel, start: 1 at the sink's neighbours, else d_inf, lowered to
+ * ghost label + 1 along residual arcs into a ghost of a side that has a
+ * neighbour. */
+__global__ void bfs_init_kernel(R r)
+{
+    const int v = blockIdx.x * blockDim.x + threadIdx.x;
+    if (v >= r.n)
+        return;
+    int t = r.rsink[v] > 0 && r.d_inf > 1 ? 1 : r.d_inf;
+    for (int d = 0; d < r.nd; d++) {
+        const long long u = (long long)v + r.step[d];
+        if (own(r, u) || r.res[(size_t)d * r.n + v] == 0)
+            continue;
+        if (u < 0 ? !r.has_lo : !r.has_hi)
+            continue;
+        const int lu = r.lab[u];
+        if (lu < r.d_inf - 1 && lu + 1 < t)
+            t = lu + 1;
+    }
+    r.lab2[v] = t;
+}
+
+/* The least distance above level L (C_MIN, set to ~0 before). */
+__global__ void bfs_min_kernel(R r, int L)
+{
+    const int v = blockIdx.x * blockDim.x + threadIdx.x;
+    if (v < r.n) {
+        const int t = r.lab2[v];
+        if (t > L && t < r.d_inf)
+            atomicMin(&r.ctr[C_MIN], (u64)t);
+    }
+}
+
+/* Level L: its nodes give their residual predecessors L + 1. */
+__global__ void bfs_expand_kernel(R r, int L)
+{
+    const int w = blockIdx.x * blockDim.x + threadIdx.x;
+    if (w >= r.n || r.lab2[w] != L || L + 1 >= r.d_inf)
+        return;
+    for (int d = 0; d < r.nd; d++) {
+        /* v -> w is arc d of v = w - step[d]. */
+        const long long v = (long long)w - r.step[d];
+        if (!own(r, v) || r.res[(size_t)d * r.n + v] == 0)
+            continue;
+        atomicMin(&r.lab2[v], L + 1);
+    }
+}
+
+/* Relabel, end: labels := distances, count the changes. */
+__global__ void bfs_store_kernel(R r)
+{
+    const int v = blockIdx.x * blockDim.x + threadIdx.x;
+    if (v >= r.n)
+        return;
+    const int t = r.lab2[v];
+    if (t != r.lab[v]) {
+        r.lab[v] = t;
+        atomicAdd(&r.ctr[C_COUNT], 1ull);
+    }
+}
+
+/* Fill `count` ints at p with value. */
+__global__ void fill_kernel(int *p, long long count, int value)
+{
+    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < count)
+        p[i] = value;
+}
+
+/* Unpack the flows of one side: thread j takes every crossing direction
+ * of ghost-facing node base + j (so no two threads touch one node). */
+__global__ void unpack_flows_kernel(R r, const unsigned *f, int base, int side)
+{
+    const int j = blockIdx.x * blockDim.x + threadIdx.x;
+    if (j >= r.P)
+        return;
+    long long sum = 0;
+    for (int k = 0; k < r.ncross; k++) {
+        const unsigned x = f[(size_t)k * r.P + j];
+        if (x == 0)
+            continue;
+        /* From below the neighbour pushed up: the arc back is down[k]. */
+        const int back = side == 0 ? r.down[k] : r.up[k];
+        r.res[(size_t)back * r.n + base + j] += x;
+        sum += x;
+    }
+    r.exc[base + j] += sum;
+}
+
+__global__ void cut_kernel(R r, unsigned char *cut, unsigned char sink, unsigned char source)
+{
+    const int v = blockIdx.x * blockDim.x + threadIdx.x;
+    if (v < r.n)
+        cut[v] = r.lab[v] < r.d_inf ? sink : source;
+}
+
+/* ------------------------------------------------------------ host side */
+
+#define LAUNCH(kernel, nb, ...)                                                                    \
+    do {                                                                                           \
+        kernel<<<(nb), kBlock>>>(__VA_ARGS__);                                                     \
+        GCUT_CUDA_CHECK_LAUNCH(0);                                                                 \
+    } while (0)
+
+gcut_status read_ctr(const R &r, int slot, u64 *out)
+{
+    GCUT_CUDA_CHECK(cudaMemcpy(out, &r.ctr[slot], sizeof *out, cudaMemcpyDeviceToHost));
+    return GCUT_OK;
+}
+
+gcut_status zero_ctr(const R &r, int slot)
+{
+    GCUT_CUDA_CHECK(cudaMemset(&r.ctr[slot], 0, sizeof(u64)));
+    return GCUT_OK;
+}
+
+void region_destroy(void *h)
+{
+    Region *g = (Region *)h;
+    if (!g)
+        return;
+    (void)cudaFree(g->cut);
+    (void)cudaFree(g->msg);
+    (void)cudaFree(g->r.ctr);
+    (void)cudaFree(g->r.acc0);
+    (void)cudaFree(g->r.lab2);
+    (void)cudaFree(g->lab_mem);
+    (void)cudaFree(g->r.rsink);
+    (void)cudaFree(g->r.inc);
+    (void)cudaFree(g->r.exc);
+    (void)cudaFree(g->r.res);
+    gcut_cu_host->free_fn(g);
+}
+
+gcut_status region_alloc(Region *g, const gcut_grid_region_init *in)
+{
+    R &r = g->r;
+    const size_t n = (size_t)in->nodes, P = (size_t)in->plane;
+    const size_t span = n + 2 * (P + (size_t)in->pad);
+    const size_t accn = (size_t)in->ncross * P;
+    g->msg_bytes = P * 4 * (1 + (size_t)in->ncross);
+    GCUT_CUDA_CHECK(cudaMalloc((void **)&r.res, (size_t)in->num_dirs * n * 4 + 4));
+    GCUT_CUDA_CHECK(cudaMalloc((void **)&r.exc, n * 8 + 8));
+    GCUT_CUDA_CHECK(cudaMalloc((void **)&r.inc, n * 8 + 8));
+    GCUT_CUDA_CHECK(cudaMalloc((void **)&r.rsink, n * 4 + 4));
+    GCUT_CUDA_CHECK(cudaMalloc((void **)&g->lab_mem, span * 4));
+    GCUT_CUDA_CHECK(cudaMalloc((void **)&r.lab2, n * 4 + 4));
+    GCUT_CUDA_CHECK(cudaMalloc((void **)&r.acc0, 2 * accn * 4 + 4));
+    GCUT_CUDA_CHECK(cudaMalloc((void **)&r.ctr, C_SLOTS * sizeof(u64)));
+    GCUT_CUDA_CHECK(cudaMalloc((void **)&g->msg, 4 * g->msg_bytes + 4));
+    GCUT_CUDA_CHECK(cudaMalloc((void **)&g->cut, n + 1));
+    r.acc1 = r.acc0 + accn;
+    r.lab = g->lab_mem + P + (size_t)in->pad;
+    GCUT_CUDA_CHECK(
+        cudaMemcpy(r.res, in->res, (size_t)in->num_dirs * n * 4, cudaMemcpyHostToDevice));
+    GCUT_CUDA_CHECK(cudaMemcpy(r.exc, in->excess, n * 8, cudaMemcpyHostToDevice));
+    GCUT_CUDA_CHECK(cudaMemcpy(r.rsink, in->sink_res, n * 4, cudaMemcpyHostToDevice));
+    GCUT_CUDA_CHECK(cudaMemset(r.inc, 0, n * 8 + 8));
+    GCUT_CUDA_CHECK(cudaMemset(r.acc0, 0, 2 * accn * 4 + 4));
+    GCUT_CUDA_CHECK(cudaMemset(r.ctr, 0, C_SLOTS * sizeof(u64)));
+    GCUT_CUDA_CHECK(cudaMemset(g->msg, 0, 4 * g->msg_bytes + 4));
+    /* Every label d_inf (ghosts and pads), then the own ones 0, as region.c. */
+    LAUNCH(fill_kernel, blocks((long long)span), g->lab_mem, (long long)span, in->d_inf);
+    GCUT_CUDA_CHECK(cudaMemset(r.lab, 0, n * 4));
+    const u64 flow = (u64)in->flow;
+    GCUT_CUDA_CHECK(cudaMemcpy(&r.ctr[C_FLOW], &flow, sizeof flow, cudaMemcpyHostToDevice));
+    GCUT_CUDA_CHECK(cudaDeviceSynchronize());
+    return GCUT_OK;
+}
+
+gcut_status region_create(const gcut_grid_region_init *in, void **out)
+{
+    *out = NULL;
+    const char *why;
+    gcut_status st = gcut_cu_probe_device(&why);
+    if (st != GCUT_OK)
+        return GCUT_CU_FAIL(st, "cuda-grid regions: %s", why);
+    if (!in || in->nodes < 1 || in->plane < 1 || in->nodes % in->plane || in->num_dirs < 4 ||
+        in->num_dirs > 26 || in->ncross < 1 || in->ncross > 9 || in->pad < 0 || in->d_inf < 1 ||
+        !in->res || !in->excess || !in->sink_res)
+        return GCUT_CU_FAIL(GCUT_ERR_INVALID, "cuda-grid regions: a bad region description");
+    Region *g = (Region *)gcut_cu_host->malloc_fn(sizeof *g);
+    if (!g)
+        return GCUT_CU_FAIL(GCUT_ERR_NOMEM, "cuda-grid regions: cannot allocate a region");
+    memset(g, 0, sizeof *g);
+    R &r = g->r;
+    r.n = in->nodes;
+    r.P = in->plane;
+    r.pad = in->pad;
+    r.nd = in->num_dirs;
+    r.ncross = in->ncross;
+    r.d_inf = in->d_inf;
+    for (int d = 0; d < 26; d++) {
+        r.step[d] = d < r.nd ? in->dir_step[d] : 0;
+        r.ck[d] = -1;
+    }
+    for (int k = 0; k < r.ncross; k++) {
+        r.up[k] = in->up[k];
+        r.down[k] = in->down[k];
+        r.ck[in->up[k]] = (signed char)k;
+        r.ck[in->down[k]] = (signed char)k;
+    }
+    if ((st = region_alloc(g, in)) != GCUT_OK) {
+        region_destroy(g);
+        return st;
+    }
+    *out = g;
+    return GCUT_OK;
+}
+
+void region_neighbours(void *h, int lo, int hi)
+{
+    Region *g = (Region *)h;
+    g->r.has_lo = lo;
+    g->r.has_hi = hi;
+}
+
+gcut_status region_relabel(void *h, int64_t *changed)
+{
+    Region *g = (Region *)h;
+    const R &r = g->r;
+    const int nb = blocks(r.n);
+    LAUNCH(bfs_init_kernel, nb, r);
+    int L = 0;
+    for (;;) {
+        GCUT_CUDA_CHECK(cudaMemset(&r.ctr[C_MIN], 0xff, sizeof(u64)));
+        LAUNCH(bfs_min_kernel, nb, r, L);
+        u64 next;
+        gcut_status st = read_ctr(r, C_MIN, &next);
+        if (st != GCUT_OK)
+            return st;
+        if (next == ~0ull)
+            break;
+        L = (int)next;
+        LAUNCH(bfs_expand_kernel, nb, r, L);
+    }
+    gcut_status st = zero_ctr(r, C_COUNT);
+    if (st != GCUT_OK)
+        return st;
+    LAUNCH(bfs_store_kernel, nb, r);
+    u64 c;
+    if ((st = read_ctr(r, C_COUNT, &c)) != GCUT_OK)
+        return st;
+    *changed = (int64_t)c;
+    return GCUT_OK;
+}
+
+gcut_status region_active(void *h, int64_t *count)
+{
+    Region *g = (Region *)h;
+    const R &r = g->r;
+    gcut_status st = zero_ctr(r, C_COUNT);
+    if (st != GCUT_OK)
+        return st;
+    LAUNCH(count_active_kernel, blocks(r.n), r);
+    u64 c;
+    if ((st = read_ctr(r, C_COUNT, &c)) != GCUT_OK)
+        return st;
+    *count = (int64_t)c;
+    return GCUT_OK;
+}
+
+gcut_status region_discharge(void *h, int64_t *pushes, int64_t *relabels, int64_t *local)
+{
+    Region *g = (Region *)h;
+    const R &r = g->r;
+    const int nb = blocks(r.n);
+    gcut_status st;
+    int64_t active;
+    if ((st = region_active(h, &active)) != GCUT_OK)
+        return st;
+    GCUT_CUDA_CHECK(cudaMemset(&r.ctr[C_PUSHES], 0, 2 * sizeof(u64)));
+    for (int64_t it = 1; active > 0; it++) {
+        if ((st = zero_ctr(r, C_COUNT)) != GCUT_OK)
+            return st;
+        LAUNCH(push_kernel, nb, r);
+        LAUNCH(relabel_kernel, nb, r);
+        LAUNCH(publish_kernel, nb, r);
+        u64 a;
+        if ((st = read_ctr(r, C_COUNT, &a)) != GCUT_OK)
+            return st;
+        active = (int64_t)a;
+        if (active > 0 && it % kRelabelEvery == 0) {
+            int64_t changed;
+            if ((st = region_relabel(h, &changed)) != GCUT_OK ||
+                (st = region_active(h, &active)) != GCUT_OK)
+                return st;
+            ++*local;
+        }
+        if (it % 256 == 0 &&
+            (st = gcut_cu_poll(NULL, "discharge", active, "active nodes")) != GCUT_OK)
+            return st;
+    }
+    u64 c[2];
+    GCUT_CUDA_CHECK(cudaMemcpy(c, &r.ctr[C_PUSHES], sizeof c, cudaMemcpyDeviceToHost));
+    *pushes += (int64_t)c[0];
+    *relabels += (int64_t)c[1];
+    return GCUT_OK;
+}
+
+gcut_status region_reset_ghosts(void *h)
+{
+    Region *g = (Region *)h;
+    const R &r = g->r;
+    const long long side = (long long)r.P + r.pad;
+    LAUNCH(fill_kernel, blocks(side), g->lab_mem, side, r.d_inf);
+    LAUNCH(fill_kernel, blocks(side), r.lab + r.n, side, r.d_inf);
+    return GCUT_OK;
+}
+
+void *region_buffer(void *h, int which)
+{
+    Region *g = (Region *)h;
+    return g->msg + (size_t)which * g->msg_bytes;
+}
+
+gcut_status region_pack(void *h, int with_flows)
+{
+    Region *g = (Region *)h;
+    const R &r = g->r;
+    const size_t P = (size_t)r.P;
+    for (int side = 0; side < 2; side++) {
+        unsigned char *send = (unsigned char *)region_buffer(h, side);
+        const int base = side == 0 ? 0 : r.n - r.P;
+        GCUT_CUDA_CHECK(cudaMemcpy(send, r.lab + base, P * 4, cudaMemcpyDeviceToDevice));
+        if (with_flows) {
+            unsigned *acc = side == 0 ? r.acc0 : r.acc1;
+            GCUT_CUDA_CHECK(
+                cudaMemcpy(send + P * 4, acc, P * 4 * (size_t)r.ncross, cudaMemcpyDeviceToDevice));
+            GCUT_CUDA_CHECK(cudaMemset(acc, 0, P * 4 * (size_t)r.ncross));
+        }
+    }
+    return GCUT_OK;
+}
+
+gcut_status region_unpack(void *h, int with_flows)
+{
+    Region *g = (Region *)h;
+    const R &r = g->r;
+    const size_t P = (size_t)r.P;
+    for (int side = 0; side < 2; side++) {
+        if (side == 0 ? !r.has_lo : !r.has_hi)
+            continue;
+        const unsigned char *recv = (const unsigned char *)region_buffer(h, 2 + side);
+        GCUT_CUDA_CHECK(
+            cudaMemcpy(r.lab + (side == 0 ? -r.P : r.n), recv, P * 4, cudaMemcpyDeviceToDevice));
+        if (with_flows)
+            LAUNCH(unpack_flows_kernel, blocks(r.P), r, (const unsigned *)(recv + P * 4),
+                   side == 0 ? 0 : r.n - r.P, side);
+    }
+    GCUT_CUDA_CHECK(cudaDeviceSynchronize());
+    return GCUT_OK;
+}
+
+gcut_status region_copy(void *dst, const void *src, size_t bytes)
+{
+    GCUT_CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToDevice));
+    return GCUT_OK;
+}
+
+gcut_status region_cut(void *h, uint8_t *cut, uint8_t sink, uint8_t source)
+{
+    Region *g = (Region *)h;
+    const R &r = g->r;
+    LAUNCH(cut_kernel, blocks(r.n), r, g->cut, sink, source);
+    GCUT_CUDA_CHECK(cudaMemcpy(cut, g->cut, (size_t)r.n, cudaMemcpyDeviceToHost));
+    return GCUT_OK;
+}
+
+gcut_status region_flow(void *h, int64_t *flow)
+{
+    Region *g = (Region *)h;
+    u64 f;
+    gcut_status st = read_ctr(g->r, C_FLOW, &f);
+    if (st == GCUT_OK)
+        *flow = (int64_t)f;
+    return st;
+}
+
+} // namespace
+
+const gcut_grid_region_ext gcut_cu_grid_region = {GCUT_PLUGIN_ABI_VERSION,
+                                                  region_create,
+                                                  region_destroy,
+                                                  region_neighbours,
+                                                  region_discharge,
+                                                  region_relabel,
+                                                  region_reset_ghosts,
+                                                  region_active,
+                                                  region_pack,
+                                                  region_unpack,
+                                                  region_buffer,
+                                                  region_copy,
+                                                  region_cut,
+                                                  region_flow};

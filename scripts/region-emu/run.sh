@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# run.sh - check the device regions (cuda/grid/grid_region.cu) without a GPU:
+# the kernels' own source is compiled for the host (prelude.h: each launch
+# runs its threads one by one in a shuffled order, atomics are plain), the
+# CUDA runtime calls it makes are host shims (shim.cpp), partition.c takes
+# that table instead of the plugin's, and tests/test_gpu_dist.c runs against
+# it with cpu-bk standing in for the single-region cuda-grid solve.
+# A development aid, not part of the build or of CTest.
+#
+#     scripts/region-emu/run.sh [BUILD]     # BUILD: a CPU build folder (default build-gcu)
+#     GCUT_GPU_QUICK=1 scripts/region-emu/run.sh
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+B=${1:-$ROOT/build-gcu}
+HERE=$ROOT/scripts/region-emu
+CUDA_INC=${CUDA_INC:-/usr/local/cuda/include}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+[ -f "$B/lib/libgcut.a" ] && [ -f "$B/lib/libgcut_testutil.a" ] ||
+  { echo "build $B first (cmake --build $B)"; exit 1; }
+sed -e 's/kernel<<<(nb), kBlock>>>(__VA_ARGS__);/EMU_LAUNCH(kernel, nb, __VA_ARGS__);/' \
+  "$ROOT/cuda/grid/grid_region.cu" >"$T/region_emu.cpp"
+grep -q EMU_LAUNCH "$T/region_emu.cpp" || { echo "the launch macro of grid_region.cu changed"; exit 1; }
+sed -e 's/!(dev = find_region_ext(opt->backend))/!(dev = emu_ext())/' \
+  -e 's/^static const gcut_grid_region_ext \*find_region_ext/const gcut_grid_region_ext *emu_ext(void);\nstatic const gcut_grid_region_ext *find_region_ext_unused/' \
+  "$ROOT/lib/dist/partition.c" >"$T/partition_emu.c"
+sed -e 's/tu_backend_available("cuda-grid")/1/' \
+  -e 's/solve_whole(g, "cuda-grid", label)/solve_whole(g, "cpu-bk", label)/' \
+  "$ROOT/tests/test_gpu_dist.c" >"$T/tgd.c"
+CU="-I$ROOT/cuda -I$ROOT/vision -I$ROOT/lib/include -I$B/lib/include -I$CUDA_INC"
+C="-I$ROOT/lib -I$ROOT/lib/include -I$B/lib/include -I$ROOT/tests/common -D_POSIX_C_SOURCE=200809L -DGCUT_ALLOW_EXPERIMENTAL"
+g++ -O1 -g -std=c++17 -w -include "$HERE/prelude.h" $CU -c "$T/region_emu.cpp" -o "$T/region_emu.o"
+g++ -O1 -g -std=c++17 $CU -c "$HERE/shim.cpp" -o "$T/shim.o"
+gcc -O1 -g -std=c11 -w $C -c "$T/partition_emu.c" -o "$T/partition_emu.o"
+gcc -O1 -g -std=c11 $C -c "$T/tgd.c" -o "$T/tgd.o"
+g++ -o "$T/tgd" "$T/tgd.o" "$T/partition_emu.o" "$T/region_emu.o" "$T/shim.o" \
+  "$B/lib/libgcut_testutil.a" "$B/lib/libgcut.a" -lcmocka -lm -lpthread -ldl -lz
+GCUT_GPU_DIST_SIZE=${GCUT_GPU_DIST_SIZE:-24} "$T/tgd"
