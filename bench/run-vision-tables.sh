@@ -12,6 +12,8 @@
 # (scaled bilinearly to each size). CPU runs are pinned to one core
 # (taskset -c $CORE, default 1) so that they measure one core. Sizes:
 # $SEG_SIZES (default "0.3 0.5 2 12") and $STROKE_SIZES (default "0.5 2 4").
+# $BACKENDS (default "cpu-bk cuda-grid") picks the back ends; cuda-grid is
+# dropped where no GPU or plugin is found.
 # Writes OUT.md (default BUILD_DIR/vision-tables.md): the machine, the date,
 # the commit, each command and its output.
 set -euo pipefail
@@ -33,6 +35,11 @@ if command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1 &&
    "$build/bin/gcut-maxflow" --version 2>/dev/null | grep -Eq "cuda-grid +yes"; then
   gpu=1
 fi
+backends=${BACKENDS:-cpu-bk cuda-grid}
+want() { [[ " $backends " == *" $1 "* ]]; }
+cpu=0
+want cpu-bk && cpu=1
+want cuda-grid || gpu=0
 
 {
   echo "# Vision speed tables ($(date -u +%Y-%m-%d), bench/run-vision-tables.sh)"
@@ -56,8 +63,10 @@ run() {
 echo "## Whole pipeline (gcut-seg-speed)" >>"$out"
 echo >>"$out"
 for it in 1 5; do
-  # shellcheck disable=SC2086
-  run $pin "$build/bin/gcut-seg-speed" "$photo" $seg_sizes --backend cpu-bk --iterations $it
+  if [ $cpu = 1 ]; then
+    # shellcheck disable=SC2086
+    run $pin "$build/bin/gcut-seg-speed" "$photo" $seg_sizes --backend cpu-bk --iterations $it
+  fi
   if [ $gpu = 1 ]; then
     # shellcheck disable=SC2086
     run "$build/bin/gcut-seg-speed" "$photo" $seg_sizes --backend cuda-grid --iterations $it
@@ -66,7 +75,9 @@ done
 echo "## Stroke to mask (gcut-stroke-bench, 20 strokes of two parts)" >>"$out"
 echo >>"$out"
 for mp in $stroke_sizes; do
-  run $pin "$build/bin/gcut-stroke-bench" "$photo" --mp "$mp" --backend cpu-bk --strokes 20
+  if [ $cpu = 1 ]; then
+    run $pin "$build/bin/gcut-stroke-bench" "$photo" --mp "$mp" --backend cpu-bk --strokes 20
+  fi
   if [ $gpu = 1 ]; then
     run "$build/bin/gcut-stroke-bench" "$photo" --mp "$mp" --backend cuda-grid --strokes 20
   fi
