@@ -227,36 +227,6 @@ static void test_random(void **unused)
     }
 }
 
-/* Cuts across every boundary, or all the flow across all of them (as
- * test_dist.c), with ordinary or huge (near INT32_MAX) n-links. */
-static void set_crossing(gcut_grid *g, tu_rng *r, int across, int huge)
-{
-    const int32_t w = gcut_grid_width(g), h = gcut_grid_height(g), d = gcut_grid_depth(g);
-    const int32_t n = gcut_grid_num_nodes(g), c = gcut_grid_connectivity(g);
-    int32_t *a = malloc((size_t)n * 4), *b = malloc((size_t)n * 4);
-    assert_non_null(a);
-    assert_non_null(b);
-    for (int32_t dir = 0; dir < c; dir++) {
-        for (int32_t v = 0; v < n; v++)
-            a[v] = huge ? INT32_MAX - (int32_t)tu_range(r, 0, 3) : (int32_t)tu_range(r, 1, 60);
-        assert_int_equal(gcut_grid_set_caps(g, dir, a), GCUT_OK);
-    }
-    for (int32_t z = 0; z < d; z++)
-        for (int32_t y = 0; y < h; y++)
-            for (int32_t x = 0; x < w; x++) {
-                const int32_t v = x + w * (y + h * z);
-                const int32_t plane = c != 4 && c != 8 ? z : y, planes = c != 4 && c != 8 ? d : h;
-                const int src = across ? x < w / 2 : plane == 0;
-                const int snk = across ? x >= w / 2 : plane == planes - 1;
-                const int32_t big = huge ? INT32_MAX : 1000;
-                a[v] = src ? big - (int32_t)tu_range(r, 0, 5) : (int32_t)tu_range(r, 0, 2);
-                b[v] = snk ? big - (int32_t)tu_range(r, 0, 5) : (int32_t)tu_range(r, 0, 2);
-            }
-    assert_int_equal(gcut_grid_set_terminal_caps(g, a, b), GCUT_OK);
-    free(a);
-    free(b);
-}
-
 static void test_crossing(void **unused)
 {
     (void)unused;
@@ -272,7 +242,7 @@ static void test_crossing(void **unused)
                 gcut_grid *g;
                 assert_int_equal(
                     gcut_grid_new(&g, shapes[s].w, shapes[s].h, shapes[s].d, shapes[s].c), GCUT_OK);
-                set_crossing(g, &r, across, huge);
+                tu_grid_set_crossing(g, &r, across, huge);
                 snprintf(label, sizeof label, "crossing %dx%dx%d c%d %s%s", (int)shapes[s].w,
                          (int)shapes[s].h, (int)shapes[s].d, (int)shapes[s].c,
                          across ? "across" : "along", huge ? " huge" : "");

@@ -84,6 +84,12 @@ const char *tu_grid_kind_name(tu_grid_kind k);
 /* Fill every capacity and terminal array of g (border entries too: they
  * must be ignored) with pattern k. */
 void tu_grid_randomise(gcut_grid *g, tu_rng *r, tu_grid_kind k);
+/* Terminal links whose cut crosses every slab of planes (`across`: source
+ * links on one half of x, sink links on the other) or whose flow crosses
+ * every slab boundary (source links on the first plane, sink links on the
+ * last), with random n-links, `huge` ones near INT32_MAX: the partitioned
+ * solves' hardest cases (test_dist, test_gpu_dist, test_dist_mpi). */
+void tu_grid_set_crossing(gcut_grid *g, tu_rng *r, int across, int huge);
 
 /* Random capacity changes of one kind, for warm re-solve tests. */
 typedef enum tu_change_kind {
