@@ -65,18 +65,9 @@ enum { BK_FREE = 0, BK_S = 1, BK_T = 2 };
 /* How many main-loop steps between two looks at the clock. */
 #define BK_CLOCK_EVERY 4096
 
-/* One arc in 16 bytes: its head, its residual, its sister's residual and
- * the offset to its sister. The offset fits int32 unless the graph has
- * more than 2^31 arcs; an arc whose offset does not fit holds BK_FAR and
- * its sister is read from the layout (bcsr->sister). */
-typedef struct bk_arc {
-    int32_t head;
-    uint32_t res;  /* residual of this arc */
-    uint32_t rev;  /* residual of its sister (the arc head -> tail) */
-    int32_t sdiff; /* sister - this arc, or BK_FAR */
-} bk_arc;
-
-#define BK_FAR INT32_MIN
+/* One arc in 16 bytes, with its sister's residual mirrored: the mirrored
+ * arc of solvers_internal.h, shared with cpu-eibfs. */
+typedef gcut_i_marc bk_arc;
 
 typedef struct bk_node {
     int64_t parent; /* arc from this node to its parent, BK_TERMINAL or BK_ORPHAN */
@@ -149,18 +140,13 @@ static inline void bk_make_orphan(bk_solver *s, int32_t v)
 
 static inline int64_t bk_sister(const bk_solver *s, int64_t a)
 {
-    const int32_t d = s->arcs[a].sdiff;
-    return d != BK_FAR ? a + d : s->sister[a];
+    return gcut_i_marc_sister(s->arcs, s->sister, a);
 }
 
 /* Push f units along arc a (and take them off its sister). */
 static inline void bk_push(bk_solver *s, int64_t a, uint32_t f)
 {
-    const int64_t b = bk_sister(s, a);
-    s->arcs[a].res -= f;
-    s->arcs[a].rev += f;
-    s->arcs[b].res += f;
-    s->arcs[b].rev -= f;
+    gcut_i_marc_push(s->arcs, s->sister, a, f);
 }
 
 /* ------------------------------------------------------------------ growth */
@@ -465,13 +451,7 @@ static void bk_renumber_phases(bk_solver *s)
 static void bk_init(bk_solver *s, const gcut_problem *p)
 {
     const gcut_bcsr *b = p->bcsr;
-    for (int64_t a = 0; a < b->m; a++) {
-        s->arcs[a].head = b->head[a];
-        s->arcs[a].res = (uint32_t)b->cap[a];
-        s->arcs[a].rev = (uint32_t)b->cap[b->sister[a]];
-        const int64_t d = b->sister[a] - a;
-        s->arcs[a].sdiff = d > INT32_MIN && d <= INT32_MAX ? (int32_t)d : BK_FAR;
-    }
+    gcut_i_marc_fill(s->arcs, b);
     s->qhead = s->qtail = BK_NONE;
     for (int32_t v = 0; v < s->n; v++) {
         bk_node *nv = &s->nodes[v];

@@ -126,14 +126,8 @@ enum { EB_FREE = 0, EB_S = 1, EB_T = 2 };
 #define EB_WORK_PER_ARC 32
 #define EB_WORK_BASE ((int64_t)1 << 22)
 
-typedef struct eb_arc {
-    int32_t head;
-    uint32_t res;  /* residual of this arc */
-    uint32_t rev;  /* residual of its sister (head -> tail) */
-    int32_t sdiff; /* sister - this arc, or EB_FAR */
-} eb_arc;
-
-#define EB_FAR INT32_MIN
+/* The mirrored arc of solvers_internal.h, as cpu-bk's. */
+typedef gcut_i_marc eb_arc;
 
 typedef struct eb_node {
     int64_t ex;     /* excess (> 0) or deficit (< 0) */
@@ -169,18 +163,13 @@ typedef struct eb_state {
 
 static inline int64_t eb_sister(const eb_state *s, int64_t a)
 {
-    const int32_t d = s->arcs[a].sdiff;
-    return d != EB_FAR ? a + d : s->sister[a];
+    return gcut_i_marc_sister(s->arcs, s->sister, a);
 }
 
 /* Move f units along arc a. */
 static inline void eb_push(eb_state *s, int64_t a, uint32_t f)
 {
-    const int64_t b = eb_sister(s, a);
-    s->arcs[a].res -= f;
-    s->arcs[a].rev += f;
-    s->arcs[b].res += f;
-    s->arcs[b].rev -= f;
+    gcut_i_marc_push(s->arcs, s->sister, a, f);
 }
 
 static inline void eb_activate(eb_state *s, int32_t v)
@@ -534,13 +523,7 @@ static void eb_reset_counters(eb_state *s)
 static void eb_init_cold(eb_state *s, const gcut_problem *p)
 {
     const gcut_bcsr *b = p->bcsr;
-    for (int64_t a = 0; a < b->m; a++) {
-        s->arcs[a].head = b->head[a];
-        s->arcs[a].res = (uint32_t)b->cap[a];
-        s->arcs[a].rev = (uint32_t)b->cap[b->sister[a]];
-        const int64_t d = b->sister[a] - a;
-        s->arcs[a].sdiff = d > INT32_MIN && d <= INT32_MAX ? (int32_t)d : EB_FAR;
-    }
+    gcut_i_marc_fill(s->arcs, b);
     for (int32_t v = 0; v < s->n; v++) {
         eb_node *nv = &s->nodes[v];
         s->cs[v] = p->cap_source[v];

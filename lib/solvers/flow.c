@@ -222,3 +222,14 @@ uint32_t *gcut_i_pack_residuals(void *arcs, size_t stride, size_t offset, int64_
     }
     return (uint32_t *)arcs;
 }
+
+void gcut_i_marc_fill(gcut_i_marc *arcs, const gcut_bcsr *b)
+{
+    for (int64_t a = 0; a < b->m; a++) {
+        arcs[a].head = b->head[a];
+        arcs[a].res = (uint32_t)b->cap[a];
+        arcs[a].rev = (uint32_t)b->cap[b->sister[a]];
+        const int64_t d = b->sister[a] - a;
+        arcs[a].sdiff = d > INT32_MIN && d <= INT32_MAX ? (int32_t)d : GCUT_I_MARC_FAR;
+    }
+}
