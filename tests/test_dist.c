@@ -224,6 +224,31 @@ static void test_device_choice(void **unused)
                      gcut_last_error());
         assert_non_null(strstr(gcut_last_error(), "cuda-grid"));
     }
+    /* The settings: "devices=" is for device regions only, an unknown key
+     * or a malformed list is refused before anything is built, and the
+     * result keeps the last good answer. */
+    static const struct {
+        const char *backend, *params, *says;
+    } bad[] = {
+        {"cpu-bk", "devices=0", "needs backend"},
+        {NULL, "devices=0:1", "needs backend"},
+        {"cpu-bk", "regions=2", "unknown parameter 'regions'"},
+        {"cuda-grid", "devices=0:0", "listed twice"},
+        {"cuda-grid", "devices=1.5", "CUDA device numbers"},
+        {"cuda-grid", "devices=a:b", "CUDA device numbers"},
+        {"cuda-grid", "devices=0::1", "CUDA device numbers"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        opt.backend = bad[i].backend;
+        opt.params = bad[i].params;
+        const gcut_status st = gcut_grid_solve_partitioned(g, 3, NULL, &opt, res);
+        if (st != GCUT_ERR_INVALID || !strstr(gcut_last_error(), bad[i].says))
+            fail_msg("%s with %s: status %d, \"%s\" (want GCUT_ERR_INVALID saying \"%s\")",
+                     bad[i].params, bad[i].backend ? bad[i].backend : "(auto)", (int)st,
+                     gcut_last_error(), bad[i].says);
+        assert_string_equal(gcut_result_backend(res), "cpu-region-pr");
+        assert_true(gcut_result_flow(res) == gcut_result_flow(ref));
+    }
     gcut_result_free(res);
     gcut_result_free(ref);
     gcut_grid_free(g);

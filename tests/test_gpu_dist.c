@@ -25,6 +25,10 @@
  *                      compute-sanitizer; scripts/gpu-check.sh sets it)
  *   GCUT_GPU_DIST_SIZE side of the timing volume (default 256; 0: none); a
  *                      solve of it past 120 s is printed as such, not failed
+ *   GCUT_GPU_DEVICES   the devices of every partitioned solve, "0:1:2:3" (the
+ *                      solve's "devices=" setting: regions dealt to them in
+ *                      runs, exchanges through NCCL across devices); default
+ *                      device 0 alone
  *
  * Exits 77 (skip) with a message when cuda-grid is unavailable.
  */
@@ -38,6 +42,16 @@
 static int g_repeat = 1;
 static int g_quick;
 static int64_t g_cases;
+static char g_params[96]; /* "devices=..." or empty */
+static int g_ndev = 1;
+
+/* opt for a partitioned device solve: cuda-grid on the devices asked for. */
+static void device_options(gcut_solve_options *opt)
+{
+    gcut_solve_options_init(opt);
+    opt->backend = "cuda-grid";
+    opt->params = g_params[0] ? g_params : NULL;
+}
 
 static int is_2d(const gcut_grid *g)
 {
@@ -128,8 +142,7 @@ static gcut_result *solve_parts(gcut_grid *g, int32_t regions, const int32_t *pl
     gcut_result *res;
     assert_int_equal(gcut_result_new(&res), GCUT_OK);
     gcut_solve_options opt;
-    gcut_solve_options_init(&opt);
-    opt.backend = "cuda-grid";
+    device_options(&opt);
     opt.time_limit = 300; /* a discharge that never ends becomes a failure */
     if (gcut_grid_solve_partitioned(g, regions, planes, &opt, res) != GCUT_OK) {
         char rg[160];
@@ -346,17 +359,17 @@ static void test_timing(void **unused)
     snprintf(label, sizeof label, "timing %d^3 c6 vision", (int)S);
     gcut_result *whole = solve_whole(g, "cuda-grid", label);
     char line[512];
-    int at =
-        snprintf(line, sizeof line, "gpu-dist %d^3 c6 vision: cuda-grid %.1f ms, flow %lld;",
-                 (int)S, gcut_result_stats(whole)->total_ms, (long long)gcut_result_flow(whole));
-    const int32_t regions[] = {1, 2, 4, 8};
+    int at = snprintf(line, sizeof line,
+                      "gpu-dist %d^3 c6 vision: cuda-grid %.1f ms, flow %lld; on %d device%s:",
+                      (int)S, gcut_result_stats(whole)->total_ms,
+                      (long long)gcut_result_flow(whole), g_ndev, g_ndev == 1 ? "" : "s");
+    const int32_t regions[] = {1, 2, 4, 8, 16};
     for (size_t i = 0; i < sizeof regions / sizeof regions[0]; i++) {
         const char *sep = i + 1 < sizeof regions / sizeof regions[0] ? "," : "";
         gcut_result *res;
         assert_int_equal(gcut_result_new(&res), GCUT_OK);
         gcut_solve_options opt;
-        gcut_solve_options_init(&opt);
-        opt.backend = "cuda-grid";
+        device_options(&opt);
         opt.time_limit = 120; /* a slow solve is a number to record, not a failure */
         const gcut_status st = gcut_grid_solve_partitioned(g, regions[i], NULL, &opt, res);
         if (st == GCUT_ERR_TIMEOUT) {
@@ -381,11 +394,52 @@ static void test_timing(void **unused)
     gcut_grid_free(g);
 }
 
+/* A device list that cannot be used fails the call with its reason and
+ * leaves the result as it was. */
+static void test_bad_devices(void **unused)
+{
+    (void)unused;
+    gcut_grid *g;
+    assert_int_equal(gcut_grid_new(&g, 6, 5, 4, 6), GCUT_OK);
+    tu_rng r = {7};
+    tu_grid_randomise(g, &r, (tu_grid_kind)0);
+    gcut_result *res;
+    assert_int_equal(gcut_result_new(&res), GCUT_OK);
+    static const struct {
+        const char *params, *backend, *says;
+    } bad[] = {
+        {"devices=0:0", "cuda-grid", "listed twice"},
+        {"devices=4096", "cuda-grid", "does not exist"},
+        {"devices=0:1:4096", "cuda-grid", "does not exist"},
+        {"devices=x", "cuda-grid", "CUDA device numbers"},
+        {"devices=0:", "cuda-grid", "CUDA device numbers"},
+        {"devices=-1", "cuda-grid", "CUDA device numbers"},
+        {"devices=0", "cpu-bk", "needs backend"},
+        {"regions=3", "cuda-grid", "devices"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        gcut_solve_options opt;
+        gcut_solve_options_init(&opt);
+        opt.backend = bad[i].backend;
+        opt.params = bad[i].params;
+        const gcut_status st = gcut_grid_solve_partitioned(g, 3, NULL, &opt, res);
+        if (st == GCUT_OK || !strstr(gcut_last_error(), bad[i].says))
+            fail_msg("%s on %s: status %s, message \"%s\" (want one with \"%s\")",
+                     bad[i].params, bad[i].backend, gcut_status_string(st), gcut_last_error(),
+                     bad[i].says);
+        assert_int_equal(gcut_result_num_nodes(res), 0);
+    }
+    gcut_result_free(res);
+    gcut_grid_free(g);
+}
+
 static void test_summary(void **unused)
 {
     (void)unused;
-    printf("gpu-dist: %lld partitioned cases, %d solves each, all equal to cpu-ref and cuda-grid\n",
-           (long long)g_cases, g_repeat);
+    printf("gpu-dist: %lld partitioned cases on %d device%s%s%s, %d solves each, all equal to "
+           "cpu-ref and cuda-grid\n",
+           (long long)g_cases, g_ndev, g_ndev == 1 ? "" : "s", g_params[0] ? " " : "", g_params,
+           g_repeat);
 }
 
 int main(void)
@@ -403,10 +457,16 @@ int main(void)
         g_repeat = atoi(rep);
     const char *quick = getenv("GCUT_GPU_QUICK");
     g_quick = quick && atoi(quick) > 0 ? atoi(quick) : 0;
+    const char *devs = getenv("GCUT_GPU_DEVICES");
+    if (devs && *devs) {
+        snprintf(g_params, sizeof g_params, "devices=%s", devs);
+        for (const char *c = devs; *c; c++)
+            g_ndev += *c == ':';
+    }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random),  cmocka_unit_test(test_crossing),
-        cmocka_unit_test(test_vision),  cmocka_unit_test(test_timing),
-        cmocka_unit_test(test_summary),
+        cmocka_unit_test(test_vision),  cmocka_unit_test(test_bad_devices),
+        cmocka_unit_test(test_timing),  cmocka_unit_test(test_summary),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -56,11 +56,25 @@
  * expanded (all lower levels are done), so this is Dijkstra with unit
  * weights; one expansion kernel and one minimum kernel per level.
  */
+#include <dlfcn.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include <mutex>
+
 #include "grid/grid_internal.h"
+
+/* NCCL moves the boundary messages between the GPUs of one node. Its header
+ * comes with the CUDA toolkit here; the library is opened at run time (the
+ * plugin needs nothing but the driver until several devices are asked for). */
+#if defined(__has_include)
+#if __has_include(<nccl.h>)
+#include <nccl.h>
+#define GCUT_CU_HAVE_NCCL 1
+#endif
+#endif
 
 namespace {
 
@@ -90,6 +104,7 @@ struct R {
 
 struct Region {
     R r;
+    int device; /* the CUDA ordinal that holds it */
     int *lab_mem;
     unsigned char *msg; /* 4 message buffers */
     size_t msg_bytes;   /* with flows */
@@ -97,6 +112,32 @@ struct Region {
 };
 
 int blocks(long long n) { return (int)((n + kBlock - 1) / kBlock); }
+
+/* The region's device current for one operation (the driver may call from
+ * any thread, and one process may hold regions on several devices); the
+ * caller's device is current again afterwards. */
+struct DeviceScope {
+    int prev = -1;
+    cudaError_t err = cudaSuccess;
+    explicit DeviceScope(int dev)
+    {
+        if (cudaGetDevice(&prev) != cudaSuccess)
+            prev = -1;
+        if (prev != dev)
+            err = cudaSetDevice(dev);
+    }
+    ~DeviceScope()
+    {
+        int cur;
+        if (prev >= 0 && cudaGetDevice(&cur) == cudaSuccess && cur != prev)
+            (void)cudaSetDevice(prev);
+    }
+    DeviceScope(const DeviceScope &) = delete;
+    DeviceScope &operator=(const DeviceScope &) = delete;
+};
+#define ON_DEVICE(dev)                                                                             \
+    DeviceScope device_scope_(dev);                                                                \
+    GCUT_CUDA_CHECK(device_scope_.err)
 
 __device__ __forceinline__ int own(const R &r, long long u) { return u >= 0 && u < r.n; }
 
@@ -310,6 +351,9 @@ void region_destroy(void *h)
     Region *g = (Region *)h;
     if (!g)
         return;
+    int prev = -1;
+    if (cudaGetDevice(&prev) == cudaSuccess && prev != g->device)
+        (void)cudaSetDevice(g->device);
     (void)cudaFree(g->cut);
     (void)cudaFree(g->msg);
     (void)cudaFree(g->r.ctr);
@@ -320,11 +364,14 @@ void region_destroy(void *h)
     (void)cudaFree(g->r.inc);
     (void)cudaFree(g->r.exc);
     (void)cudaFree(g->r.res);
+    if (prev >= 0 && prev != g->device)
+        (void)cudaSetDevice(prev);
     gcut_cu_host->free_fn(g);
 }
 
 gcut_status region_alloc(Region *g, const gcut_grid_region_init *in)
 {
+    ON_DEVICE(g->device);
     R &r = g->r;
     const size_t n = (size_t)in->nodes, P = (size_t)in->plane;
     const size_t span = n + 2 * (P + (size_t)in->pad);
@@ -370,10 +417,16 @@ gcut_status region_create(const gcut_grid_region_init *in, void **out)
         in->num_dirs > 26 || in->ncross < 1 || in->ncross > 9 || in->pad < 0 || in->d_inf < 1 ||
         !in->res || !in->excess || !in->sink_res)
         return GCUT_CU_FAIL(GCUT_ERR_INVALID, "cuda-grid regions: a bad region description");
+    int ndev = 0;
+    GCUT_CUDA_CHECK(cudaGetDeviceCount(&ndev));
+    if (in->device < 0 || in->device >= ndev)
+        return GCUT_CU_FAIL(GCUT_ERR_INVALID, "cuda-grid regions: device %d does not exist (%d device%s)",
+                            (int)in->device, ndev, ndev == 1 ? "" : "s");
     Region *g = (Region *)gcut_cu_host->malloc_fn(sizeof *g);
     if (!g)
         return GCUT_CU_FAIL(GCUT_ERR_NOMEM, "cuda-grid regions: cannot allocate a region");
     memset(g, 0, sizeof *g);
+    g->device = in->device;
     R &r = g->r;
     r.n = in->nodes;
     r.P = in->plane;
@@ -409,6 +462,7 @@ void region_neighbours(void *h, int lo, int hi)
 gcut_status region_relabel(void *h, int64_t *changed)
 {
     Region *g = (Region *)h;
+    ON_DEVICE(g->device);
     const R &r = g->r;
     const int nb = blocks(r.n);
     LAUNCH(bfs_init_kernel, nb, r);
@@ -439,6 +493,7 @@ gcut_status region_relabel(void *h, int64_t *changed)
 gcut_status region_active(void *h, int64_t *count)
 {
     Region *g = (Region *)h;
+    ON_DEVICE(g->device);
     const R &r = g->r;
     gcut_status st = zero_ctr(r, C_COUNT);
     if (st != GCUT_OK)
@@ -454,6 +509,7 @@ gcut_status region_active(void *h, int64_t *count)
 gcut_status region_discharge(void *h, int64_t *pushes, int64_t *relabels, int64_t *local)
 {
     Region *g = (Region *)h;
+    ON_DEVICE(g->device);
     const R &r = g->r;
     const int nb = blocks(r.n);
     gcut_status st;
@@ -492,6 +548,7 @@ gcut_status region_discharge(void *h, int64_t *pushes, int64_t *relabels, int64_
 gcut_status region_reset_ghosts(void *h)
 {
     Region *g = (Region *)h;
+    ON_DEVICE(g->device);
     const R &r = g->r;
     const long long side = (long long)r.P + r.pad;
     LAUNCH(fill_kernel, blocks(side), g->lab_mem, side, r.d_inf);
@@ -508,6 +565,7 @@ void *region_buffer(void *h, int which)
 gcut_status region_pack(void *h, int with_flows)
 {
     Region *g = (Region *)h;
+    ON_DEVICE(g->device);
     const R &r = g->r;
     const size_t P = (size_t)r.P;
     for (int side = 0; side < 2; side++) {
@@ -527,6 +585,7 @@ gcut_status region_pack(void *h, int with_flows)
 gcut_status region_unpack(void *h, int with_flows)
 {
     Region *g = (Region *)h;
+    ON_DEVICE(g->device);
     const R &r = g->r;
     const size_t P = (size_t)r.P;
     for (int side = 0; side < 2; side++) {
@@ -552,6 +611,7 @@ gcut_status region_copy(void *dst, const void *src, size_t bytes)
 gcut_status region_cut(void *h, uint8_t *cut, uint8_t sink, uint8_t source)
 {
     Region *g = (Region *)h;
+    ON_DEVICE(g->device);
     const R &r = g->r;
     LAUNCH(cut_kernel, blocks(r.n), r, g->cut, sink, source);
     GCUT_CUDA_CHECK(cudaMemcpy(cut, g->cut, (size_t)r.n, cudaMemcpyDeviceToHost));
@@ -561,11 +621,265 @@ gcut_status region_cut(void *h, uint8_t *cut, uint8_t sink, uint8_t source)
 gcut_status region_flow(void *h, int64_t *flow)
 {
     Region *g = (Region *)h;
+    ON_DEVICE(g->device);
     u64 f;
     gcut_status st = read_ctr(g->r, C_FLOW, &f);
     if (st == GCUT_OK)
         *flow = (int64_t)f;
     return st;
+}
+
+/* ------------------------------------------------- device groups and NCCL */
+
+#ifdef GCUT_CU_HAVE_NCCL
+/* The NCCL entry points, from libnccl.so.2 opened once per process. */
+struct Nccl {
+    decltype(&ncclCommInitAll) comm_init_all;
+    decltype(&ncclCommDestroy) comm_destroy;
+    decltype(&ncclGroupStart) group_start;
+    decltype(&ncclGroupEnd) group_end;
+    decltype(&ncclSend) send;
+    decltype(&ncclRecv) recv;
+    decltype(&ncclGetErrorString) error_string;
+    decltype(&ncclGetVersion) get_version;
+};
+
+std::once_flag g_nccl_once;
+Nccl g_nccl;
+bool g_nccl_ok;
+char g_nccl_why[512];
+
+void nccl_open()
+{
+    /* $GCUT_NCCL_LIBRARY, then the loader's search path, then the toolkit's. */
+    const char *names[] = {getenv("GCUT_NCCL_LIBRARY"), "libnccl.so.2", "libnccl.so",
+                           "/usr/local/cuda/lib64/libnccl.so.2"};
+    void *lib = NULL;
+    const char *last = "not found";
+    for (const char *name : names) {
+        if (!name || !*name)
+            continue;
+        if ((lib = dlopen(name, RTLD_NOW | RTLD_LOCAL)))
+            break;
+        const char *e = dlerror();
+        last = e ? e : "not found";
+    }
+    if (!lib) {
+        snprintf(g_nccl_why, sizeof g_nccl_why,
+                 "NCCL (libnccl.so.2) cannot be opened: %s; set GCUT_NCCL_LIBRARY to its path",
+                 last);
+        return;
+    }
+#define NCCL_SYM(field, name)                                                                      \
+    if (!(*(void **)&g_nccl.field = dlsym(lib, name))) {                                           \
+        snprintf(g_nccl_why, sizeof g_nccl_why, "NCCL library without %s", name);                 \
+        return;                                                                                    \
+    }
+    NCCL_SYM(comm_init_all, "ncclCommInitAll");
+    NCCL_SYM(comm_destroy, "ncclCommDestroy");
+    NCCL_SYM(group_start, "ncclGroupStart");
+    NCCL_SYM(group_end, "ncclGroupEnd");
+    NCCL_SYM(send, "ncclSend");
+    NCCL_SYM(recv, "ncclRecv");
+    NCCL_SYM(error_string, "ncclGetErrorString");
+    NCCL_SYM(get_version, "ncclGetVersion");
+#undef NCCL_SYM
+    g_nccl_ok = true; /* the library stays open for the life of the process */
+}
+
+const Nccl *nccl_get(const char **why)
+{
+    std::call_once(g_nccl_once, nccl_open);
+    *why = g_nccl_why;
+    return g_nccl_ok ? &g_nccl : NULL;
+}
+
+#define NCCL_CHECK(nc, expr)                                                                       \
+    do {                                                                                           \
+        ncclResult_t gcut_nccl_r_ = (expr);                                                        \
+        if (gcut_nccl_r_ != ncclSuccess)                                                           \
+            return GCUT_CU_FAIL(GCUT_ERR_DEVICE, "%s failed at %s:%d: %s", #expr, __FILE__,         \
+                                __LINE__, (nc)->error_string(gcut_nccl_r_));                       \
+    } while (0)
+#endif
+
+constexpr int kMaxGroup = 64;
+
+/* The devices of one solve: a stream on each and, with several, one NCCL
+ * communicator per device (rank i is devices[i]). */
+struct Group {
+    int n;
+    int dev[kMaxGroup];
+    cudaStream_t stream[kMaxGroup];
+#ifdef GCUT_CU_HAVE_NCCL
+    ncclComm_t comm[kMaxGroup];
+    const Nccl *nccl;
+#endif
+};
+
+int group_rank(const Group *G, int device)
+{
+    for (int i = 0; i < G->n; i++)
+        if (G->dev[i] == device)
+            return i;
+    return -1;
+}
+
+void group_free(void *h)
+{
+    Group *G = (Group *)h;
+    if (!G)
+        return;
+    int prev = -1;
+    (void)cudaGetDevice(&prev);
+    for (int i = 0; i < G->n; i++) {
+#ifdef GCUT_CU_HAVE_NCCL
+        if (G->comm[i])
+            (void)G->nccl->comm_destroy(G->comm[i]);
+#endif
+        if (G->stream[i] && cudaSetDevice(G->dev[i]) == cudaSuccess)
+            (void)cudaStreamDestroy(G->stream[i]);
+    }
+    if (prev >= 0)
+        (void)cudaSetDevice(prev);
+    gcut_cu_host->free_fn(G);
+}
+
+gcut_status group_fill(Group *G, const int32_t *devices, int32_t count)
+{
+    int ndev = 0;
+    GCUT_CUDA_CHECK(cudaGetDeviceCount(&ndev));
+    for (int32_t i = 0; i < count; i++) {
+        if (devices[i] < 0 || devices[i] >= ndev)
+            return GCUT_CU_FAIL(GCUT_ERR_INVALID,
+                                "cuda-grid regions: device %d does not exist (%d device%s)",
+                                (int)devices[i], ndev, ndev == 1 ? "" : "s");
+        for (int32_t j = 0; j < i; j++)
+            if (devices[j] == devices[i])
+                return GCUT_CU_FAIL(GCUT_ERR_INVALID,
+                                    "cuda-grid regions: device %d is listed twice",
+                                    (int)devices[i]);
+        G->dev[i] = devices[i];
+    }
+    G->n = count;
+    for (int i = 0; i < count; i++) {
+        ON_DEVICE(G->dev[i]);
+        GCUT_CUDA_CHECK(cudaStreamCreate(&G->stream[i]));
+    }
+    if (count == 1)
+        return GCUT_OK;
+#ifdef GCUT_CU_HAVE_NCCL
+    const char *why;
+    if (!(G->nccl = nccl_get(&why)))
+        return GCUT_CU_FAIL(GCUT_ERR_UNAVAILABLE, "cuda-grid regions on %d devices: %s",
+                            (int)count, why);
+    /* NVLink multicast (NVLS) stays off unless the caller chose otherwise:
+     * the exchanges are point-to-point and NVLS buffers cost memory. */
+    setenv("NCCL_NVLS_ENABLE", "0", 0);
+    int prev = -1;
+    (void)cudaGetDevice(&prev);
+    const ncclResult_t rc = G->nccl->comm_init_all(G->comm, count, G->dev);
+    if (prev >= 0)
+        (void)cudaSetDevice(prev);
+    if (rc != ncclSuccess) {
+        memset(G->comm, 0, sizeof G->comm);
+        return GCUT_CU_FAIL(GCUT_ERR_DEVICE, "ncclCommInitAll on %d devices failed: %s",
+                            (int)count, G->nccl->error_string(rc));
+    }
+    return GCUT_OK;
+#else
+    return GCUT_CU_FAIL(GCUT_ERR_UNAVAILABLE,
+                        "cuda-grid regions on %d devices: the plugin was built without NCCL "
+                        "(nccl.h not found)",
+                        (int)count);
+#endif
+}
+
+gcut_status group_new(const int32_t *devices, int32_t count, void **out)
+{
+    *out = NULL;
+    if (!devices || count < 1 || count > kMaxGroup)
+        return GCUT_CU_FAIL(GCUT_ERR_INVALID, "cuda-grid regions: %d devices (1 to %d)",
+                            (int)count, kMaxGroup);
+    Group *G = (Group *)gcut_cu_host->malloc_fn(sizeof *G);
+    if (!G)
+        return GCUT_CU_FAIL(GCUT_ERR_NOMEM, "cuda-grid regions: cannot allocate a device group");
+    memset(G, 0, sizeof *G);
+    const gcut_status st = group_fill(G, devices, count);
+    if (st != GCUT_OK) {
+        group_free(G);
+        return st;
+    }
+    *out = G;
+    return GCUT_OK;
+}
+
+/* Copies within a device on its stream; across devices one NCCL group of
+ * sends and receives (each ordered pair's messages matched in order); then
+ * every stream of the group is waited for. The streams are blocking ones,
+ * so they follow the regions' work on the legacy default stream (pack) and
+ * precede what comes after on it (unpack). */
+gcut_status group_exchange(void *h, const gcut_grid_region_move *mv, int32_t count, size_t bytes)
+{
+    Group *G = (Group *)h;
+    if (!G || count < 0 || (count > 0 && !mv))
+        return GCUT_CU_FAIL(GCUT_ERR_INVALID, "cuda-grid regions: a bad exchange");
+    if (count == 0 || bytes == 0)
+        return GCUT_OK;
+    int cross = 0;
+    for (int32_t i = 0; i < count; i++) {
+        const Region *d = (const Region *)mv[i].dst, *s = (const Region *)mv[i].src;
+        if (!d || !s || mv[i].src_buf < 0 || mv[i].src_buf > 1 || mv[i].dst_buf < 2 ||
+            mv[i].dst_buf > 3 || bytes > s->msg_bytes || bytes > d->msg_bytes)
+            return GCUT_CU_FAIL(GCUT_ERR_INVALID, "cuda-grid regions: a bad message %d", (int)i);
+        const int rs = group_rank(G, s->device), rd = group_rank(G, d->device);
+        if (rs < 0 || rd < 0)
+            return GCUT_CU_FAIL(GCUT_ERR_INVALID,
+                                "cuda-grid regions: a region on device %d is outside the group",
+                                rs < 0 ? s->device : d->device);
+        if (rs == rd) {
+            ON_DEVICE(G->dev[rs]);
+            GCUT_CUDA_CHECK(cudaMemcpyAsync(region_buffer(mv[i].dst, mv[i].dst_buf),
+                                            region_buffer(mv[i].src, mv[i].src_buf), bytes,
+                                            cudaMemcpyDeviceToDevice, G->stream[rs]));
+        } else {
+            cross++;
+        }
+    }
+    if (cross) {
+#ifdef GCUT_CU_HAVE_NCCL
+        const Nccl *nc = G->nccl;
+        if (!nc)
+            return GCUT_CU_FAIL(GCUT_ERR_INVALID, "cuda-grid regions: a one-device group");
+        NCCL_CHECK(nc, nc->group_start());
+        ncclResult_t rc = ncclSuccess;
+        for (int32_t i = 0; i < count && rc == ncclSuccess; i++) {
+            const Region *d = (const Region *)mv[i].dst, *s = (const Region *)mv[i].src;
+            const int rs = group_rank(G, s->device), rd = group_rank(G, d->device);
+            if (rs == rd)
+                continue;
+            rc = nc->send(region_buffer(mv[i].src, mv[i].src_buf), bytes, ncclUint8, rd,
+                          G->comm[rs], G->stream[rs]);
+            if (rc == ncclSuccess)
+                rc = nc->recv(region_buffer(mv[i].dst, mv[i].dst_buf), bytes, ncclUint8, rs,
+                              G->comm[rd], G->stream[rd]);
+        }
+        const ncclResult_t end = nc->group_end();
+        if (rc != ncclSuccess)
+            return GCUT_CU_FAIL(GCUT_ERR_DEVICE, "ncclSend/ncclRecv failed: %s",
+                                nc->error_string(rc));
+        if (end != ncclSuccess)
+            return GCUT_CU_FAIL(GCUT_ERR_DEVICE, "ncclGroupEnd failed: %s",
+                                nc->error_string(end));
+#else
+        return GCUT_CU_FAIL(GCUT_ERR_UNAVAILABLE, "cuda-grid regions: built without NCCL");
+#endif
+    }
+    for (int i = 0; i < G->n; i++) {
+        ON_DEVICE(G->dev[i]);
+        GCUT_CUDA_CHECK(cudaStreamSynchronize(G->stream[i]));
+    }
+    return GCUT_OK;
 }
 
 } // namespace
@@ -583,4 +897,7 @@ const gcut_grid_region_ext gcut_cu_grid_region = {GCUT_PLUGIN_ABI_VERSION,
                                                   region_buffer,
                                                   region_copy,
                                                   region_cut,
-                                                  region_flow};
+                                                  region_flow,
+                                                  group_new,
+                                                  group_free,
+                                                  group_exchange};

@@ -5,25 +5,40 @@
  * boundaries exchanged by copies. The same driver runs over MPI
  * (lib/mpi/dist_mpi.c); this entry is its reference and its test bed.
  *
- * With opt->backend "cuda-grid" every region lives on the one GPU of the
+ * With opt->backend "cuda-grid" every region lives on a GPU through the
  * plugin's extension "gcut.grid.region" (gcut/plugin.h; the device code
  * is cuda/grid/grid_region.cu): the same driver, the same exchanges, now
- * device-to-device copies of the boundary messages. Any other back end
- * name (or none) keeps the CPU regions of region.c, the default.
+ * moved by the plugin's device group (copies within a GPU, NCCL sends and
+ * receives between the GPUs of opt->params "devices=0:1:..."; regions are
+ * dealt to the devices in contiguous runs, and one thread per device runs
+ * the discharges of a colour). Any other back end name (or none) keeps
+ * the CPU regions of region.c, the default.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dist/region_internal.h"
 #include "grid/grid_internal.h"
 #include "solve/solve_internal.h"
 
+/* How the in-process exchange reaches device regions: the plugin's
+ * extension and the solve's device group (NULL for CPU regions). */
+typedef struct local_comm {
+    const gcut_grid_region_ext *x;
+    void *group;
+    gcut_grid_region_move *moves; /* 2 (nregs - 1) */
+    double ms;                    /* time in exchanges of device regions */
+} local_comm;
+
 /* The in-process exchange: regs are consecutive non-empty regions, so
- * region i's upper neighbour is region i + 1. */
+ * region i's upper neighbour is region i + 1. Device regions move their
+ * messages through the plugin's group (copies on one device, NCCL across
+ * devices), CPU regions by memcpy. */
 static gcut_status local_exchange(void *ctx, gcut_i_region *const *regs, int32_t nregs,
                                   size_t bytes)
 {
-    (void)ctx;
+    local_comm *lc = ctx;
     gcut_status st;
     /* A device region whose call failed has stopped (region.c): its send
      * buffers would hand stale flows over again, so the solve stops here. */
@@ -31,6 +46,19 @@ static gcut_status local_exchange(void *ctx, gcut_i_region *const *regs, int32_t
         const char *msg;
         if ((st = gcut_i_region_device_error(regs[i], &msg)) != GCUT_OK)
             return GCUT_FAIL(st, "region %d of %d on the device: %s", (int)i, (int)nregs, msg);
+    }
+    if (lc && lc->group) {
+        int32_t m = 0;
+        for (int32_t i = 0; i + 1 < nregs; i++) {
+            void *lo = gcut_i_region_device_handle(regs[i]);
+            void *hi = gcut_i_region_device_handle(regs[i + 1]);
+            lc->moves[m++] = (gcut_grid_region_move){hi, 2, lo, 1}; /* up: lo's send 1 */
+            lc->moves[m++] = (gcut_grid_region_move){lo, 3, hi, 0}; /* down: hi's send 0 */
+        }
+        const double t0 = gcut_i_now_ms();
+        st = lc->x->exchange(lc->group, lc->moves, m, bytes);
+        lc->ms += gcut_i_now_ms() - t0;
+        return st;
     }
     for (int32_t i = 0; i + 1 < nregs; i++)
         if ((st = gcut_i_region_copy_msg(regs[i + 1], 0, regs[i], 1, bytes)) != GCUT_OK ||
@@ -58,7 +86,8 @@ static const gcut_grid_region_ext *find_region_ext(const char *name)
         gcut_i_plugin_extension(GCUT_EXT_GRID_REGION, GCUT_EXT_GRID_REGION_VERSION, name);
     if (!x || x->abi_version != GCUT_PLUGIN_ABI_VERSION || !x->create || !x->destroy ||
         !x->neighbours || !x->discharge || !x->relabel || !x->reset_ghosts || !x->active ||
-        !x->pack || !x->unpack || !x->buffer || !x->copy || !x->cut || !x->flow) {
+        !x->pack || !x->unpack || !x->buffer || !x->copy || !x->cut || !x->flow ||
+        !x->group_new || !x->group_free || !x->exchange) {
         GCUT_FAIL(GCUT_ERR_NOT_FOUND,
                   "back end %s cannot keep the regions of a partitioned grid on its device "
                   "(device regions: cuda-grid)",
@@ -99,6 +128,53 @@ static gcut_status partition_planes(int64_t planes, int32_t nregions, const int3
     return GCUT_OK;
 }
 
+/* The back-end settings of a partitioned solve: "devices=0:1:2:3", the
+ * CUDA devices of cuda-grid regions (default: device 0). */
+#define GCUT_I_MAX_DEVICES 64
+static gcut_status partition_params(const gcut_solve_options *opt, int32_t *devices,
+                                    int32_t *ndev)
+{
+    *ndev = 0;
+    const char *cur = opt->params;
+    gcut_i_param p;
+    int r;
+    const char *who = "gcut_grid_solve_partitioned";
+    while ((r = gcut_i_param_next(&cur, who, &p)) == 1) {
+        if (strcmp(p.key, "devices") != 0)
+            return gcut_i_param_unknown(&p, who, "devices");
+        *ndev = 0;
+        const char *v = p.value;
+        for (;;) {
+            char *end;
+            const long d = strtol(v, &end, 10);
+            if (end == v || d < 0 || d > 1 << 20 || (*end != ':' && *end != 0))
+                return GCUT_FAIL(GCUT_ERR_INVALID,
+                                 "devices=%s: a list of CUDA device numbers, e.g. devices=0:1:2:3",
+                                 p.value);
+            if (*ndev == GCUT_I_MAX_DEVICES)
+                return GCUT_FAIL(GCUT_ERR_INVALID, "devices=%s: more than %d devices", p.value,
+                                 GCUT_I_MAX_DEVICES);
+            for (int32_t j = 0; j < *ndev; j++)
+                if (devices[j] == (int32_t)d)
+                    return GCUT_FAIL(GCUT_ERR_INVALID, "devices=%s: device %ld is listed twice",
+                                     p.value, d);
+            devices[(*ndev)++] = (int32_t)d;
+            if (*end == 0)
+                break;
+            v = end + 1;
+        }
+    }
+    if (r < 0)
+        return gcut_last_status();
+    const int on_device = opt->backend && strcmp(opt->backend, "cuda-grid") == 0;
+    if (*ndev > 0 && !on_device)
+        return GCUT_FAIL(GCUT_ERR_INVALID,
+                         "devices= needs backend \"cuda-grid\" (the regions here are CPU regions)");
+    if (*ndev == 0 && on_device)
+        devices[(*ndev)++] = 0;
+    return GCUT_OK;
+}
+
 typedef struct part_state {
     int32_t nregions;
     int32_t *counts;
@@ -107,6 +183,7 @@ typedef struct part_state {
     int32_t nregs;
     gcut_i_pool pool;
     int pool_ok;
+    local_comm lc;
 } part_state;
 
 static void part_free(part_state *p)
@@ -115,6 +192,9 @@ static void part_free(part_state *p)
         gcut_i_pool_destroy(&p->pool);
     for (int32_t i = 0; i < p->nregs; i++)
         gcut_i_region_free(p->regs ? p->regs[i] : NULL);
+    if (p->lc.group)
+        p->lc.x->group_free(p->lc.group);
+    gcut_i_free(p->lc.moves);
     gcut_i_free(p->cuts);
     gcut_i_free(p->regs);
     gcut_i_free(p->counts);
@@ -130,6 +210,9 @@ static gcut_status partitioned_in_call(gcut_grid *g, int32_t nregions, const int
     const int64_t planes = three_d ? g->d : g->h;
     const int32_t plane = three_d ? g->w * g->h : g->w;
     if ((st = gcut_i_dist_check_shape(g->w, g->h, g->d, g->conn)) != GCUT_OK)
+        return st;
+    int32_t devices[GCUT_I_MAX_DEVICES], ndev = 0;
+    if ((st = partition_params(opt, devices, &ndev)) != GCUT_OK)
         return st;
     if ((st = gcut_i_alloc_array((void **)&p.counts, nregions, 4, __func__, "plane counts")) !=
             GCUT_OK ||
@@ -153,6 +236,22 @@ static gcut_status partitioned_in_call(gcut_grid *g, int32_t nregions, const int
         goto fail;
     }
     const double t_init = gcut_i_now_ms();
+    /* Non-empty regions, and the devices they use: contiguous runs of
+     * regions per device, at most one device per region. */
+    int32_t nonempty = 0;
+    for (int32_t i = 0; i < nregions; i++)
+        nonempty += p.counts[i] > 0;
+    const int32_t nuse = dev ? (ndev < nonempty ? ndev : nonempty) : 0;
+    if (dev && nuse > 0) {
+        p.lc.x = dev;
+        if ((st = gcut_i_alloc_array((void **)&p.lc.moves, 2 * (size_t)nonempty, sizeof *p.lc.moves,
+                                     __func__, "messages")) != GCUT_OK ||
+            (st = dev->group_new(devices, nuse, &p.lc.group)) != GCUT_OK) {
+            p.lc.group = NULL;
+            gcut_i_free(cut);
+            goto fail;
+        }
+    }
     int64_t first = 0;
     for (int32_t i = 0; i < nregions; i++) {
         if (p.counts[i] == 0)
@@ -173,7 +272,8 @@ static gcut_status partitioned_in_call(gcut_grid *g, int32_t nregions, const int
             goto fail;
         }
         p.nregs++;
-        if (dev && (st = gcut_i_region_to_device(p.regs[p.nregs - 1], dev)) != GCUT_OK) {
+        const int32_t on = dev ? devices[(int64_t)(p.nregs - 1) * nuse / nonempty] : 0;
+        if (dev && (st = gcut_i_region_to_device(p.regs[p.nregs - 1], dev, on)) != GCUT_OK) {
             gcut_i_free(cut);
             goto fail;
         }
@@ -181,10 +281,11 @@ static gcut_status partitioned_in_call(gcut_grid *g, int32_t nregions, const int
     }
     for (int32_t i = 0; i < p.nregs; i++)
         gcut_i_region_set_neighbours(p.regs[i], i > 0, i + 1 < p.nregs);
-    /* Threads: at most the regions of one colour. */
+    /* Threads: at most the regions of one colour; on devices, one per
+     * device (a device's regions of a colour run one after the other). */
     int32_t threads = opt->threads > 0 ? opt->threads : gcut_i_num_cpus();
     if (dev)
-        threads = 1; /* one GPU: its regions of a colour run one after the other */
+        threads = nuse;
     const int32_t per_colour = (p.nregs + 1) / 2;
     if (threads > per_colour)
         threads = per_colour;
@@ -197,7 +298,7 @@ static gcut_status partitioned_in_call(gcut_grid *g, int32_t nregions, const int
     gcut_i_dist_run run;
     memset(&run, 0, sizeof run);
     run.nodes = g->n;
-    const gcut_i_dist_comm comm = {NULL, local_exchange, local_allreduce};
+    const gcut_i_dist_comm comm = {&p.lc, local_exchange, local_allreduce};
     const double init_ms = gcut_i_now_ms() - t_init;
     st = gcut_i_dist_solve(p.regs, p.nregs, 0, &comm, p.pool_ok ? &p.pool : NULL, p.cuts, &run);
     /* A failed device call ended the driver early (region.c): report it. */
@@ -216,15 +317,21 @@ static gcut_status partitioned_in_call(gcut_grid *g, int32_t nregions, const int
     stats.init_ms = init_ms;
     stats.solve_ms = run.solve_ms;
     stats.cut_ms = run.cut_ms;
+    stats.transfer_ms = p.lc.ms; /* boundary exchanges between device regions */
     stats.pushes = run.pushes;
     stats.relabels = run.relabels;
     stats.global_relabels = run.global_relabels;
     stats.rounds = run.sweeps;
     stats.threads = p.pool_ok ? p.pool.size : 1;
     stats.total_ms = gcut_i_now_ms() - t0;
-    char why[128];
-    snprintf(why, sizeof why, "%d regions (%d non-empty), %lld sweeps", (int)nregions, (int)p.nregs,
-             (long long)run.sweeps);
+    char why[160];
+    if (dev)
+        snprintf(why, sizeof why, "%d regions (%d non-empty) on %d device%s, %lld sweeps",
+                 (int)nregions, (int)p.nregs, (int)nuse, nuse == 1 ? "" : "s",
+                 (long long)run.sweeps);
+    else
+        snprintf(why, sizeof why, "%d regions (%d non-empty), %lld sweeps", (int)nregions,
+                 (int)p.nregs, (long long)run.sweeps);
     gcut_i_log(opt, GCUT_LOG_INFO, "gcut_grid_solve_partitioned: %s, %lld global relabels", why,
                (long long)run.global_relabels);
     if (dev)

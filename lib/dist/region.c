@@ -300,6 +300,8 @@ void *gcut_i_region_recv_buf(gcut_i_region *r, int side)
     return r->dx ? r->dx->buffer(r->dh, 2 + side) : r->recv[side];
 }
 
+void *gcut_i_region_device_handle(const gcut_i_region *r) { return r->dx ? r->dh : NULL; }
+
 gcut_status gcut_i_region_copy_msg(gcut_i_region *dst, int dst_side, gcut_i_region *src,
                                    int src_side, size_t bytes)
 {
@@ -320,7 +322,8 @@ void gcut_i_region_set_neighbours(gcut_i_region *r, int lo, int hi)
         r->dx->neighbours(r->dh, lo, hi);
 }
 
-gcut_status gcut_i_region_to_device(gcut_i_region *r, const gcut_grid_region_ext *x)
+gcut_status gcut_i_region_to_device(gcut_i_region *r, const gcut_grid_region_ext *x,
+                                    int32_t device)
 {
     gcut_grid_region_init in;
     memset(&in, 0, sizeof in);
@@ -340,6 +343,7 @@ gcut_status gcut_i_region_to_device(gcut_i_region *r, const gcut_grid_region_ext
     in.excess = r->exc;
     in.sink_res = r->rsink;
     in.flow = r->flow;
+    in.device = device;
     gcut_status st = x->create(&in, &r->dh);
     if (st != GCUT_OK)
         return st;

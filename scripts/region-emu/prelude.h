@@ -10,13 +10,15 @@
 #undef __device__
 #define __device__
 struct Dim { unsigned x; };
-static Dim blockIdx, blockDim = {256}, threadIdx;
+static thread_local Dim blockIdx, threadIdx;
+static Dim blockDim = {256};
 static inline unsigned atomicAdd(unsigned *p, unsigned v) { unsigned o = *p; *p += v; return o; }
 static inline unsigned long long atomicAdd(unsigned long long *p, unsigned long long v) { unsigned long long o = *p; *p += v; return o; }
 static inline unsigned long long atomicMin(unsigned long long *p, unsigned long long v) { unsigned long long o = *p; if (v < o) *p = v; return o; }
 static inline int atomicMin(int *p, int v) { int o = *p; if (v < o) *p = v; return o; }
-static unsigned emu_seed = 12345;
-static int *emu_perm; static long emu_cap;
+/* Per thread: the driver runs the regions of several devices on threads. */
+static thread_local unsigned emu_seed = 12345;
+static thread_local int *emu_perm; static thread_local long emu_cap;
 #define EMU_LAUNCH(kernel, nb, ...) do { long tot_ = (long)(nb) * 256; \
   if (tot_ > emu_cap) { emu_perm = (int*)realloc(emu_perm, tot_ * sizeof(int)); emu_cap = tot_; } \
   for (long i_ = 0; i_ < tot_; i_++) emu_perm[i_] = (int)i_; \

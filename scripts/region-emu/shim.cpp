@@ -8,6 +8,15 @@ cudaError_t cudaFree(void *p) { free(p); return cudaSuccess; }
 cudaError_t cudaMemcpy(void *d, const void *s, size_t n, enum cudaMemcpyKind) { memmove(d, s, n); return cudaSuccess; }
 cudaError_t cudaMemset(void *d, int v, size_t n) { memset(d, v, n); return cudaSuccess; }
 cudaError_t cudaDeviceSynchronize(void) { return cudaSuccess; }
+/* Several devices: $EMU_DEVICES of them (default 4), a current one per
+ * thread; streams are tokens, asynchronous copies are done at once. */
+static thread_local int emu_dev;
+cudaError_t cudaGetDeviceCount(int *n) { const char *e = getenv("EMU_DEVICES"); *n = e ? atoi(e) : 4; return cudaSuccess; }
+cudaError_t cudaGetDevice(int *d) { *d = emu_dev; return cudaSuccess; }
+cudaError_t cudaSetDevice(int d) { int n; cudaGetDeviceCount(&n); if (d < 0 || d >= n) return cudaErrorInvalidDevice; emu_dev = d; return cudaSuccess; }
+cudaError_t cudaStreamCreate(cudaStream_t *s) { *s = (cudaStream_t)malloc(1); return cudaSuccess; }
+cudaError_t cudaStreamDestroy(cudaStream_t s) { free((void *)s); return cudaSuccess; }
+cudaError_t cudaMemcpyAsync(void *d, const void *s, size_t n, enum cudaMemcpyKind, cudaStream_t) { memmove(d, s, n); return cudaSuccess; }
 cudaError_t cudaPeekAtLastError(void) { return cudaSuccess; }
 cudaError_t cudaStreamSynchronize(cudaStream_t) { return cudaSuccess; }
 const char *cudaGetErrorString(cudaError_t) { return "emu"; }

@@ -24,8 +24,9 @@
  * cancelling and progress reports); host allocations count against the
  * call's memory budget.
  * Named extensions are versioned on their own and added without changing
- * this number: "gcut.grid.device" 1 (gcut 0.3), "gcut.grid.region" 1 (the
- * device regions of gcut_grid_solve_partitioned, unreleased).
+ * this number: "gcut.grid.device" 1 (gcut 0.3), "gcut.grid.region" 2 (the
+ * device regions of gcut_grid_solve_partitioned on one or several GPUs,
+ * unreleased; 1 had one GPU and no device groups).
  */
 #ifndef GCUT_PLUGIN_H
 #define GCUT_PLUGIN_H
@@ -265,7 +266,7 @@ typedef struct gcut_grid_device_ext {
  *  device (lib/dist/region.c has the host form of the same six operations;
  *  docs/distributed.md the algorithm). */
 #define GCUT_EXT_GRID_REGION "gcut.grid.region"
-#define GCUT_EXT_GRID_REGION_VERSION 1
+#define GCUT_EXT_GRID_REGION_VERSION 2
 
 /** \brief The initial state of a region, in host memory (the core builds it
  *  as for a CPU region and hands it over; the plugin copies it). Own nodes
@@ -286,7 +287,18 @@ typedef struct gcut_grid_region_init {
     const int64_t *excess;       /**< nodes */
     const int32_t *sink_res;     /**< nodes */
     int64_t flow;                /**< flow already into the sink (cancelled terminal arcs) */
+    int32_t device;              /**< the device that keeps the region (a CUDA ordinal) */
 } gcut_grid_region_init;
+
+/** \brief One boundary message to deliver: the \p src_buf buffer of region
+ *  \p src (0 or 1, a send buffer) into the \p dst_buf buffer of region \p dst
+ *  (2 or 3, a receive buffer). */
+typedef struct gcut_grid_region_move {
+    void *dst;
+    int32_t dst_buf;
+    void *src;
+    int32_t src_buf;
+} gcut_grid_region_move;
 
 /** \brief The device-region interface of a back end. A region is an opaque
  *  handle made by create. Every call returns GCUT_OK or a failure recorded
@@ -318,6 +330,16 @@ typedef struct gcut_grid_region_ext {
      *  memory: \p sink for a finite label, \p source otherwise. */
     gcut_status (*cut)(void *region, uint8_t *cut, uint8_t sink, uint8_t source);
     gcut_status (*flow)(void *region, int64_t *flow);
+    /** (Version 2.) The devices of one solve (distinct CUDA ordinals): the
+     *  streams and, with several devices, the communicators through which
+     *  their regions exchange (NCCL for a back end on GPUs of one node). */
+    gcut_status (*group_new)(const int32_t *devices, int32_t count, void **group);
+    void (*group_free)(void *group);
+    /** Deliver \p count messages of \p bytes each between regions of the
+     *  group's devices (copies within a device, sends and receives across
+     *  devices); every move is complete when it returns. */
+    gcut_status (*exchange)(void *group, const gcut_grid_region_move *moves, int32_t count,
+                            size_t bytes);
 } gcut_grid_region_ext;
 
 /* ------------------------------------------------------------ the plugin entry */
