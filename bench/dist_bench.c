@@ -5,6 +5,18 @@
  *     gcut-dist-bench grid2d:w=2048,h=2048,kind=vision --regions 1,2,4
  *     gcut-dist-bench grid3d:w=128,h=128,d=128,conn=6,kind=vision --regions 1,2,4 --threads 2
  *     mpirun -np 4 gcut-dist-mpi-bench grid3d:w=128,h=128,d=128,conn=6,kind=vision
+ *     gcut-dist-bench vol:w=768,h=768,d=768 --backend cuda-grid --runs 1x1,1x2,2x4,4x8
+ *     gcut-dist-bench vol:w=1280,h=1280,d=1280 --backend cuda-grid --reference none --runs 4x8
+ *
+ * With --backend cuda-grid the regions live on GPUs (docs/distributed.md):
+ * --runs lists GxR, R regions on the first G devices (devices=0:..:G-1;
+ * NCCL between devices), and the reference is the single-region cuda-grid
+ * solve (a reference that does not fit the device is reported and
+ * skipped). With --reference none every run is compared with the first
+ * (flow and cut bytes), and a hash of the cut is printed. "vol:w=,h=,d=
+ * [,conn=6][,seed=1]" is a vision-like volume filled here in parallel (a
+ * few bright balls with noise; the energy of tests/test_gpu_dist.c), for
+ * volumes too large for the generator's general-graph path.
  *
  * In one process (gcut-dist-bench) it solves the grid with cpu-bk, then
  * with gcut_grid_solve_partitioned for each region count; under MPI
@@ -17,10 +29,13 @@
  * and the bytes of boundary messages (per sweep: two exchanges, each rank
  * to each neighbour).
  */
+#include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #ifdef GCUT_DIST_BENCH_MPI
 #include <mpi.h>
@@ -54,8 +69,181 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+
+/* ------------------------------------------------ vol: a large volume, filled in parallel */
+
+typedef struct vol_job {
+    gcut_grid *g;
+    uint8_t *img;
+    int32_t w, h, d, c;
+    uint64_t seed;
+    double cx[3], cy[3], cz[3], rad[3];
+    int32_t table[256];
+    int phase, threads, failed;
+} vol_job;
+
+typedef struct vol_arg {
+    vol_job *J;
+    int id;
+} vol_arg;
+
+static uint64_t mix64(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+static void *vol_worker(void *p)
+{
+    const vol_arg *a = p;
+    vol_job *J = a->J;
+    const int64_t plane = (int64_t)J->w * J->h;
+    const int32_t z0 = (int32_t)((int64_t)J->d * a->id / J->threads);
+    const int32_t z1 = (int32_t)((int64_t)J->d * (a->id + 1) / J->threads);
+    if (J->phase == 0) { /* the image */
+        for (int32_t z = z0; z < z1; z++)
+            for (int32_t y = 0; y < J->h; y++)
+                for (int32_t x = 0; x < J->w; x++) {
+                    int in = 0;
+                    for (int i = 0; i < 3; i++) {
+                        const double ex = x - J->cx[i], ey = y - J->cy[i], ez = z - J->cz[i];
+                        in |= ex * ex + ey * ey + ez * ez < J->rad[i] * J->rad[i];
+                    }
+                    const int64_t v = x + J->w * (y + (int64_t)J->h * z);
+                    const int noise = (int)(mix64(J->seed ^ (uint64_t)v) % 91) - 45;
+                    const int val = (in ? 170 : 80) + noise;
+                    J->img[v] = (uint8_t)(val < 0 ? 0 : val > 255 ? 255 : val);
+                }
+        return NULL;
+    }
+    /* The capacities of planes z0..z1-1, a plane at a time. */
+    const int64_t n = plane * J->d;
+    int32_t *a0 = malloc((size_t)plane * 4 + 4), *b0 = malloc((size_t)plane * 4 + 4);
+    if (!a0 || !b0) {
+        J->failed = 1;
+        free(a0);
+        free(b0);
+        return NULL;
+    }
+    for (int32_t z = z0; z < z1; z++) {
+        const int64_t base = plane * z;
+        for (int32_t dir = 0; dir < J->c; dir++) {
+            int32_t dx, dy, dz;
+            gcut_grid_direction(J->c, dir, &dx, &dy, &dz);
+            const int64_t step = dx + (int64_t)J->w * (dy + (int64_t)J->h * dz);
+            for (int64_t j = 0; j < plane; j++) {
+                const int64_t v = base + j, u = v + step;
+                const int diff = u >= 0 && u < n ? abs((int)J->img[v] - (int)J->img[u]) : 0;
+                a0[j] = J->table[diff];
+            }
+            if (gcut_grid_set_caps_range(J->g, dir, (int32_t)base, (int32_t)plane, a0) != GCUT_OK)
+                J->failed = 1;
+        }
+        for (int64_t j = 0; j < plane; j++) {
+            a0[j] = 2 * abs((int)J->img[base + j] - 80);
+            b0[j] = 2 * abs((int)J->img[base + j] - 170);
+        }
+        if (gcut_grid_set_terminal_caps_range(J->g, (int32_t)base, (int32_t)plane, a0, b0) !=
+            GCUT_OK)
+            J->failed = 1;
+    }
+    free(a0);
+    free(b0);
+    return NULL;
+}
+
+static gcut_grid *vol_of_spec(const char *text)
+{
+    long long w = 0, h = 0, d = 0, c = 6, seed = 1;
+    const char *p = text + 4;
+    while (*p) {
+        char key[16];
+        long long val;
+        int used = 0;
+        if (sscanf(p, "%15[a-z]=%lld%n", key, &val, &used) != 2) {
+            fprintf(stderr, "gcut-dist-bench: %s: expected vol:w=W,h=H,d=D[,conn=C][,seed=S]\n",
+                    text);
+            exit(2);
+        }
+        if (!strcmp(key, "w"))
+            w = val;
+        else if (!strcmp(key, "h"))
+            h = val;
+        else if (!strcmp(key, "d"))
+            d = val;
+        else if (!strcmp(key, "conn"))
+            c = val;
+        else if (!strcmp(key, "seed"))
+            seed = val;
+        else {
+            fprintf(stderr, "gcut-dist-bench: %s: unknown key %s\n", text, key);
+            exit(2);
+        }
+        p += used;
+        if (*p == ',')
+            p++;
+    }
+    gcut_grid *g;
+    if (w < 1 || h < 1 || d < 1 || w * h * d > INT32_MAX ||
+        gcut_grid_new(&g, (int32_t)w, (int32_t)h, (int32_t)d, (int32_t)c) != GCUT_OK) {
+        fprintf(stderr, "gcut-dist-bench: %s: %s\n", text,
+                w < 1 || h < 1 || d < 1 ? "w, h and d must be >= 1"
+                : w * h * d > INT32_MAX ? "more than 2^31 - 1 voxels"
+                                        : gcut_last_error());
+        exit(2);
+    }
+    const double t0 = wall_ms();
+    vol_job J;
+    memset(&J, 0, sizeof J);
+    J.g = g;
+    J.w = (int32_t)w;
+    J.h = (int32_t)h;
+    J.d = (int32_t)d;
+    J.c = (int32_t)c;
+    J.seed = (uint64_t)seed;
+    uint64_t r = mix64((uint64_t)seed * 7919u);
+    for (int i = 0; i < 3; i++) {
+        const int32_t m = J.w < J.h ? J.w : J.h;
+        J.cx[i] = (double)((r = mix64(r)) % (uint64_t)J.w);
+        J.cy[i] = (double)((r = mix64(r)) % (uint64_t)J.h);
+        J.cz[i] = (double)((r = mix64(r)) % (uint64_t)J.d);
+        J.rad[i] = 0.15 * m + (double)((r = mix64(r)) % (uint64_t)(m / 4 + 2));
+    }
+    for (int i = 0; i < 256; i++)
+        J.table[i] = 2 + (int32_t)(60.0 * exp(-(double)(i * i) / (2.0 * 25.0 * 25.0)));
+    J.img = malloc((size_t)(w * h * d));
+    long nt = sysconf(_SC_NPROCESSORS_ONLN);
+    J.threads = (int)(nt < 1 ? 1 : nt > 128 ? 128 : nt);
+    if (J.threads > d)
+        J.threads = (int)d;
+    pthread_t tid[128];
+    vol_arg args[128];
+    for (J.phase = 0; J.img && J.phase < 2; J.phase++) {
+        for (int i = 0; i < J.threads; i++) {
+            args[i] = (vol_arg){&J, i};
+            pthread_create(&tid[i], NULL, vol_worker, &args[i]);
+        }
+        for (int i = 0; i < J.threads; i++)
+            pthread_join(tid[i], NULL);
+    }
+    if (!J.img || J.failed) {
+        fprintf(stderr, "gcut-dist-bench: %s: cannot fill the volume: %s\n", text,
+                J.img ? gcut_last_error() : "out of memory");
+        exit(1);
+    }
+    free(J.img);
+    printf("%s: %lld x %lld x %lld, %lld-connected, %lld nodes (filled in %.0f ms, %d threads)\n",
+           text, w, h, d, c, w * h * d, wall_ms() - t0, J.threads);
+    fflush(stdout);
+    return g;
+}
+
 static gcut_grid *grid_of_spec(const char *text)
 {
+    if (!strncmp(text, "vol:", 4))
+        return vol_of_spec(text);
     gcut_grid *g;
     char err[GEN_ERR_LEN];
     if (gen_grid_of_spec(text, &g, err) != GCUT_OK) {
@@ -69,58 +257,111 @@ static gcut_grid *grid_of_spec(const char *text)
     return g;
 }
 
-/* cpu-bk's flow and cut (the reference), with its time. */
-static gcut_result *reference(gcut_grid *g, int repeat)
+/* FNV-1a of the cut bytes: runs without a reference can be compared by eye. */
+static uint64_t cut_hash(const uint8_t *cut, size_t n)
 {
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ cut[i]) * 0x100000001b3ull;
+    return h;
+}
+
+/* The reference solve (cpu-bk, or cuda-grid in one region) with its time;
+ * NULL when cuda-grid cannot take the grid (too large for the device: the
+ * reason is printed), or when asked for none. */
+static gcut_result *reference(gcut_grid *g, const char *backend, int repeat)
+{
+    if (!strcmp(backend, "none"))
+        return NULL;
     gcut_result *ref;
     gcut_result_new(&ref);
     gcut_solve_options opt;
     gcut_solve_options_init(&opt);
-    opt.backend = "cpu-bk";
+    opt.backend = backend;
     gcut_grid_set_warm_start(g, 0);
     double t[64];
     for (int i = 0; i < repeat; i++) {
         const double t0 = wall_ms();
-        if (gcut_grid_solve(g, &opt, ref) != GCUT_OK)
-            die("cpu-bk");
+        if (gcut_grid_solve(g, &opt, ref) != GCUT_OK) {
+            if (strcmp(backend, "cpu-bk") == 0)
+                die(backend);
+            printf("%-20s: no reference: %s\n", backend, gcut_last_error());
+            gcut_result_free(ref);
+            return NULL;
+        }
         t[i] = wall_ms() - t0;
     }
     qsort(t, (size_t)repeat, sizeof *t, cmp_double);
-    printf("cpu-bk              : %9.1f ms median of %d  flow %lld\n", t[repeat / 2], repeat,
-           (long long)gcut_result_flow(ref));
+    printf("%-20s: %9.1f ms median of %d  flow %lld  cut hash %016llx  (solve %.1f ms)\n", backend,
+           t[repeat / 2], repeat, (long long)gcut_result_flow(ref),
+           (unsigned long long)cut_hash(gcut_result_cut(ref), (size_t)gcut_grid_num_nodes(g)),
+           gcut_result_stats(ref)->solve_ms);
+    fflush(stdout);
     return ref;
 }
 
 #ifndef GCUT_DIST_BENCH_MPI
-static void run_regions(gcut_grid *g, const gcut_result *ref, int32_t regions, int32_t threads,
-                        int repeat)
+/* One partitioned configuration: `regions` regions, on the first `gpus`
+ * devices when backend is cuda-grid. The first result is kept (in *first)
+ * to compare the later ones with when there is no reference. */
+static void run_regions(gcut_grid *g, const gcut_result *ref, gcut_result **first,
+                        const char *backend, int32_t gpus, int32_t regions, int32_t threads,
+                        double time_limit, int repeat)
 {
     gcut_result *res;
     gcut_result_new(&res);
     gcut_solve_options opt;
     gcut_solve_options_init(&opt);
     opt.threads = threads;
+    opt.backend = backend;
+    opt.time_limit = time_limit;
+    char params[300] = "", label[64];
+    if (backend && !strcmp(backend, "cuda-grid")) {
+        int at = snprintf(params, sizeof params, "devices=");
+        for (int32_t i = 0; i < gpus && at < (int)sizeof params - 8; i++)
+            at += snprintf(params + at, sizeof params - (size_t)at, "%s%d", i ? ":" : "", (int)i);
+        opt.params = params;
+        snprintf(label, sizeof label, "gpus %d regions %2d", (int)gpus, (int)regions);
+    } else {
+        snprintf(label, sizeof label, "regions %2d threads %d", (int)regions, (int)threads);
+    }
     double t[64];
     for (int i = 0; i < repeat; i++) {
         const double t0 = wall_ms();
         if (gcut_grid_solve_partitioned(g, regions, NULL, &opt, res) != GCUT_OK)
-            die("gcut_grid_solve_partitioned");
+            die(label);
         t[i] = wall_ms() - t0;
     }
     qsort(t, (size_t)repeat, sizeof *t, cmp_double);
     const gcut_stats *s = gcut_result_stats(res);
-    const int same =
-        gcut_result_flow(res) == gcut_result_flow(ref) &&
-        memcmp(gcut_result_cut(res), gcut_result_cut(ref), (size_t)gcut_grid_num_nodes(g)) == 0;
-    printf(
-        "regions %2d threads %d: %9.1f ms median of %d  flow %lld  same cut %s  sweeps %lld  "
-        "global relabels %lld  pushes %lld  relabels %lld  (init %.0f, sweeps %.0f, cut %.0f ms)\n",
-        (int)regions, (int)s->threads, t[repeat / 2], repeat, (long long)gcut_result_flow(res),
-        same ? "yes" : "NO", (long long)s->rounds, (long long)s->global_relabels,
-        (long long)s->pushes, (long long)s->relabels, s->init_ms, s->solve_ms, s->cut_ms);
-    gcut_result_free(res);
+    const size_t n = (size_t)gcut_grid_num_nodes(g);
+    const gcut_result *want = ref ? ref : *first;
+    const int same = !want || (gcut_result_flow(res) == gcut_result_flow(want) &&
+                               memcmp(gcut_result_cut(res), gcut_result_cut(want), n) == 0);
+    /* Boundary bytes per sweep: two exchanges, two messages per boundary;
+     * a message is a plane of labels and the flows of the crossing arcs. */
+    const int32_t c = gcut_grid_connectivity(g);
+    const int two_d = c == 4 || c == 8;
+    const int64_t plane = two_d ? gcut_grid_width(g) : (int64_t)gcut_grid_width(g) * gcut_grid_height(g);
+    const int ncross = c == 4 || c == 6 ? 1 : c == 8 ? 3 : c == 18 ? 5 : 9;
+    const double msg = (double)plane * 4.0 * (1 + ncross);
+    const int32_t across = gpus > 1 ? (gpus < regions ? gpus : regions) - 1 : 0;
+    printf("%s: %9.1f ms median of %d  flow %lld  same cut %s%s  cut hash %016llx  sweeps %lld  "
+           "global relabels %lld  pushes %lld  relabels %lld  (init %.0f, sweeps %.0f, of which "
+           "exchanges %.0f, cut %.0f ms)  boundary MB per sweep %.1f (%.1f between devices)\n",
+           label, t[repeat / 2], repeat, (long long)gcut_result_flow(res), same ? "yes" : "NO",
+           want ? (ref ? "" : " (as the first run)") : " (first run)",
+           (unsigned long long)cut_hash(gcut_result_cut(res), n), (long long)s->rounds,
+           (long long)s->global_relabels, (long long)s->pushes, (long long)s->relabels,
+           s->init_ms, s->solve_ms, s->transfer_ms, s->cut_ms,
+           4.0 * (regions - 1) * msg / 1e6, 4.0 * across * msg / 1e6);
+    fflush(stdout);
     if (!same)
         exit(1);
+    if (!*first)
+        *first = res;
+    else
+        gcut_result_free(res);
 }
 #else
 static void run_mpi(gcut_grid *g, const gcut_result *ref, int repeat)
@@ -210,12 +451,45 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
     MPI_Comm_size(MPI_COMM_WORLD, &g_size);
 #endif
-    const char *spec = NULL;
-    int32_t regions[16] = {1, 2, 4}, threads = 0;
-    int nregions = 3, repeat = 3;
+    const char *spec = NULL, *backend = NULL, *refname = NULL;
+    int32_t regions[16] = {1, 2, 4}, threads = 0, rgpus[16], rregs[16];
+    int nregions = 3, repeat = 3, nruns = 0;
+    double time_limit = 0;
     for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            printf("usage: gcut-dist-bench SPEC [--regions 1,2,4] [--threads N] [--repeat N]\n"
+                   "       [--backend cuda-grid --runs GxR,...] [--reference cpu-bk|cuda-grid|none]\n"
+                   "       [--time-limit S]\n"
+                   "SPEC: a grid2d/grid3d spec of gcut-gen, or vol:w=W,h=H,d=D[,conn=C][,seed=S]\n");
+            return 0;
+        }
+        if (!strcmp(argv[i], "--version")) {
+            printf("gcut-dist-bench %s\n", gcut_version());
+            return 0;
+        }
         if (!strcmp(argv[i], "--regions") && i + 1 < argc)
             nregions = parse_list(argv[++i], regions);
+        else if (!strcmp(argv[i], "--backend") && i + 1 < argc)
+            backend = argv[++i];
+        else if (!strcmp(argv[i], "--reference") && i + 1 < argc)
+            refname = argv[++i];
+        else if (!strcmp(argv[i], "--time-limit") && i + 1 < argc)
+            time_limit = atof(argv[++i]);
+        else if (!strcmp(argv[i], "--runs") && i + 1 < argc) {
+            const char *q = argv[++i];
+            while (*q && nruns < 16) {
+                int used = 0;
+                if (sscanf(q, "%dx%d%n", &rgpus[nruns], &rregs[nruns], &used) != 2 ||
+                    rgpus[nruns] < 1 || rregs[nruns] < 1) {
+                    nruns = -1;
+                    break;
+                }
+                nruns++;
+                q += used;
+                if (*q == ',')
+                    q++;
+            }
+        }
         else if (!strcmp(argv[i], "--threads") && i + 1 < argc)
             threads = (int32_t)atoi(argv[++i]);
         else if (!strcmp(argv[i], "--repeat") && i + 1 < argc)
@@ -225,20 +499,34 @@ int main(int argc, char **argv)
         else
             spec = NULL, argc = 0;
     }
-    if (!spec || nregions < 1 || repeat < 1 || repeat > 64) {
+    if (!spec || nregions < 1 || repeat < 1 || repeat > 64 || nruns < 0) {
         fprintf(stderr, "usage: gcut-dist-bench SPEC [--regions 1,2,4] [--threads N] "
-                        "[--repeat N]\n");
+                        "[--repeat N] [--backend cuda-grid --runs GxR,...] "
+                        "[--reference cpu-bk|cuda-grid|none] [--time-limit S] (--help)\n");
         return 2;
     }
+    const int on_gpu = backend && !strcmp(backend, "cuda-grid");
+    if (!refname)
+        refname = on_gpu ? "cuda-grid" : "cpu-bk";
     gcut_grid *g = grid_of_spec(spec);
-    gcut_result *ref = g_rank == 0 ? reference(g, repeat) : NULL;
+    gcut_result *ref = g_rank == 0 ? reference(g, refname, repeat) : NULL;
 #ifdef GCUT_DIST_BENCH_MPI
     (void)regions;
     (void)threads;
+    (void)time_limit;
     run_mpi(g, ref, repeat);
 #else
-    for (int i = 0; i < nregions; i++)
-        run_regions(g, ref, regions[i], threads, repeat);
+    gcut_result *first = NULL;
+    if (on_gpu && nruns == 0)
+        for (int i = 0; i < nregions; i++)
+            rgpus[nruns] = 1, rregs[nruns++] = regions[i];
+    if (on_gpu)
+        for (int i = 0; i < nruns; i++)
+            run_regions(g, ref, &first, backend, rgpus[i], rregs[i], threads, time_limit, repeat);
+    else
+        for (int i = 0; i < nregions; i++)
+            run_regions(g, ref, &first, backend, 1, regions[i], threads, time_limit, repeat);
+    gcut_result_free(first);
 #endif
     gcut_result_free(ref);
     gcut_grid_free(g);
