@@ -453,13 +453,13 @@ int main(int argc, char **argv)
 #endif
     const char *spec = NULL, *backend = NULL, *refname = NULL;
     int32_t regions[16] = {1, 2, 4}, threads = 0, rgpus[16], rregs[16];
-    int nregions = 3, repeat = 3, nruns = 0;
+    int nregions = 3, repeat = 3, nruns = 0, ref_only = 0;
     double time_limit = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             printf("usage: gcut-dist-bench SPEC [--regions 1,2,4] [--threads N] [--repeat N]\n"
                    "       [--backend cuda-grid --runs GxR,...] [--reference cpu-bk|cuda-grid|none]\n"
-                   "       [--time-limit S]\n"
+                   "       [--time-limit S] [--reference-only]\n"
                    "SPEC: a grid2d/grid3d spec of gcut-gen, or vol:w=W,h=H,d=D[,conn=C][,seed=S]\n");
             return 0;
         }
@@ -473,6 +473,8 @@ int main(int argc, char **argv)
             backend = argv[++i];
         else if (!strcmp(argv[i], "--reference") && i + 1 < argc)
             refname = argv[++i];
+        else if (!strcmp(argv[i], "--reference-only"))
+            ref_only = 1;
         else if (!strcmp(argv[i], "--time-limit") && i + 1 < argc)
             time_limit = atof(argv[++i]);
         else if (!strcmp(argv[i], "--runs") && i + 1 < argc) {
@@ -514,10 +516,13 @@ int main(int argc, char **argv)
     (void)regions;
     (void)threads;
     (void)time_limit;
+    (void)ref_only;
     run_mpi(g, ref, repeat);
 #else
     gcut_result *first = NULL;
-    if (on_gpu && nruns == 0)
+    if (ref_only)
+        nruns = nregions = 0;
+    else if (on_gpu && nruns == 0)
         for (int i = 0; i < nregions; i++)
             rgpus[nruns] = 1, rregs[nruns++] = regions[i];
     if (on_gpu)

@@ -8,7 +8,8 @@
 #     BENCH=targets STEPS=build,bench scripts/gpu-check.sh
 #
 # Environment:
-#   STEPS       comma-separated subset of env,build,test,sanitize,bench (default: all)
+#   STEPS       comma-separated subset of env,build,test,sanitize,bench,multi
+#               (default: all; multi does something only with two GPUs or more)
 #   BENCH       comma-separated modes (default small): small (GPU and CPU engines
 #               on mid-sized instances), small-gpu, small-tc, targets
 #               (the issue's genrmf/RLG/grid sizes on the GPU), targets-tc, targets-host,
@@ -38,16 +39,25 @@
 #   TLIMIT      per-solve time limit of the benchmarks in seconds (default 120)
 #   BENCH_TIMEOUT  seconds allowed to each gcut-bench run (default 900)
 #   BENCH_V     non-empty: gcut-bench -vv (the engines' summary lines into bench.txt)
+#   MULTI       what the multi step runs on the GPUs of the machine (default
+#               test,sanitize,strong): test (test_gpu_dist on 2 and on all GPUs,
+#               MULTI_REPEAT solves per case, default 10, on the quick set, then
+#               the whole set on all GPUs twice), sanitize (compute-sanitizer on
+#               2 GPUs), strong (gcut-dist-bench: a STRONG^3 volume, default 768,
+#               6-connected, and STRONG26^3 (default 384) 26-connected, on 1, 2, 4, 8
+#               GPUs against cuda-grid), weak (WEAK^2 x (WEAK * G), default 512,
+#               on G = 1, 2, 4, 8 GPUs), large (LARGE^3, default 1280, on every GPU,
+#               after cuda-grid is tried on one GPU alone); rows in multi.txt
 #
-# Writes under $OUT (8 files at most): env.txt, build.log, test.log, python.log,
-# sanitize.log, bench.txt, bench.csv and summary.md, then prints the summary (last, so that the end
+# Writes under $OUT (10 files at most): env.txt, build.log, test.log, python.log,
+# sanitize.log, bench.txt, bench.csv, multi.log, multi.txt and summary.md, then prints the summary (last, so that the end
 # of the output is the table). Exit status: 0 when every step passed.
 set -uo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-$ROOT/build-gpu}
 OUT=${OUT:-$BUILD/gpu-check}
-STEPS=${STEPS:-env,build,test,sanitize,bench}
+STEPS=${STEPS:-env,build,test,sanitize,bench,multi}
 BENCH=${BENCH:-small}
 REPEAT=${REPEAT:-100}
 CUDA_ARCH=${CUDA_ARCH:-90}
@@ -68,6 +78,8 @@ note ""
 if has_step env; then
   {
     echo "## nvidia-smi"; nvidia-smi 2>&1 || true
+    echo "## nvidia-smi topo -m"; nvidia-smi topo -m 2>&1 || true
+    echo "## NCCL"; ls -l /usr/local/cuda/lib64/libnccl* 2>&1 || true
     echo "## nvidia-smi -q (clocks, power)"; nvidia-smi -q -d CLOCK,POWER 2>&1 | head -60 || true
     echo "## nvcc"; (nvcc --version || /usr/local/cuda/bin/nvcc --version) 2>&1 || true
     echo "## cmake"; cmake --version 2>&1 | head -1
@@ -335,6 +347,103 @@ if has_step bench; then
     esac
   done
   note "bench ($BENCH): $(elapsed "$t0") s; tables in bench.txt, rows in bench.csv"
+fi
+
+# ---- several GPUs: the partitioned grid over NCCL (docs/distributed.md) -----
+NGPU=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ' || true)
+devlist() { seq -s: 0 $(($1 - 1)); }
+has_multi() { [[ ",${MULTI:-test,sanitize,strong}," == *",$1,"* ]]; }
+if has_step multi && [ "${NGPU:-0}" -lt 2 ]; then
+  note "multi: skipped (${NGPU:-0} GPU; needs two or more)"
+elif has_step multi; then
+  export NCCL_NVLS_ENABLE=0
+  : >>"$OUT/multi.log"
+  : >>"$OUT/multi.txt"
+  COUNTS=$(for k in 2 4 8; do [ "$k" -le "$NGPU" ] && echo "$k"; done)
+  [ "$NGPU" -gt 2 ] && [ "$NGPU" != 4 ] && [ "$NGPU" != 8 ] && COUNTS="$COUNTS $NGPU"
+  note "multi: $NGPU GPUs ($(nvidia-smi --query-gpu=name --format=csv,noheader | sort | uniq -c | xargs)), NCCL_NVLS_ENABLE=0"
+  if has_multi test; then
+    for k in $COUNTS; do
+      t0=$(date +%s)
+      if GCUT_GPU_DEVICES=$(devlist "$k") GCUT_GPU_REPEAT=${MULTI_REPEAT:-10} GCUT_GPU_QUICK=1 \
+           GCUT_GPU_DIST_SIZE=0 timeout "${TEST_TIMEOUT:-900}" "$BUILD/bin/test_gpu_dist" \
+           >>"$OUT/multi.log" 2>&1; then
+        note "test_gpu_dist on $k GPUs (quick set, GCUT_GPU_REPEAT=${MULTI_REPEAT:-10}): ok ($(elapsed "$t0") s)"
+      else
+        note "test_gpu_dist on $k GPUs (quick set): FAILED ($(elapsed "$t0") s, see multi.log)"
+        STATUS=1
+      fi
+    done
+    t0=$(date +%s)
+    if GCUT_GPU_DEVICES=$(devlist "$NGPU") GCUT_GPU_REPEAT=${MULTI_FULL_REPEAT:-2} \
+         GCUT_GPU_DIST_SIZE=${DIST_SIZE:-256} timeout "${TEST_TIMEOUT:-900}" \
+         "$BUILD/bin/test_gpu_dist" >>"$OUT/multi.log" 2>&1; then
+      note "test_gpu_dist on $NGPU GPUs (every case, GCUT_GPU_REPEAT=${MULTI_FULL_REPEAT:-2}): ok ($(elapsed "$t0") s)"
+    else
+      note "test_gpu_dist on $NGPU GPUs (every case): FAILED ($(elapsed "$t0") s, see multi.log)"
+      STATUS=1
+    fi
+    grep -E '^gpu-dist|ERROR|failed|differs' "$OUT/multi.log" | head -16 | sed 's/^/    /' | tee -a "$SUMMARY"
+  fi
+  if has_multi sanitize; then
+    for tool in memcheck racecheck synccheck; do
+      quick=1
+      [ "$tool" = racecheck ] && quick=2
+      t0=$(date +%s)
+      if GCUT_GPU_DEVICES=0:1 GCUT_GPU_QUICK=$quick GCUT_GPU_REPEAT=1 \
+           timeout "${SAN_TIMEOUT:-240}" compute-sanitizer --tool "$tool" --error-exitcode 99 \
+           "$BUILD/bin/test_gpu_dist" >>"$OUT/multi.log" 2>&1; then
+        note "compute-sanitizer $tool test_gpu_dist on 2 GPUs: ok ($(elapsed "$t0") s)"
+      else
+        note "compute-sanitizer $tool test_gpu_dist on 2 GPUs: FAILED or out of time ($(elapsed "$t0") s, see multi.log)"
+        STATUS=1
+      fi
+    done
+    grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|Invalid|hazard' "$OUT/multi.log" | sort | uniq -c | head -10 |
+      sed 's/^/    /' | tee -a "$SUMMARY"
+  fi
+  dist_bench() { # label, args...
+    local label=$1
+    shift
+    echo "### $label: gcut-dist-bench $*" >>"$OUT/multi.txt"
+    t0=$(date +%s)
+    if timeout "${MULTI_TIMEOUT:-600}" "$BUILD/bin/gcut-dist-bench" "$@" >>"$OUT/multi.txt" 2>&1; then
+      note "multi $label: ok ($(elapsed "$t0") s)"
+    else
+      note "multi $label: FAILED or out of time ($(elapsed "$t0") s, see multi.txt)"
+      STATUS=1
+    fi
+  }
+  runs_upto() { # regions per GPU; "1x1,1x2,2x4,..." up to NGPU
+    local r="1x1" k
+    for k in 1 2 4 8; do [ "$k" -le "$NGPU" ] && r="$r,${k}x$((k * $1))"; done
+    echo "$r"
+  }
+  if has_multi strong; then
+    S=${STRONG:-768}
+    dist_bench "strong ${S}^3 c6" "vol:w=$S,h=$S,d=$S,conn=6" --backend cuda-grid \
+      --runs "$(runs_upto 2)" --repeat "${MULTI_BENCH_REPEAT:-1}"
+    S=${STRONG26:-384}
+    dist_bench "strong ${S}^3 c26" "vol:w=$S,h=$S,d=$S,conn=26" --backend cuda-grid \
+      --runs "$(runs_upto 2)" --repeat "${MULTI_BENCH_REPEAT:-1}"
+  fi
+  if has_multi weak; then
+    S=${WEAK:-512}
+    for k in 1 2 4 8; do
+      [ "$k" -le "$NGPU" ] || continue
+      dist_bench "weak ${S}^2x$((S * k)) on $k GPUs" "vol:w=$S,h=$S,d=$((S * k)),conn=6" \
+        --backend cuda-grid --runs "${k}x$((2 * k))" --repeat 1
+    done
+  fi
+  if has_multi large; then
+    S=${LARGE:-1280}
+    # Does the volume fit one GPU with cuda-grid? (a refusal is the expected answer)
+    dist_bench "large ${S}^3 c6, cuda-grid on one GPU" "vol:w=$S,h=$S,d=$S,conn=6" \
+      --backend cuda-grid --reference cuda-grid --reference-only --repeat 1
+    dist_bench "large ${S}^3 c6 on $NGPU GPUs" "vol:w=$S,h=$S,d=$S,conn=6" --backend cuda-grid \
+      --reference none --runs "${LARGE_RUNS:-${NGPU}x$((2 * NGPU))}" --repeat 1
+  fi
+  grep -E '^(vol|cuda-grid|gpus|###)' "$OUT/multi.txt" | cut -c1-250 | sed 's/^/    /' | tee -a "$SUMMARY"
 fi
 
 note ""
