@@ -79,7 +79,7 @@ if has_step env; then
   {
     echo "## nvidia-smi"; nvidia-smi 2>&1 || true
     echo "## nvidia-smi topo -m"; nvidia-smi topo -m 2>&1 || true
-    echo "## NCCL"; ls -l /usr/local/cuda/lib64/libnccl* 2>&1 || true
+    echo "## NCCL"; ls -l /usr/local/cuda/lib64/libnccl* 2>&1; ldconfig -p 2>&1 | grep -i nccl; python3 -c "import torch; print(\"torch NCCL\", torch.cuda.nccl.version())" 2>&1 | tail -1
     echo "## nvidia-smi -q (clocks, power)"; nvidia-smi -q -d CLOCK,POWER 2>&1 | head -60 || true
     echo "## nvcc"; (nvcc --version || /usr/local/cuda/bin/nvcc --version) 2>&1 || true
     echo "## cmake"; cmake --version 2>&1 | head -1

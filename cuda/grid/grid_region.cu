@@ -714,8 +714,65 @@ struct Group {
 #ifdef GCUT_CU_HAVE_NCCL
     ncclComm_t comm[kMaxGroup];
     const Nccl *nccl;
+    int cached; /* the slot of g_comms it borrowed, or -1 (its own) */
 #endif
 };
+
+#ifdef GCUT_CU_HAVE_NCCL
+/* Creating NCCL communicators costs a large part of a second, so those of
+ * a device list are kept for the life of the process and lent to one solve
+ * at a time (a solve that finds them in use makes its own). */
+constexpr int kCommSlots = 8;
+struct CommSlot {
+    int n;
+    int dev[kMaxGroup];
+    ncclComm_t comm[kMaxGroup];
+    bool busy;
+};
+std::mutex g_comms_mu;
+CommSlot g_comms[kCommSlots];
+int g_ncomms;
+
+/* Borrow the communicators of G's devices: GCUT_OK with G->comm filled. */
+gcut_status comms_borrow(Group *G)
+{
+    {
+        std::lock_guard<std::mutex> lock(g_comms_mu);
+        for (int k = 0; k < g_ncomms; k++) {
+            CommSlot &c = g_comms[k];
+            if (c.busy || c.n != G->n || memcmp(c.dev, G->dev, (size_t)G->n * sizeof *G->dev))
+                continue;
+            c.busy = true;
+            memcpy(G->comm, c.comm, (size_t)G->n * sizeof *G->comm);
+            G->cached = k;
+            return GCUT_OK;
+        }
+    }
+    /* NVLink multicast (NVLS) stays off unless the caller chose otherwise:
+     * the exchanges are point-to-point and NVLS buffers cost memory. */
+    setenv("NCCL_NVLS_ENABLE", "0", 0);
+    int prev = -1;
+    (void)cudaGetDevice(&prev);
+    const ncclResult_t rc = G->nccl->comm_init_all(G->comm, G->n, G->dev);
+    if (prev >= 0)
+        (void)cudaSetDevice(prev);
+    if (rc != ncclSuccess) {
+        memset(G->comm, 0, sizeof G->comm);
+        return GCUT_CU_FAIL(GCUT_ERR_DEVICE, "ncclCommInitAll on %d devices failed: %s", G->n,
+                            G->nccl->error_string(rc));
+    }
+    std::lock_guard<std::mutex> lock(g_comms_mu);
+    if (g_ncomms < kCommSlots) {
+        CommSlot &c = g_comms[g_ncomms];
+        c.n = G->n;
+        memcpy(c.dev, G->dev, (size_t)G->n * sizeof *G->dev);
+        memcpy(c.comm, G->comm, (size_t)G->n * sizeof *G->comm);
+        c.busy = true;
+        G->cached = g_ncomms++;
+    }
+    return GCUT_OK;
+}
+#endif
 
 int group_rank(const Group *G, int device)
 {
@@ -732,9 +789,15 @@ void group_free(void *h)
         return;
     int prev = -1;
     (void)cudaGetDevice(&prev);
+#ifdef GCUT_CU_HAVE_NCCL
+    if (G->cached >= 0) {
+        std::lock_guard<std::mutex> lock(g_comms_mu);
+        g_comms[G->cached].busy = false; /* kept for the next solve */
+    }
+#endif
     for (int i = 0; i < G->n; i++) {
 #ifdef GCUT_CU_HAVE_NCCL
-        if (G->comm[i])
+        if (G->comm[i] && G->cached < 0)
             (void)G->nccl->comm_destroy(G->comm[i]);
 #endif
         if (G->stream[i] && cudaSetDevice(G->dev[i]) == cudaSuccess)
@@ -773,20 +836,7 @@ gcut_status group_fill(Group *G, const int32_t *devices, int32_t count)
     if (!(G->nccl = nccl_get(&why)))
         return GCUT_CU_FAIL(GCUT_ERR_UNAVAILABLE, "cuda-grid regions on %d devices: %s",
                             (int)count, why);
-    /* NVLink multicast (NVLS) stays off unless the caller chose otherwise:
-     * the exchanges are point-to-point and NVLS buffers cost memory. */
-    setenv("NCCL_NVLS_ENABLE", "0", 0);
-    int prev = -1;
-    (void)cudaGetDevice(&prev);
-    const ncclResult_t rc = G->nccl->comm_init_all(G->comm, count, G->dev);
-    if (prev >= 0)
-        (void)cudaSetDevice(prev);
-    if (rc != ncclSuccess) {
-        memset(G->comm, 0, sizeof G->comm);
-        return GCUT_CU_FAIL(GCUT_ERR_DEVICE, "ncclCommInitAll on %d devices failed: %s",
-                            (int)count, G->nccl->error_string(rc));
-    }
-    return GCUT_OK;
+    return comms_borrow(G);
 #else
     return GCUT_CU_FAIL(GCUT_ERR_UNAVAILABLE,
                         "cuda-grid regions on %d devices: the plugin was built without NCCL "
@@ -805,6 +855,9 @@ gcut_status group_new(const int32_t *devices, int32_t count, void **out)
     if (!G)
         return GCUT_CU_FAIL(GCUT_ERR_NOMEM, "cuda-grid regions: cannot allocate a device group");
     memset(G, 0, sizeof *G);
+#ifdef GCUT_CU_HAVE_NCCL
+    G->cached = -1;
+#endif
     const gcut_status st = group_fill(G, devices, count);
     if (st != GCUT_OK) {
         group_free(G);
