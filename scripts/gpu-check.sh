@@ -386,7 +386,7 @@ elif has_step multi; then
     grep -E '^gpu-dist|ERROR|failed|differs' "$OUT/multi.log" | head -16 | sed 's/^/    /' | tee -a "$SUMMARY"
   fi
   if has_multi sanitize; then
-    for tool in memcheck racecheck synccheck; do
+    for tool in ${SAN_TOOLS:-memcheck racecheck synccheck}; do
       quick=1
       [ "$tool" = racecheck ] && quick=2
       t0=$(date +%s)

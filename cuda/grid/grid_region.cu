@@ -82,6 +82,7 @@ typedef unsigned long long u64;
 
 constexpr int kBlock = 256;
 constexpr int kRelabelEvery = 32; /* discharge iterations between region-local relabels */
+constexpr int kBatch = 8;         /* discharge iterations between reads of the active count */
 
 /* Counters on the device. */
 enum { C_FLOW = 0, C_PUSHES, C_RELABELS, C_COUNT, C_MIN, C_SLOTS };
@@ -100,11 +101,19 @@ struct R {
     int *lab2;             /* n: new labels, or the relabel's distances */
     unsigned *acc0, *acc1; /* ncross * P each */
     u64 *ctr;              /* C_SLOTS */
+    /* Block flags of the discharge (a block: kBlock consecutive own nodes):
+     * act, blocks with an active node at the start of this iteration;
+     * rcv, blocks that receive flow in it; the _next ones for the next
+     * iteration (the host swaps the pairs). A block with neither flag has
+     * nothing to do, and the kernels leave it at once. */
+    unsigned char *act, *act_next, *rcv, *rcv_next;
 };
 
 struct Region {
     R r;
-    int device; /* the CUDA ordinal that holds it */
+    int device;           /* the CUDA ordinal that holds it */
+    unsigned char *flags; /* 4 * blocks(n): act[2], rcv[2] */
+    int parity;           /* which of each pair is this iteration's */
     int *lab_mem;
     unsigned char *msg; /* 4 message buffers */
     size_t msg_bytes;   /* with flows */
@@ -144,6 +153,8 @@ __device__ __forceinline__ int own(const R &r, long long u) { return u >= 0 && u
 /* Phase A: pushes with the labels fixed. */
 __global__ void push_kernel(R r)
 {
+    if (!r.act[blockIdx.x])
+        return;
     const int v = blockIdx.x * blockDim.x + threadIdx.x;
     if (v >= r.n)
         return;
@@ -177,6 +188,7 @@ __global__ void push_kernel(R r)
         else {
             atomicAdd(&r.res[(size_t)(d ^ 1) * r.n + u], delta);
             atomicAdd(&r.inc[u], (u64)delta);
+            r.rcv[u / kBlock] = 1;
         }
     }
     r.exc[v] = e;
@@ -186,6 +198,12 @@ __global__ void push_kernel(R r)
 /* Phase B: arrivals, then the relabel of active nodes with no admissible arc. */
 __global__ void relabel_kernel(R r)
 {
+    if (threadIdx.x == 0) { /* the next iteration's flags start clear */
+        r.act_next[blockIdx.x] = 0;
+        r.rcv_next[blockIdx.x] = 0;
+    }
+    if (!r.act[blockIdx.x] && !r.rcv[blockIdx.x])
+        return;
     const int v = blockIdx.x * blockDim.x + threadIdx.x;
     if (v >= r.n)
         return;
@@ -214,20 +232,28 @@ __global__ void relabel_kernel(R r)
 /* Phase C: publish the labels, count the active nodes. */
 __global__ void publish_kernel(R r)
 {
+    if (!r.act[blockIdx.x] && !r.rcv[blockIdx.x])
+        return;
     const int v = blockIdx.x * blockDim.x + threadIdx.x;
     if (v >= r.n)
         return;
     const int l = r.lab2[v];
     r.lab[v] = l;
-    if (r.exc[v] > 0 && l < r.d_inf)
+    if (r.exc[v] > 0 && l < r.d_inf) {
         atomicAdd(&r.ctr[C_COUNT], 1ull);
+        r.act_next[blockIdx.x] = 1;
+    }
 }
 
+/* The active nodes, counted, and their blocks flagged in act (cleared
+ * before, as rcv). */
 __global__ void count_active_kernel(R r)
 {
     const int v = blockIdx.x * blockDim.x + threadIdx.x;
-    if (v < r.n && r.exc[v] > 0 && r.lab[v] < r.d_inf)
+    if (v < r.n && r.exc[v] > 0 && r.lab[v] < r.d_inf) {
         atomicAdd(&r.ctr[C_COUNT], 1ull);
+        r.act[blockIdx.x] = 1;
+    }
 }
 
 /* Relabel, start: 1 at the sink's neighbours, else d_inf, lowered to
@@ -334,6 +360,18 @@ __global__ void cut_kernel(R r, unsigned char *cut, unsigned char sink, unsigned
         GCUT_CUDA_CHECK_LAUNCH(0);                                                                 \
     } while (0)
 
+/* The region's arrays with this iteration's block flags. */
+R flagged(const Region *g)
+{
+    R r = g->r;
+    const size_t nb = (size_t)blocks(r.n);
+    r.act = g->flags + (size_t)g->parity * nb;
+    r.act_next = g->flags + (size_t)(g->parity ^ 1) * nb;
+    r.rcv = g->flags + (2 + (size_t)g->parity) * nb;
+    r.rcv_next = g->flags + (2 + (size_t)(g->parity ^ 1)) * nb;
+    return r;
+}
+
 gcut_status read_ctr(const R &r, int slot, u64 *out)
 {
     GCUT_CUDA_CHECK(cudaMemcpy(out, &r.ctr[slot], sizeof *out, cudaMemcpyDeviceToHost));
@@ -354,6 +392,7 @@ void region_destroy(void *h)
     int prev = -1;
     if (cudaGetDevice(&prev) == cudaSuccess && prev != g->device)
         (void)cudaSetDevice(g->device);
+    (void)cudaFree(g->flags);
     (void)cudaFree(g->cut);
     (void)cudaFree(g->msg);
     (void)cudaFree(g->r.ctr);
@@ -387,6 +426,8 @@ gcut_status region_alloc(Region *g, const gcut_grid_region_init *in)
     GCUT_CUDA_CHECK(cudaMalloc((void **)&r.ctr, C_SLOTS * sizeof(u64)));
     GCUT_CUDA_CHECK(cudaMalloc((void **)&g->msg, 4 * g->msg_bytes + 4));
     GCUT_CUDA_CHECK(cudaMalloc((void **)&g->cut, n + 1));
+    GCUT_CUDA_CHECK(cudaMalloc((void **)&g->flags, 4 * (size_t)blocks((long long)n) + 4));
+    GCUT_CUDA_CHECK(cudaMemset(g->flags, 0, 4 * (size_t)blocks((long long)n) + 4));
     r.acc1 = r.acc0 + accn;
     r.lab = g->lab_mem + P + (size_t)in->pad;
     GCUT_CUDA_CHECK(
@@ -494,10 +535,12 @@ gcut_status region_active(void *h, int64_t *count)
 {
     Region *g = (Region *)h;
     ON_DEVICE(g->device);
-    const R &r = g->r;
+    const R r = flagged(g);
     gcut_status st = zero_ctr(r, C_COUNT);
     if (st != GCUT_OK)
         return st;
+    GCUT_CUDA_CHECK(cudaMemset(r.act, 0, (size_t)blocks(r.n)));
+    GCUT_CUDA_CHECK(cudaMemset(r.rcv, 0, (size_t)blocks(r.n)));
     LAUNCH(count_active_kernel, blocks(r.n), r);
     u64 c;
     if ((st = read_ctr(r, C_COUNT, &c)) != GCUT_OK)
@@ -517,26 +560,42 @@ gcut_status region_discharge(void *h, int64_t *pushes, int64_t *relabels, int64_
     if ((st = region_active(h, &active)) != GCUT_OK)
         return st;
     GCUT_CUDA_CHECK(cudaMemset(&r.ctr[C_PUSHES], 0, 2 * sizeof(u64)));
-    for (int64_t it = 1; active > 0; it++) {
-        if ((st = zero_ctr(r, C_COUNT)) != GCUT_OK)
-            return st;
-        LAUNCH(push_kernel, nb, r);
-        LAUNCH(relabel_kernel, nb, r);
-        LAUNCH(publish_kernel, nb, r);
+    /* After the first iterations, kBatch iterations run between two reads
+     * of the active count (an iteration with no active node changes
+     * nothing: the kernels skip inactive nodes), so that the loop is not
+     * bound by one host round trip per iteration. */
+    int64_t it = 0, since_relabel = 0, since_poll = 0;
+    while (active > 0) {
+        const int batch = it < 16 ? 1 : kBatch;
+        for (int b = 0; b < batch; b++) {
+            if (b == batch - 1 && (st = zero_ctr(r, C_COUNT)) != GCUT_OK)
+                return st;
+            const R rk = flagged(g);
+            LAUNCH(push_kernel, nb, rk);
+            LAUNCH(relabel_kernel, nb, rk);
+            LAUNCH(publish_kernel, nb, rk);
+            g->parity ^= 1;
+        }
+        it += batch;
+        since_relabel += batch;
+        since_poll += batch;
         u64 a;
         if ((st = read_ctr(r, C_COUNT, &a)) != GCUT_OK)
             return st;
         active = (int64_t)a;
-        if (active > 0 && it % kRelabelEvery == 0) {
+        if (active > 0 && since_relabel >= kRelabelEvery) {
+            since_relabel = 0;
             int64_t changed;
             if ((st = region_relabel(h, &changed)) != GCUT_OK ||
                 (st = region_active(h, &active)) != GCUT_OK)
                 return st;
             ++*local;
         }
-        if (it % 256 == 0 &&
-            (st = gcut_cu_poll(NULL, "discharge", active, "active nodes")) != GCUT_OK)
-            return st;
+        if (since_poll >= 256) {
+            since_poll = 0;
+            if ((st = gcut_cu_poll(NULL, "discharge", active, "active nodes")) != GCUT_OK)
+                return st;
+        }
     }
     u64 c[2];
     GCUT_CUDA_CHECK(cudaMemcpy(c, &r.ctr[C_PUSHES], sizeof c, cudaMemcpyDeviceToHost));

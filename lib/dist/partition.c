@@ -200,6 +200,79 @@ static void part_free(part_state *p)
     gcut_i_free(p->counts);
 }
 
+/* The build of the regions: region j (of the non-empty ones) takes planes
+ * first[j] .. first[j] + count[j] - 1 and, on devices, device
+ * devices[j * nuse / nonempty]; a thread builds the regions of one device
+ * (or every nthreads-th region). A failure is kept per region with its
+ * message (the error record is per thread). */
+typedef struct build_job {
+    gcut_grid *g;
+    part_state *p;
+    const gcut_grid_region_ext *dev;
+    const int32_t *devices;
+    int32_t nuse, nonempty, plane;
+    uint8_t *cut;
+    int64_t *first;
+    int32_t *count;
+    gcut_status *st;
+    char (*msg)[256];
+} build_job;
+
+/* A message without the "function: " its thread put in front. */
+static const char *strip_where(const char *m)
+{
+    const char *c = strstr(m, ": ");
+    if (!c)
+        return m;
+    for (const char *q = m; q < c; q++)
+        if (*q == ' ')
+            return m;
+    return c + 2;
+}
+
+static void build_job_free(build_job *J)
+{
+    gcut_i_free(J->first);
+    gcut_i_free(J->count);
+    gcut_i_free(J->st);
+    gcut_i_free(J->msg);
+}
+
+static gcut_status build_region(const build_job *J, int32_t j)
+{
+    const gcut_grid *g = J->g;
+    const size_t at = (size_t)J->first[j] * (size_t)J->plane;
+    /* Reachable nodes are at most n arcs from the sink. */
+    const int32_t d_inf = g->n < INT32_MAX ? g->n + 1 : INT32_MAX;
+    gcut_i_region_shape shape = {g->w, g->h, g->d, g->conn, J->first[j], J->count[j], d_inf};
+    gcut_i_region_caps caps;
+    memset(&caps, 0, sizeof caps);
+    for (int32_t d = 0; d < g->conn; d++)
+        caps.cap[d] = g->cap[d] + at;
+    caps.src = g->src + at;
+    caps.snk = g->snk + at;
+    J->p->cuts[j] = J->cut + at;
+    gcut_status st = gcut_i_region_new(&J->p->regs[j], &shape, &caps);
+    if (st == GCUT_OK && J->dev)
+        st = gcut_i_region_to_device(J->p->regs[j], J->dev,
+                                     J->devices[(int64_t)j * J->nuse / J->nonempty]);
+    return st;
+}
+
+static void build_fn(void *ctx, int32_t id, int32_t nthreads)
+{
+    build_job *J = ctx;
+    for (int32_t j = 0; j < J->nonempty; j++) {
+        const int32_t owner =
+            J->dev ? (int32_t)((int64_t)j * J->nuse / J->nonempty) % nthreads : j % nthreads;
+        if (owner != id)
+            continue;
+        J->st[j] = build_region(J, j);
+        if (J->st[j] != GCUT_OK)
+            snprintf(J->msg[j], sizeof J->msg[j], "%s", gcut_last_error());
+    }
+}
+
 static gcut_status partitioned_in_call(gcut_grid *g, int32_t nregions, const int32_t *counts,
                                        const gcut_solve_options *opt, gcut_result *res, double t0)
 {
@@ -252,33 +325,59 @@ static gcut_status partitioned_in_call(gcut_grid *g, int32_t nregions, const int
             goto fail;
         }
     }
-    int64_t first = 0;
-    for (int32_t i = 0; i < nregions; i++) {
-        if (p.counts[i] == 0)
-            continue;
-        const size_t at = (size_t)first * (size_t)plane;
-        /* Reachable nodes are at most n arcs from the sink. */
-        const int32_t d_inf = g->n < INT32_MAX ? g->n + 1 : INT32_MAX;
-        gcut_i_region_shape shape = {g->w, g->h, g->d, g->conn, first, p.counts[i], d_inf};
-        gcut_i_region_caps caps;
-        memset(&caps, 0, sizeof caps);
-        for (int32_t d = 0; d < g->conn; d++)
-            caps.cap[d] = g->cap[d] + at;
-        caps.src = g->src + at;
-        caps.snk = g->snk + at;
-        p.cuts[p.nregs] = cut + at;
-        if ((st = gcut_i_region_new(&p.regs[p.nregs], &shape, &caps)) != GCUT_OK) {
-            gcut_i_free(cut);
-            goto fail;
-        }
-        p.nregs++;
-        const int32_t on = dev ? devices[(int64_t)(p.nregs - 1) * nuse / nonempty] : 0;
-        if (dev && (st = gcut_i_region_to_device(p.regs[p.nregs - 1], dev, on)) != GCUT_OK) {
-            gcut_i_free(cut);
-            goto fail;
-        }
-        first += p.counts[i];
+    /* Build the regions (and move them to their devices): on devices, one
+     * thread per device builds and uploads that device's regions. */
+    build_job J;
+    memset(&J, 0, sizeof J);
+    J.g = g;
+    J.p = &p;
+    J.dev = dev;
+    J.devices = devices;
+    J.nuse = nuse;
+    J.nonempty = nonempty;
+    J.plane = plane;
+    J.cut = cut;
+    if ((st = gcut_i_alloc_array((void **)&J.first, nonempty + 1, sizeof *J.first, __func__,
+                                 "regions")) != GCUT_OK ||
+        (st = gcut_i_alloc_array((void **)&J.count, nonempty + 1, sizeof *J.count, __func__,
+                                 "regions")) != GCUT_OK ||
+        (st = gcut_i_alloc_array((void **)&J.st, nonempty + 1, sizeof *J.st, __func__,
+                                 "regions")) != GCUT_OK ||
+        (st = gcut_i_alloc_array((void **)&J.msg, nonempty + 1, sizeof *J.msg, __func__,
+                                 "regions")) != GCUT_OK) {
+        build_job_free(&J);
+        gcut_i_free(cut);
+        goto fail;
     }
+    {
+        int64_t first = 0;
+        int32_t j = 0;
+        for (int32_t i = 0; i < nregions; i++) {
+            if (p.counts[i] == 0)
+                continue;
+            J.first[j] = first;
+            J.count[j++] = p.counts[i];
+            first += p.counts[i];
+        }
+    }
+    memset(p.regs, 0, (size_t)nregions * sizeof *p.regs);
+    p.nregs = nonempty;
+    gcut_i_pool bp;
+    if (dev && nuse > 1 && gcut_i_pool_init(&bp, nuse, 4000) == 0) {
+        gcut_i_pool_start(&bp);
+        gcut_i_pool_run(&bp, build_fn, &J);
+        gcut_i_pool_destroy(&bp);
+    } else {
+        build_fn(&J, 0, 1);
+    }
+    for (int32_t j = 0; j < nonempty; j++)
+        if (J.st[j] != GCUT_OK) {
+            st = GCUT_FAIL(J.st[j], "%s", strip_where(J.msg[j]));
+            build_job_free(&J);
+            gcut_i_free(cut);
+            goto fail;
+        }
+    build_job_free(&J);
     for (int32_t i = 0; i < p.nregs; i++)
         gcut_i_region_set_neighbours(p.regs[i], i > 0, i + 1 < p.nregs);
     /* Threads: at most the regions of one colour; on devices, one per
