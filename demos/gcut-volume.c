@@ -47,6 +47,8 @@ static const char usage[] =
     "      --conn C         6 (default), 18 or 26\n"
     "      --regions N      solve as N slabs of planes of z (gcut_grid_solve_partitioned);\n"
     "                       0 (default): the whole grid with the back end\n"
+    "      --devices LIST   keep the slabs on these GPUs, e.g. 0,1,2,3 (cuda-grid regions,\n"
+    "                       NCCL between the GPUs; --regions defaults to two per GPU)\n"
     "  -o, --output FILE    write the mask: one byte per voxel, 1 foreground, 0 background\n"
     "\n"
     "It prints the memory it will need before it reads the files and stops with exit\n"
@@ -65,10 +67,11 @@ typedef struct args {
     const char *fg, *bg, *out;
     int f32;
     double smooth;
-    int32_t conn, regions;
+    int32_t conn, regions, ndevices;
+    char params[160]; /* "devices=0:1:..." */
 } args;
 
-enum { OPT_SIZE = CLI_KEY, OPT_FG, OPT_BG, OPT_TYPE, OPT_SMOOTH, OPT_CONN, OPT_REGIONS };
+enum { OPT_SIZE = CLI_KEY, OPT_FG, OPT_BG, OPT_TYPE, OPT_SMOOTH, OPT_CONN, OPT_REGIONS, OPT_DEVICES };
 
 static int take_option(int key, const char *v, void *user)
 {
@@ -105,6 +108,26 @@ static int take_option(int key, const char *v, void *user)
         if (!cli_parse_int(v, 6, 26, &a->conn) || (a->conn != 6 && a->conn != 18 && a->conn != 26))
             return cli_usage_error("--conn is 6, 18 or 26", v);
         return 0;
+    case OPT_DEVICES: {
+        /* "0,1,2,3" into "devices=0:1:2:3" (the library checks the numbers). */
+        int at = snprintf(a->params, sizeof a->params, "devices=");
+        a->ndevices = 0;
+        for (const char *c = v;; c++) {
+            if (*c >= '0' && *c <= '9' && at < (int)sizeof a->params - 1) {
+                a->params[at++] = *c;
+            } else if ((*c == ',' || *c == 0) && c > v && c[-1] >= '0' && c[-1] <= '9' &&
+                       at < (int)sizeof a->params - 1) {
+                a->ndevices++;
+                if (!*c)
+                    break;
+                a->params[at++] = ':';
+            } else {
+                return cli_usage_error("--devices needs GPU numbers, e.g. 0,1,2,3", v);
+            }
+        }
+        a->params[at] = 0;
+        return 0;
+    }
     default: /* OPT_REGIONS */
         if (!cli_parse_int(v, 0, 1 << 20, &a->regions))
             return cli_usage_error("--regions needs a number >= 0", v);
@@ -292,6 +315,10 @@ static int run(args *a)
     gcut_solve_options opt;
     gcut_solve_options_init(&opt);
     cli_apply_solve(&a->c, &opt);
+    if (a->ndevices > 0) { /* the slabs on the GPUs */
+        opt.backend = "cuda-grid";
+        opt.params = a->params;
+    }
     gcut_status st = gcut_result_new(&res);
     if (st == GCUT_OK)
         st = a->regions > 0 ? gcut_grid_solve_partitioned(g, a->regions, NULL, &opt, res)
@@ -462,6 +489,7 @@ int main(int argc, char **argv)
                                              {"smooth", required_argument, NULL, OPT_SMOOTH},
                                              {"conn", required_argument, NULL, OPT_CONN},
                                              {"regions", required_argument, NULL, OPT_REGIONS},
+                                             {"devices", required_argument, NULL, OPT_DEVICES},
                                              {"output", required_argument, NULL, 'o'},
                                              {NULL, 0, NULL, 0}};
     const cli_opts group = {"o:", longopts, take_option, &a};
@@ -470,6 +498,15 @@ int main(int argc, char **argv)
         rc = cli_usage_error("no operands expected", argv[first]);
     if (!rc && (!a.w || !a.fg || !a.bg))
         rc = cli_usage_error("--size, --fg and --bg are needed", NULL);
+    if (!rc && a.ndevices > 0 && a.c.backend && strcmp(a.c.backend, "cuda-grid") != 0)
+        rc = cli_usage_error("--devices keeps the slabs on GPUs: --backend must be cuda-grid",
+                             a.c.backend);
+    if (!rc && a.ndevices > 0 && GCUT_VOLUME_IS_MPI)
+        rc = cli_usage_error("--devices is for one process (gcut-volume)", NULL);
+    if (!rc && a.ndevices > 0 && a.c.params)
+        rc = cli_usage_error("--devices and --params both set the back end's settings", a.c.params);
+    if (!rc && a.ndevices > 0 && a.regions == 0)
+        a.regions = 2 * a.ndevices; /* two slabs per GPU: one of each colour */
     if (!rc && a.out) {
         const char *outs[] = {a.out}, *ins[] = {a.fg, a.bg};
         rc = cli_check_outputs(outs, 1, ins, 2);

@@ -48,6 +48,22 @@ rc=0; "$vol" --size 23x17 --fg "$tmp/fg.f32" --bg "$tmp/bg.f32" > /dev/null 2>&1
 [ $rc = 2 ] || fail "bad --size: rc $rc"
 rc=0; "$vol" "${common[@]}" --conn 8 > /dev/null 2>&1 || rc=$?
 [ $rc = 2 ] || fail "bad --conn: rc $rc"
+# --devices: the slabs on GPUs (cuda-grid regions); the same mask where a
+# GPU is, a refusal naming cuda-grid where none is; bad lists are usage.
+for bad in "x" "0,,1" "0," ",0" "1:2"; do
+  rc=0; "$vol" "${common[@]}" --devices "$bad" > /dev/null 2>&1 || rc=$?
+  [ $rc = 2 ] || fail "--devices '$bad': rc $rc"
+done
+rc=0; "$vol" "${common[@]}" --devices 0 --backend cpu-bk > /dev/null 2>&1 || rc=$?
+[ $rc = 2 ] || fail "--devices with cpu-bk: rc $rc"
+rc=0; "$vol" "${common[@]}" --devices 0 --params devices=1 > /dev/null 2>&1 || rc=$?
+[ $rc = 2 ] || fail "--devices with --params: rc $rc"
+rc=0; "$vol" "${common[@]}" --devices 0 -o "$tmp/dev.raw" > /dev/null 2> "$tmp/err" || rc=$?
+if [ $rc = 0 ]; then
+  cmp -s "$tmp/whole.raw" "$tmp/dev.raw" || fail "--devices 0: another mask"
+else
+  [ $rc = 1 ] && grep -q 'cuda-grid' "$tmp/err" || fail "--devices 0 without a GPU: rc $rc $(cat "$tmp/err")"
+fi
 if [ -n "$volmpi" ] && command -v mpirun > /dev/null; then
   # (no leak check under the sanitizers: Open MPI's, tests/CMakeLists.txt)
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
@@ -55,5 +71,7 @@ if [ -n "$volmpi" ] && command -v mpirun > /dev/null; then
   mpirun -np 2 "$volmpi" "${common[@]}" -o "$tmp/mpi.raw" > "$tmp/mpi.out" 2>&1 || fail "mpirun: $(cat "$tmp/mpi.out")"
   cmp -s "$tmp/whole.raw" "$tmp/mpi.raw" || fail "gcut-volume-mpi: another mask"
   [ "$(grep -c '^flow: ' "$tmp/mpi.out")" = 1 ] || fail "gcut-volume-mpi: one report expected"
+  rc=0; mpirun -np 2 "$volmpi" "${common[@]}" --devices 0 > /dev/null 2>&1 || rc=$?
+  [ $rc = 2 ] || fail "gcut-volume-mpi --devices: rc $rc"
 fi
 echo "gcut-volume: ok"
