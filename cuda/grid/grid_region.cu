@@ -710,9 +710,9 @@ char g_nccl_why[512];
 
 void nccl_open()
 {
-    /* $GCUT_NCCL_LIBRARY, then the loader's search path, then the toolkit's. */
-    const char *names[] = {getenv("GCUT_NCCL_LIBRARY"), "libnccl.so.2", "libnccl.so",
-                           "/usr/local/cuda/lib64/libnccl.so.2"};
+    /* The loader's search path (LD_LIBRARY_PATH, the system's), then the
+     * toolkit's folder. */
+    const char *names[] = {"libnccl.so.2", "libnccl.so", "/usr/local/cuda/lib64/libnccl.so.2"};
     void *lib = NULL;
     const char *last = "not found";
     for (const char *name : names) {
@@ -725,7 +725,8 @@ void nccl_open()
     }
     if (!lib) {
         snprintf(g_nccl_why, sizeof g_nccl_why,
-                 "NCCL (libnccl.so.2) cannot be opened: %s; set GCUT_NCCL_LIBRARY to its path",
+                 "NCCL (libnccl.so.2) cannot be opened: %s; install NCCL or add its folder to "
+                 "LD_LIBRARY_PATH",
                  last);
         return;
     }

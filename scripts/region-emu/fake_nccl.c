@@ -1,5 +1,5 @@
-/* scripts/region-emu: a stand-in for libnccl.so.2 (run.sh builds it and
- * points GCUT_NCCL_LIBRARY at it): communicators of one process, sends and
+/* scripts/region-emu: a stand-in for libnccl.so.2 (run.sh builds it under
+ * that name and puts its folder first on LD_LIBRARY_PATH): communicators of one process, sends and
  * receives queued inside a group and matched in order per (from, to) pair
  * at ncclGroupEnd, then copied. Checks what NCCL would refuse: a receive
  * without its send, sizes that differ, calls outside a group. */

@@ -37,8 +37,8 @@ g++ -O1 -g -std=c++17 -w -include "$HERE/prelude.h" $CU -c "$T/region_emu.cpp" -
 g++ -O1 -g -std=c++17 $CU -c "$HERE/shim.cpp" -o "$T/shim.o"
 gcc -O1 -g -std=c11 -w $C -c "$T/partition_emu.c" -o "$T/partition_emu.o"
 gcc -O1 -g -std=c11 $C -c "$T/tgd.c" -o "$T/tgd.o"
-gcc -O1 -g -std=gnu11 -shared -fPIC "$HERE/fake_nccl.c" -o "$T/libfakenccl.so"
-export GCUT_NCCL_LIBRARY="$T/libfakenccl.so"
+gcc -O1 -g -std=gnu11 -shared -fPIC "$HERE/fake_nccl.c" -o "$T/libnccl.so.2"
+export LD_LIBRARY_PATH="$T${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" # the fake is the NCCL found
 g++ -o "$T/tgd" "$T/tgd.o" "$T/partition_emu.o" "$T/region_emu.o" "$T/shim.o" \
   "$B/lib/libgcut_testutil.a" "$B/lib/libgcut.a" -lcmocka -lm -lpthread -ldl -lz
 GCUT_GPU_DIST_SIZE=${GCUT_GPU_DIST_SIZE:-24} "$T/tgd"
