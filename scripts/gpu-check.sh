@@ -374,6 +374,13 @@ elif has_step multi; then
         STATUS=1
       fi
     done
+    # The documented example on every GPU (docs/distributed.md).
+    if "$BUILD/bin/example-dist-gpus" $(seq 0 $((NGPU - 1))) >>"$OUT/multi.log" 2>&1; then
+      note "example-dist-gpus on $NGPU GPUs: ok: $(grep -m1 'slabs on' "$OUT/multi.log")"
+    else
+      note "example-dist-gpus on $NGPU GPUs: FAILED (see multi.log)"
+      STATUS=1
+    fi
     t0=$(date +%s)
     if GCUT_GPU_DEVICES=$(devlist "$NGPU") GCUT_GPU_REPEAT=${MULTI_FULL_REPEAT:-2} \
          GCUT_GPU_DIST_SIZE=${DIST_SIZE:-256} timeout "${TEST_TIMEOUT:-900}" \
