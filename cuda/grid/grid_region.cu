@@ -15,6 +15,12 @@
  *
  * Written to be simple and obviously correct, not fast: one thread per
  * own node, every kernel on the legacy default stream, synchronous copies.
+ * Blocks of kBlock nodes carry flags (an active node; flow received in
+ * this iteration) so that the kernels leave idle blocks at once, and the
+ * host reads the active count every kBatch iterations. A region lives on
+ * one device (every operation makes it current, then restores the
+ * caller's); a solve's device group (streams, NCCL communicators) moves
+ * the boundary messages between regions, on one device or several.
  *
  * The discharge is the synchronous (Jacobi) push-relabel of Goldberg and
  * Tarjan's parallel form, restricted to the region with the ghost labels
