@@ -669,7 +669,9 @@ gcut_status region_unpack(void *h, int with_flows)
 
 gcut_status region_copy(void *dst, const void *src, size_t bytes)
 {
-    GCUT_CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToDevice));
+    /* Between message buffers, or a buffer and host memory (an MPI rank
+     * stages its messages): unified addressing tells which is which. */
+    GCUT_CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyDefault));
     return GCUT_OK;
 }
 

@@ -241,8 +241,9 @@ fail:
  * when nsub is 2). */
 static gcut_status dist_slab_in_call(const gcut_i_region_shape *shape,
                                      const gcut_i_region_caps *caps, int32_t nsub, int lo, int hi,
-                                     int32_t first_index, const gcut_i_dist_comm *comm,
-                                     uint8_t *cut, gcut_i_dist_run *run)
+                                     int32_t first_index, const gcut_grid_region_ext *dev,
+                                     int32_t device, const gcut_i_dist_comm *comm, uint8_t *cut,
+                                     gcut_i_dist_run *run)
 {
     gcut_status st = GCUT_OK;
     gcut_i_region *regs[GCUT_I_DIST_MAX_SUB] = {NULL};
@@ -271,6 +272,8 @@ static gcut_status dist_slab_in_call(const gcut_i_region_shape *shape,
             gcut_i_region_set_neighbours(regs[i], i > 0 || lo, i + 1 < nsub || hi);
             cuts[i] = cut + at;
             built++;
+            if (dev)
+                st = gcut_i_region_to_device(regs[i], dev, device);
         }
     }
     int64_t failed = st != GCUT_OK;
@@ -280,8 +283,28 @@ static gcut_status dist_slab_in_call(const gcut_i_region_shape *shape,
     else if (st == GCUT_OK)
         st = agreed != GCUT_OK
                  ? agreed
-                 : GCUT_FAIL(GCUT_ERR_NOMEM, "another rank could not build its region (%s)",
-                             "out of memory or past 32-bit local indices");
+                 : GCUT_FAIL(dev ? GCUT_ERR_DEVICE : GCUT_ERR_NOMEM,
+                             "another rank could not build its region (%s)",
+                             dev ? "out of memory, past 32-bit local indices or not on its "
+                                   "device"
+                                 : "out of memory or past 32-bit local indices");
+    /* A failed device call ends a region's work quietly (region.c): every
+     * rank learns whether one happened anywhere. */
+    if (dev && agreed == GCUT_OK && !failed) {
+        const char *msg = NULL;
+        gcut_status dst = GCUT_OK;
+        for (int32_t i = 0; i < built && dst == GCUT_OK; i++)
+            dst = gcut_i_region_device_error(regs[i], &msg);
+        int64_t bad = dst != GCUT_OK;
+        const gcut_status ag = comm->allreduce(comm->ctx, &bad, 1);
+        if (dst != GCUT_OK)
+            st = GCUT_FAIL(dst, "a region on device %d: %s", (int)device, msg);
+        else if (st == GCUT_OK && (ag != GCUT_OK || bad))
+            st = ag != GCUT_OK ? ag
+                               : GCUT_FAIL(GCUT_ERR_DEVICE,
+                                           "a device call failed on another rank (its own "
+                                           "call says why)");
+    }
     for (int32_t i = 0; i < nsub; i++)
         gcut_i_region_free(regs[i]);
     return st;
@@ -289,6 +312,7 @@ static gcut_status dist_slab_in_call(const gcut_i_region_shape *shape,
 
 gcut_status gcut_i_dist_solve_slab(const gcut_i_region_shape *shape, const gcut_i_region_caps *caps,
                                    int32_t nsub, int lo, int hi, int32_t first_index,
+                                   const gcut_grid_region_ext *dev, int32_t device,
                                    const gcut_i_dist_comm *comm, const gcut_solve_options *opt_in,
                                    uint8_t *cut, gcut_i_dist_run *run)
 {
@@ -302,7 +326,7 @@ gcut_status gcut_i_dist_solve_slab(const gcut_i_region_shape *shape, const gcut_
     const double t0 = gcut_i_now_ms();
     gcut_i_call call;
     gcut_i_call_begin(&call, "grid", &opt, t0);
-    st = dist_slab_in_call(shape, caps, nsub, lo, hi, first_index, comm, cut, run);
+    st = dist_slab_in_call(shape, caps, nsub, lo, hi, first_index, dev, device, comm, cut, run);
     gcut_i_call_end(&call);
     return st;
 }

@@ -97,6 +97,11 @@ static const gcut_grid_region_ext *find_region_ext(const char *name)
     return x;
 }
 
+const gcut_grid_region_ext *gcut_i_dist_region_ext(const char *backend)
+{
+    return find_region_ext(backend);
+}
+
 static gcut_status local_allreduce(void *ctx, int64_t *vals, int32_t count)
 {
     (void)ctx;
@@ -130,11 +135,11 @@ static gcut_status partition_planes(int64_t planes, int32_t nregions, const int3
 
 /* The back-end settings of a partitioned solve: "devices=0:1:2:3", the
  * CUDA devices of cuda-grid regions (default: device 0). */
-#define GCUT_I_MAX_DEVICES 64
-static gcut_status partition_params(const gcut_solve_options *opt, int32_t *devices,
-                                    int32_t *ndev)
+gcut_status gcut_i_dist_devices(const gcut_solve_options *opt, int32_t *devices, int32_t *ndev)
 {
     *ndev = 0;
+    if (!opt)
+        return GCUT_OK;
     const char *cur = opt->params;
     gcut_i_param p;
     int r;
@@ -285,7 +290,7 @@ static gcut_status partitioned_in_call(gcut_grid *g, int32_t nregions, const int
     if ((st = gcut_i_dist_check_shape(g->w, g->h, g->d, g->conn)) != GCUT_OK)
         return st;
     int32_t devices[GCUT_I_MAX_DEVICES], ndev = 0;
-    if ((st = partition_params(opt, devices, &ndev)) != GCUT_OK)
+    if ((st = gcut_i_dist_devices(opt, devices, &ndev)) != GCUT_OK)
         return st;
     if ((st = gcut_i_alloc_array((void **)&p.counts, nregions, 4, __func__, "plane counts")) !=
             GCUT_OK ||

@@ -302,6 +302,37 @@ void *gcut_i_region_recv_buf(gcut_i_region *r, int side)
 
 void *gcut_i_region_device_handle(const gcut_i_region *r) { return r->dx ? r->dh : NULL; }
 
+static void *region_buf(gcut_i_region *r, int which)
+{
+    return which < 2 ? gcut_i_region_send_buf(r, which) : gcut_i_region_recv_buf(r, which - 2);
+}
+
+gcut_status gcut_i_region_copy_out(gcut_i_region *r, int which, void *host, size_t bytes)
+{
+    if (!r->dx) {
+        memcpy(host, region_buf(r, which), bytes);
+        return GCUT_OK;
+    }
+    if (r->dev_err)
+        return r->dev_err;
+    const gcut_status st = r->dx->copy(host, region_buf(r, which), bytes);
+    dev_ok(r, st);
+    return st;
+}
+
+gcut_status gcut_i_region_copy_in(gcut_i_region *r, int which, const void *host, size_t bytes)
+{
+    if (!r->dx) {
+        memcpy(region_buf(r, which), host, bytes);
+        return GCUT_OK;
+    }
+    if (r->dev_err)
+        return r->dev_err;
+    const gcut_status st = r->dx->copy(region_buf(r, which), host, bytes);
+    dev_ok(r, st);
+    return st;
+}
+
 gcut_status gcut_i_region_copy_msg(gcut_i_region *dst, int dst_side, gcut_i_region *src,
                                    int src_side, size_t bytes)
 {

@@ -64,7 +64,7 @@ GCUT_I_SHARED void *gcut_i_region_recv_buf(gcut_i_region *r, int side);
 
 /* Copy src's send buffer of src_side into dst's receive buffer of
  * dst_side (a memcpy, or a device-to-device copy for device regions). */
-GCUT_HIDDEN gcut_status gcut_i_region_copy_msg(gcut_i_region *dst, int dst_side,
+GCUT_I_SHARED gcut_status gcut_i_region_copy_msg(gcut_i_region *dst, int dst_side,
                                                gcut_i_region *src, int src_side, size_t bytes);
 
 /* Move a region just built (before any other operation) onto `device` (a
@@ -77,11 +77,11 @@ GCUT_HIDDEN gcut_status gcut_i_region_to_device(gcut_i_region *r, const gcut_gri
                                                 int32_t device);
 
 /* The plugin's handle of a device region (for its exchange), else NULL. */
-GCUT_HIDDEN void *gcut_i_region_device_handle(const gcut_i_region *r);
+GCUT_I_SHARED void *gcut_i_region_device_handle(const gcut_i_region *r);
 
 /* GCUT_OK, or the first failure of a device call of the region (then
  * *msg is its message): the operations after it did nothing. */
-GCUT_HIDDEN gcut_status gcut_i_region_device_error(const gcut_i_region *r, const char **msg);
+GCUT_I_SHARED gcut_status gcut_i_region_device_error(const gcut_i_region *r, const char **msg);
 
 /* Which neighbours exist (the driver's business: a neighbour is the next
  * non-empty region). Without one, the side's ghost labels stay d_inf. */
@@ -159,6 +159,25 @@ GCUT_HIDDEN gcut_status gcut_i_dist_solve(gcut_i_region *const *regs, int32_t nr
                                           gcut_i_pool *pool, uint8_t *const *cuts,
                                           gcut_i_dist_run *run);
 
+/* Device regions (partition.c, shared with libgcut_mpi). The setting
+ * "devices=0:1:..." of opt->params, checked: with opt->backend "cuda-grid"
+ * the devices (default: device 0), else none (then "devices=" is an
+ * error); any other key is an error. devices holds GCUT_I_MAX_DEVICES. */
+#define GCUT_I_MAX_DEVICES 64
+GCUT_I_SHARED gcut_status gcut_i_dist_devices(const gcut_solve_options *opt, int32_t *devices,
+                                              int32_t *ndev);
+/* The "gcut.grid.region" extension of back end `backend`, or NULL with
+ * the failure recorded (GCUT_ERR_UNAVAILABLE, GCUT_ERR_NOT_FOUND). */
+GCUT_I_SHARED const gcut_grid_region_ext *gcut_i_dist_region_ext(const char *backend);
+
+/* Copy a region's message buffer `which` (0, 1 send; 2, 3 receive) to or
+ * from host memory (a memcpy for CPU regions, the extension's copy for
+ * device regions; for MPI ranks whose regions are on a GPU). */
+GCUT_I_SHARED gcut_status gcut_i_region_copy_out(gcut_i_region *r, int which, void *host,
+                                                 size_t bytes);
+GCUT_I_SHARED gcut_status gcut_i_region_copy_in(gcut_i_region *r, int which, const void *host,
+                                                size_t bytes);
+
 /* Most regions one SPMD rank splits its slab into. */
 #define GCUT_I_DIST_MAX_SUB 2
 
@@ -172,10 +191,13 @@ GCUT_HIDDEN gcut_status gcut_i_dist_solve(gcut_i_region *const *regs, int32_t nr
  * (shape->count planes) into `cut`, free the regions. lo / hi: whether a
  * non-empty region lies below / above the slab; first_index: the place of
  * its first region among the non-empty regions of every rank. The comm's
- * exchange moves messages between the rank's own regions too. */
+ * exchange moves messages between the rank's own regions too. With `dev`
+ * (non-NULL) the regions go to `device` of that extension; a failure to
+ * get there, and any failed device call, fails the solve on every rank. */
 GCUT_I_SHARED gcut_status gcut_i_dist_solve_slab(const gcut_i_region_shape *shape,
                                                  const gcut_i_region_caps *caps, int32_t nsub,
                                                  int lo, int hi, int32_t first_index,
+                                                 const gcut_grid_region_ext *dev, int32_t device,
                                                  const gcut_i_dist_comm *comm,
                                                  const gcut_solve_options *opt, uint8_t *cut,
                                                  gcut_i_dist_run *run);

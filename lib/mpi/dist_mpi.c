@@ -34,6 +34,8 @@ struct gcut_dist_grid {
     int lo_rank, hi_rank; /* nearest non-empty ranks below and above, or -1 */
     int32_t index;        /* the place of this rank's first region among all regions */
     int32_t *data;        /* (conn + 2) * n: directions, source, sink */
+    unsigned char *stage; /* 4 messages in host memory, for regions on a GPU */
+    size_t stage_bytes;   /* of one message */
     uint8_t *cut;
     int cut_valid;
     gcut_dist_stats stats;
@@ -58,34 +60,56 @@ static gcut_status mpi_exchange(void *ctx, gcut_i_region *const *regs, int32_t n
     gcut_dist_grid *dg = ctx;
     if (nregs == 0)
         return GCUT_OK;
-    /* Between this rank's own regions: copies. */
+    /* Between this rank's own regions: copies (device to device for
+     * regions on a GPU; a failed copy stays with its region, and the solve
+     * fails on every rank at its end). */
     for (int32_t i = 0; i + 1 < nregs; i++) {
-        memcpy(gcut_i_region_recv_buf(regs[i + 1], 0), gcut_i_region_send_buf(regs[i], 1), bytes);
-        memcpy(gcut_i_region_recv_buf(regs[i], 1), gcut_i_region_send_buf(regs[i + 1], 0), bytes);
+        gcut_i_region_copy_msg(regs[i + 1], 0, regs[i], 1, bytes);
+        gcut_i_region_copy_msg(regs[i], 1, regs[i + 1], 0, bytes);
     }
     /* The lowest region talks to the rank below, the highest to the one
-     * above. */
+     * above. Regions on a GPU stage their messages through host memory
+     * (MPI is not assumed to read device memory). */
     gcut_i_region *r = regs[0], *top = regs[nregs - 1];
+    const int staged = gcut_i_region_device_handle(r) != NULL;
+    if (staged && (!dg->stage || bytes > dg->stage_bytes))
+        return GCUT_FAIL(GCUT_ERR_INTERNAL, "no staging buffers for %zu bytes", bytes);
+    void *send_lo = staged ? dg->stage : gcut_i_region_send_buf(r, 0);
+    void *send_hi = staged ? dg->stage + bytes : gcut_i_region_send_buf(top, 1);
+    void *recv_lo = staged ? dg->stage + 2 * bytes : gcut_i_region_recv_buf(r, 0);
+    void *recv_hi = staged ? dg->stage + 3 * bytes : gcut_i_region_recv_buf(top, 1);
+    if (staged) {
+        if (dg->lo_rank >= 0)
+            gcut_i_region_copy_out(r, 0, send_lo, bytes);
+        if (dg->hi_rank >= 0)
+            gcut_i_region_copy_out(top, 1, send_hi, bytes);
+    }
     MPI_Request req[4];
     int nreq = 0, err = MPI_SUCCESS;
     const int count = (int)bytes; /* checked in gcut_dist_grid_new */
     /* What goes up is tagged UP: the receiver above reads it as its side 0. */
     if (dg->lo_rank >= 0 && err == MPI_SUCCESS)
-        err = MPI_Irecv(gcut_i_region_recv_buf(r, 0), count, MPI_BYTE, dg->lo_rank, DIST_TAG_UP,
-                        dg->comm, &req[nreq++]);
+        err = MPI_Irecv(recv_lo, count, MPI_BYTE, dg->lo_rank, DIST_TAG_UP, dg->comm,
+                        &req[nreq++]);
     if (dg->hi_rank >= 0 && err == MPI_SUCCESS)
-        err = MPI_Irecv(gcut_i_region_recv_buf(top, 1), count, MPI_BYTE, dg->hi_rank, DIST_TAG_DOWN,
-                        dg->comm, &req[nreq++]);
+        err = MPI_Irecv(recv_hi, count, MPI_BYTE, dg->hi_rank, DIST_TAG_DOWN, dg->comm,
+                        &req[nreq++]);
     if (dg->lo_rank >= 0 && err == MPI_SUCCESS)
-        err = MPI_Isend(gcut_i_region_send_buf(r, 0), count, MPI_BYTE, dg->lo_rank, DIST_TAG_DOWN,
-                        dg->comm, &req[nreq++]);
+        err = MPI_Isend(send_lo, count, MPI_BYTE, dg->lo_rank, DIST_TAG_DOWN, dg->comm,
+                        &req[nreq++]);
     if (dg->hi_rank >= 0 && err == MPI_SUCCESS)
-        err = MPI_Isend(gcut_i_region_send_buf(top, 1), count, MPI_BYTE, dg->hi_rank, DIST_TAG_UP,
-                        dg->comm, &req[nreq++]);
+        err = MPI_Isend(send_hi, count, MPI_BYTE, dg->hi_rank, DIST_TAG_UP, dg->comm,
+                        &req[nreq++]);
     if (err != MPI_SUCCESS)
         return mpi_fail(err, "MPI_Isend/MPI_Irecv of a boundary");
     if ((err = MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE)) != MPI_SUCCESS)
         return mpi_fail(err, "MPI_Waitall of a boundary exchange");
+    if (staged) {
+        if (dg->lo_rank >= 0)
+            gcut_i_region_copy_in(r, 2, recv_lo, bytes);
+        if (dg->hi_rank >= 0)
+            gcut_i_region_copy_in(top, 3, recv_hi, bytes);
+    }
     return GCUT_OK;
 }
 
@@ -280,6 +304,7 @@ void gcut_dist_grid_free(gcut_dist_grid *dg)
         return;
     if (dg->comm != MPI_COMM_NULL)
         MPI_Comm_free(&dg->comm);
+    gcut_i_free(dg->stage);
     gcut_i_free(dg->cut);
     gcut_i_free(dg->data);
     gcut_i_free(dg);
@@ -374,12 +399,46 @@ gcut_status gcut_dist_grid_solve(gcut_dist_grid *dg, const gcut_solve_options *o
         caps.src = slab_array(dg, GCUT_GRID_SOURCE_LINK);
         caps.snk = slab_array(dg, GCUT_GRID_SINK_LINK);
     }
+    /* Regions on a GPU with opt->backend "cuda-grid": this rank's device is
+     * devices[node-local rank % count] of the setting "devices=0:1:..."
+     * (default: device 0); every rank must find the extension. */
+    int32_t devices[GCUT_I_MAX_DEVICES], ndev = 0, device = 0;
+    const gcut_grid_region_ext *dev = NULL;
+    gcut_status st = gcut_i_dist_devices(opt, devices, &ndev);
+    if (st == GCUT_OK && ndev > 0) {
+        if (!(dev = gcut_i_dist_region_ext(opt->backend)))
+            st = gcut_last_status();
+        MPI_Comm node;
+        int local = 0;
+        if (MPI_Comm_split_type(dg->comm, MPI_COMM_TYPE_SHARED, dg->rank, MPI_INFO_NULL, &node) ==
+            MPI_SUCCESS) {
+            MPI_Comm_rank(node, &local);
+            MPI_Comm_free(&node);
+        }
+        device = devices[local % ndev];
+        /* Host copies of the four boundary messages. */
+        const int three_d = dg->conn != 4 && dg->conn != 8;
+        const int32_t ncross =
+            three_d ? (dg->conn == 6 ? 1 : dg->conn == 18 ? 5 : 9) : (dg->conn == 4 ? 1 : 3);
+        const size_t bytes = (size_t)dg->plane * 4 * (1 + (size_t)ncross);
+        if (st == GCUT_OK && (!dg->stage || dg->stage_bytes < bytes)) {
+            gcut_i_free(dg->stage);
+            dg->stage = NULL;
+            dg->stage_bytes = 0;
+            if ((st = gcut_i_alloc_array((void **)&dg->stage, 4, bytes, __func__,
+                                         "the staging of boundary messages")) == GCUT_OK)
+                dg->stage_bytes = bytes;
+        }
+    }
+    if ((st = agree(dg->comm, st, "to set up its regions")) != GCUT_OK)
+        return st;
     gcut_i_dist_run run;
     memset(&run, 0, sizeof run);
     run.nodes = dg->nodes;
     const gcut_i_dist_comm comm = {dg, mpi_exchange, mpi_allreduce};
-    gcut_status st = gcut_i_dist_solve_slab(&shape, &caps, dist_subs(dg->count), dg->lo_rank >= 0,
-                                            dg->hi_rank >= 0, dg->index, &comm, opt, dg->cut, &run);
+    st = gcut_i_dist_solve_slab(&shape, &caps, dist_subs(dg->count), dg->lo_rank >= 0,
+                                dg->hi_rank >= 0, dg->index, dev, device, &comm, opt, dg->cut,
+                                &run);
     if (st != GCUT_OK)
         return st;
     dg->cut_valid = 1;

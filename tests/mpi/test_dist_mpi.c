@@ -13,6 +13,10 @@
  * A check that fails on one rank must not leave the others in a
  * collective: every verdict is agreed (MPI_Allreduce) before cmocka
  * sees it.
+ *
+ * GCUT_MPI_TEST_BACKEND=cuda-grid (and GCUT_MPI_TEST_PARAMS=devices=0:1)
+ * runs every collective solve with the ranks' regions on GPUs (on a GPU
+ * machine, or under scripts/region-emu/run.sh --mpi).
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -24,6 +28,7 @@
 
 static int g_rank, g_size;
 static int64_t g_cases;
+static gcut_solve_options g_opt; /* of every collective solve of the checks */
 
 /* 1 on every rank when `ok` is 1 on every rank. */
 static int all_ok(int ok)
@@ -70,7 +75,7 @@ static int check_partition(gcut_grid *g, const int32_t *counts, const char *labe
         fprintf(stderr, "rank %d: %s: setting the slab: %s\n", g_rank, label, gcut_last_error());
     ok = all_ok(ok);
     int64_t flow = -1;
-    if (ok && !all_ok(gcut_dist_grid_solve(dg, NULL, &flow) == GCUT_OK)) {
+    if (ok && !all_ok(gcut_dist_grid_solve(dg, &g_opt, &flow) == GCUT_OK)) {
         fprintf(stderr, "rank %d: %s: solve: %s\n", g_rank, label, gcut_last_error());
         ok = 0;
     }
@@ -276,6 +281,33 @@ static void test_errors(void **unused)
     if (g_rank == 0)
         opt.max_memory = 64;
     assert_int_equal(gcut_dist_grid_solve(dg, &opt, &flow), GCUT_ERR_NOMEM);
+    /* Regions on GPUs: "devices=" needs cuda-grid (every rank says so);
+     * a bad setting on the last rank only fails every rank; without a
+     * usable cuda-grid, every rank fails with the reason, none hangs. */
+    gcut_solve_options_init(&opt);
+    opt.params = "devices=0";
+    assert_int_equal(gcut_dist_grid_solve(dg, &opt, &flow), GCUT_ERR_INVALID);
+    assert_non_null(strstr(gcut_last_error(), "needs backend"));
+    gcut_solve_options_init(&opt);
+    if (g_rank == g_size - 1) {
+        opt.backend = "cuda-grid";
+        opt.params = "devices=0:0";
+    }
+    assert_int_equal(gcut_dist_grid_solve(dg, &opt, &flow), GCUT_ERR_INVALID);
+    assert_null(gcut_dist_grid_cut(dg));
+    if (g_rank != g_size - 1)
+        assert_non_null(strstr(gcut_last_error(), "failed to set up its regions"));
+    else
+        assert_non_null(strstr(gcut_last_error(), "listed twice"));
+    if (!tu_backend_available("cuda-grid")) {
+        gcut_solve_options_init(&opt);
+        opt.backend = "cuda-grid";
+        const gcut_status got = gcut_dist_grid_solve(dg, &opt, &flow);
+        if (got != GCUT_ERR_UNAVAILABLE && got != GCUT_ERR_NOT_FOUND)
+            fail_msg("rank %d: cuda-grid regions without cuda-grid: %s (%s)", g_rank,
+                     gcut_status_string(got), gcut_last_error());
+        assert_non_null(strstr(gcut_last_error(), "cuda-grid"));
+    }
     assert_int_equal(gcut_dist_grid_solve(dg, NULL, &flow), GCUT_OK);
     assert_non_null(gcut_dist_grid_cut(dg));
     gcut_dist_grid_free(dg);
@@ -299,6 +331,9 @@ int main(int argc, char **argv)
         MPI_Finalize();
         return 77;
     }
+    gcut_solve_options_init(&g_opt);
+    g_opt.backend = getenv("GCUT_MPI_TEST_BACKEND");
+    g_opt.params = getenv("GCUT_MPI_TEST_PARAMS");
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random), cmocka_unit_test(test_crossing),
         cmocka_unit_test(test_larger), cmocka_unit_test(test_errors),

@@ -306,7 +306,8 @@ typedef struct gcut_grid_region_move {
  *  toward the region below / above, 2, 3 receive from them) are device
  *  memory of msg_bytes(with_flows 1) each: the labels of the boundary
  *  plane (plane int32), then with flows ncross * plane uint32 of flow
- *  pushed into the neighbour's plane; copy moves bytes between them. */
+ *  pushed into the neighbour's plane; copy moves bytes between them, or
+ *  between one of them and host memory. */
 typedef struct gcut_grid_region_ext {
     int32_t abi_version; /**< GCUT_PLUGIN_ABI_VERSION */
     gcut_status (*create)(const gcut_grid_region_init *init, void **region);
