@@ -374,6 +374,21 @@ elif has_step multi; then
         STATUS=1
       fi
     done
+    # MPI ranks that drive a GPU each (where the build has MPI).
+    if [ -x "$BUILD/bin/test_dist_mpi" ] && command -v mpirun >/dev/null 2>&1; then
+      t0=$(date +%s)
+      if OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 GCUT_MPI_TEST_BACKEND=cuda-grid \
+           GCUT_MPI_TEST_PARAMS=devices=$(devlist "$NGPU") timeout "${TEST_TIMEOUT:-900}" \
+           mpirun --oversubscribe -np "$NGPU" -x GCUT_PLUGIN_PATH -x GCUT_MPI_TEST_BACKEND \
+           -x GCUT_MPI_TEST_PARAMS -x NCCL_NVLS_ENABLE "$BUILD/bin/test_dist_mpi" >>"$OUT/multi.log" 2>&1; then
+        note "test_dist_mpi, $NGPU ranks with a GPU each: ok ($(elapsed "$t0") s)"
+      else
+        note "test_dist_mpi, $NGPU ranks with a GPU each: FAILED ($(elapsed "$t0") s, see multi.log)"
+        STATUS=1
+      fi
+    else
+      note "test_dist_mpi with GPUs: not built (no MPI on this machine)"
+    fi
     # The documented example on every GPU (docs/distributed.md).
     if "$BUILD/bin/example-dist-gpus" $(seq 0 $((NGPU - 1))) >>"$OUT/multi.log" 2>&1; then
       note "example-dist-gpus on $NGPU GPUs: ok: $(grep -m1 'slabs on' "$OUT/multi.log")"
