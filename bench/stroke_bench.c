@@ -91,7 +91,7 @@ int main(int argc, char **argv)
 {
     const char *path = NULL, *backend = "auto";
     double mp = 2.0;
-    int strokes = 20;
+    int strokes = 20, verbose = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (v && !strcmp(a, "--mp"))
@@ -100,11 +100,13 @@ int main(int argc, char **argv)
             backend = v, i++;
         else if (v && !strcmp(a, "--strokes"))
             strokes = atoi(v), i++;
+        else if (!strcmp(a, "-v"))
+            verbose = 1;
         else if (a[0] != '-' && !path)
             path = a;
         else {
             fprintf(stderr, "usage: gcut-stroke-bench IMAGE [--mp MP] [--backend NAME] "
-                            "[--strokes N]\n");
+                            "[--strokes N] [-v]\n");
             return 2;
         }
     }
@@ -172,6 +174,11 @@ int main(int argc, char **argv)
             lat[2 * i + part] = now_ms() - t0;
             eng[2 * i + part] = st.solve_ms;
             warm += st.warm_start;
+            if (verbose) /* each part as it comes: the tail's strokes by name */
+                printf("stroke %2d part %d (%s, %d pixels): %.2f ms, of which the max-flow "
+                       "solve %.2f ms%s\n",
+                       i, part, label == GCUT_SEED_FG ? "fg" : "bg", (int)cnt,
+                       lat[2 * i + part], eng[2 * i + part], st.warm_start ? "" : " (cold)");
         }
     }
     const int m = 2 * strokes;

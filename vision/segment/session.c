@@ -495,6 +495,31 @@ static void fill_stats(gcut_seg_session *s, gcut_seg_stats *stats, double model_
     }
 }
 
+/* lab[0 .. n-1] := 1 where the cut puts the pixel on the source side
+ * (foreground), else 0; returns how many changed. */
+static int64_t labels_from_cut(uint8_t *restrict lab, const uint8_t *restrict cut, int32_t n)
+{
+    int64_t ch = 0;
+    for (int32_t i = 0; i < n; i++) {
+        const uint8_t l = cut[i] == GCUT_SOURCE;
+        ch += l != lab[i];
+        lab[i] = l;
+    }
+    return ch;
+}
+
+/* The same from the seeds (outside the box: foreground seeds alone). */
+static int64_t labels_from_seeds(uint8_t *restrict lab, const uint8_t *restrict seeds, int32_t n)
+{
+    int64_t ch = 0;
+    for (int32_t i = 0; i < n; i++) {
+        const uint8_t l = seeds[i] == GCUT_SEED_FG;
+        ch += l != lab[i];
+        lab[i] = l;
+    }
+    return ch;
+}
+
 /* Build if needed, solve, read the labelling; *changed counts label flips. */
 static gcut_status cut(gcut_seg_session *s, gcut_i_vprog *pr, int64_t step, int64_t steps,
                        double *build_ms, double *solve_ms, int64_t *changed)
@@ -518,18 +543,21 @@ static gcut_status cut(gcut_seg_session *s, gcut_i_vprog *pr, int64_t step, int6
             return st;
         c = gcut_result_cut(s->res);
     }
+    /* The labels: the cut inside the box, the seeds outside it; row by
+     * row in runs the compiler vectorises (a stroke's re-solve reads them
+     * all, and a scalar loop with the box test per pixel cost more than
+     * the warm max-flow itself). */
     int64_t ch = 0;
-    for (int32_t y = 0; y < s->height; y++)
-        for (int32_t x = 0; x < s->width; x++) {
-            const int64_t p = (int64_t)y * s->width + x;
-            uint8_t l;
-            if (x >= b.x0 && x < b.x0 + b.w && y >= b.y0 && y < b.y0 + b.h)
-                l = c[(int64_t)(y - b.y0) * b.w + (x - b.x0)] == GCUT_SOURCE ? 1 : 0;
-            else
-                l = s->seeds[p] == GCUT_SEED_FG ? 1 : 0;
-            ch += l != s->label[p];
-            s->label[p] = l;
-        }
+    for (int32_t y = 0; y < s->height; y++) {
+        uint8_t *lab = s->label + (int64_t)y * s->width;
+        const uint8_t *sd = s->seeds + (int64_t)y * s->width;
+        const int in_box = c && y >= b.y0 && y < b.y0 + b.h;
+        const int32_t x0 = in_box ? b.x0 : s->width, x1 = in_box ? b.x0 + b.w : s->width;
+        ch += labels_from_seeds(lab, sd, x0);
+        if (in_box)
+            ch += labels_from_cut(lab + x0, c + (int64_t)(y - b.y0) * b.w, b.w);
+        ch += labels_from_seeds(lab + x1, sd + x1, s->width - x1);
+    }
     if (ch)
         s->stale |= STALE_SMOOTH | STALE_DATA;
     s->stale &= ~(uint32_t)STALE_LABELS;
@@ -541,12 +569,13 @@ static gcut_status cut(gcut_seg_session *s, gcut_i_vprog *pr, int64_t step, int6
     return GCUT_OK;
 }
 
-static void write_mask(const gcut_seg_session *s, uint8_t *mask)
+static void write_mask(const gcut_seg_session *s, uint8_t *restrict mask)
 {
     if (!mask)
         return;
+    const uint8_t *restrict label = s->label;
     for (int64_t p = 0; p < s->n; p++)
-        mask[p] = s->label[p] ? GCUT_MASK_FG : GCUT_MASK_BG;
+        mask[p] = label[p] ? GCUT_MASK_FG : GCUT_MASK_BG;
 }
 
 gcut_status gcut_seg_session_solve(gcut_seg_session *s, uint8_t *mask, gcut_seg_stats *stats)
