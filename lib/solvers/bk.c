@@ -43,10 +43,22 @@
  *     scan reads the residual in either direction from one cache line.
  *     res + rev = cap + rev_cap < 2^32 always.
  *   - |tr_cap| only decreases, so it stays within int32.
+ *   - at the end, T is exactly the set of nodes that reach the sink in the
+ *     residual graph. Every node of T reaches the sink along its tree
+ *     path. Conversely, every node with residual to the sink is a root of
+ *     T (it starts as one, and only a root whose tr_cap reaches 0 loses
+ *     its terminal), and a passive node w of T has every node v with
+ *     residual v -> w in T: w's last scan put each such v into T (or met
+ *     S and augmented, and w scans again); a residual v -> w appears
+ *     later only when flow runs w -> v, i.e. v is w's parent in T (S
+ *     paths carry no flow out of T); and when v leaves T, adoption
+ *     re-activates every w of T with residual v -> w. So the canonical
+ *     cut is read off the trees, with no search (as in bk_grid.c).
  *
  * Cost: O(m n^2 |C|) in the worst case (|C| the cut capacity); close to
  * linear on vision grids. Memory: 16 bytes per arc, 32 per node.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -550,8 +562,6 @@ static gcut_status bk_solve(void *state, const gcut_problem *p, const gcut_solve
     s.arcs = gcut_i_malloc_array(b->m, sizeof(bk_arc));
     s.nodes = gcut_i_malloc_array(n, sizeof(bk_node));
     s.orphans = gcut_i_malloc_array(n, sizeof(int32_t));
-    uint32_t *res = NULL;
-    int64_t *sink_res = NULL;
     if ((b->m && !s.arcs) || (n && (!s.nodes || !s.orphans))) {
         st = GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-bk: cannot allocate %d nodes and %lld arcs", (int)n,
                        (long long)b->m);
@@ -570,39 +580,27 @@ static gcut_status bk_solve(void *state, const gcut_problem *p, const gcut_solve
     gcut_i_log(opt, GCUT_LOG_DEBUG, "cpu-bk: flow %lld, %lld augmentations, %lld path arcs",
                (long long)s.flow, (long long)s.augmentations, (long long)s.path_arcs);
 
-    /* The residual graph is a flow: hand it to the shared helpers. The
-     * canonical cut is computed from residuals, not from BK's trees (free
-     * nodes may sit on either side of it). */
+    /* The canonical cut is T: at the end T is exactly the set of nodes
+     * that reach the sink in the residual graph (see the invariants at the
+     * top), so it is read off the trees with no search. */
     if ((st = gcut_i_poll("cut", -1, NULL)) != GCUT_OK)
         goto fail;
     t0 = gcut_i_now_ms();
-    res = gcut_i_malloc_array(b->m, sizeof(uint32_t));
-    sink_res = gcut_i_malloc_array(n, sizeof(int64_t));
-    if ((b->m && !res) || (n && !sink_res)) {
-        st = GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-bk: cannot allocate the final residuals");
-        goto fail;
-    }
-    for (int64_t a = 0; a < b->m; a++)
-        res[a] = s.arcs[a].res;
-    gcut_i_free(s.arcs);
-    s.arcs = NULL;
     for (int32_t v = 0; v < n; v++)
-        sink_res[v] = s.nodes[v].tr_cap < 0 ? -(int64_t)s.nodes[v].tr_cap : 0;
-    st = gcut_i_cut_from_residual(b, res, sink_res, sol->cut);
-    if (st != GCUT_OK)
-        goto fail;
+        sol->cut[v] = s.nodes[v].tree == BK_T ? GCUT_SINK : GCUT_SOURCE;
     sol->stats->cut_ms = gcut_i_now_ms() - t0;
     if (sol->edge_flows) {
         if ((st = gcut_i_poll("flows", -1, NULL)) != GCUT_OK)
             goto fail;
         t0 = gcut_i_now_ms();
+        /* The residuals, packed into the front of the arc records. */
+        const uint32_t *res =
+            gcut_i_pack_residuals(s.arcs, sizeof(bk_arc), offsetof(bk_arc, res), b->m);
         gcut_i_edge_flows_from_residual(b, res, p->num_edges, sol->edge_flows);
         sol->stats->flow_ms = gcut_i_now_ms() - t0;
     }
     sol->flow = s.flow;
 fail:
-    gcut_i_free(res);
-    gcut_i_free(sink_res);
     gcut_i_free(s.arcs);
     gcut_i_free(s.nodes);
     gcut_i_free(s.orphans);
