@@ -56,8 +56,8 @@
  *     cut is read off the trees, with no search (as in bk_grid.c).
  *
  * Cost: O(m n^2 |C|) in the worst case (|C| the cut capacity); close to
- * linear on vision grids. Memory: 8 bytes per arc (besides the layout's
- * head and sister arrays, read in place), 32 per node.
+ * linear on vision grids. Memory: 12 bytes per arc (besides the layout's
+ * head array, read in place), 32 per node.
  */
 #if defined(__linux__)
 #define _DEFAULT_SOURCE /* madvise, MADV_HUGEPAGE */
@@ -83,15 +83,19 @@ enum { BK_FREE = 0, BK_S = 1, BK_T = 2 };
 /* How many main-loop steps between two looks at the clock. */
 #define BK_CLOCK_EVERY 4096
 
-/* The residual pair of an arc (8 bytes): its own residual and its
- * sister's, mirrored, so that a scan reads the residual in either
- * direction from one place. The arc's head is read from the layout
- * (bcsr->head), and its sister (bcsr->sister) only where flow is pushed
- * and where an orphan takes a new parent. */
+/* The residuals of an arc (12 bytes): its own and its sister's, mirrored,
+ * so that a scan reads the residual in either direction from one place,
+ * and the offset to its sister, so that a push finds the sister without a
+ * second dependent miss (an offset that does not fit int32 holds BK_FAR
+ * and the sister is read from bcsr->sister). The arc's head is read from
+ * the layout (bcsr->head): the set-up writes 12 bytes an arc, not 16. */
 typedef struct bk_rr {
-    uint32_t res; /* residual of this arc */
-    uint32_t rev; /* residual of its sister (the arc head -> tail) */
+    uint32_t res;  /* residual of this arc */
+    uint32_t rev;  /* residual of its sister (the arc head -> tail) */
+    int32_t sdiff; /* sister - this arc, or BK_FAR (read bcsr->sister) */
 } bk_rr;
+
+#define BK_FAR INT32_MIN
 
 typedef struct bk_node {
     int64_t parent; /* arc from the parent to this node, BK_TERMINAL or BK_ORPHAN */
@@ -182,10 +186,16 @@ static inline void bk_make_orphan(bk_solver *s, int32_t v)
     s->orphans[s->otail++] = v;
 }
 
+static inline int64_t bk_sister(const bk_solver *s, int64_t a)
+{
+    const int32_t d = s->rr[a].sdiff;
+    return d != BK_FAR ? a + d : s->sister[a];
+}
+
 /* Push f units along arc a (and take them off its sister). */
 static inline void bk_push(bk_solver *s, int64_t a, uint32_t f)
 {
-    const int64_t b = s->sister[a];
+    const int64_t b = bk_sister(s, a);
     s->rr[a].res -= f;
     s->rr[a].rev += f;
     s->rr[b].res += f;
@@ -247,7 +257,7 @@ static int64_t bk_grow(bk_solver *s, int32_t i, int32_t *from)
                 bk_activate(s, j);
             } else if (nj->tree == BK_S) {
                 *from = j;
-                return s->sister[a];
+                return bk_sister(s, a);
             } else if (nj->ts <= ni->ts && nj->dist > ni->dist) {
                 nj->parent = a;
                 nj->pnode = i;
@@ -329,7 +339,7 @@ static void bk_augment(bk_solver *s, int32_t u, int64_t a)
         }
         /* The flow runs x -> parent, against the parent arc p. */
         const int32_t up = nodes[x].pnode;
-        const int64_t b = s->sister[p];
+        const int64_t b = bk_sister(s, p);
         rr[b].res -= f;
         rr[b].rev += f;
         rr[p].res += f;
@@ -411,7 +421,7 @@ static void bk_process_orphan(bk_solver *s, int32_t i)
     }
 
     if (best != BK_ORPHAN) {
-        nodes[i].parent = s->sister[best];
+        nodes[i].parent = bk_sister(s, best);
         nodes[i].pnode = head[best];
         nodes[i].ts = s->time;
         nodes[i].dist = (int32_t)(d_min + 1);
@@ -503,7 +513,9 @@ static void bk_init(bk_solver *s, const gcut_problem *p)
     bk_rr *const rr = s->rr;
     for (int64_t a = 0; a < b->m; a++) {
         rr[a].res = (uint32_t)b->cap[a];
-        rr[a].rev = (uint32_t)b->cap[b->sister[a]];
+        const int64_t sa = b->sister[a], d = sa - a;
+        rr[a].rev = (uint32_t)b->cap[sa];
+        rr[a].sdiff = d > INT32_MIN && d <= INT32_MAX ? (int32_t)d : BK_FAR;
     }
     s->qhead = s->qtail = BK_NONE;
     for (int32_t v = 0; v < s->n; v++) {
