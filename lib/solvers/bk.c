@@ -29,8 +29,8 @@
  * Invariants:
  *   - node v of S with parent arc p (the arc parent -> v, listed under
  *     the parent): the residual of p is positive; in T, the residual of
- *     its sister v -> parent is positive. A node whose parent is BK_TERMINAL has tr_cap > 0 (S) or
- *     tr_cap < 0 (T).
+ *     its sister v -> parent is positive. A node whose parent is
+ *     BK_TERMINAL has tr_cap > 0 (S) or tr_cap < 0 (T).
  *   - going up a tree, (ts, -dist) strictly increases in lexicographic
  *     order: ts never decreases towards the root, and between nodes of
  *     equal ts the distance drops by at least one per step. The growth
@@ -99,7 +99,7 @@ typedef struct bk_rr {
 
 typedef struct bk_node {
     int64_t parent; /* arc from the parent to this node, BK_TERMINAL or BK_ORPHAN */
-    int32_t pnode;  /* the parent node (head of the parent arc), for walks up */
+    int32_t pnode;  /* the parent node (tail of the parent arc), for walks up */
     int32_t ts;     /* adoption phase in which dist was last known exact */
     int32_t next;   /* active-queue link: BK_NONE if not active, itself if last */
     int32_t dist;   /* arcs to the tree's terminal (terminal arc included) */
