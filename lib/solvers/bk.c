@@ -27,10 +27,10 @@
  * excess behind, so the residual graph is a valid flow at every moment.
  *
  * Invariants:
- *   - node v of S with parent arc p (the arc v -> parent): the residual of
- *     parent -> v is positive; in T, the residual of v -> parent is
- *     positive. A node whose parent is BK_TERMINAL has tr_cap > 0 (S) or
- *     tr_cap < 0 (T).
+ *   - node v of S with parent arc p (the arc parent -> v, listed under
+ *     the parent): the residual of p is positive; in T, the residual of
+ *     its sister v -> parent is positive. A node whose parent is
+ *     BK_TERMINAL has tr_cap > 0 (S) or tr_cap < 0 (T).
  *   - going up a tree, (ts, -dist) strictly increases in lexicographic
  *     order: ts never decreases towards the root, and between nodes of
  *     equal ts the distance drops by at least one per step. The growth
@@ -39,14 +39,32 @@
  *   - a node with ts == time (the current adoption phase) has an exact
  *     distance: its path to the terminal was walked in this phase and
  *     contains no orphan.
- *   - arc residuals are mirrored: arcs[a].rev == arcs[sister(a)].res, so a
- *     scan reads the residual in either direction from one cache line.
+ *   - arc residuals are mirrored: rr[a].rev == rr[sister(a)].res, so a
+ *     scan reads the residual in either direction from one place.
  *     res + rev = cap + rev_cap < 2^32 always.
  *   - |tr_cap| only decreases, so it stays within int32.
+ *   - at the end, T is exactly the set of nodes that reach the sink in the
+ *     residual graph. Every node of T reaches the sink along its tree
+ *     path. Conversely, every node with residual to the sink is a root of
+ *     T (it starts as one, and only a root whose tr_cap reaches 0 loses
+ *     its terminal), and a passive node w of T has every node v with
+ *     residual v -> w in T: w's last scan put each such v into T (or met
+ *     S and augmented, and w scans again); a residual v -> w appears
+ *     later only when flow runs w -> v, i.e. v is w's parent in T (S
+ *     paths carry no flow out of T); and when v leaves T, adoption
+ *     re-activates every w of T with residual v -> w. So the canonical
+ *     cut is read off the trees, with no search (as in bk_grid.c).
  *
  * Cost: O(m n^2 |C|) in the worst case (|C| the cut capacity); close to
- * linear on vision grids. Memory: 16 bytes per arc, 32 per node.
+ * linear on vision grids. Memory: 12 bytes per arc (besides the layout's
+ * head array, read in place), 32 per node.
  */
+#if defined(__linux__)
+#define _DEFAULT_SOURCE /* madvise, MADV_HUGEPAGE */
+#include <sys/mman.h>
+#endif
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,13 +83,23 @@ enum { BK_FREE = 0, BK_S = 1, BK_T = 2 };
 /* How many main-loop steps between two looks at the clock. */
 #define BK_CLOCK_EVERY 4096
 
-/* One arc in 16 bytes, with its sister's residual mirrored: the mirrored
- * arc of solvers_internal.h, shared with cpu-eibfs. */
-typedef gcut_i_marc bk_arc;
+/* The residuals of an arc (12 bytes): its own and its sister's, mirrored,
+ * so that a scan reads the residual in either direction from one place,
+ * and the offset to its sister, so that a push finds the sister without a
+ * second dependent miss (an offset that does not fit int32 holds BK_FAR
+ * and the sister is read from bcsr->sister). The arc's head is read from
+ * the layout (bcsr->head): the set-up writes 12 bytes an arc, not 16. */
+typedef struct bk_rr {
+    uint32_t res;  /* residual of this arc */
+    uint32_t rev;  /* residual of its sister (the arc head -> tail) */
+    int32_t sdiff; /* sister - this arc, or BK_FAR (read bcsr->sister) */
+} bk_rr;
+
+#define BK_FAR INT32_MIN
 
 typedef struct bk_node {
-    int64_t parent; /* arc from this node to its parent, BK_TERMINAL or BK_ORPHAN */
-    int32_t pnode;  /* the parent node (head of the parent arc), for walks up */
+    int64_t parent; /* arc from the parent to this node, BK_TERMINAL or BK_ORPHAN */
+    int32_t pnode;  /* the parent node (tail of the parent arc), for walks up */
     int32_t ts;     /* adoption phase in which dist was last known exact */
     int32_t next;   /* active-queue link: BK_NONE if not active, itself if last */
     int32_t dist;   /* arcs to the tree's terminal (terminal arc included) */
@@ -82,8 +110,9 @@ typedef struct bk_node {
 typedef struct bk_solver {
     int32_t n;
     const int64_t *first;  /* bcsr->first */
+    const int32_t *head;   /* bcsr->head */
     const int64_t *sister; /* bcsr->sister */
-    bk_arc *arcs;
+    bk_rr *rr;             /* residual pairs, one per arc */
     bk_node *nodes;
     int32_t qhead, qtail;  /* FIFO of active nodes, linked through next */
     int32_t *orphans;      /* FIFO of orphans of this adoption phase */
@@ -96,6 +125,25 @@ typedef struct bk_solver {
 } bk_solver;
 
 /* ------------------------------------------------------------ small helpers */
+
+/* Ask for transparent huge pages on the 2 MiB-aligned interior of a large
+ * fresh block: filling it then costs a page fault per 2 MiB instead of
+ * per 4 KiB. Advice only; where it is not understood nothing happens. */
+static void bk_huge(void *ptr, size_t bytes)
+{
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    const uintptr_t huge = (uintptr_t)1 << 21;
+    if (!ptr || bytes < 2 * huge)
+        return;
+    const uintptr_t lo = ((uintptr_t)ptr + huge - 1) & ~(huge - 1);
+    const uintptr_t hi = ((uintptr_t)ptr + bytes) & ~(huge - 1);
+    if (hi > lo)
+        (void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+#else
+    (void)ptr;
+    (void)bytes;
+#endif
+}
 
 static inline void bk_activate(bk_solver *s, int32_t v)
 {
@@ -140,34 +188,42 @@ static inline void bk_make_orphan(bk_solver *s, int32_t v)
 
 static inline int64_t bk_sister(const bk_solver *s, int64_t a)
 {
-    return gcut_i_marc_sister(s->arcs, s->sister, a);
+    const int32_t d = s->rr[a].sdiff;
+    return d != BK_FAR ? a + d : s->sister[a];
 }
 
 /* Push f units along arc a (and take them off its sister). */
 static inline void bk_push(bk_solver *s, int64_t a, uint32_t f)
 {
-    gcut_i_marc_push(s->arcs, s->sister, a, f);
+    const int64_t b = bk_sister(s, a);
+    s->rr[a].res -= f;
+    s->rr[a].rev += f;
+    s->rr[b].res += f;
+    s->rr[b].rev -= f;
 }
 
 /* ------------------------------------------------------------------ growth */
 
 /* Grow the tree of active node i by one scan of its arcs. Returns the arc
- * joining the trees, oriented from S to T (its tail is *from), or -1. */
+ * joining the trees, oriented from S to T (its tail is *from), or -1. A
+ * node that joins (or moves) under i gets the arc i -> j as its parent
+ * arc. */
 static int64_t bk_grow(bk_solver *s, int32_t i, int32_t *from)
 {
     bk_node *const nodes = s->nodes;
-    const bk_arc *const arcs = s->arcs;
+    const bk_rr *const rr = s->rr;
+    const int32_t *const head = s->head;
     bk_node *ni = &nodes[i];
     const int64_t end = s->first[i + 1];
     if (ni->tree == BK_S) {
         for (int64_t a = s->first[i]; a < end; a++) {
-            if (!arcs[a].res)
+            if (!rr[a].res)
                 continue;
-            const int32_t j = arcs[a].head;
+            const int32_t j = head[a];
             bk_node *nj = &nodes[j];
             if (nj->tree == BK_FREE) {
                 nj->tree = BK_S;
-                nj->parent = bk_sister(s, a);
+                nj->parent = a;
                 nj->pnode = i;
                 nj->ts = ni->ts;
                 nj->dist = ni->dist + 1;
@@ -179,7 +235,7 @@ static int64_t bk_grow(bk_solver *s, int32_t i, int32_t *from)
                 /* j is no closer to the source than i: hang it under i,
                  * shortening its path (this never makes a cycle, see the
                  * invariants at the top). */
-                nj->parent = bk_sister(s, a);
+                nj->parent = a;
                 nj->pnode = i;
                 nj->ts = ni->ts;
                 nj->dist = ni->dist + 1;
@@ -188,13 +244,13 @@ static int64_t bk_grow(bk_solver *s, int32_t i, int32_t *from)
     } else {
         /* T grows backwards: j joins if j -> i has residual capacity. */
         for (int64_t a = s->first[i]; a < end; a++) {
-            if (!arcs[a].rev)
+            if (!rr[a].rev)
                 continue;
-            const int32_t j = arcs[a].head;
+            const int32_t j = head[a];
             bk_node *nj = &nodes[j];
             if (nj->tree == BK_FREE) {
                 nj->tree = BK_T;
-                nj->parent = bk_sister(s, a);
+                nj->parent = a;
                 nj->pnode = i;
                 nj->ts = ni->ts;
                 nj->dist = ni->dist + 1;
@@ -203,7 +259,7 @@ static int64_t bk_grow(bk_solver *s, int32_t i, int32_t *from)
                 *from = j;
                 return bk_sister(s, a);
             } else if (nj->ts <= ni->ts && nj->dist > ni->dist) {
-                nj->parent = bk_sister(s, a);
+                nj->parent = a;
                 nj->pnode = i;
                 nj->ts = ni->ts;
                 nj->dist = ni->dist + 1;
@@ -220,14 +276,15 @@ static int64_t bk_grow(bk_solver *s, int32_t i, int32_t *from)
 static void bk_augment(bk_solver *s, int32_t u, int64_t a)
 {
     bk_node *const nodes = s->nodes;
-    bk_arc *const arcs = s->arcs;
-    const int32_t v = arcs[a].head;
+    bk_rr *const rr = s->rr;
+    const int32_t v = s->head[a];
     int64_t len = 1;
 
     /* Bottleneck: the joining arc, the S path (flow runs parent -> child,
-     * the residual of the sister of the parent arc, i.e. its rev), the T
-     * path (flow runs child -> parent: res), and the two terminal arcs. */
-    uint32_t f = arcs[a].res;
+     * along the parent arc: its res), the T path (flow runs child ->
+     * parent, against the parent arc: its rev), and the two terminal
+     * arcs. */
+    uint32_t f = rr[a].res;
     int32_t x = u;
     for (;;) {
         const int64_t p = nodes[x].parent;
@@ -236,8 +293,8 @@ static void bk_augment(bk_solver *s, int32_t u, int64_t a)
                 f = (uint32_t)nodes[x].tr_cap;
             break;
         }
-        if (arcs[p].rev < f)
-            f = arcs[p].rev;
+        if (rr[p].res < f)
+            f = rr[p].res;
         x = nodes[x].pnode;
         len++;
     }
@@ -249,8 +306,8 @@ static void bk_augment(bk_solver *s, int32_t u, int64_t a)
                 f = (uint32_t)-nodes[x].tr_cap;
             break;
         }
-        if (arcs[p].res < f)
-            f = arcs[p].res;
+        if (rr[p].rev < f)
+            f = rr[p].rev;
         x = nodes[x].pnode;
         len++;
     }
@@ -265,14 +322,9 @@ static void bk_augment(bk_solver *s, int32_t u, int64_t a)
                 bk_make_orphan(s, x);
             break;
         }
-        /* The flow runs parent -> x, against the parent arc p. */
         const int32_t up = nodes[x].pnode;
-        const int64_t b = bk_sister(s, p);
-        arcs[b].res -= f;
-        arcs[b].rev += f;
-        arcs[p].res += f;
-        arcs[p].rev -= f;
-        if (arcs[p].rev == 0)
+        bk_push(s, p, f);
+        if (rr[p].res == 0)
             bk_make_orphan(s, x);
         x = up;
     }
@@ -285,9 +337,14 @@ static void bk_augment(bk_solver *s, int32_t u, int64_t a)
                 bk_make_orphan(s, x);
             break;
         }
+        /* The flow runs x -> parent, against the parent arc p. */
         const int32_t up = nodes[x].pnode;
-        bk_push(s, p, f);
-        if (arcs[p].res == 0)
+        const int64_t b = bk_sister(s, p);
+        rr[b].res -= f;
+        rr[b].rev += f;
+        rr[p].res += f;
+        rr[p].rev -= f;
+        if (rr[p].rev == 0)
             bk_make_orphan(s, x);
         x = up;
     }
@@ -334,21 +391,23 @@ static inline void bk_stamp(bk_solver *s, int32_t j, int64_t d)
 }
 
 /* Find orphan i a new parent in its tree, or free it. `tree` is i's tree;
- * in S a parent j needs residual j -> i (the rev of i's arc), in T it
- * needs residual i -> j (res). */
+ * scanning arc a = i -> j, in S a parent j needs residual j -> i (the rev
+ * of a), in T it needs residual i -> j (res). The new parent arc is the
+ * sister of a. */
 static void bk_process_orphan(bk_solver *s, int32_t i)
 {
     bk_node *const nodes = s->nodes;
-    const bk_arc *const arcs = s->arcs;
+    const bk_rr *const rr = s->rr;
+    const int32_t *const head = s->head;
     const uint8_t tree = nodes[i].tree;
     const int64_t beg = s->first[i], end = s->first[i + 1];
     int64_t best = BK_ORPHAN, d_min = INT64_MAX;
 
     for (int64_t a = beg; a < end; a++) {
-        const uint32_t r = tree == BK_S ? arcs[a].rev : arcs[a].res;
+        const uint32_t r = tree == BK_S ? rr[a].rev : rr[a].res;
         if (!r)
             continue;
-        const int32_t j = arcs[a].head;
+        const int32_t j = head[a];
         if (nodes[j].tree != tree)
             continue;
         const int64_t d = bk_origin_dist(s, j);
@@ -362,8 +421,8 @@ static void bk_process_orphan(bk_solver *s, int32_t i)
     }
 
     if (best != BK_ORPHAN) {
-        nodes[i].parent = best;
-        nodes[i].pnode = arcs[best].head;
+        nodes[i].parent = bk_sister(s, best);
+        nodes[i].pnode = head[best];
         nodes[i].ts = s->time;
         nodes[i].dist = (int32_t)(d_min + 1);
         return;
@@ -373,11 +432,11 @@ static void bk_process_orphan(bk_solver *s, int32_t i)
      * into it again become active; its children become orphans. */
     nodes[i].tree = BK_FREE;
     for (int64_t a = beg; a < end; a++) {
-        const int32_t j = arcs[a].head;
+        const int32_t j = head[a];
         bk_node *nj = &nodes[j];
         if (nj->tree != tree)
             continue;
-        const uint32_t r = tree == BK_S ? arcs[a].rev : arcs[a].res;
+        const uint32_t r = tree == BK_S ? rr[a].rev : rr[a].res;
         if (r)
             bk_activate(s, j);
         if (nj->parent >= 0 && nj->pnode == i)
@@ -451,7 +510,13 @@ static void bk_renumber_phases(bk_solver *s)
 static void bk_init(bk_solver *s, const gcut_problem *p)
 {
     const gcut_bcsr *b = p->bcsr;
-    gcut_i_marc_fill(s->arcs, b);
+    bk_rr *const rr = s->rr;
+    for (int64_t a = 0; a < b->m; a++) {
+        rr[a].res = (uint32_t)b->cap[a];
+        const int64_t sa = b->sister[a], d = sa - a;
+        rr[a].rev = (uint32_t)b->cap[sa];
+        rr[a].sdiff = d > INT32_MIN && d <= INT32_MAX ? (int32_t)d : BK_FAR;
+    }
     s->qhead = s->qtail = BK_NONE;
     for (int32_t v = 0; v < s->n; v++) {
         bk_node *nv = &s->nodes[v];
@@ -546,17 +611,18 @@ static gcut_status bk_solve(void *state, const gcut_problem *p, const gcut_solve
         return st;
     s.n = n;
     s.first = b->first;
+    s.head = b->head;
     s.sister = b->sister;
-    s.arcs = gcut_i_malloc_array(b->m, sizeof(bk_arc));
+    s.rr = gcut_i_malloc_array(b->m, sizeof(bk_rr));
     s.nodes = gcut_i_malloc_array(n, sizeof(bk_node));
     s.orphans = gcut_i_malloc_array(n, sizeof(int32_t));
-    uint32_t *res = NULL;
-    int64_t *sink_res = NULL;
-    if ((b->m && !s.arcs) || (n && (!s.nodes || !s.orphans))) {
+    if ((b->m && !s.rr) || (n && (!s.nodes || !s.orphans))) {
         st = GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-bk: cannot allocate %d nodes and %lld arcs", (int)n,
                        (long long)b->m);
         goto fail;
     }
+    bk_huge(s.rr, (size_t)b->m * sizeof(bk_rr));
+    bk_huge(s.nodes, (size_t)n * sizeof(bk_node));
     bk_init(&s, p);
     sol->stats->init_ms = gcut_i_now_ms() - t0;
 
@@ -570,40 +636,28 @@ static gcut_status bk_solve(void *state, const gcut_problem *p, const gcut_solve
     gcut_i_log(opt, GCUT_LOG_DEBUG, "cpu-bk: flow %lld, %lld augmentations, %lld path arcs",
                (long long)s.flow, (long long)s.augmentations, (long long)s.path_arcs);
 
-    /* The residual graph is a flow: hand it to the shared helpers. The
-     * canonical cut is computed from residuals, not from BK's trees (free
-     * nodes may sit on either side of it). */
+    /* The canonical cut is T: at the end T is exactly the set of nodes
+     * that reach the sink in the residual graph (see the invariants at the
+     * top), so it is read off the trees with no search. */
     if ((st = gcut_i_poll("cut", -1, NULL)) != GCUT_OK)
         goto fail;
     t0 = gcut_i_now_ms();
-    res = gcut_i_malloc_array(b->m, sizeof(uint32_t));
-    sink_res = gcut_i_malloc_array(n, sizeof(int64_t));
-    if ((b->m && !res) || (n && !sink_res)) {
-        st = GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-bk: cannot allocate the final residuals");
-        goto fail;
-    }
-    for (int64_t a = 0; a < b->m; a++)
-        res[a] = s.arcs[a].res;
-    gcut_i_free(s.arcs);
-    s.arcs = NULL;
     for (int32_t v = 0; v < n; v++)
-        sink_res[v] = s.nodes[v].tr_cap < 0 ? -(int64_t)s.nodes[v].tr_cap : 0;
-    st = gcut_i_cut_from_residual(b, res, sink_res, sol->cut);
-    if (st != GCUT_OK)
-        goto fail;
+        sol->cut[v] = s.nodes[v].tree == BK_T ? GCUT_SINK : GCUT_SOURCE;
     sol->stats->cut_ms = gcut_i_now_ms() - t0;
     if (sol->edge_flows) {
         if ((st = gcut_i_poll("flows", -1, NULL)) != GCUT_OK)
             goto fail;
         t0 = gcut_i_now_ms();
+        /* The residuals, packed into the front of the arc records. */
+        const uint32_t *res =
+            gcut_i_pack_residuals(s.rr, sizeof(bk_rr), offsetof(bk_rr, res), b->m);
         gcut_i_edge_flows_from_residual(b, res, p->num_edges, sol->edge_flows);
         sol->stats->flow_ms = gcut_i_now_ms() - t0;
     }
     sol->flow = s.flow;
 fail:
-    gcut_i_free(res);
-    gcut_i_free(sink_res);
-    gcut_i_free(s.arcs);
+    gcut_i_free(s.rr);
     gcut_i_free(s.nodes);
     gcut_i_free(s.orphans);
     return st;

@@ -126,7 +126,8 @@ enum { EB_FREE = 0, EB_S = 1, EB_T = 2 };
 #define EB_WORK_PER_ARC 32
 #define EB_WORK_BASE ((int64_t)1 << 22)
 
-/* The mirrored arc of solvers_internal.h, as cpu-bk's. */
+/* The mirrored arc of solvers_internal.h (cpu-bk's graph engine keeps a
+ * 12-byte variant of it, bk.c). */
 typedef gcut_i_marc eb_arc;
 
 typedef struct eb_node {

@@ -83,7 +83,8 @@ GCUT_HIDDEN gcut_status gcut_i_flows_from_preflow(const gcut_problem *p, uint32_
  * afterwards. Returns the array (the records' memory). */
 GCUT_HIDDEN uint32_t *gcut_i_pack_residuals(void *arcs, size_t stride, size_t offset, int64_t m);
 
-/* The mirrored arc of cpu-bk and cpu-eibfs (16 bytes): its head, its
+/* The mirrored arc of cpu-eibfs (16 bytes; cpu-bk's graph engine keeps a
+ * 12-byte variant without the head, bk.c): its head, its
  * residual, its sister's residual (so a scan reads both directions from one
  * cache line) and the offset to its sister; an arc whose offset does not
  * fit int32 (more than 2^31 arcs) holds GCUT_I_MARC_FAR and its sister is
