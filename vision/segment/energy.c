@@ -180,6 +180,53 @@ double gcut_i_energy_smooth(const gcut_i_energy *e, const uint8_t *label)
     return smooth;
 }
 
+double gcut_i_energy_data_delta(const gcut_i_energy *e, const uint8_t *old_label,
+                                const uint8_t *label, const uint8_t *rows)
+{
+    const int32_t w = e->width;
+    double d = 0.0;
+    for (int32_t y = 0; y < e->height; y++) {
+        if (!rows[y])
+            continue;
+        const int64_t at = (int64_t)y * w;
+        for (int32_t x = 0; x < w; x++) {
+            const int a = old_label[at + x] != 0, b = label[at + x] != 0;
+            if (a != b)
+                d += b ? (double)e->dfg[at + x] - (double)e->dbg[at + x]
+                       : (double)e->dbg[at + x] - (double)e->dfg[at + x];
+        }
+    }
+    return d;
+}
+
+double gcut_i_energy_smooth_delta(const gcut_i_energy *e, const uint8_t *old_label,
+                                  const uint8_t *label, const uint8_t *rows)
+{
+    const int32_t w = e->width, h = e->height;
+    double d = 0.0;
+    for (int32_t j = 0; j < e->connectivity / 2; j++) {
+        const int32_t dx = pair_dx[j], dy = pair_dy[j];
+        for (int32_t y = 0; y < h; y++) {
+            const int32_t yy = y + dy;
+            /* A pair stored at row y joins row yy: it changes only where
+             * one of the two rows does. */
+            if (yy < 0 || yy >= h || (!rows[y] && !rows[yy]))
+                continue;
+            const uint8_t *la = label + (int64_t)y * w, *lb = label + (int64_t)yy * w + dx;
+            const uint8_t *oa = old_label + (int64_t)y * w, *ob = old_label + (int64_t)yy * w + dx;
+            const float *wt = e->pair[j] + (int64_t)y * w;
+            const int32_t x1 = dx > 0 ? w - 1 : w;
+            for (int32_t x = 0; x < x1; x++) {
+                const int now = (la[x] != 0) != (lb[x] != 0);
+                const int was = (oa[x] != 0) != (ob[x] != 0);
+                if (now != was)
+                    d += now ? (double)wt[x] : -(double)wt[x];
+            }
+        }
+    }
+    return d;
+}
+
 double gcut_i_energy_eval(const gcut_i_energy *e, const uint8_t *label)
 {
     return gcut_i_energy_data(e, label) + gcut_i_energy_smooth(e, label);

@@ -197,6 +197,15 @@ GCUT_HIDDEN double gcut_i_energy_eval(const gcut_i_energy *e, const uint8_t *lab
 GCUT_HIDDEN double gcut_i_energy_data(const gcut_i_energy *e, const uint8_t *label);
 GCUT_HIDDEN double gcut_i_energy_smooth(const gcut_i_energy *e, const uint8_t *label);
 
+/* How those two change from old_label to label, visiting only the rows
+ * with rows[y] != 0 (those where a label changed; the pair terms of the
+ * rows next to them too). A session adds them instead of summing afresh
+ * after a stroke's small change (equal to the fresh sums up to rounding). */
+GCUT_HIDDEN double gcut_i_energy_data_delta(const gcut_i_energy *e, const uint8_t *old_label,
+                                            const uint8_t *label, const uint8_t *rows);
+GCUT_HIDDEN double gcut_i_energy_smooth_delta(const gcut_i_energy *e, const uint8_t *old_label,
+                                              const uint8_t *label, const uint8_t *rows);
+
 /* The part of the image that goes into the grid: the bounding box of the
  * unknown pixels. Everything outside is a seed, fixed already; its pair
  * terms with the box are folded into the t-links of the box's border

@@ -87,6 +87,9 @@ struct gcut_seg_session {
     gcut_result *res;
     uint32_t stale;        /* STALE_* bits */
     double smooth;         /* gcut_i_energy_smooth of label, unless STALE_SMOOTH */
+    uint8_t *label_old;    /* n, lazily: label before a cut, for the energy's deltas */
+    uint8_t *rows;         /* height, lazily: the rows where a cut changed a label */
+    int32_t deltas;        /* energy updates by deltas since the last fresh sums */
     double data;           /* gcut_i_energy_data of label and the costs, unless STALE_DATA */
     gcut_i_box seed_box;   /* gcut_i_seed_box of seeds, unless STALE_SEED_BOX */
     double model_ms;       /* model time not yet reported in stats */
@@ -280,6 +283,8 @@ void gcut_seg_session_free(gcut_seg_session *s)
     gcut_i_free(s->rgb);
     gcut_i_free(s->seeds);
     gcut_i_free(s->label);
+    gcut_i_free(s->label_old);
+    gcut_i_free(s->rows);
     gcut_i_free(s->comp_fg);
     gcut_i_free(s->comp_bg);
     gcut_i_free(s->tmp);
@@ -460,10 +465,12 @@ static double energy(gcut_seg_session *s)
     if (s->stale & STALE_SMOOTH) {
         s->smooth = gcut_i_energy_smooth(&s->e, s->label);
         s->stale &= ~(uint32_t)STALE_SMOOTH;
+        s->deltas = 0;
     }
     if (s->stale & STALE_DATA) {
         s->data = gcut_i_energy_data(&s->e, s->label);
         s->stale &= ~(uint32_t)STALE_DATA;
+        s->deltas = 0;
     }
     return s->data + s->smooth;
 }
@@ -520,6 +527,24 @@ static int64_t labels_from_seeds(uint8_t *restrict lab, const uint8_t *restrict 
     return ch;
 }
 
+/* Energy updates by deltas between two fresh sums: bounds the rounding
+ * drift (each delta is exact to a few ulps of the energy). */
+enum { kMaxDeltas = 64 };
+
+/* The buffers of the energy's deltas, allocated on first use; 0 when
+ * there is no memory for them (fresh sums then, as before). */
+static int delta_buffers(gcut_seg_session *s)
+{
+    if (!s->label_old)
+        s->label_old = gcut_i_malloc_array(s->n, 1);
+    if (!s->rows)
+        s->rows = gcut_i_malloc_array(s->height, 1);
+    if (s->label_old && s->rows)
+        return 1;
+    gcut_clear_error();
+    return 0;
+}
+
 /* Build if needed, solve, read the labelling; *changed counts label flips. */
 static gcut_status cut(gcut_seg_session *s, gcut_i_vprog *pr, int64_t step, int64_t steps,
                        double *build_ms, double *solve_ms, int64_t *changed)
@@ -547,19 +572,35 @@ static gcut_status cut(gcut_seg_session *s, gcut_i_vprog *pr, int64_t step, int6
      * row in runs the compiler vectorises (a stroke's re-solve reads them
      * all, and a scalar loop with the box test per pixel cost more than
      * the warm max-flow itself). */
+    /* With both parts of the energy current, a small change of labels
+     * updates them by deltas over the rows it touched (the old labels kept
+     * for it); a large one, every kMaxDeltas-th, or no memory for the copy:
+     * fresh sums at the next energy(). */
+    const int by_deltas = !(s->stale & (STALE_SMOOTH | STALE_DATA | STALE_LABELS)) &&
+                          s->deltas < kMaxDeltas && delta_buffers(s);
+    if (by_deltas)
+        memcpy(s->label_old, s->label, (size_t)s->n);
     int64_t ch = 0;
     for (int32_t y = 0; y < s->height; y++) {
         uint8_t *lab = s->label + (int64_t)y * s->width;
         const uint8_t *sd = s->seeds + (int64_t)y * s->width;
         const int in_box = c && y >= b.y0 && y < b.y0 + b.h;
         const int32_t x0 = in_box ? b.x0 : s->width, x1 = in_box ? b.x0 + b.w : s->width;
-        ch += labels_from_seeds(lab, sd, x0);
+        int64_t row = labels_from_seeds(lab, sd, x0);
         if (in_box)
-            ch += labels_from_cut(lab + x0, c + (int64_t)(y - b.y0) * b.w, b.w);
-        ch += labels_from_seeds(lab + x1, sd + x1, s->width - x1);
+            row += labels_from_cut(lab + x0, c + (int64_t)(y - b.y0) * b.w, b.w);
+        row += labels_from_seeds(lab + x1, sd + x1, s->width - x1);
+        if (by_deltas)
+            s->rows[y] = row != 0;
+        ch += row;
     }
-    if (ch)
+    if (ch && by_deltas && ch <= s->n / 8) {
+        s->data += gcut_i_energy_data_delta(&s->e, s->label_old, s->label, s->rows);
+        s->smooth += gcut_i_energy_smooth_delta(&s->e, s->label_old, s->label, s->rows);
+        s->deltas++;
+    } else if (ch) {
         s->stale |= STALE_SMOOTH | STALE_DATA;
+    }
     s->stale &= ~(uint32_t)STALE_LABELS;
     double t2 = gcut_i_seg_now_ms();
     *build_ms += t1 - t0;
