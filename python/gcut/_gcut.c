@@ -853,15 +853,19 @@ done:
 
 static PyObject *grid_solve(GridObject *self, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"backend", "time_limit",  "threads", "progress",
-                             "signals", "interval_ms", NULL};
-    const char *backend = "auto";
-    int threads = 0, signals = 0;
+    static char *kwlist[] = {"backend", "time_limit",  "threads", "progress", "signals",
+                             "interval_ms", "regions", "params", NULL};
+    const char *backend = "auto", *params = NULL;
+    int threads = 0, signals = 0, regions = 0;
     double time_limit = 0, interval_ms = 0;
     PyObject *fn = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|zdiOpd", kwlist, &backend, &time_limit, &threads,
-                                     &fn, &signals, &interval_ms))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|zdiOpdiz", kwlist, &backend, &time_limit,
+                                     &threads, &fn, &signals, &interval_ms, &regions, &params))
         return NULL;
+    if (regions < 0) {
+        PyErr_Format(PyExc_ValueError, "regions must be >= 0 (got %d)", regions);
+        return NULL;
+    }
     if (grid_check(self) != 0)
         return NULL;
     ResultObject *r = result_create();
@@ -869,13 +873,15 @@ static PyObject *grid_solve(GridObject *self, PyObject *args, PyObject *kw)
         return NULL;
     gcut_solve_options opt;
     fill_options(&opt, backend, 0, time_limit, threads);
+    opt.params = params;
     progress_ctx pc;
     progress_setup(&pc, &opt, fn, signals, interval_ms);
     gcut_status st;
     self->busy = 1;
-    { /* the GIL released */
+    { /* the GIL released; regions > 0: as slabs (gcut_grid_solve_partitioned) */
         PyThreadState *save = PyEval_SaveThread();
-        st = gcut_grid_solve(self->g, &opt, r->res);
+        st = regions > 0 ? gcut_grid_solve_partitioned(self->g, regions, NULL, &opt, r->res)
+                         : gcut_grid_solve(self->g, &opt, r->res);
         PyEval_RestoreThread(save);
     }
     self->busy = 0;

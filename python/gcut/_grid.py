@@ -268,10 +268,32 @@ class GridProblem:
         return np.frombuffer(self._grid.get_caps(int(what)), dtype=np.int32).reshape(self.shape)
 
     def solve(self, backend: Optional[str] = None, time_limit: Optional[float] = None,
-              threads: int = 0, progress: Any = None) -> np.ndarray:
+              threads: int = 0, progress: Any = None, regions: int = 0,
+              devices: Optional[Sequence[int]] = None) -> np.ndarray:
         """Solve (GIL released) and return the mask: True = foreground
         (source side). The full result is kept in ``self.result``.
-        ``progress``: see docs/python.md, "Progress and cancelling"."""
+        ``progress``: see docs/python.md, "Progress and cancelling".
+
+        ``regions=N`` cuts the grid into N slabs of planes solved by the
+        region-partitioned max-flow (docs/distributed.md): the same mask
+        and flow, on ``threads`` CPU threads, or with ``devices=[0, 1, ...]``
+        on those GPUs (cuda-grid regions, NCCL between GPUs; ``regions``
+        defaults to two per GPU there). Experimental."""
+        params = None
+        if devices is not None:
+            devs = [int(d) for d in devices]
+            if not devs or any(d < 0 for d in devs):
+                raise ValueError("devices: a non-empty list of GPU numbers >= 0")
+            if backend not in (None, "auto", "cuda-grid"):
+                raise ValueError("devices= keeps the slabs on GPUs: backend must be cuda-grid")
+            backend = "cuda-grid"
+            params = "devices=" + ":".join(str(d) for d in devs)
+            if not regions:
+                regions = 2 * len(devs)
+        if regions < 0:
+            raise ValueError(f"regions must be >= 0 (got {regions})")
+        if regions and self._device is not None:
+            raise ValueError("regions: the slabs are cut from a grid in host memory")
         if self._device is not None:
             from . import _cuda
             fg, bg, pw, scale = self._device
@@ -282,7 +304,7 @@ class GridProblem:
             self.quantization = rep.quantization
             return mask
         raw = self._grid.solve(backend or self.backend, _time_limit(time_limit), int(threads),
-                               **_progress(progress))
+                               regions=int(regions), params=params, **_progress(progress))
         q = self._grid.quantization(raw.flow) if self._fg32 is not None else None
         r = Result(raw, q)
         self.result = r

@@ -202,3 +202,44 @@ def test_time_limit_raises_timeout_and_leaves_the_grid_usable(rng):
     q.set_unary(fg, bg)
     q.set_pairwise(40)
     assert q.solve().tolist() == mask.tolist() and q.flow == p.flow
+
+
+@pytest.mark.parametrize("conn,shape", [(4, (37, 29)), (8, (31, 23)), (6, (9, 11, 13)),
+                                        (26, (7, 8, 9))])
+def test_regions_match_the_whole_grid(rng, conn, shape):
+    """regions=N: the grid as N slabs (the region-partitioned max-flow),
+    the same mask and flow as the whole grid, on CPU threads."""
+    fg = rng.integers(0, 60, size=shape)
+    bg = rng.integers(0, 60, size=shape)
+    p = gcut.GridProblem(shape, conn)
+    p.set_energy(fg, bg, 17)
+    whole = p.solve(backend="cpu-bk")
+    flow = p.flow
+    for regions in (1, 2, 3, 5):
+        mask = p.solve(regions=regions, threads=2)
+        assert p.flow == flow
+        assert np.array_equal(mask, whole)
+        assert p.result.backend == "cpu-region-pr"
+
+
+def test_regions_on_devices_and_errors(rng):
+    p = gcut.GridProblem((6, 7, 8), 6)
+    p.set_energy(rng.integers(0, 9, size=(6, 7, 8)), rng.integers(0, 9, size=(6, 7, 8)), 3)
+    whole = p.solve(backend="cpu-bk")
+    for bad in ([], [-1], ["x"]):
+        with pytest.raises((ValueError, TypeError)):
+            p.solve(devices=bad)
+    with pytest.raises(ValueError):
+        p.solve(devices=[0], backend="cpu-bk")
+    with pytest.raises(ValueError):
+        p.solve(regions=-1)
+    with pytest.raises(gcut.Error):
+        p.solve(regions=3, devices=[0, 0])  # a device listed twice
+    if "cuda-grid" in [b.name for b in gcut.backends() if b.available]:
+        mask = p.solve(devices=[0])
+        assert p.result.backend == "cuda-grid-region-pr"
+        assert np.array_equal(mask, whole)
+    else:
+        with pytest.raises(gcut.UnavailableError):
+            p.solve(devices=[0])
+    assert np.array_equal(p.solve(), whole)  # still usable
