@@ -13,6 +13,11 @@
 # a first timing run use gcut-seg-speed (--backend $BACKEND, default auto:
 # the GPU where there is one; 12 MP on one CPU core takes about a minute).
 # Writes OUTDIR/NAME-MPmp.max and prints one line per file (nodes, arcs).
+# Then the 3-D segmentation volumes of a head-like phantom (gcut-gen's
+# grid3d kind=phantom: skull shell, brain, ventricles, lesions, partial
+# volume, bias, noise) at $PHANTOM_SIZES (default "256 512"; 512^3 writes
+# a file of about 25 GB with 26-connectivity) and $PHANTOM_CONNS (default
+# "6 26"): OUTDIR/phantom-S-cC.max. PHANTOM_SIZES="" skips them.
 set -euo pipefail
 OUT=${1:?usage: bench/make-real-instances.sh OUTDIR [PHOTO...]}
 shift
@@ -40,5 +45,12 @@ for photo in "${photos[@]}"; do
       -b "$BACKEND" -q --dump "$OUT/$name-${mp}mp.max" >/dev/null
     echo "$name-${mp}mp.max: $(awk '$1 == "p" {print $3 " nodes, " $4 " arcs"; exit}' "$OUT/$name-${mp}mp.max")"
     rm -f "$img"
+  done
+done
+for S in ${PHANTOM_SIZES-256 512}; do
+  for C in ${PHANTOM_CONNS:-6 26}; do
+    f=$OUT/phantom-$S-c$C.max
+    "$BUILD/bin/gcut-gen" "grid3d:w=$S,h=$S,d=$S,conn=$C,kind=phantom" -o "$f" >/dev/null
+    echo "phantom-$S-c$C.max: $(awk '$1 == "p" {print $3 " nodes, " $4 " arcs"; exit}' "$f")"
   done
 done

@@ -136,10 +136,12 @@ static const gen_param grid3d_params[] = {
     {"h", "64", "height"},
     {"d", "64", "depth"},
     {"conn", "6", "connectivity: 6, 18 or 26"},
-    {"kind", "random", "random or vision (as for grid2d, with balls instead of discs)"},
+    {"kind", "random", "random, vision (as for grid2d, with balls instead of discs) or phantom "
+                       "(the vision energy on a head-like phantom: skull shell, brain, "
+                       "ventricles, lesions, partial volume, bias, noise)"},
     {"maxcap", "100", "random: largest capacity"},
     {"sym", "0", "random: 1 gives both directions of a neighbour link the same capacity"},
-    {"blobs", "8", "vision: number of foreground balls"},
+    {"blobs", "8", "vision: number of foreground balls; phantom: number of lesions"},
     {"noise", "25", "vision: standard deviation of the image noise"},
     {"lambda", "2", "vision: smoothness weight (in nats)"},
     {"scale", "100", "vision: capacities are round(scale * energy in nats)"},

@@ -23,6 +23,17 @@
  *   round(scale * E) to int32. The source side is the foreground:
  *   cap_source[p] = D_p(background), cap_sink[p] = D_p(foreground).
  *
+ * - kind=phantom: the same energy on a head-like phantom instead of balls
+ *   (a 3-D segmentation volume that looks like a scan): nested ellipsoids
+ *   in the manner of Shepp & Logan's head phantom (Shepp & Logan, "The
+ *   Fourier reconstruction of a head section", IEEE Trans. Nucl. Sci.
+ *   1974; the 3-D extension of Kak & Slaney's book) with grey levels of a
+ *   T1-like scan (air, a bright skull shell, grey matter at the foreground
+ *   mean, white matter, dark ventricles at the background mean, lesions in
+ *   between), a smooth intensity bias along z, partial-volume blur (a 3^3
+ *   box) and Gaussian noise. The foreground is then a shell with holes and
+ *   thin structures, not convex blobs. `blobs` is the number of lesions.
+ *
  * Node (x, y, z) is x + w*(y + h*z). Each unordered neighbour pair is one
  * edge v -> v + offset for the offsets of one half of the neighbourhood
  * (cap in that direction, rev_cap in the other), so the edge count is the
@@ -67,6 +78,7 @@ typedef struct grid_cfg {
     int32_t noff;
     offset off[13];
     int vision;
+    int phantom; /* kind=phantom: the head phantom instead of balls */
     int32_t maxcap;
     int sym;
     int64_t blobs;
@@ -113,6 +125,97 @@ static uint8_t *make_image(const grid_cfg *c, uint64_t seed)
                 img[v] = (uint8_t)(val < 0 ? 0 : val > 255 ? 255 : val);
             }
     free(blob);
+    return img;
+}
+
+/* An ellipsoid in the phantom's unit cube [-1, 1]^3: centre, semi-axes,
+ * rotation about z (degrees), and the grey level it adds. */
+typedef struct ellipsoid {
+    double x, y, z, a, b, c, phi, add;
+} ellipsoid;
+
+/* The head (values add up, as in Shepp and Logan's phantom): air 20, skull
+ * shell 20 + 210 = 230, brain 230 - 70 = 160 (the foreground mean), white
+ * matter 130, ventricles 80 (the background mean), lesions 110-125. */
+static const ellipsoid head[] = {
+    {0.0, 0.0, 0.0, 0.69, 0.92, 0.81, 0.0, 210.0},     /* skull, outer */
+    {0.0, -0.0184, 0.0, 0.6624, 0.874, 0.78, 0.0, -70.0}, /* brain */
+    {0.0, -0.02, 0.05, 0.52, 0.70, 0.55, 0.0, -30.0},  /* white matter */
+    {0.22, 0.0, 0.05, 0.11, 0.31, 0.22, -18.0, -50.0}, /* right ventricle */
+    {-0.22, 0.0, 0.05, 0.16, 0.41, 0.28, 18.0, -50.0}, /* left ventricle */
+    {0.0, 0.35, -0.15, 0.21, 0.25, 0.41, 0.0, 20.0},   /* a denser region */
+};
+
+static double inside(const ellipsoid *e, double x, double y, double z)
+{
+    const double t = e->phi * 3.14159265358979323846 / 180.0, ct = cos(t), st = sin(t);
+    const double u = (x - e->x) * ct + (y - e->y) * st, v = -(x - e->x) * st + (y - e->y) * ct;
+    const double w = z - e->z;
+    return u * u / (e->a * e->a) + v * v / (e->b * e->b) + w * w / (e->c * e->c) <= 1.0;
+}
+
+/* The phantom image: grey levels, partial-volume blur, bias, noise. */
+static uint8_t *make_phantom(const grid_cfg *c, uint64_t seed)
+{
+    const int64_t n = c->w * c->h * c->d;
+    float *v = malloc((size_t)n * sizeof *v), *t = malloc((size_t)n * sizeof *t);
+    uint8_t *img = malloc((size_t)n);
+    const int64_t nl = c->blobs > 0 ? c->blobs : 0;
+    ellipsoid *les = malloc((size_t)(nl > 0 ? nl : 1) * sizeof *les);
+    if (!v || !t || !img || !les) {
+        free(v);
+        free(t);
+        free(img);
+        free(les);
+        return NULL;
+    }
+    gen_rng rng;
+    gen_rng_seed(&rng, seed, 1);
+    for (int64_t k = 0; k < nl; k++) { /* small lesions inside the white matter */
+        const double r = 0.03 + 0.05 * gen_rng_unit(&rng);
+        les[k] = (ellipsoid){0.8 * (gen_rng_unit(&rng) - 0.5), 0.9 * (gen_rng_unit(&rng) - 0.5),
+                             0.7 * (gen_rng_unit(&rng) - 0.5) + 0.05, r, r * (0.7 + 0.6 * gen_rng_unit(&rng)),
+                             r, 180.0 * gen_rng_unit(&rng), -20.0 + 15.0 * gen_rng_unit(&rng)};
+    }
+    const int three_d = c->d > 1;
+    for (int64_t z = 0; z < c->d; z++)
+        for (int64_t y = 0; y < c->h; y++)
+            for (int64_t x = 0; x < c->w; x++) {
+                const double px = 2.0 * (x + 0.5) / c->w - 1.0, py = 2.0 * (y + 0.5) / c->h - 1.0;
+                const double pz = three_d ? 2.0 * (z + 0.5) / c->d - 1.0 : 0.05;
+                double g = 20.0;
+                for (size_t k = 0; k < sizeof head / sizeof head[0]; k++)
+                    if (inside(&head[k], px, py, pz))
+                        g += head[k].add;
+                for (int64_t k = 0; k < nl; k++)
+                    if (inside(&les[k], px, py, pz))
+                        g += les[k].add;
+                v[x + c->w * (y + c->h * z)] = (float)g;
+            }
+    /* Partial volume: a 3-tap box along each axis (edges clamped). */
+    const int64_t step[3] = {1, c->w, c->w * c->h}, len[3] = {c->w, c->h, c->d};
+    for (int a = 0; a < 3; a++) {
+        if (len[a] < 2)
+            continue;
+        for (int64_t i = 0; i < n; i++) {
+            const int64_t pos = (i / step[a]) % len[a];
+            const float lo = pos > 0 ? v[i - step[a]] : v[i];
+            const float hi = pos + 1 < len[a] ? v[i + step[a]] : v[i];
+            t[i] = (lo + v[i] + hi) / 3.0f;
+        }
+        float *sw = v;
+        v = t;
+        t = sw;
+    }
+    for (int64_t i = 0; i < n; i++) { /* a bias of +-8 % along z, then noise */
+        const int64_t z = i / (c->w * c->h);
+        const double bias = 1.0 + 0.16 * ((z + 0.5) / c->d - 0.5);
+        double g = floor(v[i] * bias + c->noise * gen_rng_normal(&rng) + 0.5);
+        img[i] = (uint8_t)(g < 0 ? 0 : g > 255 ? 255 : g);
+    }
+    free(v);
+    free(t);
+    free(les);
     return img;
 }
 
@@ -169,7 +272,7 @@ static gcut_status build_grid(const gen_spec *spec, grid_cfg *c, gcut_graph **ou
     int32_t tsrc[256], tsnk[256], nlink[4][256];
     uint8_t *img = NULL;
     if (c->vision) {
-        img = make_image(c, spec->seed);
+        img = c->phantom ? make_phantom(c, spec->seed) : make_image(c, spec->seed);
         if (!img)
             return gen_fail(GCUT_ERR_NOMEM, err, "%s: out of memory", fam);
         const double msd = mean_sq_diff(c, img);
@@ -268,8 +371,10 @@ static int read_common(const gen_spec *spec, grid_cfg *c, char err[GEN_ERR_LEN])
         c->vision = 0;
     else if (strcmp(kind, "vision") == 0)
         c->vision = 1;
+    else if (strcmp(kind, "phantom") == 0)
+        c->vision = c->phantom = 1;
     else {
-        gen_fail(GCUT_ERR_INVALID, err, "%s: kind=%s: expected random or vision",
+        gen_fail(GCUT_ERR_INVALID, err, "%s: kind=%s: expected random, vision or phantom",
                  spec->family->name, kind);
         return -1;
     }
