@@ -38,30 +38,46 @@ static void render_disp(viewer *v)
     int rect = 0;
     for (int32_t i = 0; i < v->ndone; i++)
         rect |= v->strokes[i].kind == STROKE_RECT;
+    /* Row by row with the rows above and below at hand; the common pixel
+     * (no seed, inside the image) takes no test it does not need. The
+     * colours are those of the pixel-by-pixel rules above. */
     for (int32_t y = 0; y < h; y++) {
         const uint8_t *row = v->img->data + (size_t)y * v->img->stride;
+        const uint8_t *m = v->have_mask ? v->mask + (size_t)w * y : NULL;
+        const uint8_t *up = m && y > 0 ? m - w : NULL, *dn = m && y + 1 < h ? m + w : NULL;
+        const uint8_t *sd = v->seeds + (size_t)w * y;
+        uint32_t *out = v->disp + (size_t)w * y;
+        if (v->view == VIEW_MASK) {
+            for (int32_t x = 0; x < w; x++)
+                out[x] = !m ? rgb(64, 64, 64) : m[x] ? rgb(255, 255, 255) : rgb(0, 0, 0);
+            continue;
+        }
+        if (v->view == VIEW_CUTOUT) {
+            for (int32_t x = 0; x < w; x++) {
+                const uint32_t c = rgb(row[3 * x], row[3 * x + 1], row[3 * x + 2]);
+                out[x] = !m || m[x] ? c : c & 0x00FFFFFFu;
+            }
+            continue;
+        }
         for (int32_t x = 0; x < w; x++) {
-            const int32_t p = x + w * y;
-            uint32_t c = rgb(row[3 * x], row[3 * x + 1], row[3 * x + 2]);
-            const int fg = v->have_mask ? v->mask[p] != 0 : 1;
-            if (v->view == VIEW_MASK) {
-                c = v->have_mask ? (fg ? rgb(255, 255, 255) : rgb(0, 0, 0)) : rgb(64, 64, 64);
-            } else if (v->view == VIEW_CUTOUT) {
-                if (!fg)
-                    c &= 0x00FFFFFFu;
+            uint32_t c;
+            if (m && !m[x]) {
+                /* blend(c, 0, 20, 90, 150) */
+                c = rgb((row[3 * x] * 106u) >> 8, (row[3 * x + 1] * 106u + 20u * 150u) >> 8,
+                        (row[3 * x + 2] * 106u + 90u * 150u) >> 8);
+            } else if (m && ((x > 0 && !m[x - 1]) || (x + 1 < w && !m[x + 1]) ||
+                             (up && !up[x]) || (dn && !dn[x]))) {
+                c = rgb(0, 255, 0);
             } else {
-                if (!fg)
-                    c = blend(c, 0, 20, 90, 150);
-                else if (v->have_mask &&
-                         ((x > 0 && !v->mask[p - 1]) || (x + 1 < w && !v->mask[p + 1]) ||
-                          (y > 0 && !v->mask[p - w]) || (y + 1 < h && !v->mask[p + w])))
-                    c = rgb(0, 255, 0);
-                if (v->seeds[p] == GCUT_SEED_FG)
+                c = rgb(row[3 * x], row[3 * x + 1], row[3 * x + 2]);
+            }
+            if (sd[x]) {
+                if (sd[x] == GCUT_SEED_FG)
                     c = blend(c, 255, 230, 0, 170);
-                else if (v->seeds[p] == GCUT_SEED_BG && !rect)
+                else if (sd[x] == GCUT_SEED_BG && !rect)
                     c = blend(c, 230, 0, 0, 110);
             }
-            v->disp[p] = c;
+            out[x] = c;
         }
     }
     v->disp_dirty = 0;
@@ -124,15 +140,26 @@ void render_frame(viewer *v, int32_t mx, int32_t my, const int32_t *drag_rect)
     if (v->disp_dirty)
         render_disp(v);
     const double inv = 1.0 / v->zoom;
+    /* The image column of each frame column, once per frame (-1 outside). */
+    int32_t *col = v->frame_cols;
+    for (int32_t sx = 0; sx < v->fw; sx++) {
+        const int32_t ix = (int32_t)floor((sx + 0.5 - v->ox) * inv);
+        col[sx] = ix >= 0 && ix < v->w ? ix : -1;
+    }
     for (int32_t sy = 0; sy < v->fh; sy++) {
         uint32_t *q = v->frame + (size_t)sy * v->fw;
         const double fy = (sy + 0.5 - v->oy) * inv;
         const int32_t iy = (int32_t)floor(fy);
+        if (iy < 0 || iy >= v->h) {
+            for (int32_t sx = 0; sx < v->fw; sx++)
+                q[sx] = rgb(32, 32, 36);
+            continue;
+        }
+        const uint32_t *src = v->disp + (size_t)v->w * iy;
         for (int32_t sx = 0; sx < v->fw; sx++) {
-            const int32_t ix = (int32_t)floor((sx + 0.5 - v->ox) * inv);
             uint32_t c = rgb(32, 32, 36);
-            if (ix >= 0 && ix < v->w && iy >= 0 && iy < v->h) {
-                c = v->disp[ix + v->w * iy];
+            if (col[sx] >= 0) {
+                c = src[col[sx]];
                 if (!(c >> 24))
                     c = ((sx >> 3) + (sy >> 3)) & 1 ? rgb(153, 153, 153) : rgb(102, 102, 102);
             }
@@ -205,6 +232,10 @@ int frame_alloc(viewer *v, int32_t fw, int32_t fh)
     if (!f)
         return 1;
     v->frame = f;
+    int32_t *cols = realloc(v->frame_cols, (size_t)fw * sizeof *cols + 4);
+    if (!cols)
+        return 1;
+    v->frame_cols = cols;
     v->fw = fw;
     v->fh = fh;
     v->text_scale = fw >= 640 ? 2 : 1;

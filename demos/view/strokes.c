@@ -584,6 +584,7 @@ void viewer_free(viewer *v)
     free(v->changed);
     free(v->disp);
     free(v->frame);
+    free(v->frame_cols);
     if (v->record)
         fclose(v->record);
 }

@@ -63,6 +63,7 @@ typedef struct viewer {
     double zoom, ox, oy; /* screen = o + zoom * image */
     int32_t fw, fh;
     uint32_t *frame, *disp; /* 0xAARRGGBB; disp: per image pixel, alpha 0 = transparent */
+    int32_t *frame_cols;    /* fw: the image column each frame column shows, or -1 */
     int disp_dirty;
     double text_scale;
     char msg[160];
