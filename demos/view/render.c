@@ -38,10 +38,30 @@ static void render_disp(viewer *v)
     int rect = 0;
     for (int32_t i = 0; i < v->ndone; i++)
         rect |= v->strokes[i].kind == STROKE_RECT;
+    /* A row's colours depend on its image row, its seeds, the mask rows
+     * y-1 .. y+1, the view and whether there is a mask and a rectangle:
+     * rows whose inputs are those of the last drawing are kept (a stroke
+     * redraws the rows it and its cut touched, not the whole image). */
+    if (!v->disp_mask)
+        v->disp_mask = malloc((size_t)v->n + 1);
+    if (!v->disp_seeds)
+        v->disp_seeds = malloc((size_t)v->n + 1);
+    const int keep = v->disp_valid && v->disp_mask && v->disp_seeds && v->disp_view == v->view &&
+                     v->disp_have_mask == v->have_mask && v->disp_rect == rect;
     /* Row by row with the rows above and below at hand; the common pixel
      * (no seed, inside the image) takes no test it does not need. The
      * colours are those of the pixel-by-pixel rules above. */
     for (int32_t y = 0; y < h; y++) {
+        if (keep) {
+            const size_t at = (size_t)w * y;
+            int same = memcmp(v->seeds + at, v->disp_seeds + at, (size_t)w) == 0;
+            if (same && v->have_mask)
+                same = memcmp(v->mask + at, v->disp_mask + at, (size_t)w) == 0 &&
+                       (y == 0 || memcmp(v->mask + at - w, v->disp_mask + at - w, (size_t)w) == 0) &&
+                       (y + 1 == h || memcmp(v->mask + at + w, v->disp_mask + at + w, (size_t)w) == 0);
+            if (same)
+                continue;
+        }
         const uint8_t *row = v->img->data + (size_t)y * v->img->stride;
         const uint8_t *m = v->have_mask ? v->mask + (size_t)w * y : NULL;
         const uint8_t *up = m && y > 0 ? m - w : NULL, *dn = m && y + 1 < h ? m + w : NULL;
@@ -79,6 +99,15 @@ static void render_disp(viewer *v)
             }
             out[x] = c;
         }
+    }
+    v->disp_valid = v->disp_mask && v->disp_seeds;
+    if (v->disp_valid) {
+        if (v->have_mask)
+            memcpy(v->disp_mask, v->mask, (size_t)v->n);
+        memcpy(v->disp_seeds, v->seeds, (size_t)v->n);
+        v->disp_view = v->view;
+        v->disp_have_mask = v->have_mask;
+        v->disp_rect = rect;
     }
     v->disp_dirty = 0;
 }

@@ -585,6 +585,8 @@ void viewer_free(viewer *v)
     free(v->disp);
     free(v->frame);
     free(v->frame_cols);
+    free(v->disp_mask);
+    free(v->disp_seeds);
     if (v->record)
         fclose(v->record);
 }

@@ -64,6 +64,9 @@ typedef struct viewer {
     int32_t fw, fh;
     uint32_t *frame, *disp; /* 0xAARRGGBB; disp: per image pixel, alpha 0 = transparent */
     int32_t *frame_cols;    /* fw: the image column each frame column shows, or -1 */
+    /* What disp was drawn from (render.c keeps the rows whose inputs stay). */
+    uint8_t *disp_mask, *disp_seeds;
+    int disp_valid, disp_view, disp_have_mask, disp_rect;
     int disp_dirty;
     double text_scale;
     char msg[160];
