@@ -530,38 +530,43 @@ static int distinct_colours(const float *rgb, int64_t n, const uint8_t *select, 
     int64_t m = 0;
     for (int64_t p = 0; p < n; p++)
         m += select[p] == want;
-    if (m == 0)
+    if (m == 0 || m > (int64_t)UINT32_MAX)
         return 0;
     uint32_t *key = gcut_i_malloc_array(2 * m, sizeof(uint32_t));
     if (!key)
         return 0;
     uint32_t *tmp = key + m;
+    /* The codes, and the histograms of their three bytes on the way. */
+    uint32_t cnt[3][256];
+    memset(cnt, 0, sizeof cnt);
     int64_t j = 0;
     for (int64_t p = 0; p < n; p++) {
         if (select[p] != want)
             continue;
         const float *x = rgb + 3 * p;
-        uint32_t code = 0;
-        for (int i = 0; i < 3; i++) {
-            const float v = x[i];
-            if (!(v >= 0.0f && v <= 255.0f) || v != (float)(int32_t)v) {
-                gcut_i_free(key);
-                return 0;
-            }
-            code = code << 8 | (uint32_t)v;
+        const int32_t r = (int32_t)x[0], g = (int32_t)x[1], b = (int32_t)x[2];
+        if ((float)r != x[0] || (float)g != x[1] || (float)b != x[2] ||
+            ((uint32_t)r | (uint32_t)g | (uint32_t)b) > 255u) {
+            gcut_i_free(key);
+            return 0;
         }
-        key[j++] = code;
+        key[j++] = (uint32_t)r << 16 | (uint32_t)g << 8 | (uint32_t)b;
+        cnt[0][b]++;
+        cnt[1][g]++;
+        cnt[2][r]++;
     }
-    /* LSD radix sort, a byte a pass. */
-    for (int shift = 0; shift < 24; shift += 8) {
-        int64_t cnt[257];
-        memset(cnt, 0, sizeof cnt);
+    /* LSD radix sort, a byte a pass (the counts fit: m <= UINT32_MAX). */
+    for (int pass = 0; pass < 3; pass++) {
+        const int shift = 8 * pass;
+        uint32_t at = 0;
+        for (int c = 0; c < 256; c++) {
+            const uint32_t k = cnt[pass][c];
+            cnt[pass][c] = at;
+            at += k;
+        }
+        uint32_t *o = cnt[pass];
         for (int64_t i = 0; i < m; i++)
-            cnt[((key[i] >> shift) & 255u) + 1]++;
-        for (int b = 0; b < 256; b++)
-            cnt[b + 1] += cnt[b];
-        for (int64_t i = 0; i < m; i++)
-            tmp[cnt[(key[i] >> shift) & 255u]++] = key[i];
+            tmp[o[(key[i] >> shift) & 255u]++] = key[i];
         uint32_t *t = key;
         key = tmp;
         tmp = t;
