@@ -438,6 +438,12 @@ gcut_status gcut_i_seg_rgb(const char *func, const gcut_image *img, float **out)
     for (int32_t y = 0; y < img->height; y++) {
         const uint8_t *row = img->data + (size_t)y * img->stride;
         float *o = rgb + 3 * (int64_t)y * img->width;
+        if (img->depth == 8 && ch == 3) {
+            /* The common case: the row's bytes as they are. */
+            for (int64_t i = 0; i < 3 * (int64_t)img->width; i++)
+                o[i] = row[i];
+            continue;
+        }
         for (int32_t x = 0; x < img->width; x++) {
             for (int c = 0; c < 3; c++) {
                 const int32_t src = ch == 1 ? 0 : c;
