@@ -536,9 +536,9 @@ static gcut_status cut(gcut_seg_session *s, gcut_i_vprog *pr, int64_t step, int6
             lab[x] = l;
         }
         if (row_in) {
-            const uint8_t *cr = c + (int64_t)(y - b.y0) * b.w - b.x0;
+            const uint8_t *cr = c + (int64_t)(y - b.y0) * b.w; /* the box's row */
             for (int32_t x = xa; x < xb; x++) {
-                const uint8_t l = cr[x] == GCUT_SOURCE;
+                const uint8_t l = cr[x - xa] == GCUT_SOURCE;
                 same += l == lab[x];
                 lab[x] = l;
             }
