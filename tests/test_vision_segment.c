@@ -96,6 +96,50 @@ static double error_rate(const uint8_t *mask, const uint8_t *truth, int64_t n)
 
 /* ------------------------------------------------------------- models */
 
+/* With whole-number colours the fit runs over the distinct colours of the
+ * class, weighted by their counts (gmm.c); asking for the per-pixel
+ * components takes the pixel-by-pixel passes. Both must give the same
+ * model bit for bit: 8-bit colours in clusters (many repeats), two
+ * classes, every k, with and without the hard-EM rounds. */
+static void test_gmm_fit_distinct_colours(void **state)
+{
+    (void)state;
+    const int64_t n = 20000;
+    float *rgb = malloc(3 * n * sizeof(float));
+    uint8_t *sel = malloc(n), *comp = malloc(n);
+    srand(7);
+    for (int64_t p = 0; p < n; p++) {
+        const int c = rand() % 4;
+        const double base[4][3] = {{40, 60, 220}, {200, 100, 30}, {128, 128, 128}, {250, 5, 90}};
+        for (int i = 0; i < 3; i++) {
+            long v = lround(base[c][i] + (c == 2 ? 1.0 : 12.0) * gauss());
+            rgb[3 * p + i] = (float)(v < 0 ? 0 : v > 255 ? 255 : v);
+        }
+        sel[p] = (uint8_t)(1 + (rand() % 3 == 0));
+    }
+    for (int32_t k = 1; k <= 5; k++)
+        for (int32_t rounds = 0; rounds <= 2; rounds += 2)
+            for (uint8_t want = 1; want <= 2; want++) {
+                gcut_i_gmm g, g2;
+                assert_int_equal(gcut_i_gmm_fit(&g, k, rgb, n, sel, want, rounds, comp), GCUT_OK);
+                assert_int_equal(gcut_i_gmm_fit(&g2, k, rgb, n, sel, want, rounds, NULL), GCUT_OK);
+                assert_memory_equal(&g, &g2, sizeof g);
+            }
+    /* A colour outside 0..255, or not whole, takes the pixel passes: the
+     * same model again. */
+    rgb[3 * 5] = 300.0f;
+    rgb[3 * 9 + 1] = 17.5f;
+    for (uint8_t want = 1; want <= 2; want++) {
+        gcut_i_gmm g, g2;
+        assert_int_equal(gcut_i_gmm_fit(&g, 5, rgb, n, sel, want, 2, comp), GCUT_OK);
+        assert_int_equal(gcut_i_gmm_fit(&g2, 5, rgb, n, sel, want, 2, NULL), GCUT_OK);
+        assert_memory_equal(&g, &g2, sizeof g);
+    }
+    free(rgb);
+    free(sel);
+    free(comp);
+}
+
 static void test_gmm_two_clusters(void **state)
 {
     (void)state;
@@ -1559,6 +1603,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gmm_two_clusters),
+        cmocka_unit_test(test_gmm_fit_distinct_colours),
         cmocka_unit_test(test_gmm_flat_and_gray),
         cmocka_unit_test(test_histogram),
         cmocka_unit_test(test_beta),

@@ -252,6 +252,48 @@ static gcut_status check_caps(const int32_t *caps, int32_t first, int32_t count,
 static void store(gcut_grid *g, int32_t what, int32_t first, int32_t count, const int32_t *caps)
 {
     int32_t *a = array_of(g, what) + first;
+    /* Terminal arrays (no n-link budget), with room in the log for every
+     * entry, or with no state to log for: the loop of changed(), with its
+     * checks made once (the same log, in the same order). A rewrite of
+     * every t-link (a GrabCut iteration) changes nearly all of them. */
+    if (what < 0 && (!g->state_valid || g->log_n + count <= log_limit(g))) {
+        if (g->state_valid && g->log_cap < g->log_n + count) {
+            int64_t cap = g->log_cap ? 2 * g->log_cap : 256;
+            if (cap < g->log_n + count)
+                cap = g->log_n + count;
+            if (cap > log_limit(g))
+                cap = log_limit(g);
+            gcut_grid_change *p = gcut_i_realloc(g->log, (size_t)cap * sizeof *p);
+            if (!p)
+                goto slow; /* changed() finds no room either and drops the state */
+            g->log = p;
+            g->log_cap = cap;
+        }
+        int64_t k = 0;
+        if (g->state_valid) {
+            gcut_grid_change *lg = g->log + g->log_n;
+            for (int32_t i = 0; i < count; i++)
+                if (a[i] != caps[i]) {
+                    lg[k++] = (gcut_grid_change){first + i, what, caps[i] - a[i]};
+                    a[i] = caps[i];
+                }
+            g->log_n += k;
+        } else {
+            for (int32_t i = 0; i < count; i++) {
+                k += a[i] != caps[i];
+                a[i] = caps[i];
+            }
+        }
+        if (k) {
+            g->q_kind = GCUT_I_GRID_Q_NONE;
+            if (g->graph) {
+                gcut_graph_free(g->graph);
+                g->graph = NULL;
+            }
+        }
+        return;
+    }
+slow:
     for (int32_t i = 0; i < count; i++)
         if (a[i] != caps[i]) {
             changed(g, first + i, what, caps[i] - a[i]);

@@ -72,8 +72,29 @@ double gcut_i_seg_beta(const float *rgb, int32_t w, int32_t h, int32_t conn)
         const int32_t dx = pair_dx[j], dy = pair_dy[j];
         const int32_t y0 = dy < 0 ? 1 : 0, y1 = dy > 0 ? h - 1 : h;
         const int32_t x1 = dx > 0 ? w - 1 : w;
-        for (int32_t y = y0; y < y1; y++) {
-            /* One row at a time in float (short sums), accumulated in double. */
+        /* One row at a time in float (short sums), accumulated in double
+         * in row order. Four rows run side by side: each row's sum is
+         * still its own chain of additions in x order (the same bits),
+         * but the four chains do not wait on each other. */
+        int32_t y = y0;
+        for (; y + 4 <= y1; y += 4) {
+            float r0 = 0.0f, r1 = 0.0f, r2 = 0.0f, r3 = 0.0f;
+            const float *a = rgb + 3 * ((int64_t)y * w);
+            const float *b = rgb + 3 * ((int64_t)(y + dy) * w + dx);
+            const int64_t st = 3 * (int64_t)w;
+            for (int32_t x = 0; x < x1; x++) {
+                r0 += gcut_i_seg_dist2(a + 3 * x, b + 3 * x);
+                r1 += gcut_i_seg_dist2(a + st + 3 * x, b + st + 3 * x);
+                r2 += gcut_i_seg_dist2(a + 2 * st + 3 * x, b + 2 * st + 3 * x);
+                r3 += gcut_i_seg_dist2(a + 3 * st + 3 * x, b + 3 * st + 3 * x);
+            }
+            sum += r0;
+            sum += r1;
+            sum += r2;
+            sum += r3;
+            pairs += 4 * (int64_t)x1;
+        }
+        for (; y < y1; y++) {
             float row = 0.0f;
             const float *a = rgb + 3 * ((int64_t)y * w);
             const float *b = rgb + 3 * ((int64_t)(y + dy) * w + dx);
@@ -262,6 +283,24 @@ gcut_i_box gcut_i_seed_box(const uint8_t *seeds, int32_t width, int32_t height)
     return b;
 }
 
+/* The pair weights of a pixel p = (x, y) whose neighbours all lie inside
+ * the image, in direction order (gcut_i_seg_dir_weight's: an odd
+ * direction reads pair[j] at the neighbour), for conn 4 or 8. */
+static inline void inner_weights(const float *const *pair, int64_t p, int32_t w, int32_t conn,
+                                 float out[8])
+{
+    out[0] = pair[0][p];
+    out[1] = pair[0][p - 1];
+    out[2] = pair[1][p];
+    out[3] = pair[1][p - w];
+    if (conn == 8) {
+        out[4] = pair[2][p];
+        out[5] = pair[2][p - w - 1];
+        out[6] = pair[3][p];
+        out[7] = pair[3][p + w - 1];
+    }
+}
+
 double gcut_i_energy_scale(const gcut_i_energy *e, gcut_i_box box)
 {
     /* Worst node: terminal (at most the hard value 1 + W_p after the
@@ -271,9 +310,22 @@ double gcut_i_energy_scale(const gcut_i_energy *e, gcut_i_box box)
      * models change (GrabCut iterations then only rewrite t-links). */
     double worst = 0.0;
     const float *const *pair = (const float *const *)e->pair;
+    const int32_t W = e->width, H = e->height, conn = e->connectivity;
+    const int fast = conn == 4 || conn == 8;
     for (int32_t y = box.y0; y < box.y0 + box.h; y++)
         for (int32_t x = box.x0; x < box.x0 + box.w; x++) {
-            const double wsum = gcut_i_seg_wsum(pair, e->width, e->height, e->connectivity, x, y);
+            double wsum;
+            if (fast && x >= 1 && x <= W - 2 && y >= 1 && y <= H - 2) {
+                /* Every neighbour inside: gcut_i_seg_wsum's sum, in its
+                 * order, without its per-direction checks. */
+                float wt[8];
+                inner_weights(pair, (int64_t)y * W + x, W, conn, wt);
+                wsum = 0.0;
+                for (int32_t d = 0; d < conn; d++)
+                    wsum += wt[d];
+            } else {
+                wsum = gcut_i_seg_wsum(pair, W, H, conn, x, y);
+            }
             if (4.0 * wsum > worst)
                 worst = 4.0 * wsum;
         }
@@ -315,10 +367,26 @@ void gcut_i_energy_tlinks(const gcut_i_energy *e, double scale, const uint8_t *s
 gcut_status gcut_i_energy_tlink_base(const gcut_i_energy *e, double scale, const uint8_t *seeds,
                                      gcut_i_box box, int32_t *base)
 {
+    const int32_t conn = e->connectivity;
+    const int fast = conn == 4 || conn == 8;
     for (int32_t by = 0; by < box.h; by++)
         for (int32_t bx = 0; bx < box.w; bx++) {
             int64_t b[3];
-            tlink_base(e, scale, seeds, box, box.x0 + bx, box.y0 + by, b);
+            if (fast && bx >= 1 && bx <= box.w - 2 && by >= 1 && by <= box.h - 2) {
+                /* Every neighbour inside the box: no folded term, and
+                 * every arc counts in both hard values. */
+                float wt[8];
+                inner_weights((const float *const *)e->pair,
+                              (int64_t)(box.y0 + by) * e->width + box.x0 + bx, e->width, conn, wt);
+                int64_t hard = 1;
+                for (int32_t d = 0; d < conn; d++)
+                    hard += gcut_i_seg_quant(scale, wt[d]);
+                b[0] = hard;
+                b[1] = hard;
+                b[2] = 0;
+            } else {
+                tlink_base(e, scale, seeds, box, box.x0 + bx, box.y0 + by, b);
+            }
             /* Each part is at most the hard value, below the budget. */
             int32_t *o = base + 3 * ((int64_t)by * box.w + bx);
             o[0] = (int32_t)b[0];
@@ -417,6 +485,12 @@ gcut_status gcut_i_seg_rgb(const char *func, const gcut_image *img, float **out)
     for (int32_t y = 0; y < img->height; y++) {
         const uint8_t *row = img->data + (size_t)y * img->stride;
         float *o = rgb + 3 * (int64_t)y * img->width;
+        if (img->depth == 8 && ch == 3) {
+            /* The common case: the row's bytes as they are. */
+            for (int64_t i = 0; i < 3 * (int64_t)img->width; i++)
+                o[i] = row[i];
+            continue;
+        }
         for (int32_t x = 0; x < img->width; x++) {
             for (int c = 0; c < 3; c++) {
                 const int32_t src = ch == 1 ? 0 : c;

@@ -433,12 +433,198 @@ gcut_status gcut_i_gmm_fit_passes(gcut_i_gmm *g, int32_t k, const gcut_i_gmm_pas
     return GCUT_OK;
 }
 
+/* ------------------------------------------------ the fit over distinct colours */
+
+/* With whole-number colours in [0, 255] (8-bit images) every pass of the
+ * fit treats the pixels of one colour alike: the split compares the same
+ * projection with the threshold, the assignment picks the same most
+ * likely component (gcut_i_gmm_nll_run works pixel by pixel, the same
+ * operations for every pixel of a batch), and the moments are whole
+ * numbers, whose sums are exact in any order (gcut_i_gmm_mom). So the fit
+ * runs over the distinct colours of the class, each weighted by its
+ * pixel count, and gives the model bit for bit: a photo's class holds
+ * 2 to 60 % as many distinct colours as pixels (median about 25 % on the
+ * GrabCut set), and the seven passes (start, four splits, two
+ * assignments) shrink with it. The colours are found by a radix sort of
+ * their 24-bit codes (three byte passes), in an order that plays no part. */
+typedef struct cpu_upasses {
+    const float *rgb; /* 3m: the distinct colours */
+    const int64_t *w; /* m: their pixel counts */
+    int64_t m;
+    uint8_t *comp;    /* m: the component of each */
+} cpu_upasses;
+
+static void mom_add_w(gcut_i_gmm_mom *a, const float *x, int64_t w)
+{
+    const int64_t r = (int64_t)x[0], g = (int64_t)x[1], b = (int64_t)x[2];
+    a->count += w;
+    a->sum[0] += w * r;
+    a->sum[1] += w * g;
+    a->sum[2] += w * b;
+    a->prod[0] += w * (r * r);
+    a->prod[1] += w * (r * g);
+    a->prod[2] += w * (r * b);
+    a->prod[3] += w * (g * g);
+    a->prod[4] += w * (g * b);
+    a->prod[5] += w * (b * b);
+}
+
+static gcut_status u_start(void *user, gcut_i_gmm_acc *acc)
+{
+    const cpu_upasses *c = user;
+    gcut_i_gmm_mom m;
+    memset(&m, 0, sizeof m);
+    for (int64_t i = 0; i < c->m; i++) {
+        c->comp[i] = 0;
+        mom_add_w(&m, c->rgb + 3 * i, c->w[i]);
+    }
+    gcut_i_gmm_mom_to_acc(&m, acc);
+    return GCUT_OK;
+}
+
+static gcut_status u_split(void *user, int32_t widest, int32_t used, const double axis[3],
+                           double thr, gcut_i_gmm_acc *a_widest, gcut_i_gmm_acc *a_used)
+{
+    const cpu_upasses *c = user;
+    gcut_i_gmm_mom m[2];
+    memset(m, 0, sizeof m);
+    for (int64_t i = 0; i < c->m; i++) {
+        if (c->comp[i] != widest)
+            continue;
+        const float *x = c->rgb + 3 * i;
+        const double proj = axis[0] * x[0] + axis[1] * x[1] + axis[2] * x[2];
+        const int up = proj > thr;
+        c->comp[i] = (uint8_t)(up ? used : widest);
+        mom_add_w(&m[up], x, c->w[i]);
+    }
+    gcut_i_gmm_mom_to_acc(&m[0], a_widest);
+    gcut_i_gmm_mom_to_acc(&m[1], a_used);
+    return GCUT_OK;
+}
+
+static gcut_status u_assign(void *user, const gcut_i_gmm *g, int32_t k, gcut_i_gmm_acc *acc)
+{
+    const cpu_upasses *c = user;
+    for (int64_t r0 = 0; r0 < c->m; r0 += 256) {
+        float scratch[256];
+        gcut_i_gmm_nll_run(g, c->rgb + 3 * r0, c->m - r0 < 256 ? c->m - r0 : 256, scratch,
+                           c->comp + r0);
+    }
+    gcut_i_gmm_mom m[GCUT_I_GMM_MAX_K];
+    memset(m, 0, sizeof m);
+    for (int64_t i = 0; i < c->m; i++)
+        mom_add_w(&m[c->comp[i] < k ? c->comp[i] : 0], c->rgb + 3 * i, c->w[i]);
+    for (int32_t j = 0; j < k; j++)
+        gcut_i_gmm_mom_to_acc(&m[j], &acc[j]);
+    return GCUT_OK;
+}
+
+/* The distinct colours of the pixels with select[p] == want and their
+ * counts, into *rgb_out (3m floats) and *w_out (m), both in one block
+ * (*block, to free). Returns 0 (nothing allocated) when some selected
+ * colour is not a whole number in [0, 255], when no pixel is selected,
+ * or without memory: the caller fits pixel by pixel then. */
+static int distinct_colours(const float *rgb, int64_t n, const uint8_t *select, uint8_t want,
+                            void **block, float **rgb_out, int64_t **w_out, int64_t *m_out)
+{
+    int64_t m = 0;
+    for (int64_t p = 0; p < n; p++)
+        m += select[p] == want;
+    if (m == 0 || m > (int64_t)UINT32_MAX)
+        return 0;
+    uint32_t *key = gcut_i_malloc_array(2 * m, sizeof(uint32_t));
+    if (!key)
+        return 0;
+    uint32_t *tmp = key + m;
+    /* The codes, and the histograms of their three bytes on the way. */
+    uint32_t cnt[3][256];
+    memset(cnt, 0, sizeof cnt);
+    int64_t j = 0;
+    for (int64_t p = 0; p < n; p++) {
+        if (select[p] != want)
+            continue;
+        const float *x = rgb + 3 * p;
+        const int32_t r = (int32_t)x[0], g = (int32_t)x[1], b = (int32_t)x[2];
+        if ((float)r != x[0] || (float)g != x[1] || (float)b != x[2] ||
+            ((uint32_t)r | (uint32_t)g | (uint32_t)b) > 255u) {
+            gcut_i_free(key);
+            return 0;
+        }
+        key[j++] = (uint32_t)r << 16 | (uint32_t)g << 8 | (uint32_t)b;
+        cnt[0][b]++;
+        cnt[1][g]++;
+        cnt[2][r]++;
+    }
+    /* LSD radix sort, a byte a pass (the counts fit: m <= UINT32_MAX). */
+    for (int pass = 0; pass < 3; pass++) {
+        const int shift = 8 * pass;
+        uint32_t at = 0;
+        for (int c = 0; c < 256; c++) {
+            const uint32_t k = cnt[pass][c];
+            cnt[pass][c] = at;
+            at += k;
+        }
+        uint32_t *o = cnt[pass];
+        for (int64_t i = 0; i < m; i++)
+            tmp[o[(key[i] >> shift) & 255u]++] = key[i];
+        uint32_t *t = key;
+        key = tmp;
+        tmp = t;
+    }
+    /* After three passes the sorted codes are in the second half. */
+    const uint32_t *sorted = key;
+    uint32_t *base = key < tmp ? key : tmp;
+    int64_t u = 1;
+    for (int64_t i = 1; i < m; i++)
+        u += sorted[i] != sorted[i - 1];
+    void *blk = gcut_i_malloc((size_t)u * (3 * sizeof(float) + sizeof(int64_t)));
+    if (!blk) {
+        gcut_i_free(base);
+        return 0;
+    }
+    int64_t *w = blk;
+    float *col = (float *)(w + u);
+    int64_t q = -1;
+    for (int64_t i = 0; i < m; i++) {
+        if (i == 0 || sorted[i] != sorted[i - 1]) {
+            q++;
+            w[q] = 0;
+            col[3 * q] = (float)(sorted[i] >> 16);
+            col[3 * q + 1] = (float)((sorted[i] >> 8) & 255u);
+            col[3 * q + 2] = (float)(sorted[i] & 255u);
+        }
+        w[q]++;
+    }
+    gcut_i_free(base);
+    *block = blk;
+    *rgb_out = col;
+    *w_out = w;
+    *m_out = u;
+    return 1;
+}
+
 gcut_status gcut_i_gmm_fit(gcut_i_gmm *g, int32_t k, const float *rgb, int64_t n,
                            const uint8_t *select, uint8_t want, int32_t rounds, uint8_t *comp)
 {
     if (k < 1 || k > GCUT_I_GMM_MAX_K)
         return GCUT_FAIL(GCUT_ERR_INVALID, "GMM components %d outside 1..%d", (int)k,
                          GCUT_I_GMM_MAX_K);
+    void *block = NULL;
+    float *ucol = NULL;
+    int64_t *uw = NULL, m = 0;
+    if (!comp && distinct_colours(rgb, n, select, want, &block, &ucol, &uw, &m)) {
+        /* The caller wants no per-pixel components: the distinct colours. */
+        uint8_t *ucomp = gcut_i_malloc_array(m, 1);
+        if (ucomp) {
+            cpu_upasses c = {ucol, uw, m, ucomp};
+            const gcut_i_gmm_passes ps = {&c, u_start, u_split, u_assign};
+            gcut_status st = gcut_i_gmm_fit_passes(g, k, &ps, want, rounds);
+            gcut_i_free(ucomp);
+            gcut_i_free(block);
+            return st;
+        }
+        gcut_i_free(block);
+    }
     uint8_t *own = NULL;
     if (!comp) {
         own = gcut_i_malloc_array(n > 0 ? n : 1, 1);

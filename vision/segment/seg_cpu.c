@@ -108,6 +108,25 @@ void gcut_i_seg_cpu_data(const gcut_i_seg_eval *ev, const gcut_i_seg_models *m, 
                 gcut_i_gmm_nll_run(m->gmm[1], rgb + 3 * (r + b.x0), b.w, e->dfg + r + b.x0,
                                    comp_fg + r + b.x0);
         }
+        if (gmm) {
+            /* Outside the box only the pixel's own class counts: in runs
+             * left and right of the box (the whole row outside it). */
+            const int32_t xa = row_in ? b.x0 : w, xb = row_in ? b.x0 + b.w : w;
+            for (int part = 0; part < 2; part++) {
+                const int32_t lo = part ? xb : 0, hi = part ? w : xa;
+                for (int32_t x = lo; x < hi; x++) {
+                    const int64_t p = r + x;
+                    if (seeds[p] != GCUT_SEED_FG) {
+                        e->dfg[p] = e->dbg[p];
+                        continue;
+                    }
+                    if (do_fg)
+                        e->dfg[p] = gcut_i_gmm_nll(m->gmm[1], rgb + 3 * p, &comp_fg[p]);
+                    e->dbg[p] = e->dfg[p];
+                }
+            }
+            continue;
+        }
         for (int32_t x = 0; x < w; x++) {
             const int64_t p = r + x;
             const uint8_t sd = seeds[p];

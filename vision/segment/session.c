@@ -350,8 +350,10 @@ gcut_status gcut_i_seg_session_create(gcut_seg_session **out, const gcut_image *
     s->height = image->height;
     s->n = n;
     s->rgb = rgb;
+    /* 8-bit samples are whole numbers as they are (gcut_i_seg_rgb); only
+     * scaled 16-bit ones need looking at. */
     s->int_colours = 1;
-    for (int64_t i = 0; i < 3 * n && s->int_colours; i++)
+    for (int64_t i = 0; image->depth != 8 && i < 3 * n && s->int_colours; i++)
         s->int_colours = rgb[i] == (float)(int32_t)rgb[i];
     s->stale = STALE_ALL & ~(uint32_t)STALE_TERMS;
     gcut_i_seg_eval_init(&s->ev, s->width, s->height, rgb);
