@@ -96,6 +96,7 @@ typedef struct hp_engine {
     int32_t *label;         /* distance label (0 is the sink's, DEAD: no path) */
     hp_bucket *bucket;      /* dead + 1 entries, by label */
     int32_t *queue;         /* BFS queue of global relabelling */
+    uint32_t *perm;         /* 2 * max degree: one node's arc order, and a buffer */
     int32_t amax;           /* no active node above this label */
     int32_t dmax;           /* no live node above this label */
     int64_t work;           /* relabel work since the last global relabel */
@@ -341,6 +342,84 @@ static void engine_free(hp_engine *e)
     gcut_i_free(e->label);
     gcut_i_free(e->bucket);
     gcut_i_free(e->queue);
+    gcut_i_free(e->perm);
+}
+
+/*
+ * The order of a node's arcs in the engine's copy. Push-relabel scans arcs
+ * in list order (discharge takes the first admissible arc, relabel the first
+ * lowest neighbour), so the order decides which paths the excess takes, and
+ * the order an input happens to list its arcs in can be pathological: a
+ * DIMACS file read into the BCSR puts the reverse arcs of a node's incoming
+ * arcs (zero capacity, pointing back to where the flow came from) before its
+ * own outgoing arcs when the file lists arcs by tail, and on RLG and genrmf
+ * that doubled to quadrupled the pushes and relabels. The engine's order is
+ * fixed instead: the arcs of positive capacity first, then the others, each
+ * group in a pseudo-random order from a generator seeded by the node (so
+ * the order, and every count, is reproducible). perm[i] is the offset, in
+ * the BCSR list of v, of the arc at engine position first[v] + i.
+ */
+static inline uint64_t hp_mix(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+static inline void hp_shuffle(uint32_t *p, uint32_t len, uint64_t *s)
+{
+    for (uint32_t i = len; i > 1; i--) {
+        const uint32_t j = (uint32_t)(((hp_mix(s) >> 32) * (uint64_t)i) >> 32);
+        const uint32_t t = p[i - 1];
+        p[i - 1] = p[j];
+        p[j] = t;
+    }
+}
+
+static void arc_order(const gcut_bcsr *b, int32_t v, uint32_t *perm)
+{
+    const int64_t a0 = b->first[v];
+    const uint32_t deg = (uint32_t)(b->first[v + 1] - a0);
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < deg; i++)
+        if (b->cap[a0 + i] > 0)
+            perm[k++] = i;
+    const uint32_t pos = k;
+    for (uint32_t i = 0; i < deg; i++)
+        if (b->cap[a0 + i] <= 0)
+            perm[k++] = i;
+    uint64_t seed = (uint64_t)(uint32_t)v * 0x2545f4914f6cdd1dULL;
+    hp_shuffle(perm, pos, &seed);
+    hp_shuffle(perm + pos, deg - pos, &seed);
+}
+
+/*
+ * After phase I: the residuals as an array in BCSR order (what the cut and
+ * phase II read), written over the front of the engine's arc memory. Node v's
+ * residuals go to bytes 4 first[v] .. 4 first[v+1], which overlap only arc
+ * records below first[v + 1] (16 bytes each), that is of nodes up to v, and
+ * v's own records are read into the buffer before anything is written.
+ */
+static uint32_t *pack_residuals(hp_engine *e, const gcut_bcsr *b)
+{
+    unsigned char *const base = (unsigned char *)e->arc;
+    uint32_t *const perm = e->perm;
+    for (int32_t v = 0; v < e->n; v++) {
+        const int64_t a0 = b->first[v];
+        const uint32_t deg = (uint32_t)(b->first[v + 1] - a0);
+        if (deg == 0)
+            continue;
+        uint32_t *const buf = perm + deg;
+        arc_order(b, v, perm);
+        for (uint32_t i = 0; i < deg; i++) {
+            uint32_t r;
+            memcpy(&r, base + (size_t)(a0 + i) * sizeof(hp_arc) + offsetof(hp_arc, res), sizeof r);
+            buf[perm[i]] = r;
+        }
+        memcpy(base + (size_t)a0 * sizeof(uint32_t), buf, (size_t)deg * sizeof(uint32_t));
+    }
+    return (uint32_t *)base;
 }
 
 /*
@@ -366,16 +445,43 @@ static gcut_status engine_init(hp_engine *e, const gcut_problem *p, int64_t *can
     e->label = gcut_i_malloc_array(n > 0 ? n : 1, sizeof(int32_t));
     e->bucket = gcut_i_malloc_array((int64_t)n + 2, sizeof(hp_bucket));
     e->queue = gcut_i_malloc_array(n > 0 ? n : 1, sizeof(int32_t));
-    if (!e->arc || !e->node || !e->label || !e->bucket || !e->queue) {
+    int64_t maxdeg = 1;
+    for (int32_t v = 0; v < n; v++)
+        if (b->first[v + 1] - b->first[v] > maxdeg)
+            maxdeg = b->first[v + 1] - b->first[v];
+    if (maxdeg > UINT32_MAX / 2) {
+        engine_free(e);
+        return GCUT_FAIL(GCUT_ERR_OVERFLOW, "cpu-hipr: a node has too many arcs (%lld)",
+                         (long long)maxdeg);
+    }
+    e->perm = gcut_i_malloc_array(2 * maxdeg, sizeof(uint32_t));
+    /* Transient: the engine position of every arc, as an offset in its tail's list. */
+    uint32_t *posl = gcut_i_malloc_array(b->m > 0 ? b->m : 1, sizeof(uint32_t));
+    if (!e->arc || !e->node || !e->label || !e->bucket || !e->queue || !e->perm || !posl) {
+        gcut_i_free(posl);
         engine_free(e);
         return GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-hipr: cannot allocate %d nodes and %lld arcs",
                          (int)n, (long long)b->m);
     }
-    for (int64_t a = 0; a < b->m; a++) {
-        e->arc[a].res = (uint32_t)b->cap[a];
-        e->arc[a].head = b->head[a];
-        e->arc[a].sister = b->sister[a];
+    for (int32_t v = 0; v < n; v++) {
+        const int64_t a0 = b->first[v];
+        const uint32_t deg = (uint32_t)(b->first[v + 1] - a0);
+        arc_order(b, v, e->perm);
+        for (uint32_t i = 0; i < deg; i++)
+            posl[a0 + e->perm[i]] = i;
     }
+    /* The sister of an arc v -> w lies in the list of w. */
+    for (int32_t v = 0; v < n; v++) {
+        const int64_t a0 = b->first[v], a1 = b->first[v + 1];
+        for (int64_t a = a0; a < a1; a++) {
+            const int32_t w = b->head[a];
+            hp_arc *const x = &e->arc[a0 + posl[a]];
+            x->res = (uint32_t)b->cap[a];
+            x->head = w;
+            x->sister = b->first[w] + posl[b->sister[a]];
+        }
+    }
+    gcut_i_free(posl);
     int64_t c = 0;
     for (int32_t v = 0; v < n; v++) {
         const int32_t cs = p->cap_source[v], ct = p->cap_sink[v];
@@ -457,7 +563,7 @@ static gcut_status hipr_solve(void *state, const gcut_problem *p, const gcut_sol
     st = phase1(&e);
     if (st != GCUT_OK)
         goto done;
-    e.res = gcut_i_pack_residuals(e.arc, sizeof *e.arc, offsetof(hp_arc, res), p->bcsr->m);
+    e.res = pack_residuals(&e, p->bcsr);
     stats->solve_ms = gcut_i_now_ms() - t0;
 
     /* The canonical cut from the maximum preflow (same set as from any
