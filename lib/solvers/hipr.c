@@ -96,7 +96,8 @@ typedef struct hp_engine {
     int32_t *label;         /* distance label (0 is the sink's, DEAD: no path) */
     hp_bucket *bucket;      /* dead + 1 entries, by label */
     int32_t *queue;         /* BFS queue of global relabelling */
-    uint32_t *perm;         /* 2 * max degree: one node's arc order, and a buffer */
+    uint32_t *posl;         /* engine position of each BCSR arc, as an offset in its
+                               tail's list; after phase I, the residuals (BCSR order) */
     int32_t amax;           /* no active node above this label */
     int32_t dmax;           /* no live node above this label */
     int64_t work;           /* relabel work since the last global relabel */
@@ -342,7 +343,7 @@ static void engine_free(hp_engine *e)
     gcut_i_free(e->label);
     gcut_i_free(e->bucket);
     gcut_i_free(e->queue);
-    gcut_i_free(e->perm);
+    gcut_i_free(e->posl);
 }
 
 /*
@@ -367,10 +368,15 @@ static inline uint64_t hp_mix(uint64_t *s)
     return z ^ (z >> 31);
 }
 
+/* Fisher-Yates, two 32-bit draws from each 64-bit number. */
 static inline void hp_shuffle(uint32_t *p, uint32_t len, uint64_t *s)
 {
-    for (uint32_t i = len; i > 1; i--) {
-        const uint32_t j = (uint32_t)(((hp_mix(s) >> 32) * (uint64_t)i) >> 32);
+    uint64_t r = 0;
+    for (uint32_t i = len, k = 0; i > 1; i--, k ^= 1) {
+        if (k == 0)
+            r = hp_mix(s);
+        const uint32_t j = (uint32_t)(((r & 0xffffffffu) * (uint64_t)i) >> 32);
+        r >>= 32;
         const uint32_t t = p[i - 1];
         p[i - 1] = p[j];
         p[j] = t;
@@ -396,30 +402,19 @@ static void arc_order(const gcut_bcsr *b, int32_t v, uint32_t *perm)
 
 /*
  * After phase I: the residuals as an array in BCSR order (what the cut and
- * phase II read), written over the front of the engine's arc memory. Node v's
- * residuals go to bytes 4 first[v] .. 4 first[v+1], which overlap only arc
- * records below first[v + 1] (16 bytes each), that is of nodes up to v, and
- * v's own records are read into the buffer before anything is written.
+ * phase II read), written over the position map (each entry is read, then
+ * replaced by the residual of the arc it points at).
  */
 static uint32_t *pack_residuals(hp_engine *e, const gcut_bcsr *b)
 {
-    unsigned char *const base = (unsigned char *)e->arc;
-    uint32_t *const perm = e->perm;
+    uint32_t *const res = e->posl;
+    const hp_arc *const arc = e->arc;
     for (int32_t v = 0; v < e->n; v++) {
-        const int64_t a0 = b->first[v];
-        const uint32_t deg = (uint32_t)(b->first[v + 1] - a0);
-        if (deg == 0)
-            continue;
-        uint32_t *const buf = perm + deg;
-        arc_order(b, v, perm);
-        for (uint32_t i = 0; i < deg; i++) {
-            uint32_t r;
-            memcpy(&r, base + (size_t)(a0 + i) * sizeof(hp_arc) + offsetof(hp_arc, res), sizeof r);
-            buf[perm[i]] = r;
-        }
-        memcpy(base + (size_t)a0 * sizeof(uint32_t), buf, (size_t)deg * sizeof(uint32_t));
+        const int64_t a0 = b->first[v], a1 = b->first[v + 1];
+        for (int64_t a = a0; a < a1; a++)
+            res[a] = arc[a0 + res[a]].res;
     }
-    return (uint32_t *)base;
+    return res; /* still e->posl: engine_free frees it */
 }
 
 /*
@@ -449,16 +444,15 @@ static gcut_status engine_init(hp_engine *e, const gcut_problem *p, int64_t *can
     for (int32_t v = 0; v < n; v++)
         if (b->first[v + 1] - b->first[v] > maxdeg)
             maxdeg = b->first[v + 1] - b->first[v];
-    if (maxdeg > UINT32_MAX / 2) {
+    if (maxdeg > UINT32_MAX) {
         engine_free(e);
         return GCUT_FAIL(GCUT_ERR_OVERFLOW, "cpu-hipr: a node has too many arcs (%lld)",
                          (long long)maxdeg);
     }
-    e->perm = gcut_i_malloc_array(2 * maxdeg, sizeof(uint32_t));
-    /* Transient: the engine position of every arc, as an offset in its tail's list. */
-    uint32_t *posl = gcut_i_malloc_array(b->m > 0 ? b->m : 1, sizeof(uint32_t));
-    if (!e->arc || !e->node || !e->label || !e->bucket || !e->queue || !e->perm || !posl) {
-        gcut_i_free(posl);
+    uint32_t *const perm = gcut_i_malloc_array(maxdeg, sizeof(uint32_t));
+    uint32_t *const posl = e->posl = gcut_i_malloc_array(b->m > 0 ? b->m : 1, sizeof(uint32_t));
+    if (!e->arc || !e->node || !e->label || !e->bucket || !e->queue || !perm || !posl) {
+        gcut_i_free(perm);
         engine_free(e);
         return GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-hipr: cannot allocate %d nodes and %lld arcs",
                          (int)n, (long long)b->m);
@@ -466,10 +460,11 @@ static gcut_status engine_init(hp_engine *e, const gcut_problem *p, int64_t *can
     for (int32_t v = 0; v < n; v++) {
         const int64_t a0 = b->first[v];
         const uint32_t deg = (uint32_t)(b->first[v + 1] - a0);
-        arc_order(b, v, e->perm);
+        arc_order(b, v, perm);
         for (uint32_t i = 0; i < deg; i++)
-            posl[a0 + e->perm[i]] = i;
+            posl[a0 + perm[i]] = i;
     }
+    gcut_i_free(perm);
     /* The sister of an arc v -> w lies in the list of w. */
     for (int32_t v = 0; v < n; v++) {
         const int64_t a0 = b->first[v], a1 = b->first[v + 1];
@@ -481,7 +476,6 @@ static gcut_status engine_init(hp_engine *e, const gcut_problem *p, int64_t *can
             x->sister = b->first[w] + posl[b->sister[a]];
         }
     }
-    gcut_i_free(posl);
     int64_t c = 0;
     for (int32_t v = 0; v < n; v++) {
         const int32_t cs = p->cap_source[v], ct = p->cap_sink[v];
@@ -564,6 +558,8 @@ static gcut_status hipr_solve(void *state, const gcut_problem *p, const gcut_sol
     if (st != GCUT_OK)
         goto done;
     e.res = pack_residuals(&e, p->bcsr);
+    gcut_i_free(e.arc); /* the cut and phase II read only e.res */
+    e.arc = NULL;
     stats->solve_ms = gcut_i_now_ms() - t0;
 
     /* The canonical cut from the maximum preflow (same set as from any
