@@ -383,21 +383,62 @@ static inline void hp_shuffle(uint32_t *p, uint32_t len, uint64_t *s)
     }
 }
 
-static void arc_order(const gcut_bcsr *b, int32_t v, uint32_t *perm)
+/* Small groups (the common case) take one of HP_TAB fixed random
+ * permutations of their size instead of a shuffle of their own. */
+#define HP_TAB_MAX 8
+#define HP_TAB 256
+typedef struct hp_ptab {
+    uint8_t p[HP_TAB_MAX + 1][HP_TAB][HP_TAB_MAX];
+} hp_ptab;
+
+static void ptab_fill(hp_ptab *t)
+{
+    uint64_t seed = 0x6a09e667f3bcc909ULL;
+    for (uint32_t len = 0; len <= HP_TAB_MAX; len++) {
+        for (uint32_t k = 0; k < HP_TAB; k++) {
+            uint32_t q[HP_TAB_MAX];
+            for (uint32_t i = 0; i < len; i++)
+                q[i] = i;
+            hp_shuffle(q, len, &seed);
+            for (uint32_t i = 0; i < len; i++)
+                t->p[len][k][i] = (uint8_t)q[i];
+        }
+    }
+}
+
+/* posl[a] for the arcs a of v: the positive-capacity arcs take positions
+ * 0 .. pos-1 in a random order, the others pos .. deg-1. perm: scratch of
+ * the node's degree. */
+static void arc_order(const gcut_bcsr *b, int32_t v, const hp_ptab *t, uint32_t *perm,
+                      uint32_t *posl)
 {
     const int64_t a0 = b->first[v];
     const uint32_t deg = (uint32_t)(b->first[v + 1] - a0);
+    const int32_t *const cap = b->cap + a0;
+    uint32_t pos = 0;
+    for (uint32_t i = 0; i < deg; i++)
+        pos += cap[i] > 0;
+    uint64_t seed = (uint64_t)(uint32_t)v * 0x2545f4914f6cdd1dULL;
+    if (pos <= HP_TAB_MAX && deg - pos <= HP_TAB_MAX) {
+        const uint64_t r = hp_mix(&seed);
+        const uint8_t *const pp = t->p[pos][r % HP_TAB];
+        const uint8_t *const pz = t->p[deg - pos][(r >> 32) % HP_TAB];
+        uint32_t ip = 0, iz = 0;
+        for (uint32_t i = 0; i < deg; i++)
+            posl[a0 + i] = cap[i] > 0 ? pp[ip++] : pos + pz[iz++];
+        return;
+    }
     uint32_t k = 0;
     for (uint32_t i = 0; i < deg; i++)
-        if (b->cap[a0 + i] > 0)
+        if (cap[i] > 0)
             perm[k++] = i;
-    const uint32_t pos = k;
     for (uint32_t i = 0; i < deg; i++)
-        if (b->cap[a0 + i] <= 0)
+        if (cap[i] <= 0)
             perm[k++] = i;
-    uint64_t seed = (uint64_t)(uint32_t)v * 0x2545f4914f6cdd1dULL;
     hp_shuffle(perm, pos, &seed);
     hp_shuffle(perm + pos, deg - pos, &seed);
+    for (uint32_t i = 0; i < deg; i++)
+        posl[a0 + perm[i]] = i;
 }
 
 /*
@@ -450,21 +491,20 @@ static gcut_status engine_init(hp_engine *e, const gcut_problem *p, int64_t *can
                          (long long)maxdeg);
     }
     uint32_t *const perm = gcut_i_malloc_array(maxdeg, sizeof(uint32_t));
+    hp_ptab *const tab = gcut_i_malloc_array(1, sizeof(hp_ptab));
     uint32_t *const posl = e->posl = gcut_i_malloc_array(b->m > 0 ? b->m : 1, sizeof(uint32_t));
-    if (!e->arc || !e->node || !e->label || !e->bucket || !e->queue || !perm || !posl) {
+    if (!e->arc || !e->node || !e->label || !e->bucket || !e->queue || !perm || !tab || !posl) {
         gcut_i_free(perm);
+        gcut_i_free(tab);
         engine_free(e);
         return GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-hipr: cannot allocate %d nodes and %lld arcs",
                          (int)n, (long long)b->m);
     }
-    for (int32_t v = 0; v < n; v++) {
-        const int64_t a0 = b->first[v];
-        const uint32_t deg = (uint32_t)(b->first[v + 1] - a0);
-        arc_order(b, v, perm);
-        for (uint32_t i = 0; i < deg; i++)
-            posl[a0 + perm[i]] = i;
-    }
+    ptab_fill(tab);
+    for (int32_t v = 0; v < n; v++)
+        arc_order(b, v, tab, perm, posl);
     gcut_i_free(perm);
+    gcut_i_free(tab);
     /* The sister of an arc v -> w lies in the list of w. */
     for (int32_t v = 0; v < n; v++) {
         const int64_t a0 = b->first[v], a1 = b->first[v + 1];
