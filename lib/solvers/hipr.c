@@ -91,7 +91,7 @@ typedef struct hp_engine {
     int32_t dead;           /* n + 1: the "cannot reach the sink" label */
     const int64_t *first;
     hp_arc *arc;
-    uint32_t *res;          /* after phase I: residuals as an array, inside arc's memory */
+    uint32_t *res;          /* for phase II: the residuals in BCSR order (in posl) */
     hp_node *node;
     int32_t *label;         /* distance label (0 is the sink's, DEAD: no path) */
     hp_bucket *bucket;      /* dead + 1 entries, by label */
@@ -333,6 +333,46 @@ static void discharge(hp_engine *e, int32_t v)
         nv->excess = ex;
         if (!relabel(e, v))
             return;
+    }
+}
+
+/*
+ * The canonical cut (the sink side: the nodes that can reach the sink in
+ * the residual graph of the maximum preflow), by reverse breadth-first
+ * search over the engine's own arcs, from the nodes with a residual sink
+ * arc. DEAD nodes are skipped without a look at the arc: no residual path
+ * leads from one to the sink (those that global relabelling left unreached
+ * could not reach it then, and only take part in no push afterwards; a gap
+ * or a relabel to DEAD kills nodes whose residual arcs all lead to nodes
+ * killed with them or before), so the set is the same as a search of the
+ * whole graph would give, and the same bytes as every other engine's.
+ */
+static void engine_cut(const hp_engine *e, uint8_t *cut)
+{
+    const int32_t n = e->n, dead = e->dead;
+    const int64_t *const first = e->first;
+    const hp_arc *const arc = e->arc;
+    const int32_t *const lab = e->label;
+    int32_t *const q = e->queue;
+    int64_t qt = 0;
+    for (int32_t v = 0; v < n; v++) {
+        if (e->node[v].sink > 0) {
+            cut[v] = GCUT_SINK;
+            q[qt++] = v;
+        } else {
+            cut[v] = GCUT_SOURCE;
+        }
+    }
+    /* w joins when its arc w->v, the sister of v->w, is residual. */
+    for (int64_t qh = 0; qh < qt; qh++) {
+        const int32_t v = q[qh];
+        for (int64_t a = first[v]; a < first[v + 1]; a++) {
+            const int32_t w = arc[a].head;
+            if (cut[w] == GCUT_SOURCE && lab[w] != dead && arc[arc[a].sister].res > 0) {
+                cut[w] = GCUT_SINK;
+                q[qt++] = w;
+            }
+        }
     }
 }
 
@@ -586,8 +626,8 @@ static gcut_status hipr_solve(void *state, const gcut_problem *p, const gcut_sol
     if (st != GCUT_OK)
         return st;
     const int32_t n = e.n;
-    int64_t *tmp = gcut_i_malloc_array(n > 0 ? n : 1, sizeof(int64_t));
-    if (!tmp) {
+    int64_t *tmp = NULL;
+    if (sol->edge_flows && !(tmp = gcut_i_malloc_array(n > 0 ? n : 1, sizeof(int64_t)))) {
         st = GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-hipr: cannot allocate %d nodes", (int)n);
         goto done;
     }
@@ -597,9 +637,6 @@ static gcut_status hipr_solve(void *state, const gcut_problem *p, const gcut_sol
     st = phase1(&e);
     if (st != GCUT_OK)
         goto done;
-    e.res = pack_residuals(&e, p->bcsr);
-    gcut_i_free(e.arc); /* the cut and phase II read only e.res */
-    e.arc = NULL;
     stats->solve_ms = gcut_i_now_ms() - t0;
 
     /* The canonical cut from the maximum preflow (same set as from any
@@ -607,17 +644,16 @@ static gcut_status hipr_solve(void *state, const gcut_problem *p, const gcut_sol
     if ((st = gcut_i_poll("cut", -1, NULL)) != GCUT_OK)
         goto done;
     t0 = gcut_i_now_ms();
-    for (int32_t v = 0; v < n; v++)
-        tmp[v] = e.node[v].sink;
-    st = gcut_i_cut_from_residual(p->bcsr, e.res, tmp, sol->cut);
+    engine_cut(&e, sol->cut);
     stats->cut_ms = gcut_i_now_ms() - t0;
-    if (st != GCUT_OK)
-        goto done;
 
     if (sol->edge_flows) {
         if ((st = gcut_i_poll("flows", -1, NULL)) != GCUT_OK)
             goto done;
         t0 = gcut_i_now_ms();
+        e.res = pack_residuals(&e, p->bcsr);
+        gcut_i_free(e.arc); /* phase II reads only e.res */
+        e.arc = NULL;
         for (int32_t v = 0; v < n; v++)
             tmp[v] = e.node[v].excess;
         st = gcut_i_flows_from_preflow(p, e.res, tmp, sol->edge_flows, "cpu-hipr");
