@@ -540,22 +540,28 @@ static gcut_status engine_init(hp_engine *e, const gcut_problem *p, int64_t *can
         return GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-hipr: cannot allocate %d nodes and %lld arcs",
                          (int)n, (long long)b->m);
     }
+    /* One pass: order v's arcs, copy them, and link each arc to its sister
+     * when the second of the two endpoints comes (the sister of an arc
+     * v -> w lies in the list of w, placed already when w < v). */
     ptab_fill(tab);
-    for (int32_t v = 0; v < n; v++)
-        arc_order(b, v, tab, perm, posl);
-    gcut_i_free(perm);
-    gcut_i_free(tab);
-    /* The sister of an arc v -> w lies in the list of w. */
+    hp_arc *const arc = e->arc;
     for (int32_t v = 0; v < n; v++) {
         const int64_t a0 = b->first[v], a1 = b->first[v + 1];
+        arc_order(b, v, tab, perm, posl);
         for (int64_t a = a0; a < a1; a++) {
             const int32_t w = b->head[a];
-            hp_arc *const x = &e->arc[a0 + posl[a]];
-            x->res = (uint32_t)b->cap[a];
-            x->head = w;
-            x->sister = b->first[w] + posl[b->sister[a]];
+            const int64_t k = a0 + posl[a];
+            arc[k].res = (uint32_t)b->cap[a];
+            arc[k].head = w;
+            if (w < v) {
+                const int64_t ks = b->first[w] + posl[b->sister[a]];
+                arc[k].sister = ks;
+                arc[ks].sister = k;
+            }
         }
     }
+    gcut_i_free(perm);
+    gcut_i_free(tab);
     int64_t c = 0;
     for (int32_t v = 0; v < n; v++) {
         const int32_t cs = p->cap_source[v], ct = p->cap_sink[v];
