@@ -34,14 +34,24 @@
  * at the start and after O(6n + m) units of relabel work; gap relabelling
  * (when the last node leaves label k, every node above k is dead).
  *
- * O(n^2 sqrt(m)) time with highest-label selection. Memory on top of the
- * layout: 16 bytes per arc and about 56 per node (plus 25 per node for
- * phase II when flows are asked for).
+ * Arc order. The engine keeps its own copy of the arcs, and within a node
+ * it orders them itself (arc_order): positive capacities first, each group
+ * in a fixed pseudo-random order. Push-relabel follows list order, and the
+ * order of a DIMACS file (arcs by tail) put every node's reverse arcs,
+ * pointing back where the flow came from, first: on RLG and genrmf that
+ * cost 2-4x the pushes and relabels of this order, and made cpu-hipr 1.5-4.6x
+ * slower than hi_pr (bench/results/hipr-2026-11-27.md).
  *
- * Layout of a solve: engine_init (cancel terminal capacities, copy arcs),
- * phase1 (the push-relabel loop), the canonical cut from the maximum
- * preflow, and, for per-edge flows only, phase II (flow.c), which returns
- * the excess left at nodes that cannot reach the sink to the source.
+ * O(n^2 sqrt(m)) time with highest-label selection. Memory on top of the
+ * layout: 20 bytes per arc (the 16-byte records and a 4-byte position map,
+ * which becomes the residual array of phase II) and about 56 per node (plus
+ * 25 per node for phase II when flows are asked for).
+ *
+ * Layout of a solve: engine_init (cancel terminal capacities, order and
+ * copy arcs), phase1 (the push-relabel loop), the canonical cut from the
+ * maximum preflow (engine_cut), and, for per-edge flows only, phase II
+ * (flow.c), which returns the excess left at nodes that cannot reach the
+ * sink to the source.
  */
 #include <stddef.h>
 #include <string.h>
