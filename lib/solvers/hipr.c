@@ -43,9 +43,10 @@
  * slower than hi_pr (bench/results/hipr-2026-11-27.md).
  *
  * O(n^2 sqrt(m)) time with highest-label selection. Memory on top of the
- * layout: 20 bytes per arc (the 16-byte records and a 4-byte position map,
- * which becomes the residual array of phase II) and about 56 per node (plus
- * 25 per node for phase II when flows are asked for).
+ * layout: 17 bytes per arc (the 16-byte records and a one-byte position map;
+ * 20 where a node has over 256 arcs, the map then 4 bytes and reused for the
+ * residuals of phase II) and about 56 per node, plus, when flows are asked
+ * for, 4 bytes per arc and 25 per node for phase II.
  *
  * Layout of a solve: engine_init (cancel terminal capacities, order and
  * copy arcs), phase1 (the push-relabel loop), the canonical cut from the
@@ -101,13 +102,13 @@ typedef struct hp_engine {
     int32_t dead;           /* n + 1: the "cannot reach the sink" label */
     const int64_t *first;
     hp_arc *arc;
-    uint32_t *res;          /* for phase II: the residuals in BCSR order (in posl) */
+    uint32_t *res;          /* for phase II: the residuals in BCSR order */
     hp_node *node;
     int32_t *label;         /* distance label (0 is the sink's, DEAD: no path) */
     hp_bucket *bucket;      /* dead + 1 entries, by label */
     int32_t *queue;         /* BFS queue of global relabelling */
-    uint32_t *posl;         /* engine position of each BCSR arc, as an offset in its
-                               tail's list; after phase I, the residuals (BCSR order) */
+    uint8_t *posl8;         /* engine position of each BCSR arc, as an offset in its */
+    uint32_t *posl32;       /* tail's list: one byte when no node has over 256 arcs */
     int32_t amax;           /* no active node above this label */
     int32_t dmax;           /* no live node above this label */
     int64_t work;           /* relabel work since the last global relabel */
@@ -393,7 +394,9 @@ static void engine_free(hp_engine *e)
     gcut_i_free(e->label);
     gcut_i_free(e->bucket);
     gcut_i_free(e->queue);
-    gcut_i_free(e->posl);
+    gcut_i_free(e->posl8);
+    gcut_i_free(e->posl32);
+    gcut_i_free(e->res);
 }
 
 /*
@@ -459,8 +462,21 @@ static void ptab_fill(hp_ptab *t)
 /* posl[a] for the arcs a of v: the positive-capacity arcs take positions
  * 0 .. pos-1 in a random order, the others pos .. deg-1. perm: scratch of
  * the node's degree. */
-static void arc_order(const gcut_bcsr *b, int32_t v, const hp_ptab *t, uint32_t *perm,
-                      uint32_t *posl)
+static inline uint32_t posl_get(const hp_engine *e, int64_t a)
+{
+    return e->posl8 ? e->posl8[a] : e->posl32[a];
+}
+
+static inline void posl_set(hp_engine *e, int64_t a, uint32_t k)
+{
+    if (e->posl8)
+        e->posl8[a] = (uint8_t)k;
+    else
+        e->posl32[a] = k;
+}
+
+static void arc_order(hp_engine *e, const gcut_bcsr *b, int32_t v, const hp_ptab *t,
+                      uint32_t *perm)
 {
     const int64_t a0 = b->first[v];
     const uint32_t deg = (uint32_t)(b->first[v + 1] - a0);
@@ -475,7 +491,7 @@ static void arc_order(const gcut_bcsr *b, int32_t v, const hp_ptab *t, uint32_t 
         const uint8_t *const pz = t->p[deg - pos][(r >> 32) % HP_TAB];
         uint32_t ip = 0, iz = 0;
         for (uint32_t i = 0; i < deg; i++)
-            posl[a0 + i] = cap[i] > 0 ? pp[ip++] : pos + pz[iz++];
+            posl_set(e, a0 + i, cap[i] > 0 ? pp[ip++] : pos + pz[iz++]);
         return;
     }
     uint32_t k = 0;
@@ -488,24 +504,29 @@ static void arc_order(const gcut_bcsr *b, int32_t v, const hp_ptab *t, uint32_t 
     hp_shuffle(perm, pos, &seed);
     hp_shuffle(perm + pos, deg - pos, &seed);
     for (uint32_t i = 0; i < deg; i++)
-        posl[a0 + perm[i]] = i;
+        posl_set(e, a0 + perm[i], i);
 }
 
 /*
- * After phase I: the residuals as an array in BCSR order (what the cut and
- * phase II read), written over the position map (each entry is read, then
- * replaced by the residual of the arc it points at).
+ * After phase I, for phase II: the residuals as an array in BCSR order, in
+ * a new array, or written over a 4-byte position map (each entry is read,
+ * then replaced by the residual of the arc it points at). NULL: no memory.
  */
 static uint32_t *pack_residuals(hp_engine *e, const gcut_bcsr *b)
 {
-    uint32_t *const res = e->posl;
+    uint32_t *res = e->posl32;
+    if (!res && !(res = gcut_i_malloc_array(b->m > 0 ? b->m : 1, sizeof(uint32_t))))
+        return NULL;
     const hp_arc *const arc = e->arc;
     for (int32_t v = 0; v < e->n; v++) {
         const int64_t a0 = b->first[v], a1 = b->first[v + 1];
         for (int64_t a = a0; a < a1; a++)
-            res[a] = arc[a0 + res[a]].res;
+            res[a] = arc[a0 + posl_get(e, a)].res;
     }
-    return res; /* still e->posl: engine_free frees it */
+    e->posl32 = NULL;
+    gcut_i_free(e->posl8);
+    e->posl8 = NULL;
+    return res;
 }
 
 /*
@@ -542,7 +563,11 @@ static gcut_status engine_init(hp_engine *e, const gcut_problem *p, int64_t *can
     }
     uint32_t *const perm = gcut_i_malloc_array(maxdeg, sizeof(uint32_t));
     hp_ptab *const tab = gcut_i_malloc_array(1, sizeof(hp_ptab));
-    uint32_t *const posl = e->posl = gcut_i_malloc_array(b->m > 0 ? b->m : 1, sizeof(uint32_t));
+    void *posl;
+    if (maxdeg <= 256)
+        posl = e->posl8 = gcut_i_malloc_array(b->m > 0 ? b->m : 1, sizeof(uint8_t));
+    else
+        posl = e->posl32 = gcut_i_malloc_array(b->m > 0 ? b->m : 1, sizeof(uint32_t));
     if (!e->arc || !e->node || !e->label || !e->bucket || !e->queue || !perm || !tab || !posl) {
         gcut_i_free(perm);
         gcut_i_free(tab);
@@ -557,14 +582,14 @@ static gcut_status engine_init(hp_engine *e, const gcut_problem *p, int64_t *can
     hp_arc *const arc = e->arc;
     for (int32_t v = 0; v < n; v++) {
         const int64_t a0 = b->first[v], a1 = b->first[v + 1];
-        arc_order(b, v, tab, perm, posl);
+        arc_order(e, b, v, tab, perm);
         for (int64_t a = a0; a < a1; a++) {
             const int32_t w = b->head[a];
-            const int64_t k = a0 + posl[a];
+            const int64_t k = a0 + posl_get(e, a);
             arc[k].res = (uint32_t)b->cap[a];
             arc[k].head = w;
             if (w < v) {
-                const int64_t ks = b->first[w] + posl[b->sister[a]];
+                const int64_t ks = b->first[w] + posl_get(e, b->sister[a]);
                 arc[k].sister = ks;
                 arc[ks].sister = k;
             }
@@ -667,7 +692,11 @@ static gcut_status hipr_solve(void *state, const gcut_problem *p, const gcut_sol
         if ((st = gcut_i_poll("flows", -1, NULL)) != GCUT_OK)
             goto done;
         t0 = gcut_i_now_ms();
-        e.res = pack_residuals(&e, p->bcsr);
+        if (!(e.res = pack_residuals(&e, p->bcsr))) {
+            st = GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-hipr: cannot allocate %lld residuals",
+                           (long long)p->bcsr->m);
+            goto done;
+        }
         gcut_i_free(e.arc); /* phase II reads only e.res */
         e.arc = NULL;
         for (int32_t v = 0; v < n; v++)
