@@ -358,6 +358,50 @@ static void test_families_with_flows(void **state)
     assert_int_equal(bad, 0);
 }
 
+/*
+ * Nodes with more than 256 arcs: the engine then keeps its arc position map
+ * in four bytes instead of one (engine_init, pack_residuals). Three hubs
+ * joined to every other node both ways, random edges among the rest, and
+ * random terminal capacities; with flows, against cpu-ref.
+ */
+static void test_wide_nodes(void **state)
+{
+    (void)state;
+    int bad = 0;
+    for (uint64_t seed = 1; seed <= 6; seed++) {
+        uint64_t x = seed * 0x9e3779b97f4a7c15ull;
+        const int32_t n = 400 + 50 * (int32_t)seed;
+        gcut_graph *g;
+        assert_int_equal(gcut_graph_new(&g, n, 8 * (int64_t)n), GCUT_OK);
+        for (int32_t v = 0; v < n; v++) {
+            x = x * 6364136223846793005ull + 1442695040888963407ull;
+            const int32_t cs = (x >> 40) % 4 == 0 ? (int32_t)((x >> 20) % 200) : 0;
+            const int32_t ct = (x >> 44) % 4 == 0 ? (int32_t)((x >> 8) % 200) : 0;
+            assert_int_equal(gcut_graph_add_tweights(g, v, cs, ct), GCUT_OK);
+        }
+        for (int32_t h = 0; h < 3; h++)
+            for (int32_t v = 3; v < n; v++) {
+                x = x * 6364136223846793005ull + 1442695040888963407ull;
+                assert_int_equal(gcut_graph_add_edge(g, h, v, (int32_t)((x >> 33) % 50),
+                                                     (int32_t)((x >> 13) % 50)),
+                                 GCUT_OK);
+            }
+        for (int32_t k = 0; k < 3 * n; k++) {
+            x = x * 6364136223846793005ull + 1442695040888963407ull;
+            const int32_t u = 3 + (int32_t)((x >> 33) % (uint64_t)(n - 3));
+            const int32_t v = 3 + (int32_t)((x >> 13) % (uint64_t)(n - 3));
+            if (u != v)
+                assert_int_equal(gcut_graph_add_edge(g, u, v, (int32_t)((x >> 50) % 30), 0),
+                                 GCUT_OK);
+        }
+        char label[64];
+        snprintf(label, sizeof label, "hipr-wide-%d", (int)seed);
+        bad += tu_crosscheck(g, "cpu-hipr", 1, 0, NULL, label) != 0;
+        gcut_graph_free(g);
+    }
+    assert_int_equal(bad, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -368,6 +412,7 @@ int main(void)
         cmocka_unit_test(test_gap_fires),
         cmocka_unit_test(test_time_limit),
         cmocka_unit_test(test_families_with_flows),
+        cmocka_unit_test(test_wide_nodes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

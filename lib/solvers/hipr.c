@@ -34,14 +34,25 @@
  * at the start and after O(6n + m) units of relabel work; gap relabelling
  * (when the last node leaves label k, every node above k is dead).
  *
- * O(n^2 sqrt(m)) time with highest-label selection. Memory on top of the
- * layout: 16 bytes per arc and about 56 per node (plus 25 per node for
- * phase II when flows are asked for).
+ * Arc order. The engine keeps its own copy of the arcs, and within a node
+ * it orders them itself (arc_order): positive capacities first, each group
+ * in a fixed pseudo-random order. Push-relabel follows list order, and the
+ * order of a DIMACS file (arcs by tail) put every node's reverse arcs,
+ * pointing back where the flow came from, first: on RLG and genrmf that
+ * cost 2-4x the pushes and relabels of this order, and made cpu-hipr 1.5-4.6x
+ * slower than hi_pr (bench/results/hipr-2026-11-27.md).
  *
- * Layout of a solve: engine_init (cancel terminal capacities, copy arcs),
- * phase1 (the push-relabel loop), the canonical cut from the maximum
- * preflow, and, for per-edge flows only, phase II (flow.c), which returns
- * the excess left at nodes that cannot reach the sink to the source.
+ * O(n^2 sqrt(m)) time with highest-label selection. Memory on top of the
+ * layout: 17 bytes per arc (the 16-byte records and a one-byte position map;
+ * 20 where a node has over 256 arcs, the map then 4 bytes and reused for the
+ * residuals of phase II) and about 56 per node, plus, when flows are asked
+ * for, 4 bytes per arc and 25 per node for phase II.
+ *
+ * Layout of a solve: engine_init (cancel terminal capacities, order and
+ * copy arcs), phase1 (the push-relabel loop), the canonical cut from the
+ * maximum preflow (engine_cut), and, for per-edge flows only, phase II
+ * (flow.c), which returns the excess left at nodes that cannot reach the
+ * sink to the source.
  */
 #include <stddef.h>
 #include <string.h>
@@ -91,11 +102,13 @@ typedef struct hp_engine {
     int32_t dead;           /* n + 1: the "cannot reach the sink" label */
     const int64_t *first;
     hp_arc *arc;
-    uint32_t *res;          /* after phase I: residuals as an array, inside arc's memory */
+    uint32_t *res;          /* for phase II: the residuals in BCSR order */
     hp_node *node;
     int32_t *label;         /* distance label (0 is the sink's, DEAD: no path) */
     hp_bucket *bucket;      /* dead + 1 entries, by label */
     int32_t *queue;         /* BFS queue of global relabelling */
+    uint8_t *posl8;         /* engine position of each BCSR arc, as an offset in its */
+    uint32_t *posl32;       /* tail's list: one byte when no node has over 256 arcs */
     int32_t amax;           /* no active node above this label */
     int32_t dmax;           /* no live node above this label */
     int64_t work;           /* relabel work since the last global relabel */
@@ -334,6 +347,46 @@ static void discharge(hp_engine *e, int32_t v)
     }
 }
 
+/*
+ * The canonical cut (the sink side: the nodes that can reach the sink in
+ * the residual graph of the maximum preflow), by reverse breadth-first
+ * search over the engine's own arcs, from the nodes with a residual sink
+ * arc. DEAD nodes are skipped without a look at the arc: no residual path
+ * leads from one to the sink (those that global relabelling left unreached
+ * could not reach it then, and only take part in no push afterwards; a gap
+ * or a relabel to DEAD kills nodes whose residual arcs all lead to nodes
+ * killed with them or before), so the set is the same as a search of the
+ * whole graph would give, and the same bytes as every other engine's.
+ */
+static void engine_cut(const hp_engine *e, uint8_t *cut)
+{
+    const int32_t n = e->n, dead = e->dead;
+    const int64_t *const first = e->first;
+    const hp_arc *const arc = e->arc;
+    const int32_t *const lab = e->label;
+    int32_t *const q = e->queue;
+    int64_t qt = 0;
+    for (int32_t v = 0; v < n; v++) {
+        if (e->node[v].sink > 0) {
+            cut[v] = GCUT_SINK;
+            q[qt++] = v;
+        } else {
+            cut[v] = GCUT_SOURCE;
+        }
+    }
+    /* w joins when its arc w->v, the sister of v->w, is residual. */
+    for (int64_t qh = 0; qh < qt; qh++) {
+        const int32_t v = q[qh];
+        for (int64_t a = first[v]; a < first[v + 1]; a++) {
+            const int32_t w = arc[a].head;
+            if (cut[w] == GCUT_SOURCE && lab[w] != dead && arc[arc[a].sister].res > 0) {
+                cut[w] = GCUT_SINK;
+                q[qt++] = w;
+            }
+        }
+    }
+}
+
 static void engine_free(hp_engine *e)
 {
     gcut_i_free(e->arc);
@@ -341,6 +394,139 @@ static void engine_free(hp_engine *e)
     gcut_i_free(e->label);
     gcut_i_free(e->bucket);
     gcut_i_free(e->queue);
+    gcut_i_free(e->posl8);
+    gcut_i_free(e->posl32);
+    gcut_i_free(e->res);
+}
+
+/*
+ * The order of a node's arcs in the engine's copy. Push-relabel scans arcs
+ * in list order (discharge takes the first admissible arc, relabel the first
+ * lowest neighbour), so the order decides which paths the excess takes, and
+ * the order an input happens to list its arcs in can be pathological: a
+ * DIMACS file read into the BCSR puts the reverse arcs of a node's incoming
+ * arcs (zero capacity, pointing back to where the flow came from) before its
+ * own outgoing arcs when the file lists arcs by tail, and on RLG and genrmf
+ * that doubled to quadrupled the pushes and relabels. The engine's order is
+ * fixed instead: the arcs of positive capacity first, then the others, each
+ * group in a pseudo-random order from a generator seeded by the node (so
+ * the order, and every count, is reproducible). perm[i] is the offset, in
+ * the BCSR list of v, of the arc at engine position first[v] + i.
+ */
+static inline uint64_t hp_mix(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+/* Fisher-Yates, two 32-bit draws from each 64-bit number. */
+static inline void hp_shuffle(uint32_t *p, uint32_t len, uint64_t *s)
+{
+    uint64_t r = 0;
+    for (uint32_t i = len, k = 0; i > 1; i--, k ^= 1) {
+        if (k == 0)
+            r = hp_mix(s);
+        const uint32_t j = (uint32_t)(((r & 0xffffffffu) * (uint64_t)i) >> 32);
+        r >>= 32;
+        const uint32_t t = p[i - 1];
+        p[i - 1] = p[j];
+        p[j] = t;
+    }
+}
+
+/* Small groups (the common case) take one of HP_TAB fixed random
+ * permutations of their size instead of a shuffle of their own. */
+#define HP_TAB_MAX 8
+#define HP_TAB 256
+typedef struct hp_ptab {
+    uint8_t p[HP_TAB_MAX + 1][HP_TAB][HP_TAB_MAX];
+} hp_ptab;
+
+static void ptab_fill(hp_ptab *t)
+{
+    uint64_t seed = 0x6a09e667f3bcc909ULL;
+    for (uint32_t len = 0; len <= HP_TAB_MAX; len++) {
+        for (uint32_t k = 0; k < HP_TAB; k++) {
+            uint32_t q[HP_TAB_MAX];
+            for (uint32_t i = 0; i < len; i++)
+                q[i] = i;
+            hp_shuffle(q, len, &seed);
+            for (uint32_t i = 0; i < len; i++)
+                t->p[len][k][i] = (uint8_t)q[i];
+        }
+    }
+}
+
+/* posl[a] for the arcs a of v: the positive-capacity arcs take positions
+ * 0 .. pos-1 in a random order, the others pos .. deg-1. perm: scratch of
+ * the node's degree. */
+static inline uint32_t posl_get(const hp_engine *e, int64_t a)
+{
+    return e->posl8 ? e->posl8[a] : e->posl32[a];
+}
+
+static inline void posl_set(hp_engine *e, int64_t a, uint32_t k)
+{
+    if (e->posl8)
+        e->posl8[a] = (uint8_t)k;
+    else
+        e->posl32[a] = k;
+}
+
+static void arc_order(hp_engine *e, const gcut_bcsr *b, int32_t v, const hp_ptab *t,
+                      uint32_t *perm)
+{
+    const int64_t a0 = b->first[v];
+    const uint32_t deg = (uint32_t)(b->first[v + 1] - a0);
+    const int32_t *const cap = b->cap + a0;
+    uint32_t pos = 0;
+    for (uint32_t i = 0; i < deg; i++)
+        pos += cap[i] > 0;
+    uint64_t seed = (uint64_t)(uint32_t)v * 0x2545f4914f6cdd1dULL;
+    if (pos <= HP_TAB_MAX && deg - pos <= HP_TAB_MAX) {
+        const uint64_t r = hp_mix(&seed);
+        const uint8_t *const pp = t->p[pos][r % HP_TAB];
+        const uint8_t *const pz = t->p[deg - pos][(r >> 32) % HP_TAB];
+        uint32_t ip = 0, iz = 0;
+        for (uint32_t i = 0; i < deg; i++)
+            posl_set(e, a0 + i, cap[i] > 0 ? pp[ip++] : pos + pz[iz++]);
+        return;
+    }
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < deg; i++)
+        if (cap[i] > 0)
+            perm[k++] = i;
+    for (uint32_t i = 0; i < deg; i++)
+        if (cap[i] <= 0)
+            perm[k++] = i;
+    hp_shuffle(perm, pos, &seed);
+    hp_shuffle(perm + pos, deg - pos, &seed);
+    for (uint32_t i = 0; i < deg; i++)
+        posl_set(e, a0 + perm[i], i);
+}
+
+/*
+ * After phase I, for phase II: the residuals as an array in BCSR order, in
+ * a new array, or written over a 4-byte position map (each entry is read,
+ * then replaced by the residual of the arc it points at). NULL: no memory.
+ */
+static uint32_t *pack_residuals(hp_engine *e, const gcut_bcsr *b)
+{
+    uint32_t *res = e->posl32;
+    if (!res && !(res = gcut_i_malloc_array(b->m > 0 ? b->m : 1, sizeof(uint32_t))))
+        return NULL;
+    const hp_arc *const arc = e->arc;
+    for (int32_t v = 0; v < e->n; v++) {
+        const int64_t a0 = b->first[v], a1 = b->first[v + 1];
+        for (int64_t a = a0; a < a1; a++)
+            res[a] = arc[a0 + posl_get(e, a)].res;
+    }
+    e->posl32 = NULL;
+    gcut_i_free(e->posl8);
+    e->posl8 = NULL;
+    return res;
 }
 
 /*
@@ -366,16 +552,51 @@ static gcut_status engine_init(hp_engine *e, const gcut_problem *p, int64_t *can
     e->label = gcut_i_malloc_array(n > 0 ? n : 1, sizeof(int32_t));
     e->bucket = gcut_i_malloc_array((int64_t)n + 2, sizeof(hp_bucket));
     e->queue = gcut_i_malloc_array(n > 0 ? n : 1, sizeof(int32_t));
-    if (!e->arc || !e->node || !e->label || !e->bucket || !e->queue) {
+    int64_t maxdeg = 1;
+    for (int32_t v = 0; v < n; v++)
+        if (b->first[v + 1] - b->first[v] > maxdeg)
+            maxdeg = b->first[v + 1] - b->first[v];
+    if (maxdeg > UINT32_MAX) {
+        engine_free(e);
+        return GCUT_FAIL(GCUT_ERR_OVERFLOW, "cpu-hipr: a node has too many arcs (%lld)",
+                         (long long)maxdeg);
+    }
+    uint32_t *const perm = gcut_i_malloc_array(maxdeg, sizeof(uint32_t));
+    hp_ptab *const tab = gcut_i_malloc_array(1, sizeof(hp_ptab));
+    void *posl;
+    if (maxdeg <= 256)
+        posl = e->posl8 = gcut_i_malloc_array(b->m > 0 ? b->m : 1, sizeof(uint8_t));
+    else
+        posl = e->posl32 = gcut_i_malloc_array(b->m > 0 ? b->m : 1, sizeof(uint32_t));
+    if (!e->arc || !e->node || !e->label || !e->bucket || !e->queue || !perm || !tab || !posl) {
+        gcut_i_free(perm);
+        gcut_i_free(tab);
         engine_free(e);
         return GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-hipr: cannot allocate %d nodes and %lld arcs",
                          (int)n, (long long)b->m);
     }
-    for (int64_t a = 0; a < b->m; a++) {
-        e->arc[a].res = (uint32_t)b->cap[a];
-        e->arc[a].head = b->head[a];
-        e->arc[a].sister = b->sister[a];
+    /* One pass: order v's arcs, copy them, and link each arc to its sister
+     * when the second of the two endpoints comes (the sister of an arc
+     * v -> w lies in the list of w, placed already when w < v). */
+    ptab_fill(tab);
+    hp_arc *const arc = e->arc;
+    for (int32_t v = 0; v < n; v++) {
+        const int64_t a0 = b->first[v], a1 = b->first[v + 1];
+        arc_order(e, b, v, tab, perm);
+        for (int64_t a = a0; a < a1; a++) {
+            const int32_t w = b->head[a];
+            const int64_t k = a0 + posl_get(e, a);
+            arc[k].res = (uint32_t)b->cap[a];
+            arc[k].head = w;
+            if (w < v) {
+                const int64_t ks = b->first[w] + posl_get(e, b->sister[a]);
+                arc[k].sister = ks;
+                arc[ks].sister = k;
+            }
+        }
     }
+    gcut_i_free(perm);
+    gcut_i_free(tab);
     int64_t c = 0;
     for (int32_t v = 0; v < n; v++) {
         const int32_t cs = p->cap_source[v], ct = p->cap_sink[v];
@@ -446,8 +667,8 @@ static gcut_status hipr_solve(void *state, const gcut_problem *p, const gcut_sol
     if (st != GCUT_OK)
         return st;
     const int32_t n = e.n;
-    int64_t *tmp = gcut_i_malloc_array(n > 0 ? n : 1, sizeof(int64_t));
-    if (!tmp) {
+    int64_t *tmp = NULL;
+    if (sol->edge_flows && !(tmp = gcut_i_malloc_array(n > 0 ? n : 1, sizeof(int64_t)))) {
         st = GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-hipr: cannot allocate %d nodes", (int)n);
         goto done;
     }
@@ -457,7 +678,6 @@ static gcut_status hipr_solve(void *state, const gcut_problem *p, const gcut_sol
     st = phase1(&e);
     if (st != GCUT_OK)
         goto done;
-    e.res = gcut_i_pack_residuals(e.arc, sizeof *e.arc, offsetof(hp_arc, res), p->bcsr->m);
     stats->solve_ms = gcut_i_now_ms() - t0;
 
     /* The canonical cut from the maximum preflow (same set as from any
@@ -465,17 +685,20 @@ static gcut_status hipr_solve(void *state, const gcut_problem *p, const gcut_sol
     if ((st = gcut_i_poll("cut", -1, NULL)) != GCUT_OK)
         goto done;
     t0 = gcut_i_now_ms();
-    for (int32_t v = 0; v < n; v++)
-        tmp[v] = e.node[v].sink;
-    st = gcut_i_cut_from_residual(p->bcsr, e.res, tmp, sol->cut);
+    engine_cut(&e, sol->cut);
     stats->cut_ms = gcut_i_now_ms() - t0;
-    if (st != GCUT_OK)
-        goto done;
 
     if (sol->edge_flows) {
         if ((st = gcut_i_poll("flows", -1, NULL)) != GCUT_OK)
             goto done;
         t0 = gcut_i_now_ms();
+        if (!(e.res = pack_residuals(&e, p->bcsr))) {
+            st = GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-hipr: cannot allocate %lld residuals",
+                           (long long)p->bcsr->m);
+            goto done;
+        }
+        gcut_i_free(e.arc); /* phase II reads only e.res */
+        e.arc = NULL;
         for (int32_t v = 0; v < n; v++)
             tmp[v] = e.node[v].excess;
         st = gcut_i_flows_from_preflow(p, e.res, tmp, sol->edge_flows, "cpu-hipr");
