@@ -3,7 +3,8 @@
  * full job gives the replay's mask, a warm job the warm re-solve of the
  * same session, an update job its model update, a newer job cancels the running one through the
  * progress callback (and the session then re-solves warm), the window's calls never wait for a cut;
- * and the save key's file names. Run under ThreadSanitizer too (docs/viewer.md, "Testing").
+ * and the save key's file names; the overlay's kept rows (render.c) equal
+ * a drawing from scratch. Run under ThreadSanitizer too (docs/viewer.md, "Testing").
  */
 #define GCUT_ALLOW_EXPERIMENTAL /* gcut_seg_session_update_models */
 #include <errno.h>
@@ -20,6 +21,7 @@
 
 #include <cmocka.h>
 
+#include "render.h"
 #include "view_internal.h"
 #include "worker.h"
 
@@ -391,6 +393,79 @@ static void test_save_names(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+static uint64_t xorshift(uint64_t *r)
+{
+    *r ^= *r << 13;
+    *r ^= *r >> 7;
+    *r ^= *r << 17;
+    return *r;
+}
+
+/* render.c keeps the rows whose inputs did not change since the last
+ * drawing: after random changes of the mask (rows, single pixels, the
+ * first and last rows), the seeds and the view, the drawing and the frame
+ * equal those drawn from scratch. */
+static void test_render_keeps_rows(void **state)
+{
+    fixture *f = *state;
+    viewer *v = &f->v;
+    const int32_t w = v->w, h = v->h;
+    const size_t n = (size_t)w * h;
+    assert_int_equal(frame_alloc(v, 331, 217), 0);
+    view_fit(v);
+    uint32_t *disp = malloc(n * sizeof *disp), *frame = malloc((size_t)331 * 217 * 4);
+    assert_non_null(disp);
+    assert_non_null(frame);
+    uint64_t r = 88172645463325252ull;
+    /* the fixture's state, given back at the end */
+    uint8_t *mask0 = malloc(n), *seeds0 = malloc(n);
+    assert_non_null(mask0);
+    assert_non_null(seeds0);
+    memcpy(mask0, v->mask, n);
+    memcpy(seeds0, v->seeds, n);
+    const int view0 = v->view, have0 = v->have_mask;
+#define RND() xorshift(&r)
+    for (int round = 0; round < 300; round++) {
+        const int what = (int)(RND() % 8);
+        if (what <= 2) { /* a band of rows of the mask flips */
+            const int32_t y0 = (int32_t)(RND() % (uint64_t)h), y1 = y0 + (int32_t)(RND() % 5);
+            for (int32_t y = y0; y <= y1 && y < h; y++)
+                for (int32_t x = (int32_t)(RND() % (uint64_t)w); x < w; x += 1 + (int32_t)(RND() % 7))
+                    v->mask[(size_t)w * y + x] ^= 1;
+        } else if (what == 3) { /* one pixel, often on the first or last row */
+            const int32_t y = RND() % 3 == 0 ? 0 : RND() % 3 == 0 ? h - 1 : (int32_t)(RND() % (uint64_t)h);
+            v->mask[(size_t)w * y + (RND() % (uint64_t)w)] ^= 1;
+        } else if (what == 4) { /* a seed */
+            v->seeds[RND() % n] = (uint8_t)(RND() % 3);
+        } else if (what == 5) { /* the view: the overlay two times in three */
+            v->view = RND() % 3 == 0 ? (int)(RND() % 3) : VIEW_OVERLAY;
+        } else if (what == 6) {
+            v->have_mask = RND() % 4 != 0;
+        } /* 7: nothing changes */
+        v->disp_dirty = 1;
+        render_frame(v, -1, -1, NULL);
+        memcpy(disp, v->disp, n * sizeof *disp);
+        memcpy(frame, v->frame, (size_t)331 * 217 * 4);
+        v->disp_valid = 0; /* from scratch */
+        v->disp_dirty = 1;
+        render_frame(v, -1, -1, NULL);
+        if (memcmp(disp, v->disp, n * sizeof *disp) != 0)
+            fail_msg("round %d (change %d): the kept rows differ from a drawing from scratch",
+                     round, what);
+        assert_memory_equal(frame, v->frame, (size_t)331 * 217 * 4);
+    }
+#undef RND
+    memcpy(v->mask, mask0, n);
+    memcpy(v->seeds, seeds0, n);
+    v->view = view0;
+    v->have_mask = have0;
+    v->disp_dirty = 1;
+    free(mask0);
+    free(seeds0);
+    free(disp);
+    free(frame);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -398,6 +473,7 @@ int main(void)
         cmocka_unit_test(test_newer_job_cancels),
         cmocka_unit_test(test_update_job),
         cmocka_unit_test(test_save_names),
+        cmocka_unit_test(test_render_keeps_rows),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
