@@ -59,10 +59,6 @@
  * linear on vision grids. Memory: 12 bytes per arc (besides the layout's
  * head array, read in place), 32 per node.
  */
-#if defined(__linux__)
-#define _DEFAULT_SOURCE /* madvise, MADV_HUGEPAGE */
-#include <sys/mman.h>
-#endif
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -125,25 +121,6 @@ typedef struct bk_solver {
 } bk_solver;
 
 /* ------------------------------------------------------------ small helpers */
-
-/* Ask for transparent huge pages on the 2 MiB-aligned interior of a large
- * fresh block: filling it then costs a page fault per 2 MiB instead of
- * per 4 KiB. Advice only; where it is not understood nothing happens. */
-static void bk_huge(void *ptr, size_t bytes)
-{
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-    const uintptr_t huge = (uintptr_t)1 << 21;
-    if (!ptr || bytes < 2 * huge)
-        return;
-    const uintptr_t lo = ((uintptr_t)ptr + huge - 1) & ~(huge - 1);
-    const uintptr_t hi = ((uintptr_t)ptr + bytes) & ~(huge - 1);
-    if (hi > lo)
-        (void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
-#else
-    (void)ptr;
-    (void)bytes;
-#endif
-}
 
 static inline void bk_activate(bk_solver *s, int32_t v)
 {
@@ -621,8 +598,8 @@ static gcut_status bk_solve(void *state, const gcut_problem *p, const gcut_solve
                        (long long)b->m);
         goto fail;
     }
-    bk_huge(s.rr, (size_t)b->m * sizeof(bk_rr));
-    bk_huge(s.nodes, (size_t)n * sizeof(bk_node));
+    gcut_i_advise_huge(s.rr, (size_t)b->m * sizeof(bk_rr));
+    gcut_i_advise_huge(s.nodes, (size_t)n * sizeof(bk_node));
     bk_init(&s, p);
     sol->stats->init_ms = gcut_i_now_ms() - t0;
 

@@ -35,7 +35,11 @@
  * O(n m): every cancelled cycle zeroes an arc (at most m cycles, each of
  * length <= n); the searches scan each arc O(1) times between cancels.
  */
+#define _DEFAULT_SOURCE /* madvise, MADV_HUGEPAGE (gcut_i_advise_huge) */
 #include <string.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 #include "solvers/solvers_internal.h"
 
@@ -232,4 +236,20 @@ void gcut_i_marc_fill(gcut_i_marc *arcs, const gcut_bcsr *b)
         const int64_t d = b->sister[a] - a;
         arcs[a].sdiff = d > INT32_MIN && d <= INT32_MAX ? (int32_t)d : GCUT_I_MARC_FAR;
     }
+}
+
+void gcut_i_advise_huge(void *ptr, size_t bytes)
+{
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    const uintptr_t huge = (uintptr_t)1 << 21;
+    if (!ptr || bytes < 2 * huge)
+        return;
+    const uintptr_t lo = ((uintptr_t)ptr + huge - 1) & ~(huge - 1);
+    const uintptr_t hi = ((uintptr_t)ptr + bytes) & ~(huge - 1);
+    if (hi > lo)
+        (void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+#else
+    (void)ptr;
+    (void)bytes;
+#endif
 }

@@ -119,4 +119,10 @@ static inline void gcut_i_marc_push(gcut_i_marc *arcs, const int64_t *sister, in
 /* Fill the mirrored arcs from a layout's capacities (the cold residuals). */
 GCUT_HIDDEN void gcut_i_marc_fill(gcut_i_marc *arcs, const gcut_bcsr *b);
 
+/* Ask for transparent huge pages on the 2 MiB-aligned interior of a large
+ * fresh block (flow.c): filling it then costs a page fault per 2 MiB
+ * instead of per 4 KiB. Advice only; where it is not understood nothing
+ * happens. */
+GCUT_HIDDEN void gcut_i_advise_huge(void *ptr, size_t bytes);
+
 #endif /* GCUT_SOLVERS_INTERNAL_H */
