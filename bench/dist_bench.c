@@ -80,6 +80,7 @@ typedef struct vol_job {
     double cx[3], cy[3], cz[3], rad[3];
     int32_t table[256];
     int phase, threads, failed;
+    pthread_mutex_t lock; /* the grid's setters are not for concurrent callers */
 } vol_job;
 
 typedef struct vol_arg {
@@ -138,16 +139,20 @@ static void *vol_worker(void *p)
                 const int diff = u >= 0 && u < n ? abs((int)J->img[v] - (int)J->img[u]) : 0;
                 a0[j] = J->table[diff];
             }
+            pthread_mutex_lock(&J->lock);
             if (gcut_grid_set_caps_range(J->g, dir, (int32_t)base, (int32_t)plane, a0) != GCUT_OK)
                 J->failed = 1;
+            pthread_mutex_unlock(&J->lock);
         }
         for (int64_t j = 0; j < plane; j++) {
             a0[j] = 2 * abs((int)J->img[base + j] - 80);
             b0[j] = 2 * abs((int)J->img[base + j] - 170);
         }
+        pthread_mutex_lock(&J->lock);
         if (gcut_grid_set_terminal_caps_range(J->g, (int32_t)base, (int32_t)plane, a0, b0) !=
             GCUT_OK)
             J->failed = 1;
+        pthread_mutex_unlock(&J->lock);
     }
     free(a0);
     free(b0);
@@ -197,6 +202,7 @@ static gcut_grid *vol_of_spec(const char *text)
     const double t0 = wall_ms();
     vol_job J;
     memset(&J, 0, sizeof J);
+    pthread_mutex_init(&J.lock, NULL);
     J.g = g;
     J.w = (int32_t)w;
     J.h = (int32_t)h;
@@ -234,6 +240,7 @@ static gcut_grid *vol_of_spec(const char *text)
         exit(1);
     }
     free(J.img);
+    pthread_mutex_destroy(&J.lock);
     printf("%s: %lld x %lld x %lld, %lld-connected, %lld nodes (filled in %.0f ms, %d threads)\n",
            text, w, h, d, c, w * h * d, wall_ms() - t0, J.threads);
     fflush(stdout);

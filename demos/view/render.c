@@ -35,9 +35,7 @@ static void render_disp(viewer *v)
     const int32_t w = v->w, h = v->h;
     /* after a rectangle, its background (all of the outside) is not
      * painted red: the rectangle is outlined instead */
-    int rect = 0;
-    for (int32_t i = 0; i < v->ndone; i++)
-        rect |= v->strokes[i].kind == STROKE_RECT;
+    const int rect = view_has_rect(v);
     /* A row's colours depend on its image row, its seeds, the mask rows
      * y-1 .. y+1, the view and whether there is a mask and a rectangle:
      * rows whose inputs are those of the last drawing are kept (a stroke

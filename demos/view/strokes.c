@@ -374,27 +374,23 @@ int resegment_full(viewer *v)
     return 0;
 }
 
-/* The stroke's pixels not yet given to the session become seeds there and
- * the cut is re-solved warm (models kept). While painting (force 0) this is
- * skipped, leaving the update to the release, when the last solve was too
- * slow for a live overlay. */
-static void warm_update(viewer *v, uint8_t label, int force)
+int view_has_rect(const viewer *v)
 {
-    if (v->async) {
-        /* Every change goes to the worker, which re-solves warm. */
-        int have_rect = 0;
-        for (int32_t i = 0; i < v->ndone; i++)
-            have_rect |= v->strokes[i].kind == STROKE_RECT;
-        if (v->nchanged > 0 || force)
-            post_job(v, VIEW_JOB_WARM, have_rect);
-        return;
-    }
-    if (!v->s || v->nchanged == 0 || (!force && v->last_ms > LIVE_LIMIT_MS))
-        return;
+    for (int32_t i = 0; i < v->ndone; i++)
+        if (v->strokes[i].kind == STROKE_RECT)
+            return 1;
+    return 0;
+}
+
+/* In this thread: the pending stroke pixels to the session, then a warm
+ * solve, or (update) the models updated and a warm cut; the result shown. */
+static void cut_here(viewer *v, uint8_t label, int update)
+{
     const double t0 = cli_now_ms();
     gcut_seg_stats st;
     if (gcut_seg_session_add_stroke(v->s, label, v->changed, v->nchanged) != GCUT_OK ||
-        gcut_seg_session_solve(v->s, v->mask, &st) != GCUT_OK) {
+        (update ? gcut_seg_session_update_models(v->s, v->mask, &st)
+                : gcut_seg_session_solve(v->s, v->mask, &st)) != GCUT_OK) {
         cut_failed(v);
         return;
     }
@@ -404,6 +400,23 @@ static void warm_update(viewer *v, uint8_t label, int force)
     v->last_backend = st.backend;
     v->last_st = st;
     v->disp_dirty = 1;
+}
+
+/* The stroke's pixels not yet given to the session become seeds there and
+ * the cut is re-solved warm (models kept). While painting (force 0) this is
+ * skipped, leaving the update to the release, when the last solve was too
+ * slow for a live overlay. */
+static void warm_update(viewer *v, uint8_t label, int force)
+{
+    if (v->async) {
+        /* Every change goes to the worker, which re-solves warm. */
+        if (v->nchanged > 0 || force)
+            post_job(v, VIEW_JOB_WARM, view_has_rect(v));
+        return;
+    }
+    if (!v->s || v->nchanged == 0 || (!force && v->last_ms > LIVE_LIMIT_MS))
+        return;
+    cut_here(v, label, 0);
 }
 
 /* Start a new stroke (drops the strokes that could have been redone). */
@@ -450,25 +463,10 @@ void stroke_extend(viewer *v, stroke *st, int32_t x, int32_t y)
 static void update_release(viewer *v, uint8_t label)
 {
     if (v->async) {
-        int have_rect = 0;
-        for (int32_t i = 0; i < v->ndone; i++)
-            have_rect |= v->strokes[i].kind == STROKE_RECT;
-        post_job(v, VIEW_JOB_UPDATE, have_rect);
+        post_job(v, VIEW_JOB_UPDATE, view_has_rect(v));
         return;
     }
-    const double t0 = cli_now_ms();
-    gcut_seg_stats st;
-    if (gcut_seg_session_add_stroke(v->s, label, v->changed, v->nchanged) != GCUT_OK ||
-        gcut_seg_session_update_models(v->s, v->mask, &st) != GCUT_OK) {
-        cut_failed(v);
-        return;
-    }
-    v->nchanged = 0;
-    v->last_ms = cli_now_ms() - t0;
-    v->last_warm = st.warm_start;
-    v->last_backend = st.backend;
-    v->last_st = st;
-    v->disp_dirty = 1;
+    cut_here(v, label, 1);
 }
 
 /* The stroke is released: it becomes undoable, is recorded, and the image

@@ -100,6 +100,9 @@ int load_image_and_strokes(const char *path, const char *replay, gcut_image **im
 /* A viewer of img (kept, not owned) with the settings of o; 0, or 1 after
  * printing the error (viewer_free then frees what was allocated). */
 int viewer_init(viewer *v, gcut_image *img, const view_options *o);
+/* Whether a rectangle is among the strokes done (its outside is then
+ * background without being painted red). */
+int view_has_rect(const viewer *v);
 void viewer_free(viewer *v);
 
 /* The message line under the status line (fmt takes one string). */

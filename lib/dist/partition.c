@@ -68,8 +68,9 @@ static gcut_status local_exchange(void *ctx, gcut_i_region *const *regs, int32_t
 }
 
 /* The device-region extension of back end `name`, or NULL with a failure
- * recorded (as lib/grid/grid_device.c finds its extension). */
-static const gcut_grid_region_ext *find_region_ext(const char *name)
+ * recorded (as lib/grid/grid_device.c finds its extension); shared with
+ * libgcut_mpi. */
+const gcut_grid_region_ext *gcut_i_dist_region_ext(const char *name)
 {
     int32_t index = -1;
     if (gcut_backend_find(name, &index) != GCUT_OK) {
@@ -95,11 +96,6 @@ static const gcut_grid_region_ext *find_region_ext(const char *name)
         return NULL;
     }
     return x;
-}
-
-const gcut_grid_region_ext *gcut_i_dist_region_ext(const char *backend)
-{
-    return find_region_ext(backend);
 }
 
 static gcut_status local_allreduce(void *ctx, int64_t *vals, int32_t count)
@@ -223,18 +219,6 @@ typedef struct build_job {
     char (*msg)[256];
 } build_job;
 
-/* A message without the "function: " its thread put in front. */
-static const char *strip_where(const char *m)
-{
-    const char *c = strstr(m, ": ");
-    if (!c)
-        return m;
-    for (const char *q = m; q < c; q++)
-        if (*q == ' ')
-            return m;
-    return c + 2;
-}
-
 static void build_job_free(build_job *J)
 {
     gcut_i_free(J->first);
@@ -308,7 +292,7 @@ static gcut_status partitioned_in_call(gcut_grid *g, int32_t nregions, const int
     /* Where the regions live: the device of cuda-grid, or here. */
     const gcut_grid_region_ext *dev = NULL;
     if (opt->backend && strcmp(opt->backend, "cuda-grid") == 0 &&
-        !(dev = find_region_ext(opt->backend))) {
+        !(dev = gcut_i_dist_region_ext(opt->backend))) {
         st = gcut_last_status();
         gcut_i_free(cut);
         goto fail;
@@ -368,7 +352,8 @@ static gcut_status partitioned_in_call(gcut_grid *g, int32_t nregions, const int
     memset(p.regs, 0, (size_t)nregions * sizeof *p.regs);
     p.nregs = nonempty;
     gcut_i_pool bp;
-    if (dev && nuse > 1 && gcut_i_pool_init(&bp, nuse, 4000) == 0) {
+    const int threaded = dev && nuse > 1 && gcut_i_pool_init(&bp, nuse, 4000) == 0;
+    if (threaded) {
         gcut_i_pool_start(&bp);
         gcut_i_pool_run(&bp, build_fn, &J);
         gcut_i_pool_destroy(&bp);
@@ -377,7 +362,11 @@ static gcut_status partitioned_in_call(gcut_grid *g, int32_t nregions, const int
     }
     for (int32_t j = 0; j < nonempty; j++)
         if (J.st[j] != GCUT_OK) {
-            st = GCUT_FAIL(J.st[j], "%s", strip_where(J.msg[j]));
+            /* Built here, the failure is recorded already; on a worker,
+             * it is recorded again here with the worker's message. */
+            st = threaded ? GCUT_FAIL(J.st[j], "region %d of %d: %s", (int)j, (int)nonempty,
+                                      J.msg[j])
+                          : J.st[j];
             build_job_free(&J);
             gcut_i_free(cut);
             goto fail;

@@ -28,10 +28,10 @@ trap 'rm -rf "$T"' EXIT
 sed -e 's/kernel<<<(nb), kBlock>>>(__VA_ARGS__);/EMU_LAUNCH(kernel, nb, __VA_ARGS__);/' \
   "$ROOT/cuda/grid/grid_region.cu" >"$T/region_emu.cpp"
 grep -q EMU_LAUNCH "$T/region_emu.cpp" || { echo "the launch macro of grid_region.cu changed"; exit 1; }
-sed -e 's/!(dev = find_region_ext(opt->backend))/!(dev = emu_ext())/' \
-  -e 's/^static const gcut_grid_region_ext \*find_region_ext/const gcut_grid_region_ext *emu_ext(void);\nstatic const gcut_grid_region_ext *find_region_ext_unused/' \
-  -e 's/return find_region_ext(backend);/(void)backend; return emu_ext();/' \
+# gcut_i_dist_region_ext (the plugin's extension) becomes the emulated one.
+sed -e 's/^const gcut_grid_region_ext \*gcut_i_dist_region_ext(const char \*name)$/const gcut_grid_region_ext *emu_ext(void);\nconst gcut_grid_region_ext *gcut_i_dist_region_ext(const char *name) { (void)name; return emu_ext(); }\nstatic const gcut_grid_region_ext *region_ext_unused(const char *name)/' \
   "$ROOT/lib/dist/partition.c" >"$T/partition_emu.c"
+grep -q region_ext_unused "$T/partition_emu.c" || { echo "gcut_i_dist_region_ext's definition changed"; exit 1; }
 sed -e 's/tu_backend_available("cuda-grid")/1/' \
   -e 's/solve_whole(g, "cuda-grid", label)/solve_whole(g, "cpu-bk", label)/' \
   "$ROOT/tests/test_gpu_dist.c" >"$T/tgd.c"
