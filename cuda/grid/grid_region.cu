@@ -787,7 +787,8 @@ struct Group {
 };
 
 #ifdef GCUT_CU_HAVE_NCCL
-/* Creating NCCL communicators costs a large part of a second, so those of
+/* Creating NCCL communicators is slow (made per solve, the quick test set
+ * on 2 GPUs did not finish in 600 s; made once, 18 s), so those of
  * a device list are kept for the life of the process and lent to one solve
  * at a time (a solve that finds them in use makes its own). */
 constexpr int kCommSlots = 8;
