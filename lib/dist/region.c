@@ -342,7 +342,10 @@ gcut_status gcut_i_region_copy_msg(gcut_i_region *dst, int dst_side, gcut_i_regi
         memcpy(to, from, bytes);
         return GCUT_OK;
     }
-    return src->dx->copy(to, from, bytes);
+    /* A failed copy stays with the region, as its other device calls do. */
+    const gcut_status st = src->dx->copy(to, from, bytes);
+    dev_ok(src, st);
+    return st;
 }
 
 void gcut_i_region_set_neighbours(gcut_i_region *r, int lo, int hi)
