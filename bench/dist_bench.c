@@ -81,6 +81,12 @@ typedef struct vol_job {
     int32_t table[256];
     int phase, threads, failed;
     pthread_mutex_t lock; /* the grid's setters are not for concurrent callers */
+    /* --slabs: the volume straight into the slabs' own arrays (phase 2),
+     * and the cut's capacity summed per thread (phase 3). */
+    gcut_grid_slab *sl;
+    int32_t nsl;
+    const uint8_t *cut;
+    int64_t cap_sum[128];
 } vol_job;
 
 typedef struct vol_arg {
@@ -94,6 +100,58 @@ static uint64_t mix64(uint64_t x)
     x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
     x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
     return x ^ (x >> 31);
+}
+
+/* The slab holding plane z. */
+static const gcut_grid_slab *slab_of(const vol_job *J, int64_t z)
+{
+    int32_t i = 0;
+    while (i + 1 < J->nsl && J->sl[i + 1].first <= z)
+        i++;
+    return &J->sl[i];
+}
+
+/* Phase 2: the capacities of planes z0..z1-1 into their slabs' arrays (the
+ * energy of the grid path below). Phase 3: the capacity of the cut over
+ * the arcs that leave planes z0..z1-1's nodes, into cap_sum[id]. */
+static void *slab_worker(vol_job *J, int id, int32_t z0, int32_t z1)
+{
+    const int64_t plane = (int64_t)J->w * J->h;
+    const int64_t n = plane * J->d;
+    int64_t sum = 0;
+    for (int32_t z = z0; z < z1; z++) {
+        const gcut_grid_slab *s = slab_of(J, z);
+        const int64_t base = plane * z, at = plane * (z - s->first);
+        for (int32_t dir = 0; dir < J->c; dir++) {
+            int32_t dx, dy, dz;
+            gcut_grid_direction(J->c, dir, &dx, &dy, &dz);
+            const int64_t step = dx + (int64_t)J->w * (dy + (int64_t)J->h * dz);
+            int32_t *cap = (int32_t *)s->cap[dir] + at;
+            for (int64_t j = 0; j < plane; j++) {
+                const int64_t v = base + j, u = v + step;
+                const int64_t x = j % J->w, y = j / J->w;
+                const int inside = x + dx >= 0 && x + dx < J->w && y + dy >= 0 && y + dy < J->h &&
+                                   z + dz >= 0 && z + dz < J->d;
+                if (J->phase == 2) {
+                    const int diff = u >= 0 && u < n ? abs((int)J->img[v] - (int)J->img[u]) : 0;
+                    cap[j] = J->table[diff];
+                } else if (inside && J->cut[v] == GCUT_SOURCE && J->cut[u] == GCUT_SINK) {
+                    sum += cap[j];
+                }
+            }
+        }
+        int32_t *src = (int32_t *)s->cap_source + at, *snk = (int32_t *)s->cap_sink + at;
+        for (int64_t j = 0; j < plane; j++) {
+            if (J->phase == 2) {
+                src[j] = 2 * abs((int)J->img[base + j] - 80);
+                snk[j] = 2 * abs((int)J->img[base + j] - 170);
+            } else {
+                sum += J->cut[base + j] == GCUT_SOURCE ? snk[j] : src[j];
+            }
+        }
+    }
+    J->cap_sum[id] = sum;
+    return NULL;
 }
 
 static void *vol_worker(void *p)
@@ -119,6 +177,8 @@ static void *vol_worker(void *p)
                 }
         return NULL;
     }
+    if (J->phase >= 2)
+        return slab_worker(J, a->id, z0, z1);
     /* The capacities of planes z0..z1-1, a plane at a time. */
     const int64_t n = plane * J->d;
     int32_t *a0 = malloc((size_t)plane * 4 + 4), *b0 = malloc((size_t)plane * 4 + 4);
@@ -159,7 +219,21 @@ static void *vol_worker(void *p)
     return NULL;
 }
 
-static gcut_grid *vol_of_spec(const char *text)
+/* Run phase J->phase of the workers on every thread. */
+static void vol_phase(vol_job *J)
+{
+    pthread_t tid[128];
+    vol_arg args[128];
+    for (int i = 0; i < J->threads; i++) {
+        args[i] = (vol_arg){J, i};
+        pthread_create(&tid[i], NULL, vol_worker, &args[i]);
+    }
+    for (int i = 0; i < J->threads; i++)
+        pthread_join(tid[i], NULL);
+}
+
+/* Parse "vol:..." into J and draw its image (phase 0). */
+static void vol_setup(const char *text, vol_job *J)
 {
     long long w = 0, h = 0, d = 0, c = 6, seed = 1;
     const char *p = text + 4;
@@ -190,53 +264,64 @@ static gcut_grid *vol_of_spec(const char *text)
         if (*p == ',')
             p++;
     }
-    gcut_grid *g;
-    if (w < 1 || h < 1 || d < 1 || w * h * d > INT32_MAX ||
-        gcut_grid_new(&g, (int32_t)w, (int32_t)h, (int32_t)d, (int32_t)c) != GCUT_OK) {
-        fprintf(stderr, "gcut-dist-bench: %s: %s\n", text,
-                w < 1 || h < 1 || d < 1 ? "w, h and d must be >= 1"
-                : w * h * d > INT32_MAX ? "more than 2^31 - 1 voxels"
-                                        : gcut_last_error());
+    int32_t dx, dy, dz;
+    if (w < 1 || h < 1 || d < 1 || w > INT32_MAX || h > INT32_MAX || d > INT32_MAX ||
+        (c != 6 && c != 18 && c != 26) || gcut_grid_direction((int32_t)c, 0, &dx, &dy, &dz)) {
+        fprintf(stderr, "gcut-dist-bench: %s: w, h and d must be 1 .. 2^31 - 1, conn 6, 18 or 26\n",
+                text);
         exit(2);
     }
-    const double t0 = wall_ms();
-    vol_job J;
-    memset(&J, 0, sizeof J);
-    pthread_mutex_init(&J.lock, NULL);
-    J.g = g;
-    J.w = (int32_t)w;
-    J.h = (int32_t)h;
-    J.d = (int32_t)d;
-    J.c = (int32_t)c;
-    J.seed = (uint64_t)seed;
+    memset(J, 0, sizeof *J);
+    pthread_mutex_init(&J->lock, NULL);
+    J->w = (int32_t)w;
+    J->h = (int32_t)h;
+    J->d = (int32_t)d;
+    J->c = (int32_t)c;
+    J->seed = (uint64_t)seed;
     uint64_t r = mix64((uint64_t)seed * 7919u);
     for (int i = 0; i < 3; i++) {
-        const int32_t m = J.w < J.h ? J.w : J.h;
-        J.cx[i] = (double)((r = mix64(r)) % (uint64_t)J.w);
-        J.cy[i] = (double)((r = mix64(r)) % (uint64_t)J.h);
-        J.cz[i] = (double)((r = mix64(r)) % (uint64_t)J.d);
-        J.rad[i] = 0.15 * m + (double)((r = mix64(r)) % (uint64_t)(m / 4 + 2));
+        const int32_t m = J->w < J->h ? J->w : J->h;
+        J->cx[i] = (double)((r = mix64(r)) % (uint64_t)J->w);
+        J->cy[i] = (double)((r = mix64(r)) % (uint64_t)J->h);
+        J->cz[i] = (double)((r = mix64(r)) % (uint64_t)J->d);
+        J->rad[i] = 0.15 * m + (double)((r = mix64(r)) % (uint64_t)(m / 4 + 2));
     }
     for (int i = 0; i < 256; i++)
-        J.table[i] = 2 + (int32_t)(60.0 * exp(-(double)(i * i) / (2.0 * 25.0 * 25.0)));
-    J.img = malloc((size_t)(w * h * d));
-    long nt = sysconf(_SC_NPROCESSORS_ONLN);
-    J.threads = (int)(nt < 1 ? 1 : nt > 128 ? 128 : nt);
-    if (J.threads > d)
-        J.threads = (int)d;
-    pthread_t tid[128];
-    vol_arg args[128];
-    for (J.phase = 0; J.img && J.phase < 2; J.phase++) {
-        for (int i = 0; i < J.threads; i++) {
-            args[i] = (vol_arg){&J, i};
-            pthread_create(&tid[i], NULL, vol_worker, &args[i]);
-        }
-        for (int i = 0; i < J.threads; i++)
-            pthread_join(tid[i], NULL);
+        J->table[i] = 2 + (int32_t)(60.0 * exp(-(double)(i * i) / (2.0 * 25.0 * 25.0)));
+    J->img = malloc((size_t)(w * h * d));
+    if (!J->img) {
+        fprintf(stderr, "gcut-dist-bench: %s: cannot allocate the image (%lld bytes)\n", text,
+                w * h * d);
+        exit(1);
     }
-    if (!J.img || J.failed) {
+    long nt = sysconf(_SC_NPROCESSORS_ONLN);
+    J->threads = (int)(nt < 1 ? 1 : nt > 128 ? 128 : nt);
+    if (J->threads > d)
+        J->threads = (int)d;
+    J->phase = 0;
+    vol_phase(J);
+}
+
+static gcut_grid *vol_of_spec(const char *text)
+{
+    const double t0 = wall_ms();
+    vol_job J;
+    vol_setup(text, &J);
+    const long long w = J.w, h = J.h, d = J.d, c = J.c;
+    gcut_grid *g;
+    if (w * h * d > INT32_MAX ||
+        gcut_grid_new(&g, (int32_t)w, (int32_t)h, (int32_t)d, (int32_t)c) != GCUT_OK) {
+        fprintf(stderr, "gcut-dist-bench: %s: %s\n", text,
+                w * h * d > INT32_MAX ? "more than 2^31 - 1 voxels (use --slabs)"
+                                      : gcut_last_error());
+        exit(2);
+    }
+    J.g = g;
+    J.phase = 1;
+    vol_phase(&J);
+    if (J.failed) {
         fprintf(stderr, "gcut-dist-bench: %s: cannot fill the volume: %s\n", text,
-                J.img ? gcut_last_error() : "out of memory");
+                gcut_last_error());
         exit(1);
     }
     free(J.img);
@@ -246,6 +331,135 @@ static gcut_grid *vol_of_spec(const char *text)
     fflush(stdout);
     return g;
 }
+
+static uint64_t cut_hash(const uint8_t *cut, size_t n);
+
+#ifndef GCUT_DIST_BENCH_MPI
+/* --slabs: the volume in R slabs of arrays of their own, solved by
+ * gcut_grid_solve_slabs on G devices (cuda-grid) or CPU regions, for each
+ * GxR of --runs. No gcut_grid and no reference solve (the volume may pass
+ * 2^31 nodes): each answer is checked by the capacity of its cut (equal
+ * to the flow: the cut is minimum and the flow maximum) and against the
+ * first run (flow and cut bytes). */
+static int run_slabs(const char *text, const char *backend, const int32_t *gpus,
+                     const int32_t *regs, int nruns, double time_limit)
+{
+    const double t0 = wall_ms();
+    vol_job J;
+    vol_setup(text, &J);
+    const int64_t plane = (int64_t)J.w * J.h, n = plane * J.d;
+    const double t_img = wall_ms() - t0;
+    uint8_t *cut = malloc((size_t)n), *first_cut = NULL;
+    if (!cut) {
+        fprintf(stderr, "gcut-dist-bench: cannot allocate the cut (%lld bytes)\n", (long long)n);
+        return 1;
+    }
+    printf("%s: %d x %d x %d, %d-connected, %lld nodes, slabs of arrays of their own "
+           "(image %.0f ms, %d threads; about %.1f GB of capacities)\n",
+           text, J.w, J.h, J.d, J.c, (long long)n, t_img, J.threads,
+           (double)n * (J.c + 2) * 4 / 1e9);
+    printf("%-10s %10s %10s %10s %8s %20s %20s %18s\n", "run", "fill ms", "total ms", "solve ms",
+           "sweeps", "flow", "cut capacity", "cut hash");
+    fflush(stdout);
+    int64_t first_flow = -1;
+    int bad = 0;
+    for (int r = 0; r < nruns; r++) {
+        const int32_t R = regs[r];
+        if (R > J.d) {
+            printf("%dx%d: more slabs than planes, skipped\n", (int)gpus[r], (int)R);
+            continue;
+        }
+        double tf = wall_ms();
+        J.nsl = R;
+        J.sl = calloc((size_t)R, sizeof *J.sl);
+        if (!J.sl)
+            return 1;
+        for (int32_t i = 0; i < R; i++) {
+            gcut_grid_slab *s = &J.sl[i];
+            s->first = (int64_t)J.d * i / R;
+            s->planes = (int32_t)((int64_t)J.d * (i + 1) / R - s->first);
+            s->device = -1;
+            const size_t m = (size_t)(plane * s->planes) * 4;
+            int32_t *arr[28];
+            for (int a = 0; a < J.c + 2; a++)
+                if (!(arr[a] = malloc(m))) {
+                    fprintf(stderr, "gcut-dist-bench: out of host memory for slab %d\n", (int)i);
+                    return 1;
+                }
+            for (int a = 0; a < J.c; a++)
+                s->cap[a] = arr[a];
+            s->cap_source = arr[J.c];
+            s->cap_sink = arr[J.c + 1];
+            s->cut = cut + plane * s->first;
+        }
+        J.phase = 2;
+        vol_phase(&J);
+        tf = wall_ms() - tf;
+        char params[160] = "";
+        gcut_solve_options opt;
+        gcut_solve_options_init(&opt);
+        opt.backend = backend;
+        opt.time_limit = time_limit;
+        if (backend && !strcmp(backend, "cuda-grid")) {
+            int len = snprintf(params, sizeof params, "devices=");
+            for (int i = 0; i < gpus[r] && len < (int)sizeof params - 8; i++)
+                len += snprintf(params + len, sizeof params - (size_t)len, "%s%d", i ? ":" : "", i);
+            opt.params = params;
+        }
+        int64_t flow = -1;
+        gcut_stats st;
+        memset(&st, 0, sizeof st);
+        const double ts = wall_ms();
+        const gcut_status rc =
+            gcut_grid_solve_slabs(J.w, J.h, J.d, J.c, J.sl, R, &opt, &flow, &st);
+        const double total = wall_ms() - ts;
+        char name[32];
+        snprintf(name, sizeof name, "%dx%d", (int)gpus[r], (int)R);
+        if (rc != GCUT_OK) {
+            printf("%-10s failed: %s\n", name, gcut_last_error());
+            bad = 1;
+        } else {
+            J.cut = cut;
+            J.phase = 3;
+            vol_phase(&J);
+            int64_t capsum = 0;
+            for (int i = 0; i < J.threads; i++)
+                capsum += J.cap_sum[i];
+            const uint64_t hash = cut_hash(cut, (size_t)n);
+            printf("%-10s %10.0f %10.0f %10.0f %8lld %20lld %20lld %18llx  (build %.0f ms)\n", name,
+                   tf, total, st.solve_ms, (long long)st.rounds, (long long)flow,
+                   (long long)capsum, (unsigned long long)hash, st.init_ms);
+            if (capsum != flow) {
+                printf("  FAILED: the cut's capacity is not the flow\n");
+                bad = 1;
+            }
+            if (!first_cut) {
+                first_cut = malloc((size_t)n);
+                if (first_cut)
+                    memcpy(first_cut, cut, (size_t)n);
+                first_flow = flow;
+            } else if (flow != first_flow || memcmp(cut, first_cut, (size_t)n) != 0) {
+                printf("  FAILED: differs from the first run (flow %lld)\n", (long long)first_flow);
+                bad = 1;
+            }
+        }
+        fflush(stdout);
+        for (int32_t i = 0; i < R; i++) {
+            for (int a = 0; a < J.c; a++)
+                free((void *)J.sl[i].cap[a]);
+            free((void *)J.sl[i].cap_source);
+            free((void *)J.sl[i].cap_sink);
+        }
+        free(J.sl);
+        J.sl = NULL;
+    }
+    free(first_cut);
+    free(cut);
+    free(J.img);
+    pthread_mutex_destroy(&J.lock);
+    return bad;
+}
+#endif
 
 static gcut_grid *grid_of_spec(const char *text)
 {
@@ -460,14 +674,18 @@ int main(int argc, char **argv)
 #endif
     const char *spec = NULL, *backend = NULL, *refname = NULL;
     int32_t regions[16] = {1, 2, 4}, threads = 0, rgpus[16], rregs[16];
-    int nregions = 3, repeat = 3, nruns = 0, ref_only = 0;
+    int nregions = 3, repeat = 3, nruns = 0, ref_only = 0, slabs = 0;
     double time_limit = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             printf("usage: gcut-dist-bench SPEC [--regions 1,2,4] [--threads N] [--repeat N]\n"
                    "       [--backend cuda-grid --runs GxR,...] [--reference cpu-bk|cuda-grid|none]\n"
                    "       [--time-limit S] [--reference-only]\n"
-                   "SPEC: a grid2d/grid3d spec of gcut-gen, or vol:w=W,h=H,d=D[,conn=C][,seed=S]\n");
+                   "       gcut-dist-bench vol:... --slabs [--backend cuda-grid] --runs GxR,...\n"
+                   "SPEC: a grid2d/grid3d spec of gcut-gen, or vol:w=W,h=H,d=D[,conn=C][,seed=S]\n"
+                   "--slabs: the volume in R slabs of arrays of their own (gcut_grid_solve_slabs,\n"
+                   "  past 2^31 voxels too), on G GPUs with cuda-grid; each answer checked by its\n"
+                   "  cut's capacity and against the first run\n");
             return 0;
         }
         if (!strcmp(argv[i], "--version")) {
@@ -482,6 +700,8 @@ int main(int argc, char **argv)
             refname = argv[++i];
         else if (!strcmp(argv[i], "--reference-only"))
             ref_only = 1;
+        else if (!strcmp(argv[i], "--slabs"))
+            slabs = 1;
         else if (!strcmp(argv[i], "--time-limit") && i + 1 < argc)
             time_limit = atof(argv[++i]);
         else if (!strcmp(argv[i], "--runs") && i + 1 < argc) {
@@ -515,6 +735,15 @@ int main(int argc, char **argv)
         return 2;
     }
     const int on_gpu = backend && !strcmp(backend, "cuda-grid");
+#ifndef GCUT_DIST_BENCH_MPI
+    if (slabs) {
+        if (strncmp(spec, "vol:", 4) != 0 || nruns < 1) {
+            fprintf(stderr, "gcut-dist-bench: --slabs needs a vol: spec and --runs GxR,...\n");
+            return 2;
+        }
+        return run_slabs(spec, backend, rgpus, rregs, nruns, time_limit);
+    }
+#endif
     if (!refname)
         refname = on_gpu ? "cuda-grid" : "cpu-bk";
     gcut_grid *g = grid_of_spec(spec);
@@ -524,6 +753,7 @@ int main(int argc, char **argv)
     (void)threads;
     (void)time_limit;
     (void)ref_only;
+    (void)slabs;
     run_mpi(g, ref, repeat);
 #else
     gcut_result *first = NULL;

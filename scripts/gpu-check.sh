@@ -47,7 +47,13 @@
 #               6-connected, and STRONG26^3 (default 384) 26-connected, on 1, 2, 4, 8
 #               GPUs against cuda-grid), weak (WEAK^2 x (WEAK * G), default 512,
 #               on G = 1, 2, 4, 8 GPUs), large (LARGE^3, default 1280, on every GPU,
-#               after cuda-grid is tried on one GPU alone); rows in multi.txt
+#               after cuda-grid is tried on one GPU alone), slabs (the volume $SLABS,
+#               default vol:w=2048,h=2048,d=1024,conn=6 (4.3 G voxels), as slabs of
+#               arrays of their own on every GPU: runs $SLABS_RUNS, default
+#               NGPUx(2 NGPU),NGPUxNGPU; checked by the cut's capacity and across runs);
+#               rows in multi.txt. compute-sanitizer here runs with
+#               --report-api-errors $SAN_API (default no: NCCL raises and handles CUDA
+#               API errors of its own; gcut checks every call it makes)
 #
 # Writes under $OUT (10 files at most): env.txt, build.log, test.log, python.log,
 # sanitize.log, bench.txt, bench.csv, multi.log, multi.txt and summary.md, then prints the summary (last, so that the end
@@ -363,6 +369,14 @@ elif has_step multi; then
   [ "$NGPU" -gt 2 ] && [ "$NGPU" != 4 ] && [ "$NGPU" != 8 ] && COUNTS="$COUNTS $NGPU"
   note "multi: $NGPU GPUs ($(nvidia-smi --query-gpu=name --format=csv,noheader | sort | uniq -c | xargs)), NCCL_NVLS_ENABLE=0"
   if has_multi test; then
+    t0=$(date +%s)
+    if GCUT_GPU_REPEAT=${MULTI_REPEAT:-10} GCUT_GPU_QUICK=1 GCUT_GPU_DIST_SIZE=0 \
+         timeout "${TEST_TIMEOUT:-900}" "$BUILD/bin/test_gpu_dist" >>"$OUT/multi.log" 2>&1; then
+      note "test_gpu_dist on 1 GPU (quick set, GCUT_GPU_REPEAT=${MULTI_REPEAT:-10}): ok ($(elapsed "$t0") s)"
+    else
+      note "test_gpu_dist on 1 GPU (quick set): FAILED ($(elapsed "$t0") s, see multi.log)"
+      STATUS=1
+    fi
     for k in $COUNTS; do
       t0=$(date +%s)
       if GCUT_GPU_DEVICES=$(devlist "$k") GCUT_GPU_REPEAT=${MULTI_REPEAT:-10} GCUT_GPU_QUICK=1 \
@@ -414,6 +428,7 @@ elif has_step multi; then
       t0=$(date +%s)
       if GCUT_GPU_DEVICES=0:1 GCUT_GPU_QUICK=$quick GCUT_GPU_REPEAT=1 \
            timeout "${SAN_TIMEOUT:-240}" compute-sanitizer --tool "$tool" --error-exitcode 99 \
+           --report-api-errors "${SAN_API:-no}" \
            "$BUILD/bin/test_gpu_dist" >>"$OUT/multi.log" 2>&1; then
         note "compute-sanitizer $tool test_gpu_dist on 2 GPUs: ok ($(elapsed "$t0") s)"
       else
@@ -441,12 +456,20 @@ elif has_step multi; then
     for k in 1 2 4 8; do [ "$k" -le "$NGPU" ] && r="$r,${k}x$((k * $1))"; done
     echo "$r"
   }
+  if has_multi slabs; then
+    # A volume given as slabs of arrays of their own (gcut_grid_solve_slabs):
+    # past 2^31 voxels, more than one gcut_grid (and so one cuda-grid solve)
+    # can hold; each answer checked by its cut's capacity and across runs.
+    dist_bench "slabs ${SLABS:-vol:w=2048,h=2048,d=1024,conn=6}" "${SLABS:-vol:w=2048,h=2048,d=1024,conn=6}" \
+      --slabs --backend cuda-grid --time-limit "${SLABS_TLIMIT:-400}" \
+      --runs "${SLABS_RUNS:-${NGPU}x$((2 * NGPU)),${NGPU}x${NGPU}}"
+  fi
   if has_multi strong; then
     S=${STRONG:-768}
     dist_bench "strong ${S}^3 c6" "vol:w=$S,h=$S,d=$S,conn=6" --backend cuda-grid \
       --runs "$(runs_upto 2)" --repeat "${MULTI_BENCH_REPEAT:-1}"
     S=${STRONG26:-384}
-    dist_bench "strong ${S}^3 c26" "vol:w=$S,h=$S,d=$S,conn=26" --backend cuda-grid \
+    [ "$S" = 0 ] || dist_bench "strong ${S}^3 c26" "vol:w=$S,h=$S,d=$S,conn=26" --backend cuda-grid \
       --runs "$(runs_upto 2)" --repeat "${MULTI_BENCH_REPEAT:-1}"
   fi
   if has_multi weak; then
@@ -465,7 +488,7 @@ elif has_step multi; then
     dist_bench "large ${S}^3 c6 on $NGPU GPUs" "vol:w=$S,h=$S,d=$S,conn=6" --backend cuda-grid \
       --reference none --runs "${LARGE_RUNS:-${NGPU}x$((2 * NGPU))}" --repeat 1
   fi
-  grep -E '^(vol|cuda-grid|gpus|###)' "$OUT/multi.txt" | cut -c1-250 | sed 's/^/    /' | tee -a "$SUMMARY"
+  grep -E '^(vol|cuda-grid|gpus|###|run |[0-9]+x[0-9]+ )|FAILED' "$OUT/multi.txt" | cut -c1-250 | sed 's/^/    /' | tee -a "$SUMMARY"
 fi
 
 note ""

@@ -6,8 +6,9 @@
  * every capacity pattern of the grid suites (huge ones near INT32_MAX
  * included), cuts that cross every region boundary and flow that crosses
  * all of them, 1 and 2 threads: the same flow and the same canonical cut
- * bytes. Then the errors, and the time limit, the progress callback and
- * the memory budget.
+ * bytes; every case also as slabs of arrays of their own
+ * (gcut_grid_solve_slabs). Then the errors, and the time limit, the
+ * progress callback and the memory budget.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,6 +50,28 @@ static void check_one(gcut_grid *g, const gcut_result *ref, int32_t regions, con
                  (int)threads);
     assert_true(gcut_result_stats(res)->rounds >= 1);
     gcut_result_free(res);
+    g_cases++;
+    /* The same regions as slabs of arrays of their own (gcut_grid_solve_slabs). */
+    const int three_d = gcut_grid_connectivity(g) != 4 && gcut_grid_connectivity(g) != 8;
+    const int64_t P = three_d ? gcut_grid_depth(g) : gcut_grid_height(g);
+    int32_t counts[16], k = 0;
+    for (int32_t i = 0; i < regions && i < 16; i++) {
+        const int32_t c = planes ? planes[i] : (int32_t)((P * (i + 1)) / regions - (P * i) / regions);
+        if (c > 0)
+            counts[k++] = c;
+    }
+    uint8_t *cut = malloc((size_t)n);
+    assert_non_null(cut);
+    int64_t flow = -1;
+    gcut_stats stats;
+    if (tu_solve_slabs(g, k, counts, &opt, 0, &flow, cut, &stats) != GCUT_OK)
+        fail_msg("%s: %d slabs: %s", label, (int)k, gcut_last_error());
+    if (flow != gcut_result_flow(ref) || memcmp(cut, gcut_result_cut(ref), (size_t)n) != 0)
+        fail_msg("%s: %d slabs, %d threads: flow %lld (cpu-ref %lld)%s", label, (int)k,
+                 (int)threads, (long long)flow, (long long)gcut_result_flow(ref),
+                 flow == gcut_result_flow(ref) ? ", the cut differs" : "");
+    assert_true(stats.rounds >= 1);
+    free(cut);
     g_cases++;
 }
 
@@ -188,6 +211,90 @@ static void test_errors(void **unused)
     gcut_grid_free(g);
 }
 
+/* gcut_grid_solve_slabs refuses bad slabs with the reason, *flow untouched. */
+static void test_slab_errors(void **unused)
+{
+    (void)unused;
+    enum { W = 3, H = 4, D = 5 };
+    int32_t caps[8][W * H * D];
+    for (int a = 0; a < 8; a++)
+        for (int i = 0; i < W * H * D; i++)
+            caps[a][i] = (a * 7 + i * 13) % 9;
+    uint8_t cut[W * H * D];
+    gcut_grid_slab sl[2];
+    memset(sl, 0, sizeof sl);
+    for (int i = 0; i < 2; i++) {
+        sl[i].first = i ? 2 : 0;
+        sl[i].planes = i ? 3 : 2;
+        sl[i].device = -1;
+        const size_t at = (size_t)sl[i].first * W * H;
+        sl[i].cap_source = caps[6] + at;
+        sl[i].cap_sink = caps[7] + at;
+        for (int d = 0; d < 6; d++)
+            sl[i].cap[d] = caps[d] + at;
+        sl[i].cut = cut + at;
+    }
+    int64_t flow = -7;
+    assert_int_equal(gcut_grid_solve_slabs(W, H, D, 6, NULL, 2, NULL, &flow, NULL), GCUT_ERR_INVALID);
+    assert_int_equal(gcut_grid_solve_slabs(W, H, D, 6, sl, 2, NULL, NULL, NULL), GCUT_ERR_INVALID);
+    assert_int_equal(gcut_grid_solve_slabs(W, H, D, 6, sl, 0, NULL, &flow, NULL), GCUT_ERR_INVALID);
+    assert_int_equal(gcut_grid_solve_slabs(W, H, D, 5, sl, 2, NULL, &flow, NULL), GCUT_ERR_INVALID);
+    assert_non_null(strstr(gcut_last_error(), "connectivity"));
+    assert_int_equal(gcut_grid_solve_slabs(W, H, 2, 4, sl, 2, NULL, &flow, NULL), GCUT_ERR_INVALID);
+    /* The planes do not add up, a gap, a missing cut. */
+    assert_int_equal(gcut_grid_solve_slabs(W, H, D + 1, 6, sl, 2, NULL, &flow, NULL),
+                     GCUT_ERR_INVALID);
+    assert_non_null(strstr(gcut_last_error(), "planes in all"));
+    sl[1].first = 3;
+    assert_int_equal(gcut_grid_solve_slabs(W, H, D, 6, sl, 2, NULL, &flow, NULL), GCUT_ERR_INVALID);
+    assert_non_null(strstr(gcut_last_error(), "slab 1 starts at plane 3"));
+    sl[1].first = 2;
+    sl[0].planes = 0;
+    assert_int_equal(gcut_grid_solve_slabs(W, H, D, 6, sl, 2, NULL, &flow, NULL), GCUT_ERR_INVALID);
+    sl[0].planes = 2;
+    sl[1].cut = NULL;
+    assert_int_equal(gcut_grid_solve_slabs(W, H, D, 6, sl, 2, NULL, &flow, NULL), GCUT_ERR_INVALID);
+    assert_non_null(strstr(gcut_last_error(), "no cut buffer"));
+    sl[1].cut = cut + 2 * W * H;
+    /* Device slabs need cuda-grid; a bad device number. */
+    sl[1].device = 0;
+    assert_int_equal(gcut_grid_solve_slabs(W, H, D, 6, sl, 2, NULL, &flow, NULL), GCUT_ERR_INVALID);
+    assert_non_null(strstr(gcut_last_error(), "cuda-grid"));
+    sl[1].device = -2;
+    assert_int_equal(gcut_grid_solve_slabs(W, H, D, 6, sl, 2, NULL, &flow, NULL), GCUT_ERR_INVALID);
+    sl[1].device = -1;
+    /* A negative capacity: the message names the node. */
+    caps[2][37] = -4;
+    assert_int_equal(gcut_grid_solve_slabs(W, H, D, 6, sl, 2, NULL, &flow, NULL), GCUT_ERR_INVALID);
+    assert_non_null(strstr(gcut_last_error(), "node 37 is -4"));
+    caps[2][37] = 1;
+    caps[7][5] = -1;
+    assert_int_equal(gcut_grid_solve_slabs(W, H, D, 6, sl, 2, NULL, &flow, NULL), GCUT_ERR_INVALID);
+    assert_non_null(strstr(gcut_last_error(), "sink capacity of node 5"));
+    caps[7][5] = 0;
+    gcut_solve_options opt;
+    gcut_solve_options_init(&opt);
+    opt.want_flows = 1;
+    assert_int_equal(gcut_grid_solve_slabs(W, H, D, 6, sl, 2, &opt, &flow, NULL),
+                     GCUT_ERR_UNSUPPORTED);
+    opt.want_flows = 0;
+    opt.params = "devices=0";
+    assert_int_equal(gcut_grid_solve_slabs(W, H, D, 6, sl, 2, &opt, &flow, NULL), GCUT_ERR_INVALID);
+    assert_int_equal(flow, -7);
+    /* Then it solves, as a grid of the same arrays does. */
+    gcut_grid *g;
+    assert_int_equal(gcut_grid_new(&g, W, H, D, 6), GCUT_OK);
+    for (int d = 0; d < 6; d++)
+        assert_int_equal(gcut_grid_set_caps(g, d, caps[d]), GCUT_OK);
+    assert_int_equal(gcut_grid_set_terminal_caps(g, caps[6], caps[7]), GCUT_OK);
+    gcut_result *ref = solve_ref(g);
+    assert_int_equal(gcut_grid_solve_slabs(W, H, D, 6, sl, 2, NULL, &flow, NULL), GCUT_OK);
+    assert_int_equal(flow, gcut_result_flow(ref));
+    assert_memory_equal(cut, gcut_result_cut(ref), W * H * D);
+    gcut_result_free(ref);
+    gcut_grid_free(g);
+}
+
 static int stop_now(const gcut_progress *p, void *user)
 {
     (void)p;
@@ -299,7 +406,7 @@ int main(void)
         cmocka_unit_test(test_random),        cmocka_unit_test(test_crossing),
         cmocka_unit_test(test_larger),        cmocka_unit_test(test_errors),
         cmocka_unit_test(test_limits),        cmocka_unit_test(test_count),
-        cmocka_unit_test(test_device_choice),
+        cmocka_unit_test(test_device_choice), cmocka_unit_test(test_slab_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

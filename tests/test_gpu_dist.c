@@ -9,7 +9,9 @@
  * capacity pattern of the grid suites (huge ones near INT32_MAX among
  * them), vision-like grids, cuts that cross every region boundary and
  * flow that crosses all of them; 1 to 8 regions, even splits and random
- * uneven ones with empty and 1-plane regions. Every partitioned solve is
+ * uneven ones with empty and 1-plane regions; each also as slabs of
+ * arrays of their own (gcut_grid_solve_slabs) in host memory, device
+ * memory or both. Every partitioned solve is
  * repeated GCUT_GPU_REPEAT times and must give the same answer each time
  * (an answer that changes is a race). Then one timing line for a 6-connected
  * vision-like volume (regions 1, 2, 4, 8: ms and sweeps) for the record.
@@ -173,6 +175,33 @@ static void check_one(gcut_grid *g, const gcut_result *ref, const gcut_result *w
         first = res;
     }
     gcut_result_free(first);
+    g_cases++;
+    /* The same regions as slabs of arrays of their own
+     * (gcut_grid_solve_slabs): in host memory, in device memory, or
+     * alternating (device memory where the plugin can allocate it). */
+    const int64_t P = planes_of(g);
+    int32_t counts[16], k = 0;
+    for (int32_t i = 0; i < regions && i < 16; i++) {
+        const int32_t c = planes ? planes[i] : (int32_t)((P * (i + 1)) / regions - (P * i) / regions);
+        if (c > 0)
+            counts[k++] = c;
+    }
+    static const uint32_t masks[3] = {0u, 0xffffffffu, 0xaaaaaaaau};
+    const uint32_t mask = gcut_device_available(NULL) ? masks[g_cases % 3] : 0u;
+    const int32_t n = gcut_grid_num_nodes(g);
+    uint8_t *cut = malloc((size_t)n);
+    assert_non_null(cut);
+    int64_t flow = -1;
+    gcut_solve_options opt;
+    device_options(&opt);
+    opt.time_limit = 300;
+    if (tu_solve_slabs(g, k, counts, &opt, mask, &flow, cut, NULL) != GCUT_OK)
+        fail_msg("%s: %d slabs (device mask %#x): %s", label, (int)k, mask, gcut_last_error());
+    if (flow != gcut_result_flow(ref) || memcmp(cut, gcut_result_cut(ref), (size_t)n) != 0)
+        fail_msg("%s: %d slabs (device mask %#x): flow %lld, cpu-ref %lld%s", label, (int)k, mask,
+                 (long long)flow, (long long)gcut_result_flow(ref),
+                 flow == gcut_result_flow(ref) ? " (the cut differs)" : "");
+    free(cut);
     g_cases++;
 }
 
@@ -431,6 +460,52 @@ static void test_bad_devices(void **unused)
     }
     gcut_result_free(res);
     gcut_grid_free(g);
+    /* Slabs whose capacities hold a negative entry, in host or device
+     * memory: the region's build on the device finds it. */
+    enum { W = 5, H = 4, D = 6 };
+    static int32_t caps[8][W * H * D];
+    for (int a = 0; a < 8; a++)
+        for (int i = 0; i < W * H * D; i++)
+            caps[a][i] = (a * 5 + i * 11) % 7;
+    caps[3][W * H * 4 + 2] = -3; /* plane 4, in the second slab */
+    uint8_t cut[W * H * D];
+    void *dev_mem = NULL;
+    for (int on_dev = 0; on_dev < 2; on_dev++) {
+        if (on_dev && (!gcut_device_available(NULL) ||
+                       gcut_device_alloc(sizeof caps[3], &dev_mem) != GCUT_OK ||
+                       gcut_device_copy(dev_mem, caps[3], sizeof caps[3]) != GCUT_OK))
+            break;
+        gcut_grid_slab sl[2];
+        memset(sl, 0, sizeof sl);
+        for (int i = 0; i < 2; i++) {
+            sl[i].first = i ? 3 : 0;
+            sl[i].planes = 3;
+            sl[i].device = on_dev ? 0 : -1;
+            const size_t at = (size_t)sl[i].first * W * H;
+            sl[i].cap_source = caps[6] + at;
+            sl[i].cap_sink = caps[7] + at;
+            for (int d = 0; d < 6; d++)
+                sl[i].cap[d] = caps[d] + at;
+            if (on_dev)
+                sl[i].cap[3] = (const int32_t *)dev_mem + at;
+            sl[i].cut = cut + at;
+        }
+        if (on_dev) /* host arrays on device 0: the slab's device must hold them */
+            for (int i = 0; i < 2; i++)
+                for (int a = 0; a < 6; a++)
+                    if (a != 3)
+                        sl[i].cap[a] = caps[a] + (size_t)sl[i].first * W * H;
+        gcut_solve_options opt;
+        device_options(&opt);
+        int64_t flow = -5;
+        const gcut_status st = gcut_grid_solve_slabs(W, H, D, 6, sl, 2, &opt, &flow, NULL);
+        if (st != GCUT_ERR_INVALID || !strstr(gcut_last_error(), "negative capacities in planes 3 .. 5"))
+            fail_msg("a negative capacity in %s memory: status %s, message \"%s\"",
+                     on_dev ? "device" : "host", gcut_status_string(st), gcut_last_error());
+        assert_int_equal(flow, -5);
+    }
+    if (dev_mem)
+        gcut_device_free(dev_mem);
 }
 
 static void test_summary(void **unused)

@@ -10,8 +10,10 @@
  * labels of the own nodes with a ghost plane and a pad on each side
  * (lab = lab_mem + plane + pad), acc[side][k * plane + j] the flow pushed
  * in this discharge into ghost node j of a side along crossing direction
- * k, and four message buffers. The initial state comes from the host
- * (region.c builds it as for a CPU region).
+ * k, and four message buffers. The initial state is built here from the
+ * capacities (host or device memory, copied in place; init_kernel gives
+ * the arcs that leave the grid residual 0 and makes the preflow as
+ * region.c's region_fill does), so no host copy of the state is made.
  *
  * Written to be simple and obviously correct, not fast: one thread per
  * own node, every kernel on the legacy default stream, synchronous copies.
@@ -91,7 +93,7 @@ constexpr int kRelabelEvery = 32; /* discharge iterations between region-local r
 constexpr int kBatch = 8;         /* discharge iterations between reads of the active count */
 
 /* Counters on the device. */
-enum { C_FLOW = 0, C_PUSHES, C_RELABELS, C_COUNT, C_MIN, C_SLOTS };
+enum { C_FLOW = 0, C_PUSHES, C_RELABELS, C_COUNT, C_MIN, C_NEG, C_SLOTS };
 
 /* What every kernel reads: the geometry and the device arrays. */
 struct R {
@@ -331,6 +333,59 @@ __global__ void fill_kernel(int *p, long long count, int value)
         p[i] = value;
 }
 
+/* The geometry of the initial state: where own node v lies in the grid. */
+struct InitGeo {
+    int width, rows;
+    long long first, planes;
+    signed char dx[26], drow[26], dplane[26];
+};
+
+constexpr int kInitNodes = 32; /* consecutive nodes per thread of init_kernel */
+
+/* The initial state from the capacities, copied in place before: res[d]
+ * holds cap[d] (arcs that leave the grid get 0), lab2 cap_source and
+ * rsink cap_sink. The preflow saturates the source arcs and cancels them
+ * against the sink arcs: exc = src - m, rsink = snk - m, flow += m, with
+ * m = min(src, snk). Negative entries are counted (C_NEG). A thread takes
+ * kInitNodes consecutive nodes and adds its flow once. */
+__global__ void init_kernel(R r, InitGeo geo)
+{
+    const long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    const long long lo = t * kInitNodes;
+    const long long hi = lo + kInitNodes < (long long)r.n ? lo + kInitNodes : (long long)r.n;
+    u64 flow = 0, neg = 0;
+    for (long long v = lo; v < hi; v++) {
+        const long long x = v % geo.width;
+        const long long row = (v / geo.width) % geo.rows;
+        const long long z = geo.first + v / ((long long)geo.width * geo.rows);
+        const int x_edge = x == 0 || x == geo.width - 1;
+        const int row_edge = row == 0 || row == geo.rows - 1;
+        const int z_edge = z == 0 || z == geo.planes - 1;
+        for (int d = 0; d < r.nd; d++) {
+            unsigned *p = &r.res[(size_t)d * r.n + v];
+            neg += (int)*p < 0;
+            if (x_edge || row_edge || z_edge) {
+                const long long nx = x + geo.dx[d], nr = row + geo.drow[d],
+                                nz = z + geo.dplane[d];
+                if (nx < 0 || nx >= geo.width || nr < 0 || nr >= geo.rows || nz < 0 ||
+                    nz >= geo.planes)
+                    *p = 0;
+            }
+        }
+        const int cs = r.lab2[v], ck = r.rsink[v];
+        neg += (cs < 0) + (ck < 0);
+        const int m = cs < ck ? cs : ck;
+        if (m > 0)
+            flow += (u64)m;
+        r.exc[v] = (long long)cs - m;
+        r.rsink[v] = ck - m;
+    }
+    if (flow)
+        atomicAdd(&r.ctr[C_FLOW], flow);
+    if (neg)
+        atomicAdd(&r.ctr[C_NEG], neg);
+}
+
 /* Unpack the flows of one side: thread j takes every crossing direction
  * of ghost-facing node base + j (so no two threads touch one node). */
 __global__ void unpack_flows_kernel(R r, const unsigned *f, int base, int side)
@@ -417,6 +472,7 @@ void region_destroy(void *h)
 gcut_status region_alloc(Region *g, const gcut_grid_region_init *in)
 {
     ON_DEVICE(g->device);
+    gcut_status st;
     R &r = g->r;
     const size_t n = (size_t)in->nodes, P = (size_t)in->plane;
     const size_t span = n + 2 * (P + (size_t)in->pad);
@@ -436,19 +492,51 @@ gcut_status region_alloc(Region *g, const gcut_grid_region_init *in)
     GCUT_CUDA_CHECK(cudaMemset(g->flags, 0, 4 * (size_t)blocks((long long)n) + 4));
     r.acc1 = r.acc0 + accn;
     r.lab = g->lab_mem + P + (size_t)in->pad;
-    GCUT_CUDA_CHECK(
-        cudaMemcpy(r.res, in->res, (size_t)in->num_dirs * n * 4, cudaMemcpyHostToDevice));
-    GCUT_CUDA_CHECK(cudaMemcpy(r.exc, in->excess, n * 8, cudaMemcpyHostToDevice));
-    GCUT_CUDA_CHECK(cudaMemcpy(r.rsink, in->sink_res, n * 4, cudaMemcpyHostToDevice));
+    /* The capacities in place (from the host or any device), then the
+     * initial state from them on the device. */
+    for (int d = 0; d < in->num_dirs; d++) {
+        if (in->cap[d])
+            GCUT_CUDA_CHECK(cudaMemcpy(r.res + (size_t)d * n, in->cap[d], n * 4, cudaMemcpyDefault));
+        else
+            GCUT_CUDA_CHECK(cudaMemset(r.res + (size_t)d * n, 0, n * 4));
+    }
+    if (in->cap_source)
+        GCUT_CUDA_CHECK(cudaMemcpy(r.lab2, in->cap_source, n * 4, cudaMemcpyDefault));
+    else
+        GCUT_CUDA_CHECK(cudaMemset(r.lab2, 0, n * 4));
+    if (in->cap_sink)
+        GCUT_CUDA_CHECK(cudaMemcpy(r.rsink, in->cap_sink, n * 4, cudaMemcpyDefault));
+    else
+        GCUT_CUDA_CHECK(cudaMemset(r.rsink, 0, n * 4));
     GCUT_CUDA_CHECK(cudaMemset(r.inc, 0, n * 8 + 8));
     GCUT_CUDA_CHECK(cudaMemset(r.acc0, 0, 2 * accn * 4 + 4));
     GCUT_CUDA_CHECK(cudaMemset(r.ctr, 0, C_SLOTS * sizeof(u64)));
     GCUT_CUDA_CHECK(cudaMemset(g->msg, 0, 4 * g->msg_bytes + 4));
+    InitGeo geo;
+    memset(&geo, 0, sizeof geo);
+    geo.width = in->width;
+    geo.rows = in->rows;
+    geo.first = in->first;
+    geo.planes = in->planes;
+    for (int d = 0; d < in->num_dirs; d++) {
+        geo.dx[d] = in->dir_x[d];
+        geo.drow[d] = in->dir_row[d];
+        geo.dplane[d] = in->dir_plane[d];
+    }
+    const long long nthreads = ((long long)n + kInitNodes - 1) / kInitNodes;
+    LAUNCH(init_kernel, blocks(nthreads), r, geo);
+    u64 neg = 0;
+    if ((st = read_ctr(r, C_NEG, &neg)) != GCUT_OK)
+        return st;
+    if (neg)
+        return GCUT_CU_FAIL(GCUT_ERR_INVALID,
+                            "cuda-grid regions: %llu negative capacities in planes %lld .. %lld "
+                            "(capacities must be >= 0)",
+                            (unsigned long long)neg, (long long)in->first,
+                            (long long)(in->first + n / P - 1));
     /* Every label d_inf (ghosts and pads), then the own ones 0, as region.c. */
     LAUNCH(fill_kernel, blocks((long long)span), g->lab_mem, (long long)span, in->d_inf);
     GCUT_CUDA_CHECK(cudaMemset(r.lab, 0, n * 4));
-    const u64 flow = (u64)in->flow;
-    GCUT_CUDA_CHECK(cudaMemcpy(&r.ctr[C_FLOW], &flow, sizeof flow, cudaMemcpyHostToDevice));
     GCUT_CUDA_CHECK(cudaDeviceSynchronize());
     return GCUT_OK;
 }
@@ -462,7 +550,8 @@ gcut_status region_create(const gcut_grid_region_init *in, void **out)
         return GCUT_CU_FAIL(st, "cuda-grid regions: %s", why);
     if (!in || in->nodes < 1 || in->plane < 1 || in->nodes % in->plane || in->num_dirs < 4 ||
         in->num_dirs > 26 || in->ncross < 1 || in->ncross > 9 || in->pad < 0 || in->d_inf < 1 ||
-        !in->res || !in->excess || !in->sink_res)
+        in->width < 1 || in->rows < 1 || (long long)in->width * in->rows != in->plane ||
+        in->first < 0 || in->planes < in->first + in->nodes / in->plane)
         return GCUT_CU_FAIL(GCUT_ERR_INVALID, "cuda-grid regions: a bad region description");
     int ndev = 0;
     GCUT_CUDA_CHECK(cudaGetDeviceCount(&ndev));

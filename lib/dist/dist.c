@@ -268,12 +268,12 @@ static gcut_status dist_slab_in_call(const gcut_i_region_shape *shape,
             c.cap[d] = caps->cap[d] ? caps->cap[d] + at : NULL;
         c.src = caps->src ? caps->src + at : NULL;
         c.snk = caps->snk ? caps->snk + at : NULL;
-        if ((st = gcut_i_region_new(&regs[i], &sub, &c)) == GCUT_OK) {
+        st = dev ? gcut_i_region_new_device(&regs[i], &sub, &c, dev, device)
+                 : gcut_i_region_new(&regs[i], &sub, &c);
+        if (st == GCUT_OK) {
             gcut_i_region_set_neighbours(regs[i], i > 0 || lo, i + 1 < nsub || hi);
             cuts[i] = cut + at;
             built++;
-            if (dev)
-                st = gcut_i_region_to_device(regs[i], dev, device);
         }
     }
     int64_t failed = st != GCUT_OK;

@@ -176,84 +176,100 @@ gcut_status gcut_i_dist_devices(const gcut_solve_options *opt, int32_t *devices,
     return GCUT_OK;
 }
 
-typedef struct part_state {
-    int32_t nregions;
-    int32_t *counts;
-    gcut_i_region **regs; /* the non-empty regions */
-    uint8_t **cuts;
-    int32_t nregs;
-    gcut_i_pool pool;
-    int pool_ok;
-    local_comm lc;
-} part_state;
-
-static void part_free(part_state *p)
-{
-    if (p->pool_ok)
-        gcut_i_pool_destroy(&p->pool);
-    for (int32_t i = 0; i < p->nregs; i++)
-        gcut_i_region_free(p->regs ? p->regs[i] : NULL);
-    if (p->lc.group)
-        p->lc.x->group_free(p->lc.group);
-    gcut_i_free(p->lc.moves);
-    gcut_i_free(p->cuts);
-    gcut_i_free(p->regs);
-    gcut_i_free(p->counts);
-}
-
-/* The build of the regions: region j (of the non-empty ones) takes planes
- * first[j] .. first[j] + count[j] - 1 and, on devices, device
- * devices[j * nuse / nonempty]; a thread builds the regions of one device
- * (or every nthreads-th region). A failure is kept per region with its
- * message (the error record is per thread). */
-typedef struct build_job {
-    gcut_grid *g;
-    part_state *p;
-    const gcut_grid_region_ext *dev;
-    const int32_t *devices;
-    int32_t nuse, nonempty, plane;
+/* One non-empty region to build: planes first .. first + count - 1, its
+ * capacities (host memory, or memory of its device), its cut (host) and
+ * its device (-1: a CPU region). */
+typedef struct part_slab {
+    int64_t first;
+    int32_t count;
+    int32_t device;
+    gcut_i_region_caps caps;
     uint8_t *cut;
-    int64_t *first;
-    int32_t *count;
+} part_slab;
+
+/* A solve over slabs: the grid's shape, the slabs in plane order, the
+ * distinct devices of device regions (in order of first use). */
+typedef struct part_core {
+    int32_t w, h, conn;
+    int64_t depth;
+    const part_slab *sl;
+    int32_t nsl;
+    const gcut_grid_region_ext *dev; /* NULL: CPU regions */
+    int32_t devices[GCUT_I_MAX_DEVICES];
+    int32_t ndev;
+    int check_caps; /* host capacities of CPU regions not checked yet */
+    /* out */
+    gcut_i_dist_run run;
+    double init_ms, exchange_ms;
+    int32_t threads;
+} part_core;
+
+/* The build of the regions: on devices one thread per device builds and
+ * uploads that device's regions, CPU regions are dealt to the threads. A
+ * failure is kept per region with its message (the error record is per
+ * thread). */
+typedef struct build_job {
+    const part_core *c;
+    gcut_i_region **regs;
     gcut_status *st;
     char (*msg)[256];
 } build_job;
 
-static void build_job_free(build_job *J)
+/* Negative entries of a host array of a CPU region: GCUT_ERR_INVALID
+ * naming the first. */
+static gcut_status check_nonneg(const int32_t *a, int64_t n, int64_t first_node, const char *what)
 {
-    gcut_i_free(J->first);
-    gcut_i_free(J->count);
-    gcut_i_free(J->st);
-    gcut_i_free(J->msg);
+    if (!a)
+        return GCUT_OK;
+    for (int64_t i = 0; i < n; i++)
+        if (a[i] < 0)
+            return GCUT_FAIL(GCUT_ERR_INVALID, "%s of node %lld is %d (capacities must be >= 0)",
+                             what, (long long)(first_node + i), (int)a[i]);
+    return GCUT_OK;
 }
 
 static gcut_status build_region(const build_job *J, int32_t j)
 {
-    const gcut_grid *g = J->g;
-    const size_t at = (size_t)J->first[j] * (size_t)J->plane;
+    const part_core *c = J->c;
+    const part_slab *s = &c->sl[j];
+    const int three_d = c->conn != 4 && c->conn != 8;
+    const int64_t total = (int64_t)c->w * c->h * c->depth;
     /* Reachable nodes are at most n arcs from the sink. */
-    const int32_t d_inf = g->n < INT32_MAX ? g->n + 1 : INT32_MAX;
-    gcut_i_region_shape shape = {g->w, g->h, g->d, g->conn, J->first[j], J->count[j], d_inf};
-    gcut_i_region_caps caps;
-    memset(&caps, 0, sizeof caps);
-    for (int32_t d = 0; d < g->conn; d++)
-        caps.cap[d] = g->cap[d] + at;
-    caps.src = g->src + at;
-    caps.snk = g->snk + at;
-    J->p->cuts[j] = J->cut + at;
-    gcut_status st = gcut_i_region_new(&J->p->regs[j], &shape, &caps);
-    if (st == GCUT_OK && J->dev)
-        st = gcut_i_region_to_device(J->p->regs[j], J->dev,
-                                     J->devices[(int64_t)j * J->nuse / J->nonempty]);
-    return st;
+    const int32_t d_inf = total < INT32_MAX ? (int32_t)total + 1 : INT32_MAX;
+    gcut_i_region_shape shape = {c->w, c->h, (int32_t)c->depth, c->conn, s->first, s->count, d_inf};
+    if (c->dev)
+        return gcut_i_region_new_device(&J->regs[j], &shape, &s->caps, c->dev, s->device);
+    if (c->check_caps) {
+        const int64_t plane = three_d ? (int64_t)c->w * c->h : c->w;
+        const int64_t n = plane * s->count, at = plane * s->first;
+        gcut_status st;
+        char what[64];
+        for (int32_t d = 0; d < c->conn; d++) {
+            snprintf(what, sizeof what, "the capacity in direction %d", (int)d);
+            if ((st = check_nonneg(s->caps.cap[d], n, at, what)) != GCUT_OK)
+                return st;
+        }
+        if ((st = check_nonneg(s->caps.src, n, at, "the source capacity")) != GCUT_OK ||
+            (st = check_nonneg(s->caps.snk, n, at, "the sink capacity")) != GCUT_OK)
+            return st;
+    }
+    return gcut_i_region_new(&J->regs[j], &shape, &s->caps);
+}
+
+static int32_t device_slot(const part_core *c, int32_t device)
+{
+    for (int32_t i = 0; i < c->ndev; i++)
+        if (c->devices[i] == device)
+            return i;
+    return 0;
 }
 
 static void build_fn(void *ctx, int32_t id, int32_t nthreads)
 {
     build_job *J = ctx;
-    for (int32_t j = 0; j < J->nonempty; j++) {
-        const int32_t owner =
-            J->dev ? (int32_t)((int64_t)j * J->nuse / J->nonempty) % nthreads : j % nthreads;
+    const part_core *c = J->c;
+    for (int32_t j = 0; j < c->nsl; j++) {
+        const int32_t owner = (c->dev ? device_slot(c, c->sl[j].device) : j) % nthreads;
         if (owner != id)
             continue;
         J->st[j] = build_region(J, j);
@@ -262,12 +278,163 @@ static void build_fn(void *ctx, int32_t id, int32_t nthreads)
     }
 }
 
+/* Build the regions of c->sl, solve, fill c's outputs and the slabs' cuts. */
+static gcut_status part_run(part_core *c, const gcut_solve_options *opt)
+{
+    gcut_status st;
+    gcut_i_region **regs = NULL;
+    uint8_t **cuts = NULL;
+    gcut_status *bst = NULL;
+    char(*msg)[256] = NULL;
+    local_comm lc;
+    memset(&lc, 0, sizeof lc);
+    gcut_i_pool pool;
+    int pool_ok = 0;
+    const double t_init = gcut_i_now_ms();
+    if ((st = gcut_i_alloc_array((void **)&regs, c->nsl, sizeof *regs, __func__, "regions")) !=
+            GCUT_OK ||
+        (st = gcut_i_alloc_array((void **)&cuts, c->nsl, sizeof *cuts, __func__, "regions")) !=
+            GCUT_OK ||
+        (st = gcut_i_alloc_array((void **)&bst, c->nsl, sizeof *bst, __func__, "regions")) !=
+            GCUT_OK ||
+        (st = gcut_i_alloc_array((void **)&msg, c->nsl, sizeof *msg, __func__, "regions")) !=
+            GCUT_OK)
+        goto done;
+    memset(regs, 0, (size_t)c->nsl * sizeof *regs);
+    for (int32_t j = 0; j < c->nsl; j++)
+        cuts[j] = c->sl[j].cut;
+    if (c->dev) {
+        lc.x = c->dev;
+        if ((st = gcut_i_alloc_array((void **)&lc.moves, 2 * (size_t)c->nsl, sizeof *lc.moves,
+                                     __func__, "messages")) != GCUT_OK)
+            goto done;
+        if ((st = c->dev->group_new(c->devices, c->ndev, &lc.group)) != GCUT_OK) {
+            lc.group = NULL;
+            goto done;
+        }
+    }
+    {
+        build_job J = {c, regs, bst, msg};
+        int32_t nb = c->dev ? c->ndev : gcut_i_num_cpus();
+        if (nb > c->nsl)
+            nb = c->nsl;
+        gcut_i_pool bp;
+        const int threaded = nb > 1 && gcut_i_pool_init(&bp, nb, 4000) == 0;
+        if (threaded) {
+            gcut_i_pool_start(&bp);
+            gcut_i_pool_run(&bp, build_fn, &J);
+            gcut_i_pool_destroy(&bp);
+        } else {
+            build_fn(&J, 0, 1);
+        }
+        for (int32_t j = 0; j < c->nsl; j++)
+            if (bst[j] != GCUT_OK) {
+                /* Built here, the failure is recorded already; on a
+                 * worker, it is recorded again here with its message. */
+                st = threaded ? GCUT_FAIL(bst[j], "region %d of %d: %s", (int)j, (int)c->nsl,
+                                          msg[j])
+                              : bst[j];
+                goto done;
+            }
+    }
+    for (int32_t i = 0; i < c->nsl; i++)
+        gcut_i_region_set_neighbours(regs[i], i > 0, i + 1 < c->nsl);
+    /* Threads: at most the regions of one colour; on devices, one per
+     * device (a device's regions of a colour run one after the other). */
+    int32_t threads = opt->threads > 0 ? opt->threads : gcut_i_num_cpus();
+    if (c->dev)
+        threads = c->ndev;
+    const int32_t per_colour = (c->nsl + 1) / 2;
+    if (threads > per_colour)
+        threads = per_colour;
+    if (threads > 1 && gcut_i_pool_init(&pool, threads, 4000) == 0) {
+        pool_ok = 1;
+        gcut_i_pool_start(&pool);
+    }
+    memset(&c->run, 0, sizeof c->run);
+    c->run.nodes = (int64_t)c->w * c->h * c->depth;
+    const gcut_i_dist_comm comm = {&lc, local_exchange, local_allreduce};
+    c->init_ms = gcut_i_now_ms() - t_init;
+    st = gcut_i_dist_solve(regs, c->nsl, 0, &comm, pool_ok ? &pool : NULL, cuts, &c->run);
+    /* A failed device call ended the driver early (region.c): report it. */
+    for (int32_t i = 0; i < c->nsl && st == GCUT_OK; i++) {
+        const char *m;
+        const gcut_status dst = gcut_i_region_device_error(regs[i], &m);
+        if (dst != GCUT_OK)
+            st = GCUT_FAIL(dst, "region %d of %d on the device: %s", (int)i, (int)c->nsl, m);
+    }
+    c->exchange_ms = lc.ms;
+    c->threads = pool_ok ? pool.size : 1;
+done:
+    if (pool_ok)
+        gcut_i_pool_destroy(&pool);
+    for (int32_t i = 0; regs && i < c->nsl; i++)
+        gcut_i_region_free(regs[i]);
+    if (lc.group)
+        lc.x->group_free(lc.group);
+    gcut_i_free(lc.moves);
+    gcut_i_free(msg);
+    gcut_i_free(bst);
+    gcut_i_free(cuts);
+    gcut_i_free(regs);
+    return st;
+}
+
+/* The device of every slab without one: devices[j * ndev / nsl] of the
+ * "devices=" list, in contiguous runs; c->devices, the distinct ones. */
+static gcut_status part_devices(part_core *c, part_slab *sl, const int32_t *devices,
+                                int32_t ndev)
+{
+    c->ndev = 0;
+    for (int32_t j = 0; j < c->nsl; j++) {
+        if (sl[j].device < 0)
+            sl[j].device = devices[(int64_t)j * ndev / c->nsl];
+        int32_t k = 0;
+        while (k < c->ndev && c->devices[k] != sl[j].device)
+            k++;
+        if (k == c->ndev) {
+            if (c->ndev == GCUT_I_MAX_DEVICES)
+                return GCUT_FAIL(GCUT_ERR_INVALID, "the slabs are on more than %d devices",
+                                 GCUT_I_MAX_DEVICES);
+            c->devices[c->ndev++] = sl[j].device;
+        }
+    }
+    return GCUT_OK;
+}
+
+static void part_stats(const part_core *c, gcut_stats *stats, double t0)
+{
+    memset(stats, 0, sizeof *stats);
+    stats->init_ms = c->init_ms;
+    stats->solve_ms = c->run.solve_ms;
+    stats->cut_ms = c->run.cut_ms;
+    stats->transfer_ms = c->exchange_ms; /* boundary exchanges between device regions */
+    stats->pushes = c->run.pushes;
+    stats->relabels = c->run.relabels;
+    stats->global_relabels = c->run.global_relabels;
+    stats->rounds = c->run.sweeps;
+    stats->threads = c->threads;
+    stats->total_ms = gcut_i_now_ms() - t0;
+}
+
+static void part_log(const part_core *c, const gcut_solve_options *opt, const char *who,
+                     char *why, size_t size)
+{
+    if (c->dev)
+        snprintf(why, size, "%d regions on %d device%s, %lld sweeps", (int)c->nsl, (int)c->ndev,
+                 c->ndev == 1 ? "" : "s", (long long)c->run.sweeps);
+    else
+        snprintf(why, size, "%d regions, %lld sweeps", (int)c->nsl, (long long)c->run.sweeps);
+    gcut_i_log(opt, GCUT_LOG_INFO, "%s: %s, %lld global relabels", who, why,
+               (long long)c->run.global_relabels);
+}
+
 static gcut_status partitioned_in_call(gcut_grid *g, int32_t nregions, const int32_t *counts,
                                        const gcut_solve_options *opt, gcut_result *res, double t0)
 {
     gcut_status st;
-    part_state p;
-    memset(&p, 0, sizeof p);
+    int32_t *pc = NULL;
+    part_slab *sl = NULL;
     const int three_d = g->conn != 4 && g->conn != 8;
     const int64_t planes = three_d ? g->d : g->h;
     const int32_t plane = three_d ? g->w * g->h : g->w;
@@ -276,163 +443,69 @@ static gcut_status partitioned_in_call(gcut_grid *g, int32_t nregions, const int
     int32_t devices[GCUT_I_MAX_DEVICES], ndev = 0;
     if ((st = gcut_i_dist_devices(opt, devices, &ndev)) != GCUT_OK)
         return st;
-    if ((st = gcut_i_alloc_array((void **)&p.counts, nregions, 4, __func__, "plane counts")) !=
+    if ((st = gcut_i_alloc_array((void **)&pc, nregions, 4, __func__, "plane counts")) !=
             GCUT_OK ||
-        (st = partition_planes(planes, nregions, counts, p.counts)) != GCUT_OK ||
-        (st = gcut_i_alloc_array((void **)&p.regs, nregions, sizeof *p.regs, __func__,
-                                 "regions")) != GCUT_OK ||
-        (st = gcut_i_alloc_array((void **)&p.cuts, nregions, sizeof *p.cuts, __func__,
-                                 "regions")) != GCUT_OK)
-        goto fail;
+        (st = partition_planes(planes, nregions, counts, pc)) != GCUT_OK ||
+        (st = gcut_i_alloc_array((void **)&sl, nregions, sizeof *sl, __func__, "regions")) !=
+            GCUT_OK) {
+        gcut_i_free(pc);
+        return st;
+    }
     uint8_t *cut = gcut_i_result_cut_buffer(res, g->n);
     if (!cut) {
         st = GCUT_FAIL(GCUT_ERR_NOMEM, "cannot allocate the cut of %d nodes", (int)g->n);
-        goto fail;
+        goto done;
     }
+    part_core c;
+    memset(&c, 0, sizeof c);
+    c.w = g->w;
+    c.h = g->h;
+    c.depth = g->d;
+    c.conn = g->conn;
     /* Where the regions live: the device of cuda-grid, or here. */
-    const gcut_grid_region_ext *dev = NULL;
     if (opt->backend && strcmp(opt->backend, "cuda-grid") == 0 &&
-        !(dev = gcut_i_dist_region_ext(opt->backend))) {
+        !(c.dev = gcut_i_dist_region_ext(opt->backend))) {
         st = gcut_last_status();
         gcut_i_free(cut);
-        goto fail;
+        goto done;
     }
-    const double t_init = gcut_i_now_ms();
-    /* Non-empty regions, and the devices they use: contiguous runs of
-     * regions per device, at most one device per region. */
-    int32_t nonempty = 0;
-    for (int32_t i = 0; i < nregions; i++)
-        nonempty += p.counts[i] > 0;
-    const int32_t nuse = dev ? (ndev < nonempty ? ndev : nonempty) : 0;
-    if (dev && nuse > 0) {
-        p.lc.x = dev;
-        if ((st = gcut_i_alloc_array((void **)&p.lc.moves, 2 * (size_t)nonempty, sizeof *p.lc.moves,
-                                     __func__, "messages")) != GCUT_OK ||
-            (st = dev->group_new(devices, nuse, &p.lc.group)) != GCUT_OK) {
-            p.lc.group = NULL;
-            gcut_i_free(cut);
-            goto fail;
-        }
+    /* The non-empty regions, on the devices in contiguous runs. */
+    int64_t first = 0;
+    for (int32_t i = 0; i < nregions; i++) {
+        if (pc[i] == 0)
+            continue;
+        part_slab *s = &sl[c.nsl++];
+        const size_t at = (size_t)first * (size_t)plane;
+        s->first = first;
+        s->count = pc[i];
+        s->device = -1;
+        for (int32_t d = 0; d < g->conn; d++)
+            s->caps.cap[d] = g->cap[d] + at;
+        s->caps.src = g->src + at;
+        s->caps.snk = g->snk + at;
+        s->cut = cut + at;
+        first += pc[i];
     }
-    /* Build the regions (and move them to their devices): on devices, one
-     * thread per device builds and uploads that device's regions. */
-    build_job J;
-    memset(&J, 0, sizeof J);
-    J.g = g;
-    J.p = &p;
-    J.dev = dev;
-    J.devices = devices;
-    J.nuse = nuse;
-    J.nonempty = nonempty;
-    J.plane = plane;
-    J.cut = cut;
-    if ((st = gcut_i_alloc_array((void **)&J.first, nonempty + 1, sizeof *J.first, __func__,
-                                 "regions")) != GCUT_OK ||
-        (st = gcut_i_alloc_array((void **)&J.count, nonempty + 1, sizeof *J.count, __func__,
-                                 "regions")) != GCUT_OK ||
-        (st = gcut_i_alloc_array((void **)&J.st, nonempty + 1, sizeof *J.st, __func__,
-                                 "regions")) != GCUT_OK ||
-        (st = gcut_i_alloc_array((void **)&J.msg, nonempty + 1, sizeof *J.msg, __func__,
-                                 "regions")) != GCUT_OK) {
-        build_job_free(&J);
+    c.sl = sl;
+    if (c.dev && (st = part_devices(&c, sl, devices, ndev < c.nsl ? ndev : c.nsl)) != GCUT_OK) {
         gcut_i_free(cut);
-        goto fail;
+        goto done;
     }
-    {
-        int64_t first = 0;
-        int32_t j = 0;
-        for (int32_t i = 0; i < nregions; i++) {
-            if (p.counts[i] == 0)
-                continue;
-            J.first[j] = first;
-            J.count[j++] = p.counts[i];
-            first += p.counts[i];
-        }
-    }
-    memset(p.regs, 0, (size_t)nregions * sizeof *p.regs);
-    p.nregs = nonempty;
-    gcut_i_pool bp;
-    const int threaded = dev && nuse > 1 && gcut_i_pool_init(&bp, nuse, 4000) == 0;
-    if (threaded) {
-        gcut_i_pool_start(&bp);
-        gcut_i_pool_run(&bp, build_fn, &J);
-        gcut_i_pool_destroy(&bp);
-    } else {
-        build_fn(&J, 0, 1);
-    }
-    for (int32_t j = 0; j < nonempty; j++)
-        if (J.st[j] != GCUT_OK) {
-            /* Built here, the failure is recorded already; on a worker,
-             * it is recorded again here with the worker's message. */
-            st = threaded ? GCUT_FAIL(J.st[j], "region %d of %d: %s", (int)j, (int)nonempty,
-                                      J.msg[j])
-                          : J.st[j];
-            build_job_free(&J);
-            gcut_i_free(cut);
-            goto fail;
-        }
-    build_job_free(&J);
-    for (int32_t i = 0; i < p.nregs; i++)
-        gcut_i_region_set_neighbours(p.regs[i], i > 0, i + 1 < p.nregs);
-    /* Threads: at most the regions of one colour; on devices, one per
-     * device (a device's regions of a colour run one after the other). */
-    int32_t threads = opt->threads > 0 ? opt->threads : gcut_i_num_cpus();
-    if (dev)
-        threads = nuse;
-    const int32_t per_colour = (p.nregs + 1) / 2;
-    if (threads > per_colour)
-        threads = per_colour;
-    if (threads > 1) {
-        if (gcut_i_pool_init(&p.pool, threads, 4000) == 0) {
-            p.pool_ok = 1;
-            gcut_i_pool_start(&p.pool);
-        }
-    }
-    gcut_i_dist_run run;
-    memset(&run, 0, sizeof run);
-    run.nodes = g->n;
-    const gcut_i_dist_comm comm = {&p.lc, local_exchange, local_allreduce};
-    const double init_ms = gcut_i_now_ms() - t_init;
-    st = gcut_i_dist_solve(p.regs, p.nregs, 0, &comm, p.pool_ok ? &p.pool : NULL, p.cuts, &run);
-    /* A failed device call ended the driver early (region.c): report it. */
-    for (int32_t i = 0; i < p.nregs && st == GCUT_OK; i++) {
-        const char *msg;
-        const gcut_status dst = gcut_i_region_device_error(p.regs[i], &msg);
-        if (dst != GCUT_OK)
-            st = GCUT_FAIL(dst, "region %d of %d on the device: %s", (int)i, (int)p.nregs, msg);
-    }
-    if (st != GCUT_OK) {
+    if ((st = part_run(&c, opt)) != GCUT_OK) {
         gcut_i_free(cut);
-        goto fail;
+        goto done;
     }
     gcut_stats stats;
-    memset(&stats, 0, sizeof stats);
-    stats.init_ms = init_ms;
-    stats.solve_ms = run.solve_ms;
-    stats.cut_ms = run.cut_ms;
-    stats.transfer_ms = p.lc.ms; /* boundary exchanges between device regions */
-    stats.pushes = run.pushes;
-    stats.relabels = run.relabels;
-    stats.global_relabels = run.global_relabels;
-    stats.rounds = run.sweeps;
-    stats.threads = p.pool_ok ? p.pool.size : 1;
-    stats.total_ms = gcut_i_now_ms() - t0;
+    part_stats(&c, &stats, t0);
     char why[160];
-    if (dev)
-        snprintf(why, sizeof why, "%d regions (%d non-empty) on %d device%s, %lld sweeps",
-                 (int)nregions, (int)p.nregs, (int)nuse, nuse == 1 ? "" : "s",
-                 (long long)run.sweeps);
-    else
-        snprintf(why, sizeof why, "%d regions (%d non-empty), %lld sweeps", (int)nregions,
-                 (int)p.nregs, (long long)run.sweeps);
-    gcut_i_log(opt, GCUT_LOG_INFO, "gcut_grid_solve_partitioned: %s, %lld global relabels", why,
-               (long long)run.global_relabels);
-    if (dev)
+    part_log(&c, opt, "gcut_grid_solve_partitioned", why, sizeof why);
+    if (c.dev)
         gcut_i_note_device_used();
-    gcut_i_result_store(res, run.flow, cut, g->n, NULL, 0, &stats,
-                        dev ? "cuda-grid-region-pr" : "cpu-region-pr", why);
-fail:
-    part_free(&p);
+    gcut_i_result_store(res, c.run.flow, cut, g->n, NULL, 0, &stats,
+                        c.dev ? "cuda-grid-region-pr" : "cpu-region-pr", why);
+done:
+    gcut_i_free(sl);
+    gcut_i_free(pc);
     return st;
 }
 
@@ -454,6 +527,118 @@ gcut_status gcut_grid_solve_partitioned(gcut_grid *g, int32_t regions, const int
     gcut_i_call call;
     gcut_i_call_begin(&call, "grid", &opt, t0);
     st = partitioned_in_call(g, regions, planes, &opt, res, t0);
+    gcut_i_call_end(&call);
+    return st;
+}
+
+static gcut_status slabs_in_call(int32_t width, int32_t height, int64_t depth,
+                                 int32_t connectivity, const gcut_grid_slab *slabs,
+                                 int32_t nslabs, const gcut_solve_options *opt, int64_t *flow,
+                                 gcut_stats *stats, double t0)
+{
+    gcut_status st;
+    if ((st = gcut_i_dist_check_shape(width, height, depth, connectivity)) != GCUT_OK)
+        return st;
+    const int three_d = connectivity != 4 && connectivity != 8;
+    const int64_t planes = three_d ? depth : height;
+    const int64_t plane = three_d ? (int64_t)width * height : width;
+    int32_t devices[GCUT_I_MAX_DEVICES], ndev = 0;
+    if ((st = gcut_i_dist_devices(opt, devices, &ndev)) != GCUT_OK)
+        return st;
+    const int on_device = opt->backend && strcmp(opt->backend, "cuda-grid") == 0;
+    /* The slabs: consecutive, in plane order, covering the grid. */
+    int64_t next = 0;
+    for (int32_t i = 0; i < nslabs; i++) {
+        const gcut_grid_slab *s = &slabs[i];
+        if (s->first != next)
+            return GCUT_FAIL(GCUT_ERR_INVALID,
+                             "slab %d starts at plane %lld, the slabs before it end at %lld "
+                             "(slabs are consecutive, in plane order)",
+                             (int)i, (long long)s->first, (long long)next);
+        if (s->planes < 1)
+            return GCUT_FAIL(GCUT_ERR_INVALID, "slab %d has %d planes (need >= 1)", (int)i,
+                             (int)s->planes);
+        if (!s->cut)
+            return GCUT_FAIL(GCUT_ERR_INVALID, "slab %d has no cut buffer", (int)i);
+        if (s->device < -1)
+            return GCUT_FAIL(GCUT_ERR_INVALID, "slab %d: device %d (-1: host memory)", (int)i,
+                             (int)s->device);
+        if (s->device >= 0 && !on_device)
+            return GCUT_FAIL(GCUT_ERR_INVALID,
+                             "slab %d is on device %d: device slabs need backend \"cuda-grid\"",
+                             (int)i, (int)s->device);
+        if (plane * s->planes > INT32_MAX - 2 * (plane + width + 1))
+            return GCUT_FAIL(GCUT_ERR_OVERFLOW,
+                             "slab %d: %d planes of %lld nodes pass 32-bit local indices (use "
+                             "more slabs)",
+                             (int)i, (int)s->planes, (long long)plane);
+        next += s->planes;
+    }
+    if (next != planes)
+        return GCUT_FAIL(GCUT_ERR_INVALID, "the slabs have %lld planes in all, the grid has %lld",
+                         (long long)next, (long long)planes);
+    part_slab *sl = NULL;
+    if ((st = gcut_i_alloc_array((void **)&sl, nslabs, sizeof *sl, __func__, "slabs")) != GCUT_OK)
+        return st;
+    part_core c;
+    memset(&c, 0, sizeof c);
+    c.w = width;
+    c.h = height;
+    c.depth = depth;
+    c.conn = connectivity;
+    c.nsl = nslabs;
+    c.sl = sl;
+    c.check_caps = 1;
+    for (int32_t i = 0; i < nslabs; i++) {
+        memset(&sl[i], 0, sizeof sl[i]);
+        sl[i].first = slabs[i].first;
+        sl[i].count = slabs[i].planes;
+        sl[i].device = slabs[i].device;
+        for (int32_t d = 0; d < connectivity; d++)
+            sl[i].caps.cap[d] = slabs[i].cap[d];
+        sl[i].caps.src = slabs[i].cap_source;
+        sl[i].caps.snk = slabs[i].cap_sink;
+        sl[i].cut = slabs[i].cut;
+    }
+    if (on_device && !(c.dev = gcut_i_dist_region_ext(opt->backend)))
+        st = gcut_last_status();
+    else if (c.dev)
+        st = part_devices(&c, sl, devices, ndev < nslabs ? ndev : nslabs);
+    if (st == GCUT_OK)
+        st = part_run(&c, opt);
+    if (st == GCUT_OK) {
+        char why[160];
+        part_log(&c, opt, "gcut_grid_solve_slabs", why, sizeof why);
+        if (c.dev)
+            gcut_i_note_device_used();
+        *flow = c.run.flow;
+        if (stats)
+            part_stats(&c, stats, t0);
+    }
+    gcut_i_free(sl);
+    return st;
+}
+
+gcut_status gcut_grid_solve_slabs(int32_t width, int32_t height, int64_t depth,
+                                  int32_t connectivity, const gcut_grid_slab *slabs,
+                                  int32_t nslabs, const gcut_solve_options *opt_in, int64_t *flow,
+                                  gcut_stats *stats)
+{
+    GCUT_ENTRY();
+    const double t0 = gcut_i_now_ms();
+    if (!slabs || !flow)
+        return GCUT_FAIL(GCUT_ERR_INVALID, "slabs and flow must not be NULL");
+    if (nslabs < 1)
+        return GCUT_FAIL(GCUT_ERR_INVALID, "%d slabs (need >= 1)", (int)nslabs);
+    gcut_solve_options opt;
+    gcut_status st = gcut_i_options_copy(opt_in, &opt);
+    if (st != GCUT_OK)
+        return st;
+    if (opt.want_flows)
+        return GCUT_FAIL(GCUT_ERR_UNSUPPORTED, "per-edge flows are not offered for grids");
+    gcut_i_call call;
+    gcut_i_call_begin(&call, "grid", &opt, t0);
+    st = slabs_in_call(width, height, depth, connectivity, slabs, nslabs, &opt, flow, stats, t0);
     gcut_i_call_end(&call);
     return st;
 }

@@ -356,53 +356,60 @@ void gcut_i_region_set_neighbours(gcut_i_region *r, int lo, int hi)
         r->dx->neighbours(r->dh, lo, hi);
 }
 
-gcut_status gcut_i_region_to_device(gcut_i_region *r, const gcut_grid_region_ext *x,
-                                    int32_t device)
+gcut_status gcut_i_region_new_device(gcut_i_region **out, const gcut_i_region_shape *shape,
+                                     const gcut_i_region_caps *caps,
+                                     const gcut_grid_region_ext *x, int32_t device)
 {
+    gcut_i_region *r = gcut_i_calloc(1, sizeof *r);
+    if (!r)
+        return GCUT_FAIL(GCUT_ERR_NOMEM, "cannot allocate a region");
+    r->s = *shape;
+    region_geometry(r);
+    const int64_t n = (int64_t)r->plane * shape->count;
+    if (n + 2 * ((int64_t)r->plane + r->pad) > INT32_MAX) {
+        gcut_i_free(r);
+        return GCUT_FAIL(GCUT_ERR_OVERFLOW,
+                         "a region of %d planes of %d nodes passes 32-bit local indices "
+                         "(use more regions)",
+                         (int)shape->count, (int)r->plane);
+    }
+    r->n = (int32_t)n;
+    const int three_d = shape->connectivity != 4 && shape->connectivity != 8;
+    const int32_t *t = gcut_i_grid_offsets(shape->connectivity);
     gcut_grid_region_init in;
     memset(&in, 0, sizeof in);
     in.nodes = r->n;
     in.plane = r->plane;
     in.pad = r->pad;
     in.num_dirs = r->ndir;
-    in.d_inf = r->s.d_inf;
+    in.d_inf = shape->d_inf;
     in.ncross = r->ncross;
-    for (int32_t d = 0; d < r->ndir; d++)
+    for (int32_t d = 0; d < r->ndir; d++) {
         in.dir_step[d] = (int32_t)r->off[d];
+        in.dir_x[d] = (int8_t)t[3 * d];
+        in.dir_row[d] = (int8_t)(three_d ? t[3 * d + 1] : 0);
+        in.dir_plane[d] = (int8_t)(three_d ? t[3 * d + 2] : t[3 * d + 1]);
+        in.cap[d] = caps->cap[d];
+    }
     for (int32_t k = 0; k < r->ncross; k++) {
         in.up[k] = r->up[k];
         in.down[k] = r->down[k];
     }
-    in.res = r->res_mem;
-    in.excess = r->exc;
-    in.sink_res = r->rsink;
-    in.flow = r->flow;
+    in.width = shape->width;
+    in.rows = three_d ? shape->height : 1;
+    in.first = shape->first;
+    in.planes = three_d ? shape->depth : shape->height;
+    in.cap_source = caps->src;
+    in.cap_sink = caps->snk;
     in.device = device;
     gcut_status st = x->create(&in, &r->dh);
-    if (st != GCUT_OK)
+    if (st != GCUT_OK) {
+        gcut_i_free(r);
         return st;
+    }
     r->dx = x;
-    x->neighbours(r->dh, r->has_lo, r->has_hi);
-    /* The state is on the device now: free the host copy. */
-    gcut_i_free(r->msg_mem);
-    gcut_i_free(r->acc[0]);
-    gcut_i_free(r->seeds);
-    gcut_i_free(r->tmp);
-    gcut_i_free(r->queue);
-    gcut_i_free(r->lab_mem);
-    gcut_i_free(r->rsink);
-    gcut_i_free(r->exc);
-    gcut_i_free(r->res_mem);
-    r->msg_mem = NULL;
-    r->acc[0] = r->acc[1] = NULL;
-    r->seeds = NULL;
-    r->tmp = r->queue = r->lab_mem = r->rsink = r->lab = NULL;
-    r->exc = NULL;
-    r->res_mem = NULL;
-    for (int32_t d = 0; d < GCUT_GRID_MAX_DIRS; d++)
-        r->res[d] = NULL;
-    for (int i = 0; i < 2; i++)
-        r->send[i] = r->recv[i] = NULL;
+    r->full_scan = 1;
+    *out = r;
     return GCUT_OK;
 }
 

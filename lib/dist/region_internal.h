@@ -67,14 +67,16 @@ GCUT_I_SHARED void *gcut_i_region_recv_buf(gcut_i_region *r, int side);
 GCUT_I_SHARED gcut_status gcut_i_region_copy_msg(gcut_i_region *dst, int dst_side,
                                                gcut_i_region *src, int src_side, size_t bytes);
 
-/* Move a region just built (before any other operation) onto `device` (a
- * CUDA ordinal) of a back end's "gcut.grid.region" extension (gcut/plugin.h): the plugin
- * takes its state, the host arrays are freed, and every operation here
- * then runs on the device (the driver is unchanged; the send and receive
- * buffers are device memory). Fails as the plugin's create fails; the
- * region is then still a CPU region. */
-GCUT_HIDDEN gcut_status gcut_i_region_to_device(gcut_i_region *r, const gcut_grid_region_ext *x,
-                                                int32_t device);
+/* A region on `device` (a CUDA ordinal) of a back end's "gcut.grid.region"
+ * extension (gcut/plugin.h), built there from the capacities (host or
+ * device memory, as gcut_i_region_new's): no host copy of its state is
+ * made, and every operation here runs on the device (the driver is
+ * unchanged; the send and receive buffers are device memory). Fails as
+ * the plugin's create fails (GCUT_ERR_INVALID for negative capacities). */
+GCUT_HIDDEN gcut_status gcut_i_region_new_device(gcut_i_region **out,
+                                                 const gcut_i_region_shape *shape,
+                                                 const gcut_i_region_caps *caps,
+                                                 const gcut_grid_region_ext *x, int32_t device);
 
 /* The plugin's handle of a device region (for its exchange), else NULL. */
 GCUT_I_SHARED void *gcut_i_region_device_handle(const gcut_i_region *r);

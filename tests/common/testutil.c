@@ -503,3 +503,63 @@ void tu_grid_set_crossing(gcut_grid *g, tu_rng *r, int across, int huge)
     free(a);
     free(b);
 }
+
+gcut_status tu_solve_slabs(gcut_grid *g, int32_t nslabs, const int32_t *counts,
+                           const gcut_solve_options *opt, uint32_t device_mask, int64_t *flow,
+                           uint8_t *cut, gcut_stats *stats)
+{
+    const int32_t w = gcut_grid_width(g), h = gcut_grid_height(g), d = gcut_grid_depth(g);
+    const int32_t conn = gcut_grid_connectivity(g);
+    const int three_d = conn != 4 && conn != 8;
+    const int64_t planes = three_d ? d : h;
+    const int64_t plane = three_d ? (int64_t)w * h : w;
+    gcut_grid_slab *sl = calloc((size_t)nslabs, sizeof *sl);
+    assert_non_null(sl);
+    int64_t first = 0;
+    for (int32_t i = 0; i < nslabs; i++) {
+        gcut_grid_slab *s = &sl[i];
+        s->first = first;
+        s->planes = counts ? counts[i]
+                           : (int32_t)((planes * (i + 1)) / nslabs - (planes * i) / nslabs);
+        const int dev = (int)((device_mask >> (i % 32)) & 1u);
+        s->device = dev ? 0 : -1;
+        const size_t n = (size_t)(plane * s->planes), at = (size_t)(plane * first);
+        for (int32_t k = -2; k < conn; k++) {
+            const int32_t what = k == -2 ? GCUT_GRID_SOURCE_LINK : k == -1 ? GCUT_GRID_SINK_LINK : k;
+            const int32_t *src = gcut_grid_caps(g, what) + at;
+            int32_t *buf;
+            if (dev) {
+                if (gcut_device_alloc(n * 4, (void **)&buf) != GCUT_OK)
+                    fail_msg("gcut_device_alloc: %s", gcut_last_error());
+                if (gcut_device_copy(buf, src, n * 4) != GCUT_OK)
+                    fail_msg("gcut_device_copy: %s", gcut_last_error());
+            } else {
+                buf = malloc(n * 4);
+                assert_non_null(buf);
+                memcpy(buf, src, n * 4);
+            }
+            if (k == -2)
+                s->cap_source = buf;
+            else if (k == -1)
+                s->cap_sink = buf;
+            else
+                s->cap[k] = buf;
+        }
+        s->cut = cut + at;
+        first += s->planes;
+    }
+    const gcut_status st = gcut_grid_solve_slabs(w, h, three_d ? d : 1, conn, sl, nslabs, opt,
+                                                 flow, stats);
+    for (int32_t i = 0; i < nslabs; i++) {
+        const int dev = sl[i].device == 0;
+        for (int32_t k = -2; k < conn; k++) {
+            void *p = (void *)(k == -2 ? sl[i].cap_source : k == -1 ? sl[i].cap_sink : sl[i].cap[k]);
+            if (dev)
+                gcut_device_free(p);
+            else
+                free(p);
+        }
+    }
+    free(sl);
+    return st;
+}

@@ -91,6 +91,16 @@ void tu_grid_randomise(gcut_grid *g, tu_rng *r, tu_grid_kind k);
  * solves' hardest cases (test_dist, test_gpu_dist, test_dist_mpi). */
 void tu_grid_set_crossing(gcut_grid *g, tu_rng *r, int across, int huge);
 
+/* Solve g through gcut_grid_solve_slabs as nslabs slabs of counts[i] >= 1
+ * planes (NULL: an even split, nslabs <= planes), each slab's arrays
+ * copied into buffers of their own: host memory, or memory of device 0
+ * (gcut_device_alloc) for the slabs whose bit is set in device_mask (their
+ * slab.device 0). The cut (num_nodes bytes) is written slab by slab;
+ * returns the call's status. */
+gcut_status tu_solve_slabs(gcut_grid *g, int32_t nslabs, const int32_t *counts,
+                           const gcut_solve_options *opt, uint32_t device_mask, int64_t *flow,
+                           uint8_t *cut, gcut_stats *stats);
+
 /* Random capacity changes of one kind, for warm re-solve tests. */
 typedef enum tu_change_kind {
     TU_CH_STROKE, /* a disc of hard t-links (an interactive stroke) */

@@ -400,6 +400,59 @@ GCUT_EXPORT GCUT_EXPERIMENTAL gcut_status gcut_grid_solve_partitioned(gcut_grid 
                                                                       const gcut_solve_options *opt,
                                                                       gcut_result *res);
 
+/** \brief One slab of a grid given by its own arrays (gcut_grid_solve_slabs).
+ *  A slab's nodes are those of planes first .. first + planes - 1 (z of a
+ *  volume, y of an image), in the grid's order (x fastest): plane * planes
+ *  entries per array, plane = width * height for a volume, width for an
+ *  image. \since 0.4 (experimental) */
+typedef struct gcut_grid_slab {
+    int64_t first;              /**< its first plane */
+    int32_t planes;             /**< its planes, >= 1 */
+    int32_t device;             /**< -1: the arrays are host memory; d >= 0: they are memory of CUDA
+                                     device d, which keeps the slab's region (backend "cuda-grid") */
+    const int32_t *cap_source;  /**< source capacities (>= 0), or NULL for all 0 */
+    const int32_t *cap_sink;    /**< sink capacities (>= 0), or NULL */
+    const int32_t *cap[26];     /**< cap[d][v]: capacity of v -> its neighbour in direction d
+                                     (gcut_grid_direction), or NULL; arcs leaving the grid are ignored */
+    uint8_t *cut;               /**< out, host memory: one byte per node, GCUT_SOURCE or GCUT_SINK */
+} gcut_grid_slab;
+
+/** \brief Maximum flow and canonical minimum cut of a grid given as slabs
+ *  of planes, each slab a region of the partitioned solve
+ *  (gcut_grid_solve_partitioned) (advanced; experimental).
+ *
+ *  For grids that one gcut_grid cannot hold (past 2^31 - 1 nodes: the
+ *  depth and the node count are 64-bit, each slab below 2^31 nodes) and
+ *  for capacities already on GPUs: with opt->backend "cuda-grid" every
+ *  slab's region is built on a GPU straight from its arrays (device memory
+ *  of slab.device, or host memory; host slabs go to the devices of
+ *  opt->params "devices=0:1:..." in contiguous runs, default device 0),
+ *  and the boundaries go between GPUs over NCCL. Any other back end keeps
+ *  CPU regions (host arrays only). The answer is exact: the flow and the
+ *  canonical cut of gcut_grid_solve on the same grid.
+ *
+ *  \param slabs \p nslabs slabs, consecutive and in plane order, covering
+ *  the grid; their arrays are read during the call only.
+ *  \param flow out: the maximum flow value.
+ *  \param stats NULL or out: times (init_ms holds building the regions),
+ *  sweeps as rounds.
+ *  \returns GCUT_OK; GCUT_ERR_INVALID (NULL, bad shape, slabs not
+ *  consecutive or not covering the grid, a missing cut buffer, device
+ *  slabs without cuda-grid, a negative capacity: the message names the
+ *  node, or for device arrays the count and planes); GCUT_ERR_OVERFLOW (a
+ *  slab past 32-bit local indices); GCUT_ERR_NOMEM,
+ *  GCUT_ERR_DEVICE_NOMEM, GCUT_ERR_DEVICE, GCUT_ERR_UNAVAILABLE (no GPU or
+ *  NCCL for several GPUs); GCUT_ERR_TIMEOUT, GCUT_ERR_INTERRUPTED. On
+ *  failure the cut buffers hold nothing meaningful and *flow is unchanged.
+ *  \threadsafety Reentrant.
+ *  Memory: per slab, (connectivity + 6) * 4 bytes per node on the host
+ *  (CPU regions) or about (connectivity + 7) * 4 + 8 on its GPU.
+ *  \since 0.4 */
+GCUT_EXPORT GCUT_EXPERIMENTAL gcut_status gcut_grid_solve_slabs(
+    int32_t width, int32_t height, int64_t depth, int32_t connectivity,
+    const gcut_grid_slab *slabs, int32_t nslabs, const gcut_solve_options *opt, int64_t *flow,
+    gcut_stats *stats);
+
 /** \brief The back end gcut_grid_solve would use for \p g with \p name ("auto",
  *  NULL or a name), and why. "auto" ($GCUT_BACKEND first) takes the first
  *  available grid-native CPU back end, then any grid-native one, then the

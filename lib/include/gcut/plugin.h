@@ -266,27 +266,36 @@ typedef struct gcut_grid_device_ext {
  *  device (lib/dist/region.c has the host form of the same six operations;
  *  docs/distributed.md the algorithm). */
 #define GCUT_EXT_GRID_REGION "gcut.grid.region"
-#define GCUT_EXT_GRID_REGION_VERSION 2
+#define GCUT_EXT_GRID_REGION_VERSION 3
 
-/** \brief The initial state of a region, in host memory (the core builds it
- *  as for a CPU region and hands it over; the plugin copies it). Own nodes
- *  are 0 .. nodes-1 in the slab's order; the neighbour of v in direction d
- *  is v + dir_step[d]; indices -plane .. -1 are the ghost plane below,
+/** \brief A region to create: its shape and its capacities (version 3; the
+ *  plugin builds the initial state on the device from them). Own nodes are
+ *  0 .. nodes-1 in the slab's order; the neighbour of v in direction d is
+ *  v + dir_step[d]; indices -plane .. -1 are the ghost plane below,
  *  nodes .. nodes+plane-1 the one above, and `pad` more label entries lie
- *  beyond each (their labels are d_inf, their arcs have residual 0). */
+ *  beyond each (their labels are d_inf, their arcs have residual 0).
+ *  Own node v lies at x = v % width, row (v / width) % rows and plane
+ *  first + v / plane of a grid of `planes` planes; an arc that leaves the
+ *  grid gets residual 0 whatever its capacity. The capacity arrays are
+ *  host memory or memory of any CUDA device (nodes entries each, NULL for
+ *  all 0); a negative entry fails create with GCUT_ERR_INVALID. */
 typedef struct gcut_grid_region_init {
-    int32_t nodes;               /**< own nodes: plane * planes */
-    int32_t plane;               /**< nodes per plane */
+    int32_t nodes;               /**< own nodes: plane * planes of the slab */
+    int32_t plane;               /**< nodes per plane: width * rows */
     int32_t pad;                 /**< label entries beyond each ghost plane */
     int32_t num_dirs;            /**< the connectivity */
     int32_t d_inf;               /**< the label of "cannot reach the sink" */
     int32_t ncross;              /**< directions that cross to the next plane (<= 9) */
     int32_t dir_step[26];        /**< linear offset of each direction */
     int32_t up[9], down[9];      /**< crossing directions up (k) and back down (up[k] ^ 1) */
-    const uint32_t *res;         /**< num_dirs * nodes: residual of v -> v + dir_step[d] */
-    const int64_t *excess;       /**< nodes */
-    const int32_t *sink_res;     /**< nodes */
-    int64_t flow;                /**< flow already into the sink (cancelled terminal arcs) */
+    int8_t dir_x[26], dir_row[26], dir_plane[26]; /**< each direction's step in x, row, plane */
+    int32_t width;               /**< nodes per row */
+    int32_t rows;                /**< rows per plane (1 for a 2-D grid, whose planes are rows) */
+    int64_t first;               /**< the slab's first plane in the grid */
+    int64_t planes;              /**< planes of the whole grid */
+    const int32_t *cap[26];      /**< capacity of v -> v + dir_step[d], or NULL */
+    const int32_t *cap_source;   /**< capacity of source -> v, or NULL */
+    const int32_t *cap_sink;     /**< capacity of v -> sink, or NULL */
     int32_t device;              /**< the device that keeps the region (a CUDA ordinal) */
 } gcut_grid_region_init;
 
