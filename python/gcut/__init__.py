@@ -45,6 +45,7 @@ __all__ = [
     "StateError", "DeviceError", "DeviceNomemError", "UnsupportedError", "CheckError",
     "InternalError", "version", "backends", "Backend", "Result", "Network", "maxflow",
     "check_flow", "read_dimacs", "write_dimacs", "grid_cut", "GridProblem", "Graph",
+    "solve_slabs",
     "GraphInt", "GraphFloat", "match", "MatchResult", "grabcut", "segment", "Segmentation", "alpha_expansion", "alpha_beta_swap",
     "stereo", "HAVE_FLOAT", "DeviceArray", "device_available", "last_device_result",
     "multi_baseline", "plane_sweep", "read_cameras", "Camera", "load_image", "save_image",
@@ -506,7 +507,7 @@ def write_dimacs(path: Union[str, "os.PathLike[str]"], n: int, src: Any, dst: An
 
 
 # ------------------------------------------------------------------ grids
-from ._grid import GridProblem, grid_cut  # noqa: E402
+from ._grid import GridProblem, grid_cut, solve_slabs  # noqa: E402
 from ._cuda import DeviceArray, DeviceResult, device_available  # noqa: E402
 from ._mvs import (Camera, load_image, multi_baseline, plane_sweep, read_cameras,  # noqa: E402
                    save_image)

@@ -2354,6 +2354,99 @@ static PyObject *py_grid_direction(PyObject *mod, PyObject *args)
     return Py_BuildValue("(iii)", dx, dy, dz);
 }
 
+/* solve_slabs(width, height, depth, connectivity, slabs, backend, params,
+ * time_limit) -> (flow, stats): gcut_grid_solve_slabs. Each slab is a
+ * tuple (first, planes, device, source_ptr, sink_ptr, (cap_ptr, ...),
+ * cut): pointers as integers (0: none; host or device memory, as
+ * `device` says), cut a writable buffer of the slab's nodes. The arrays
+ * are the caller's to keep alive (gcut/_grid.py). */
+static PyObject *py_solve_slabs(PyObject *mod, PyObject *args)
+{
+    (void)mod;
+    int width, height, conn;
+    long long depth;
+    PyObject *list;
+    const char *backend = NULL, *params = NULL;
+    double time_limit = 0;
+    if (!PyArg_ParseTuple(args, "iiLiO!zzd", &width, &height, &depth, &conn, &PyList_Type, &list,
+                          &backend, &params, &time_limit))
+        return NULL;
+    const Py_ssize_t k = PyList_GET_SIZE(list);
+    if (k < 1 || k > INT32_MAX) {
+        PyErr_SetString(PyExc_ValueError, "solve_slabs: no slabs");
+        return NULL;
+    }
+    gcut_grid_slab *sl = PyMem_Calloc((size_t)k, sizeof *sl);
+    Py_buffer *views = PyMem_Calloc((size_t)k, sizeof *views);
+    if (!sl || !views) {
+        PyMem_Free(sl);
+        PyMem_Free(views);
+        return PyErr_NoMemory();
+    }
+    Py_ssize_t got = 0;
+    PyObject *out = NULL;
+    for (Py_ssize_t i = 0; i < k; i++) {
+        long long first;
+        int planes, device;
+        unsigned long long src, snk;
+        PyObject *caps, *cut;
+        if (!PyArg_ParseTuple(PyList_GET_ITEM(list, i), "LiiKKO!O", &first, &planes, &device,
+                              &src, &snk, &PyTuple_Type, &caps, &cut))
+            goto done;
+        sl[i].first = first;
+        sl[i].planes = planes;
+        sl[i].device = device;
+        sl[i].cap_source = (const int32_t *)(uintptr_t)src;
+        sl[i].cap_sink = (const int32_t *)(uintptr_t)snk;
+        const Py_ssize_t nc = PyTuple_GET_SIZE(caps);
+        if (nc > 26) {
+            PyErr_SetString(PyExc_ValueError, "solve_slabs: more than 26 directions");
+            goto done;
+        }
+        for (Py_ssize_t d = 0; d < nc; d++) {
+            const unsigned long long p = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(caps, d));
+            if (PyErr_Occurred())
+                goto done;
+            sl[i].cap[d] = (const int32_t *)(uintptr_t)p;
+        }
+        if (PyObject_GetBuffer(cut, &views[i], PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) != 0)
+            goto done;
+        got++;
+        const long long plane = conn == 4 || conn == 8 ? width : (long long)width * height;
+        if (views[i].len != plane * planes) {
+            PyErr_Format(PyExc_ValueError, "solve_slabs: slab %zd's cut has %zd bytes, not %lld", i,
+                         views[i].len, plane * planes);
+            goto done;
+        }
+        sl[i].cut = views[i].buf;
+    }
+    {
+        gcut_solve_options opt;
+        fill_options(&opt, backend, 0, time_limit, 0);
+        opt.params = params;
+        int64_t flow = 0;
+        gcut_stats stats;
+        memset(&stats, 0, sizeof stats);
+        PyThreadState *save = PyEval_SaveThread();
+        const gcut_status st = gcut_grid_solve_slabs(width, height, (int64_t)depth, conn, sl,
+                                                     (int32_t)k, &opt, &flow, &stats);
+        PyEval_RestoreThread(save);
+        if (st != GCUT_OK) {
+            raise_status(st, NULL);
+            goto done;
+        }
+        out = Py_BuildValue("L{sdsdsdsdsL}", (long long)flow, "total_ms", stats.total_ms,
+                            "init_ms", stats.init_ms, "solve_ms", stats.solve_ms,
+                            "transfer_ms", stats.transfer_ms, "sweeps", (long long)stats.rounds);
+    }
+done:
+    for (Py_ssize_t i = 0; i < got; i++)
+        PyBuffer_Release(&views[i]);
+    PyMem_Free(views);
+    PyMem_Free(sl);
+    return out;
+}
+
 static PyMethodDef module_methods[] = {
     {"version", py_version, METH_NOARGS, "the library's version string"},
     {"backends", py_backends, METH_NOARGS,
@@ -2365,6 +2458,8 @@ static PyMethodDef module_methods[] = {
      "grid_direction(connectivity, dir) -> (dx, dy, dz)"},
     {"match", (PyCFunction)(void (*)(void))py_match, METH_VARARGS | METH_KEYWORDS,
      "match(rows, cols, n_rows, n_cols, backend='auto')"},
+    {"solve_slabs", py_solve_slabs, METH_VARARGS,
+     "solve_slabs(width, height, depth, connectivity, slabs, backend, params, time_limit)"},
     {"_register_errors", py_register_errors, METH_O, "internal"},
 #ifdef GCUT_PY_HAVE_DEVICE
     {"device_available", py_device_available, METH_NOARGS,

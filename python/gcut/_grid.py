@@ -359,3 +359,100 @@ def grid_cut(cost_fg: Any, cost_bg: Any, pairwise: Any, connectivity: int = 4,
     p = GridProblem(fg.shape, connectivity, backend)
     p.set_energy(fg, cost_bg, pairwise)
     return p.solve(time_limit=time_limit, progress=progress)
+
+
+def solve_slabs(slabs: Sequence[Any], connectivity: int = 6, backend: Optional[str] = None,
+                devices: Optional[Sequence[int]] = None,
+                time_limit: Optional[float] = None) -> Tuple[int, List[np.ndarray], Dict[str, Any]]:
+    """Maximum flow and minimum cut of a grid given as slabs of planes, each
+    with arrays of its own (gcut_grid_solve_slabs): for volumes past what one
+    ``GridProblem`` holds (2^31 - 1 voxels) and for capacities already on
+    several GPUs.
+
+    ``slabs``: consecutive slabs of the volume along its first axis (z; the
+    rows of a 2-D image), each a tuple ``(source, sink, caps)``: ``source``
+    and ``sink`` arrays of the slab's shape ``(planes, H, W)`` (``(rows, W)``
+    in 2-D), ``caps`` a sequence of ``connectivity`` such arrays or None (0),
+    ``caps[d]`` the capacity of each node's arc in direction d
+    (``gcut.grid_direction`` numbering, as ``GridProblem.set_caps``). Integer
+    arrays >= 0: numpy arrays in host memory, or GPU arrays (CuPy, PyTorch,
+    JAX: ``__cuda_array_interface__`` or DLPack) read in place, their slab's
+    region kept on their device (backend "cuda-grid"; they must be ready:
+    the solve reads them on the legacy default stream). ``devices``: the
+    GPUs of host slabs with cuda-grid (default device 0).
+
+    Returns ``(flow, masks, stats)``: ``masks[i]`` a bool numpy array of slab
+    i's shape, True on the source side (foreground), and the solve's times
+    and sweeps. Raises InvalidError for bad slabs or negative capacities.
+    """
+    from . import _cuda
+    if connectivity not in (4, 8, 6, 18, 26):
+        raise ValueError(f"connectivity must be 4, 8, 6, 18 or 26 (got {connectivity})")
+    if not slabs:
+        raise ValueError("solve_slabs: no slabs")
+    ndim = 2 if connectivity in (4, 8) else 3
+    keep: List[Any] = []
+    items = []
+    masks_u8: List[np.ndarray] = []
+    shape_rest: Optional[Tuple[int, ...]] = None
+    first = 0
+    for i, slab in enumerate(slabs):
+        if len(slab) != 3:
+            raise ValueError(f"slab {i}: expected (source, sink, caps)")
+        source, sink, caps = slab
+        caps = list(caps) if caps is not None else []
+        if len(caps) not in (0, connectivity):
+            raise ValueError(f"slab {i}: {len(caps)} capacity arrays, connectivity {connectivity}")
+        arrays = [source, sink] + (caps or [None] * connectivity)
+        ptrs, dev, shape = [], -1, None
+        for j, a in enumerate(arrays):
+            name = f"slab {i} " + ("source" if j == 0 else "sink" if j == 1 else f"caps[{j - 2}]")
+            if a is None:
+                ptrs.append(0)
+                continue
+            if _cuda.is_device_array(a):
+                v = _cuda.device_view(name, a, "int32")
+                if dev not in (-1, v.device):
+                    raise ValueError(f"{name}: on device {v.device}, the slab's other arrays on "
+                                     f"device {dev}")
+                dev = v.device
+                keep.append(v.keep)
+                ptrs.append(v.ptr)
+                s = v.shape
+            else:
+                arr = _as_int32(name, a, floats="exact")
+                arr = np.ascontiguousarray(arr)
+                keep.append(arr)
+                ptrs.append(arr.ctypes.data)
+                s = arr.shape
+            if len(s) != ndim:
+                raise ValueError(f"{name}: {len(s)} axes, a {ndim}-D slab needs {ndim}")
+            if shape is None:
+                shape = tuple(s)
+            elif tuple(s) != shape:
+                raise ValueError(f"{name}: shape {tuple(s)}, the slab's source has {shape}")
+        if shape is None:
+            raise ValueError(f"slab {i}: every array is None (its shape is unknown)")
+        if shape_rest is None:
+            shape_rest = shape[1:]
+        elif shape[1:] != shape_rest:
+            raise ValueError(f"slab {i}: planes of shape {shape[1:]}, slab 0's are {shape_rest}")
+        mask = np.empty(shape, dtype=np.uint8)
+        masks_u8.append(mask)
+        items.append((first, int(shape[0]), dev, ptrs[0], ptrs[1], tuple(ptrs[2:]), mask))
+        first += int(shape[0])
+    assert shape_rest is not None
+    if ndim == 3:
+        h, w, d = shape_rest[0], shape_rest[1], first
+    else:
+        h, w, d = first, shape_rest[0], 1
+    on_dev = any(it[2] >= 0 for it in items)
+    if backend is None:
+        backend = "cuda-grid" if on_dev or devices is not None else "cpu-bk"
+    params = None
+    if devices is not None:
+        params = "devices=" + ":".join(str(int(x)) for x in devices)
+    flow, stats = _gcut.solve_slabs(int(w), int(h), int(d), int(connectivity), items, backend,
+                                    params, _time_limit(time_limit))
+    del keep
+    return int(flow), [m == 0 for m in masks_u8], stats

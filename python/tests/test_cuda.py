@@ -318,3 +318,33 @@ def test_host_only_functions_refuse_device_arrays():
     for name, call in calls:
         with pytest.raises(TypeError, match=f"{name}.*GPU memory"):
             call()
+
+
+@needs_torch
+@pytest.mark.parametrize("conn,shape", [(6, (12, 9, 10)), (26, (9, 8, 7)), (4, (40, 33))])
+def test_solve_slabs_on_devices(rng, conn, shape):
+    """gcut.solve_slabs with PyTorch CUDA arrays read in place (one slab
+    per GPU where there are several), host slabs mixed in: the whole
+    grid's flow and mask."""
+    p = gcut.GridProblem(shape, conn)
+    p.set_energy(rng.integers(0, 60, size=shape), rng.integers(0, 60, size=shape),
+                 rng.integers(0, 30, size=shape))
+    whole = p.solve(backend="cpu-ref")
+    caps = [p.caps(d) for d in range(conn)]
+    src, snk = p.caps(gcut._gcut.SOURCE_LINK), p.caps(gcut._gcut.SINK_LINK)
+    ngpu = torch.cuda.device_count()
+    cuts = [3, 2, shape[0] - 5]
+    slabs, at = [], 0
+    for i, k in enumerate(cuts):
+        sl = slice(at, at + k)
+        arrays = [src[sl], snk[sl]] + [c[sl] for c in caps]
+        if i != 1:  # slab 1 stays in host memory (dealt to devices=)
+            dev = torch.device("cuda", i % ngpu)
+            arrays = [torch.from_numpy(np.ascontiguousarray(a)).to(dev) for a in arrays]
+        else:
+            arrays = [a.copy() for a in arrays]
+        slabs.append((arrays[0], arrays[1], arrays[2:]))
+        at += k
+    flow, masks, stats = gcut.solve_slabs(slabs, conn, devices=list(range(ngpu)))
+    assert flow == p.flow
+    assert np.array_equal(np.concatenate(masks, axis=0), whole)

@@ -243,3 +243,49 @@ def test_regions_on_devices_and_errors(rng):
         with pytest.raises(gcut.UnavailableError):
             p.solve(devices=[0])
     assert np.array_equal(p.solve(), whole)  # still usable
+
+
+@pytest.mark.parametrize("conn,shape", [(4, (37, 29)), (8, (31, 23)), (6, (9, 11, 13)),
+                                        (18, (8, 7, 6)), (26, (7, 8, 9))])
+def test_solve_slabs_matches_the_whole_grid(rng, conn, shape):
+    """gcut.solve_slabs: the grid as slabs of arrays of their own gives the
+    whole grid's flow and mask, for several cuts of the first axis."""
+    p = gcut.GridProblem(shape, conn)
+    p.set_energy(rng.integers(0, 60, size=shape), rng.integers(0, 60, size=shape),
+                 rng.integers(0, 30, size=shape))
+    whole = p.solve(backend="cpu-ref")
+    caps = [p.caps(d) for d in range(conn)]
+    src, snk = p.caps(gcut._gcut.SOURCE_LINK), p.caps(gcut._gcut.SINK_LINK)
+    n0 = shape[0]
+    for cuts in ([n0], [1, n0 - 1], [2, 3, n0 - 5], [1] * n0):
+        slabs, at = [], 0
+        for k in cuts:
+            sl = slice(at, at + k)
+            slabs.append((src[sl].copy(), snk[sl].copy(), [c[sl].copy() for c in caps]))
+            at += k
+        flow, masks, stats = gcut.solve_slabs(slabs, conn)
+        assert flow == p.flow
+        assert np.array_equal(np.concatenate(masks, axis=0), whole)
+        assert stats["sweeps"] >= 1
+
+
+def test_solve_slabs_errors():
+    z = np.zeros((2, 3, 4), dtype=np.int32)
+    with pytest.raises(ValueError):
+        gcut.solve_slabs([], 6)
+    with pytest.raises(ValueError):
+        gcut.solve_slabs([(z, z, [z] * 6)], 5)
+    with pytest.raises(ValueError):  # planes of different shapes
+        gcut.solve_slabs([(z, z, None), (np.zeros((2, 3, 5), np.int32), None, None)], 6)
+    with pytest.raises(ValueError):  # a wrong number of capacity arrays
+        gcut.solve_slabs([(z, z, [z] * 4)], 6)
+    with pytest.raises(TypeError):  # fractional capacities
+        gcut.solve_slabs([(z + 0.5, z, None)], 6)
+    bad = z.copy()
+    bad[1, 2, 3] = -1
+    with pytest.raises(gcut.InvalidError, match="node 23 is -1"):
+        gcut.solve_slabs([(z, bad, None)], 6)
+    with pytest.raises(gcut.InvalidError, match="cuda-grid"):
+        gcut.solve_slabs([(z, z, None)], 6, backend="cpu-bk", devices=[0])
+    flow, masks, _ = gcut.solve_slabs([(z + 3, z + 1, None), (z + 2, z + 5, None)], 6)
+    assert flow == 24 * 1 + 24 * 2 and masks[0].all() and not masks[1].any()

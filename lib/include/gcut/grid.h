@@ -408,8 +408,9 @@ GCUT_EXPORT GCUT_EXPERIMENTAL gcut_status gcut_grid_solve_partitioned(gcut_grid 
 typedef struct gcut_grid_slab {
     int64_t first;              /**< its first plane */
     int32_t planes;             /**< its planes, >= 1 */
-    int32_t device;             /**< -1: the arrays are host memory; d >= 0: they are memory of CUDA
-                                     device d, which keeps the slab's region (backend "cuda-grid") */
+    int32_t device;             /**< -1: host arrays (CPU regions, or cuda-grid's "devices="); d >= 0:
+                                     CUDA device d keeps the slab's region (backend "cuda-grid") and
+                                     its arrays are memory of that device (or host memory) */
     const int32_t *cap_source;  /**< source capacities (>= 0), or NULL for all 0 */
     const int32_t *cap_sink;    /**< sink capacities (>= 0), or NULL */
     const int32_t *cap[26];     /**< cap[d][v]: capacity of v -> its neighbour in direction d
