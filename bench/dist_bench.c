@@ -49,6 +49,15 @@ static int g_rank = 0;
 #ifdef GCUT_DIST_BENCH_MPI
 static int g_size = 1;
 #endif
+static int g_verbose = 0; /* -v: the solves' INFO log (the device regions' profile) */
+static const char *g_params = NULL; /* --params: more settings for device runs */
+
+static void bench_log(void *user, gcut_log_level level, const char *msg)
+{
+    (void)user;
+    (void)level;
+    printf("  log: %s\n", msg);
+}
 
 static void die(const char *what)
 {
@@ -400,10 +409,14 @@ static int run_slabs(const char *text, const char *backend, const int32_t *gpus,
         gcut_solve_options_init(&opt);
         opt.backend = backend;
         opt.time_limit = time_limit;
+        opt.verbosity = g_verbose ? GCUT_LOG_INFO : 0;
+    opt.log = g_verbose ? bench_log : NULL;
         if (backend && !strcmp(backend, "cuda-grid")) {
             int len = snprintf(params, sizeof params, "devices=");
             for (int i = 0; i < gpus[r] && len < (int)sizeof params - 8; i++)
                 len += snprintf(params + len, sizeof params - (size_t)len, "%s%d", i ? ":" : "", i);
+            if (g_params && len < (int)sizeof params)
+                snprintf(params + len, sizeof params - (size_t)len, ",%s", g_params);
             opt.params = params;
         }
         int64_t flow = -1;
@@ -536,11 +549,15 @@ static void run_regions(gcut_grid *g, const gcut_result *ref, gcut_result **firs
     opt.threads = threads;
     opt.backend = backend;
     opt.time_limit = time_limit;
+    opt.verbosity = g_verbose ? GCUT_LOG_INFO : 0;
+    opt.log = g_verbose ? bench_log : NULL;
     char params[300] = "", label[64];
     if (backend && !strcmp(backend, "cuda-grid")) {
         int at = snprintf(params, sizeof params, "devices=");
         for (int32_t i = 0; i < gpus && at < (int)sizeof params - 8; i++)
             at += snprintf(params + at, sizeof params - (size_t)at, "%s%d", i ? ":" : "", (int)i);
+        if (g_params && at < (int)sizeof params)
+            snprintf(params + at, sizeof params - (size_t)at, ",%s", g_params);
         opt.params = params;
         snprintf(label, sizeof label, "gpus %d regions %2d", (int)gpus, (int)regions);
     } else {
@@ -680,7 +697,7 @@ int main(int argc, char **argv)
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             printf("usage: gcut-dist-bench SPEC [--regions 1,2,4] [--threads N] [--repeat N]\n"
                    "       [--backend cuda-grid --runs GxR,...] [--reference cpu-bk|cuda-grid|none]\n"
-                   "       [--time-limit S] [--reference-only]\n"
+                   "       [--time-limit S] [--reference-only] [-v] [--params K=V,...]\n"
                    "       gcut-dist-bench vol:... --slabs [--backend cuda-grid] --runs GxR,...\n"
                    "SPEC: a grid2d/grid3d spec of gcut-gen, or vol:w=W,h=H,d=D[,conn=C][,seed=S]\n"
                    "--slabs: the volume in R slabs of arrays of their own (gcut_grid_solve_slabs,\n"
@@ -702,6 +719,10 @@ int main(int argc, char **argv)
             ref_only = 1;
         else if (!strcmp(argv[i], "--slabs"))
             slabs = 1;
+        else if (!strcmp(argv[i], "-v") || !strcmp(argv[i], "--verbose"))
+            g_verbose = 1;
+        else if (!strcmp(argv[i], "--params") && i + 1 < argc)
+            g_params = argv[++i];
         else if (!strcmp(argv[i], "--time-limit") && i + 1 < argc)
             time_limit = atof(argv[++i]);
         else if (!strcmp(argv[i], "--runs") && i + 1 < argc) {
@@ -754,6 +775,7 @@ int main(int argc, char **argv)
     (void)time_limit;
     (void)ref_only;
     (void)slabs;
+    (void)bench_log;
     run_mpi(g, ref, repeat);
 #else
     gcut_result *first = NULL;

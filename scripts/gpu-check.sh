@@ -461,13 +461,13 @@ elif has_step multi; then
     # past 2^31 voxels, more than one gcut_grid (and so one cuda-grid solve)
     # can hold; each answer checked by its cut's capacity and across runs.
     dist_bench "slabs ${SLABS:-vol:w=2048,h=2048,d=1024,conn=6}" "${SLABS:-vol:w=2048,h=2048,d=1024,conn=6}" \
-      --slabs --backend cuda-grid --time-limit "${SLABS_TLIMIT:-400}" \
+      --slabs --backend cuda-grid --time-limit "${SLABS_TLIMIT:-400}" -v \
       --runs "${SLABS_RUNS:-${NGPU}x$((2 * NGPU)),${NGPU}x${NGPU}}"
   fi
   if has_multi strong; then
     S=${STRONG:-768}
     dist_bench "strong ${S}^3 c6" "vol:w=$S,h=$S,d=$S,conn=6" --backend cuda-grid \
-      --runs "$(runs_upto 2)" --repeat "${MULTI_BENCH_REPEAT:-1}"
+      --runs "$(runs_upto 2)" --repeat "${MULTI_BENCH_REPEAT:-1}" -v
     S=${STRONG26:-384}
     [ "$S" = 0 ] || dist_bench "strong ${S}^3 c26" "vol:w=$S,h=$S,d=$S,conn=26" --backend cuda-grid \
       --runs "$(runs_upto 2)" --repeat "${MULTI_BENCH_REPEAT:-1}"

@@ -280,6 +280,17 @@ static void test_slab_errors(void **unused)
     opt.want_flows = 0;
     opt.params = "devices=0";
     assert_int_equal(gcut_grid_solve_slabs(W, H, D, 6, sl, 2, &opt, &flow, NULL), GCUT_ERR_INVALID);
+    opt.params = "relabel_every=8";
+    assert_int_equal(gcut_grid_solve_slabs(W, H, D, 6, sl, 2, &opt, &flow, NULL), GCUT_ERR_INVALID);
+    assert_non_null(strstr(gcut_last_error(), "relabel_every= needs"));
+    opt.backend = "cuda-grid";
+    opt.params = "relabel_every=0";
+    assert_int_equal(gcut_grid_solve_slabs(W, H, D, 6, sl, 2, &opt, &flow, NULL), GCUT_ERR_INVALID);
+    opt.params = "relabel_evry=4";
+    assert_int_equal(gcut_grid_solve_slabs(W, H, D, 6, sl, 2, &opt, &flow, NULL), GCUT_ERR_INVALID);
+    assert_non_null(strstr(gcut_last_error(), "relabel_every"));
+    opt.backend = NULL;
+    opt.params = NULL;
     assert_int_equal(flow, -7);
     /* Then it solves, as a grid of the same arrays does. */
     gcut_grid *g;

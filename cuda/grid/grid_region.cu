@@ -93,7 +93,7 @@ constexpr int kRelabelEvery = 32; /* discharge iterations between region-local r
 constexpr int kBatch = 8;         /* discharge iterations between reads of the active count */
 
 /* Counters on the device. */
-enum { C_FLOW = 0, C_PUSHES, C_RELABELS, C_COUNT, C_MIN, C_NEG, C_SLOTS };
+enum { C_FLOW = 0, C_PUSHES, C_RELABELS, C_COUNT, C_MIN, C_NEG, C_NEXT, C_SLOTS };
 
 /* What every kernel reads: the geometry and the device arrays. */
 struct R {
@@ -115,17 +115,26 @@ struct R {
      * iteration (the host swaps the pairs). A block with neither flag has
      * nothing to do, and the kernels leave it at once. */
     unsigned char *act, *act_next, *rcv, *rcv_next;
+    /* Block flags of the region-local relabel: lvl_cur, blocks with a node
+     * whose distance the last level set (the next level's nodes are there
+     * or in seedblk); lvl_next, those of this level; seedblk, blocks with
+     * a ghost seed (distance > 1, fixed before the search). */
+    unsigned char *lvl_cur, *lvl_next, *seedblk;
 };
 
 struct Region {
     R r;
     int device;           /* the CUDA ordinal that holds it */
-    unsigned char *flags; /* 4 * blocks(n): act[2], rcv[2] */
+    unsigned char *flags; /* 7 * blocks(n): act[2], rcv[2], lvl[2], seedblk */
     int parity;           /* which of each pair is this iteration's */
+    int relabel_every;    /* discharge iterations between region-local relabels */
     int *lab_mem;
     unsigned char *msg; /* 4 message buffers */
     size_t msg_bytes;   /* with flows */
     unsigned char *cut; /* n bytes */
+    /* Host-side times (ms) of discharges and region-local relabels, the
+     * discharge iterations and the relabels' levels (region_profile). */
+    double prof[4];
 };
 
 int blocks(long long n) { return (int)((n + kBlock - 1) / kBlock); }
@@ -284,6 +293,8 @@ __global__ void bfs_init_kernel(R r)
             t = lu + 1;
     }
     r.lab2[v] = t;
+    if (t > 1 && t < r.d_inf)
+        r.seedblk[v / kBlock] = 1;
 }
 
 /* The least distance above level L (C_MIN, set to ~0 before). */
@@ -297,9 +308,14 @@ __global__ void bfs_min_kernel(R r, int L)
     }
 }
 
-/* Level L: its nodes give their residual predecessors L + 1. */
-__global__ void bfs_expand_kernel(R r, int L)
+/* Level L: its nodes give their residual predecessors L + 1; a node so
+ * lowered flags its block in lvl_next and C_NEXT (then L + 1 is the next
+ * level). With use_flags, only the blocks that can hold level L look:
+ * those the previous level lowered a node in, and those with seeds. */
+__global__ void bfs_expand_kernel(R r, int L, int use_flags)
 {
+    if (use_flags && !r.lvl_cur[blockIdx.x] && !r.seedblk[blockIdx.x])
+        return;
     const int w = blockIdx.x * blockDim.x + threadIdx.x;
     if (w >= r.n || r.lab2[w] != L || L + 1 >= r.d_inf)
         return;
@@ -308,7 +324,10 @@ __global__ void bfs_expand_kernel(R r, int L)
         const long long v = (long long)w - r.step[d];
         if (!own(r, v) || r.res[(size_t)d * r.n + v] == 0)
             continue;
-        atomicMin(&r.lab2[v], L + 1);
+        if (atomicMin(&r.lab2[v], L + 1) > L + 1) {
+            r.lvl_next[v / kBlock] = 1;
+            r.ctr[C_NEXT] = 1;
+        }
     }
 }
 
@@ -488,8 +507,8 @@ gcut_status region_alloc(Region *g, const gcut_grid_region_init *in)
     GCUT_CUDA_CHECK(cudaMalloc((void **)&r.ctr, C_SLOTS * sizeof(u64)));
     GCUT_CUDA_CHECK(cudaMalloc((void **)&g->msg, 4 * g->msg_bytes + 4));
     GCUT_CUDA_CHECK(cudaMalloc((void **)&g->cut, n + 1));
-    GCUT_CUDA_CHECK(cudaMalloc((void **)&g->flags, 4 * (size_t)blocks((long long)n) + 4));
-    GCUT_CUDA_CHECK(cudaMemset(g->flags, 0, 4 * (size_t)blocks((long long)n) + 4));
+    GCUT_CUDA_CHECK(cudaMalloc((void **)&g->flags, 7 * (size_t)blocks((long long)n) + 4));
+    GCUT_CUDA_CHECK(cudaMemset(g->flags, 0, 7 * (size_t)blocks((long long)n) + 4));
     r.acc1 = r.acc0 + accn;
     r.lab = g->lab_mem + P + (size_t)in->pad;
     /* The capacities in place (from the host or any device), then the
@@ -563,6 +582,7 @@ gcut_status region_create(const gcut_grid_region_init *in, void **out)
         return GCUT_CU_FAIL(GCUT_ERR_NOMEM, "cuda-grid regions: cannot allocate a region");
     memset(g, 0, sizeof *g);
     g->device = in->device;
+    g->relabel_every = in->relabel_every > 0 ? in->relabel_every : kRelabelEvery;
     R &r = g->r;
     r.n = in->nodes;
     r.P = in->plane;
@@ -599,31 +619,65 @@ gcut_status region_relabel(void *h, int64_t *changed)
 {
     Region *g = (Region *)h;
     ON_DEVICE(g->device);
-    const R &r = g->r;
+    const double t0 = gcut_cu_host->now_ms();
+    R r = g->r;
     const int nb = blocks(r.n);
+    unsigned char *lvl[2] = {g->flags + 4 * (size_t)nb, g->flags + 5 * (size_t)nb};
+    r.seedblk = g->flags + 6 * (size_t)nb;
+    GCUT_CUDA_CHECK(cudaMemset(lvl[0], 0, 3 * (size_t)nb)); /* lvl[0], lvl[1], seedblk */
     LAUNCH(bfs_init_kernel, nb, r);
-    int L = 0;
+    /* Levels in order: L + 1 right after a level that lowered a node to it
+     * (only the flagged blocks and the seeds' look), else the least
+     * distance above L, found by a scan (the seeds' levels). */
+    int L = 0, have_next = 0, cur = 0;
+    gcut_status st;
     for (;;) {
-        GCUT_CUDA_CHECK(cudaMemset(&r.ctr[C_MIN], 0xff, sizeof(u64)));
-        LAUNCH(bfs_min_kernel, nb, r, L);
-        u64 next;
-        gcut_status st = read_ctr(r, C_MIN, &next);
-        if (st != GCUT_OK)
+        int use_flags = 0;
+        if (have_next) {
+            L++;
+            use_flags = 1;
+        } else {
+            GCUT_CUDA_CHECK(cudaMemset(&r.ctr[C_MIN], 0xff, sizeof(u64)));
+            LAUNCH(bfs_min_kernel, nb, r, L);
+            u64 next;
+            if ((st = read_ctr(r, C_MIN, &next)) != GCUT_OK)
+                return st;
+            if (next == ~0ull)
+                break;
+            L = (int)next;
+        }
+        if ((st = zero_ctr(r, C_NEXT)) != GCUT_OK)
             return st;
-        if (next == ~0ull)
-            break;
-        L = (int)next;
-        LAUNCH(bfs_expand_kernel, nb, r, L);
+        r.lvl_cur = lvl[cur];
+        r.lvl_next = lvl[cur ^ 1];
+        LAUNCH(bfs_expand_kernel, nb, r, L, use_flags);
+        GCUT_CUDA_CHECK(cudaMemset(lvl[cur], 0, (size_t)nb));
+        cur ^= 1;
+        g->prof[3] += 1;
+        u64 more;
+        if ((st = read_ctr(r, C_NEXT, &more)) != GCUT_OK)
+            return st;
+        have_next = more != 0;
     }
-    gcut_status st = zero_ctr(r, C_COUNT);
-    if (st != GCUT_OK)
+    if ((st = zero_ctr(r, C_COUNT)) != GCUT_OK)
         return st;
     LAUNCH(bfs_store_kernel, nb, r);
     u64 c;
     if ((st = read_ctr(r, C_COUNT, &c)) != GCUT_OK)
         return st;
     *changed = (int64_t)c;
+    g->prof[1] += gcut_cu_host->now_ms() - t0;
     return GCUT_OK;
+}
+
+/* Times and counts since the region was made: ms in discharges (their
+ * relabels included), ms in region-local relabels, discharge iterations,
+ * relabel levels. */
+void region_profile(void *h, double *out)
+{
+    const Region *g = (const Region *)h;
+    for (int i = 0; i < 4; i++)
+        out[i] = g->prof[i];
 }
 
 gcut_status region_active(void *h, int64_t *count)
@@ -648,6 +702,7 @@ gcut_status region_discharge(void *h, int64_t *pushes, int64_t *relabels, int64_
 {
     Region *g = (Region *)h;
     ON_DEVICE(g->device);
+    const double t0 = gcut_cu_host->now_ms();
     const R &r = g->r;
     const int nb = blocks(r.n);
     gcut_status st;
@@ -678,7 +733,7 @@ gcut_status region_discharge(void *h, int64_t *pushes, int64_t *relabels, int64_
         if ((st = read_ctr(r, C_COUNT, &a)) != GCUT_OK)
             return st;
         active = (int64_t)a;
-        if (active > 0 && since_relabel >= kRelabelEvery) {
+        if (active > 0 && since_relabel >= g->relabel_every) {
             since_relabel = 0;
             int64_t changed;
             if ((st = region_relabel(h, &changed)) != GCUT_OK ||
@@ -696,6 +751,8 @@ gcut_status region_discharge(void *h, int64_t *pushes, int64_t *relabels, int64_
     GCUT_CUDA_CHECK(cudaMemcpy(c, &r.ctr[C_PUSHES], sizeof c, cudaMemcpyDeviceToHost));
     *pushes += (int64_t)c[0];
     *relabels += (int64_t)c[1];
+    g->prof[0] += gcut_cu_host->now_ms() - t0;
+    g->prof[2] += (double)it;
     return GCUT_OK;
 }
 
@@ -1111,4 +1168,5 @@ const gcut_grid_region_ext gcut_cu_grid_region = {GCUT_PLUGIN_ABI_VERSION,
                                                   region_flow,
                                                   group_new,
                                                   group_free,
-                                                  group_exchange};
+                                                  group_exchange,
+                                                  region_profile};

@@ -224,6 +224,10 @@ gcut_status gcut_i_dist_solve(gcut_i_region *const *regs, int32_t nregs, int32_t
         sums[1] += rs->pushes;
         sums[2] += rs->relabels;
         sums[3] += rs->local_relabels;
+        double prof[4];
+        gcut_i_region_profile(regs[i], prof);
+        for (int k = 0; k < 4; k++)
+            run->prof[k] += prof[k];
     }
     if ((st = comm->allreduce(comm->ctx, sums, 4)) != GCUT_OK)
         goto fail;

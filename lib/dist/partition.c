@@ -88,7 +88,7 @@ const gcut_grid_region_ext *gcut_i_dist_region_ext(const char *name)
     if (!x || x->abi_version != GCUT_PLUGIN_ABI_VERSION || !x->create || !x->destroy ||
         !x->neighbours || !x->discharge || !x->relabel || !x->reset_ghosts || !x->active ||
         !x->pack || !x->unpack || !x->buffer || !x->copy || !x->cut || !x->flow ||
-        !x->group_new || !x->group_free || !x->exchange) {
+        !x->group_new || !x->group_free || !x->exchange || !x->profile) {
         GCUT_FAIL(GCUT_ERR_NOT_FOUND,
                   "back end %s cannot keep the regions of a partitioned grid on its device "
                   "(device regions: cuda-grid)",
@@ -131,9 +131,11 @@ static gcut_status partition_planes(int64_t planes, int32_t nregions, const int3
 
 /* The back-end settings of a partitioned solve: "devices=0:1:2:3", the
  * CUDA devices of cuda-grid regions (default: device 0). */
-gcut_status gcut_i_dist_devices(const gcut_solve_options *opt, int32_t *devices, int32_t *ndev)
+gcut_status gcut_i_dist_devices(const gcut_solve_options *opt, int32_t *devices, int32_t *ndev,
+                                int32_t *relabel_every)
 {
     *ndev = 0;
+    *relabel_every = 0;
     if (!opt)
         return GCUT_OK;
     const char *cur = opt->params;
@@ -141,8 +143,16 @@ gcut_status gcut_i_dist_devices(const gcut_solve_options *opt, int32_t *devices,
     int r;
     const char *who = "gcut_grid_solve_partitioned";
     while ((r = gcut_i_param_next(&cur, who, &p)) == 1) {
+        if (strcmp(p.key, "relabel_every") == 0) {
+            int64_t v;
+            gcut_status st = gcut_i_param_int(&p, who, 1, 1000000, &v);
+            if (st != GCUT_OK)
+                return st;
+            *relabel_every = (int32_t)v;
+            continue;
+        }
         if (strcmp(p.key, "devices") != 0)
-            return gcut_i_param_unknown(&p, who, "devices");
+            return gcut_i_param_unknown(&p, who, "devices, relabel_every");
         *ndev = 0;
         const char *v = p.value;
         for (;;) {
@@ -171,6 +181,9 @@ gcut_status gcut_i_dist_devices(const gcut_solve_options *opt, int32_t *devices,
     if (*ndev > 0 && !on_device)
         return GCUT_FAIL(GCUT_ERR_INVALID,
                          "devices= needs backend \"cuda-grid\" (the regions here are CPU regions)");
+    if (*relabel_every > 0 && !on_device)
+        return GCUT_FAIL(GCUT_ERR_INVALID, "relabel_every= needs backend \"cuda-grid\" (it sets "
+                                           "the device regions' discharge)");
     if (*ndev == 0 && on_device)
         devices[(*ndev)++] = 0;
     return GCUT_OK;
@@ -197,7 +210,8 @@ typedef struct part_core {
     const gcut_grid_region_ext *dev; /* NULL: CPU regions */
     int32_t devices[GCUT_I_MAX_DEVICES];
     int32_t ndev;
-    int check_caps; /* host capacities of CPU regions not checked yet */
+    int check_caps;        /* host capacities of CPU regions not checked yet */
+    int32_t relabel_every; /* "relabel_every=" (0: the plugin's default) */
     /* out */
     gcut_i_dist_run run;
     double init_ms, exchange_ms;
@@ -236,7 +250,8 @@ static gcut_status build_region(const build_job *J, int32_t j)
     const int64_t total = (int64_t)c->w * c->h * c->depth;
     /* Reachable nodes are at most n arcs from the sink. */
     const int32_t d_inf = total < INT32_MAX ? (int32_t)total + 1 : INT32_MAX;
-    gcut_i_region_shape shape = {c->w, c->h, (int32_t)c->depth, c->conn, s->first, s->count, d_inf};
+    gcut_i_region_shape shape = {c->w,     c->h,     (int32_t)c->depth, c->conn,
+                                 s->first, s->count, d_inf,             c->relabel_every};
     if (c->dev)
         return gcut_i_region_new_device(&J->regs[j], &shape, &s->caps, c->dev, s->device);
     if (c->check_caps) {
@@ -427,6 +442,11 @@ static void part_log(const part_core *c, const gcut_solve_options *opt, const ch
         snprintf(why, size, "%d regions, %lld sweeps", (int)c->nsl, (long long)c->run.sweeps);
     gcut_i_log(opt, GCUT_LOG_INFO, "%s: %s, %lld global relabels", who, why,
                (long long)c->run.global_relabels);
+    if (c->dev) /* the regions' own clocks, summed over regions (they overlap across devices) */
+        gcut_i_log(opt, GCUT_LOG_INFO,
+                   "%s: device regions: %.0f ms in discharges (%.0f iterations), %.0f ms in "
+                   "region-local relabels (%.0f levels), summed over regions",
+                   who, c->run.prof[0], c->run.prof[2], c->run.prof[1], c->run.prof[3]);
 }
 
 static gcut_status partitioned_in_call(gcut_grid *g, int32_t nregions, const int32_t *counts,
@@ -440,8 +460,8 @@ static gcut_status partitioned_in_call(gcut_grid *g, int32_t nregions, const int
     const int32_t plane = three_d ? g->w * g->h : g->w;
     if ((st = gcut_i_dist_check_shape(g->w, g->h, g->d, g->conn)) != GCUT_OK)
         return st;
-    int32_t devices[GCUT_I_MAX_DEVICES], ndev = 0;
-    if ((st = gcut_i_dist_devices(opt, devices, &ndev)) != GCUT_OK)
+    int32_t devices[GCUT_I_MAX_DEVICES], ndev = 0, c_relabel = 0;
+    if ((st = gcut_i_dist_devices(opt, devices, &ndev, &c_relabel)) != GCUT_OK)
         return st;
     if ((st = gcut_i_alloc_array((void **)&pc, nregions, 4, __func__, "plane counts")) !=
             GCUT_OK ||
@@ -458,6 +478,7 @@ static gcut_status partitioned_in_call(gcut_grid *g, int32_t nregions, const int
     }
     part_core c;
     memset(&c, 0, sizeof c);
+    c.relabel_every = c_relabel;
     c.w = g->w;
     c.h = g->h;
     c.depth = g->d;
@@ -542,8 +563,8 @@ static gcut_status slabs_in_call(int32_t width, int32_t height, int64_t depth,
     const int three_d = connectivity != 4 && connectivity != 8;
     const int64_t planes = three_d ? depth : height;
     const int64_t plane = three_d ? (int64_t)width * height : width;
-    int32_t devices[GCUT_I_MAX_DEVICES], ndev = 0;
-    if ((st = gcut_i_dist_devices(opt, devices, &ndev)) != GCUT_OK)
+    int32_t devices[GCUT_I_MAX_DEVICES], ndev = 0, c_relabel = 0;
+    if ((st = gcut_i_dist_devices(opt, devices, &ndev, &c_relabel)) != GCUT_OK)
         return st;
     const int on_device = opt->backend && strcmp(opt->backend, "cuda-grid") == 0;
     /* The slabs: consecutive, in plane order, covering the grid. */
@@ -582,6 +603,7 @@ static gcut_status slabs_in_call(int32_t width, int32_t height, int64_t depth,
         return st;
     part_core c;
     memset(&c, 0, sizeof c);
+    c.relabel_every = c_relabel;
     c.w = width;
     c.h = height;
     c.depth = depth;

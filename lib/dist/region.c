@@ -401,6 +401,7 @@ gcut_status gcut_i_region_new_device(gcut_i_region **out, const gcut_i_region_sh
     in.planes = three_d ? shape->depth : shape->height;
     in.cap_source = caps->src;
     in.cap_sink = caps->snk;
+    in.relabel_every = shape->relabel_every;
     in.device = device;
     gcut_status st = x->create(&in, &r->dh);
     if (st != GCUT_OK) {
@@ -411,6 +412,14 @@ gcut_status gcut_i_region_new_device(gcut_i_region **out, const gcut_i_region_sh
     r->full_scan = 1;
     *out = r;
     return GCUT_OK;
+}
+
+void gcut_i_region_profile(const gcut_i_region *r, double *out)
+{
+    for (int i = 0; i < 4; i++)
+        out[i] = 0;
+    if (r->dx && r->dx->profile)
+        r->dx->profile(r->dh, out);
 }
 
 gcut_status gcut_i_region_device_error(const gcut_i_region *r, const char **msg)

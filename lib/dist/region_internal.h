@@ -29,6 +29,8 @@ typedef struct gcut_i_region_shape {
     int32_t count; /* planes owned, >= 1 */
     int32_t d_inf; /* the label of nodes that cannot reach the sink:
                     * min(global nodes, INT32_MAX) */
+    int32_t relabel_every; /* device regions: iterations between region-local
+                            * relabels (0: the plugin's default) */
 } gcut_i_region_shape;
 
 /* The capacities of a region's own nodes, in the slab's local order
@@ -92,6 +94,11 @@ GCUT_HIDDEN void gcut_i_region_set_neighbours(gcut_i_region *r, int lo, int hi);
 /* How many neighbours it has (0, 1 or 2). */
 GCUT_HIDDEN int gcut_i_region_neighbours(const gcut_i_region *r);
 
+/* A device region's profile since it was built (zeros for CPU regions):
+ * ms in discharges, ms in region-local relabels, discharge iterations,
+ * relabel levels. */
+GCUT_HIDDEN void gcut_i_region_profile(const gcut_i_region *r, double *out);
+
 /* The statistics of a region since it was built. */
 typedef struct gcut_i_region_stats {
     int64_t pushes, relabels, local_relabels;
@@ -149,6 +156,7 @@ typedef struct gcut_i_dist_run {
     int64_t sweeps, global_relabels, gr_rounds, pushes, relabels, local_relabels;
     int64_t bytes_sent;
     double solve_ms, cut_ms;
+    double prof[4]; /* the held device regions' profiles, summed (gcut_i_region_profile) */
 } gcut_i_dist_run;
 
 /* Run the held regions regs[0 .. nregs-1] (consecutive, regs[i] of colour
@@ -161,13 +169,15 @@ GCUT_HIDDEN gcut_status gcut_i_dist_solve(gcut_i_region *const *regs, int32_t nr
                                           gcut_i_pool *pool, uint8_t *const *cuts,
                                           gcut_i_dist_run *run);
 
-/* Device regions (partition.c, shared with libgcut_mpi). The setting
- * "devices=0:1:..." of opt->params, checked: with opt->backend "cuda-grid"
+/* Device regions (partition.c, shared with libgcut_mpi). The settings of
+ * opt->params, checked: "devices=0:1:..." with opt->backend "cuda-grid"
  * the devices (default: device 0), else none (then "devices=" is an
- * error); any other key is an error. devices holds GCUT_I_MAX_DEVICES. */
+ * error); "relabel_every=N" (device regions: discharge iterations between
+ * region-local relabels, 1 .. 1000000; *relabel_every 0 when not given);
+ * any other key is an error. devices holds GCUT_I_MAX_DEVICES. */
 #define GCUT_I_MAX_DEVICES 64
 GCUT_I_SHARED gcut_status gcut_i_dist_devices(const gcut_solve_options *opt, int32_t *devices,
-                                              int32_t *ndev);
+                                              int32_t *ndev, int32_t *relabel_every);
 /* The "gcut.grid.region" extension of back end `backend`, or NULL with
  * the failure recorded (GCUT_ERR_UNAVAILABLE, GCUT_ERR_NOT_FOUND). */
 GCUT_I_SHARED const gcut_grid_region_ext *gcut_i_dist_region_ext(const char *backend);

@@ -296,6 +296,7 @@ typedef struct gcut_grid_region_init {
     const int32_t *cap[26];      /**< capacity of v -> v + dir_step[d], or NULL */
     const int32_t *cap_source;   /**< capacity of source -> v, or NULL */
     const int32_t *cap_sink;     /**< capacity of v -> sink, or NULL */
+    int32_t relabel_every;       /**< discharge iterations between region-local relabels (0: default) */
     int32_t device;              /**< the device that keeps the region (a CUDA ordinal) */
 } gcut_grid_region_init;
 
@@ -350,6 +351,10 @@ typedef struct gcut_grid_region_ext {
      *  devices); every move is complete when it returns. */
     gcut_status (*exchange)(void *group, const gcut_grid_region_move *moves, int32_t count,
                             size_t bytes);
+    /** (Version 3.) out[0..3]: ms in discharges (their region-local
+     *  relabels included), ms in region-local relabels, discharge
+     *  iterations, relabel levels, since the region was made. */
+    void (*profile)(void *region, double *out);
 } gcut_grid_region_ext;
 
 /* ------------------------------------------------------------ the plugin entry */
