@@ -297,6 +297,45 @@ __global__ void bfs_init_kernel(R r)
         r.seedblk[v / kBlock] = 1;
 }
 
+/* Relabel update, start (the ghost labels only went down since the last
+ * relabel, whose exact distances lab holds): lab2 = lab, lowered to ghost
+ * label + 1 along residual arcs into a ghost; blocks with a lowered node
+ * flagged in seedblk. */
+__global__ void bfs_update_init_kernel(R r)
+{
+    const int v = blockIdx.x * blockDim.x + threadIdx.x;
+    if (v >= r.n)
+        return;
+    int t = r.lab[v];
+    const int old = t;
+    for (int d = 0; d < r.nd; d++) {
+        const long long u = (long long)v + r.step[d];
+        if (own(r, u) || r.res[(size_t)d * r.n + v] == 0)
+            continue;
+        if (u < 0 ? !r.has_lo : !r.has_hi)
+            continue;
+        const int lu = r.lab[u];
+        if (lu < r.d_inf - 1 && lu + 1 < t)
+            t = lu + 1;
+    }
+    r.lab2[v] = t;
+    if (t < old)
+        r.seedblk[v / kBlock] = 1;
+}
+
+/* The least lowered seed distance above level L (C_MIN, set to ~0 before). */
+__global__ void bfs_seed_min_kernel(R r, int L)
+{
+    if (!r.seedblk[blockIdx.x])
+        return;
+    const int v = blockIdx.x * blockDim.x + threadIdx.x;
+    if (v < r.n) {
+        const int t = r.lab2[v];
+        if (t < r.lab[v] && t > L && t < r.d_inf)
+            atomicMin(&r.ctr[C_MIN], (u64)t);
+    }
+}
+
 /* The least distance above level L (C_MIN, set to ~0 before). */
 __global__ void bfs_min_kernel(R r, int L)
 {
@@ -615,7 +654,11 @@ void region_neighbours(void *h, int lo, int hi)
     g->r.has_hi = hi;
 }
 
-gcut_status region_relabel(void *h, int64_t *changed)
+/* Exact distances to the sink within the region, the ghost labels taken
+ * as distances: from scratch, or (update) from the last ones when the
+ * ghost labels only went down, visiting only what the lowered seeds
+ * reach. */
+gcut_status relabel_levels(void *h, int64_t *changed, int update)
 {
     Region *g = (Region *)h;
     ON_DEVICE(g->device);
@@ -625,26 +668,32 @@ gcut_status region_relabel(void *h, int64_t *changed)
     unsigned char *lvl[2] = {g->flags + 4 * (size_t)nb, g->flags + 5 * (size_t)nb};
     r.seedblk = g->flags + 6 * (size_t)nb;
     GCUT_CUDA_CHECK(cudaMemset(lvl[0], 0, 3 * (size_t)nb)); /* lvl[0], lvl[1], seedblk */
-    LAUNCH(bfs_init_kernel, nb, r);
+    if (update)
+        LAUNCH(bfs_update_init_kernel, nb, r);
+    else
+        LAUNCH(bfs_init_kernel, nb, r);
     /* Levels in order: L + 1 right after a level that lowered a node to it
-     * (only the flagged blocks and the seeds' look), else the least
-     * distance above L, found by a scan (the seeds' levels). */
+     * (only the flagged blocks and the seeds' look), else the least seed
+     * distance above L (from scratch: the least distance, by a scan). */
     int L = 0, have_next = 0, cur = 0;
     gcut_status st;
     for (;;) {
-        int use_flags = 0;
+        int use_flags = 1;
         if (have_next) {
             L++;
-            use_flags = 1;
         } else {
             GCUT_CUDA_CHECK(cudaMemset(&r.ctr[C_MIN], 0xff, sizeof(u64)));
-            LAUNCH(bfs_min_kernel, nb, r, L);
+            if (update)
+                LAUNCH(bfs_seed_min_kernel, nb, r, L);
+            else
+                LAUNCH(bfs_min_kernel, nb, r, L);
             u64 next;
             if ((st = read_ctr(r, C_MIN, &next)) != GCUT_OK)
                 return st;
             if (next == ~0ull)
                 break;
             L = (int)next;
+            use_flags = update;
         }
         if ((st = zero_ctr(r, C_NEXT)) != GCUT_OK)
             return st;
@@ -668,6 +717,13 @@ gcut_status region_relabel(void *h, int64_t *changed)
     *changed = (int64_t)c;
     g->prof[1] += gcut_cu_host->now_ms() - t0;
     return GCUT_OK;
+}
+
+gcut_status region_relabel(void *h, int64_t *changed) { return relabel_levels(h, changed, 0); }
+
+gcut_status region_relabel_update(void *h, int64_t *changed)
+{
+    return relabel_levels(h, changed, 1);
 }
 
 /* Times and counts since the region was made: ms in discharges (their
@@ -1169,4 +1225,5 @@ const gcut_grid_region_ext gcut_cu_grid_region = {GCUT_PLUGIN_ABI_VERSION,
                                                   group_new,
                                                   group_free,
                                                   group_exchange,
-                                                  region_profile};
+                                                  region_profile,
+                                                  region_relabel_update};

@@ -88,7 +88,8 @@ const gcut_grid_region_ext *gcut_i_dist_region_ext(const char *name)
     if (!x || x->abi_version != GCUT_PLUGIN_ABI_VERSION || !x->create || !x->destroy ||
         !x->neighbours || !x->discharge || !x->relabel || !x->reset_ghosts || !x->active ||
         !x->pack || !x->unpack || !x->buffer || !x->copy || !x->cut || !x->flow ||
-        !x->group_new || !x->group_free || !x->exchange || !x->profile) {
+        !x->group_new || !x->group_free || !x->exchange || !x->profile ||
+        !x->relabel_update) {
         GCUT_FAIL(GCUT_ERR_NOT_FOUND,
                   "back end %s cannot keep the regions of a partitioned grid on its device "
                   "(device regions: cuda-grid)",

@@ -559,11 +559,11 @@ int64_t gcut_i_region_relabel(gcut_i_region *r)
  * only the nodes whose distance drops are visited. Returns how many. */
 int64_t gcut_i_region_relabel_update(gcut_i_region *r)
 {
-    /* On a device the whole relabel runs again: with the ghost labels only
-     * lower, the exact distances it computes are the update's, and the
-     * labels that change are those that drop. */
-    if (r->dx)
-        return gcut_i_region_relabel(r);
+    /* On a device: the plugin's update (from the lowered seeds). */
+    if (r->dx) {
+        int64_t c = 0;
+        return !r->dev_err && dev_ok(r, r->dx->relabel_update(r->dh, &c)) ? c : 0;
+    }
     return relabel_search(r, r->lab, 0);
 }
 

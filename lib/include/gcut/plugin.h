@@ -355,6 +355,10 @@ typedef struct gcut_grid_region_ext {
      *  relabels included), ms in region-local relabels, discharge
      *  iterations, relabel levels, since the region was made. */
     void (*profile)(void *region, double *out);
+    /** (Version 3.) relabel when the ghost labels only went down since the
+     *  last relabel (later rounds of a global relabel): the same labels,
+     *  found from the lowered ones. */
+    gcut_status (*relabel_update)(void *region, int64_t *changed);
 } gcut_grid_region_ext;
 
 /* ------------------------------------------------------------ the plugin entry */
