@@ -479,6 +479,59 @@ static void test_synthetic_stereo(void **state)
     gcut_image_free(r);
 }
 
+/* Expansion with one grid per label builds a move incrementally (only
+ * the entries of the nodes relabelled since that label's last move, and
+ * of their neighbours); with the memory budget too small for the
+ * per-label grids every move is built in full on one grid. Both give the
+ * same labels, cycle energies and moves, from noisy starts (the first
+ * cycles relabel most nodes: full builds, and the change log restarts)
+ * and from smooth ones (few changes: incremental builds), 4- and
+ * 8-connected, with random weights. Dropping a neighbour's
+ * terminal update or a pair in inc_update fails it. */
+static void test_expand_incremental(void **state)
+{
+    (void)state;
+    for (int trial = 0; trial < 24; trial++) {
+        const int32_t w = 16 + rnd(30), h = 12 + rnd(30), L = 3 + rnd(10), n = w * h;
+        gcut_mrf *m = random_mrf(w, h, rnd(2) ? 4 : 8, L, rnd(2));
+        int32_t *f0 = malloc(sizeof(int32_t) * (size_t)n), *a = malloc(sizeof(int32_t) * (size_t)n),
+                *b = malloc(sizeof(int32_t) * (size_t)n);
+        assert_non_null(f0);
+        assert_non_null(a);
+        assert_non_null(b);
+        const int smooth = trial % 3 == 0; /* blocks of one label, a few noisy nodes */
+        for (int32_t i = 0; i < n; i++)
+            f0[i] = smooth ? ((i % w) / 8 + (i / w) / 8) % L : rnd(L);
+        for (int32_t i = 0; smooth && i < n / 20; i++)
+            f0[rnd(n)] = rnd(L);
+        gcut_mrf_options o;
+        gcut_mrf_options_init(&o);
+        o.random_order = trial & 1;
+        o.solve.backend = "cpu-bk";
+        gcut_mrf_stats sa, sb;
+        memcpy(a, f0, sizeof(int32_t) * (size_t)n);
+        memcpy(b, f0, sizeof(int32_t) * (size_t)n);
+        assert_int_equal(gcut_mrf_expand(m, &o, a, &sa), GCUT_OK);
+        /* 57 bytes per node and label no longer fit half the budget. */
+        o.solve.max_memory = (size_t)(57.0 * n * L);
+        assert_int_equal(gcut_mrf_expand(m, &o, b, &sb), GCUT_OK);
+        assert_memory_equal(a, b, sizeof(int32_t) * (size_t)n);
+        assert_true(sa.energy == sb.energy);
+        int64_t e;
+        assert_int_equal(gcut_mrf_energy(m, a, &e), GCUT_OK);
+        assert_true(e == sa.energy);
+        assert_int_equal(sa.cycles, sb.cycles);
+        assert_int_equal(sa.moves, sb.moves);
+        assert_int_equal(sa.moves_accepted, sb.moves_accepted);
+        for (int32_t c = 0; c < sa.cycles; c++)
+            assert_true(sa.cycle_energy[c] == sb.cycle_energy[c]);
+        free(f0);
+        free(a);
+        free(b);
+        gcut_mrf_free(m);
+    }
+}
+
 static void test_middlebury_tsukuba(void **state)
 {
     (void)state;
@@ -516,6 +569,7 @@ int main(void)
         cmocka_unit_test(test_brute_force),
         cmocka_unit_test(test_exact_energy),
         cmocka_unit_test(test_backends_agree),
+        cmocka_unit_test(test_expand_incremental),
         cmocka_unit_test(test_progress_cancel),
         cmocka_unit_test(test_metric_check),
         cmocka_unit_test(test_solve_options),
