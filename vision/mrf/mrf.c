@@ -41,7 +41,9 @@
  * changes little (swaps of rare labels) is solved warm by cpu-bk. Swap
  * moves share one grid; expansion moves with cpu-bk get one grid per label
  * where memory allows (run()), so that each label's next move starts from
- * its last one's flow and trees.
+ * its last one's flow and trees; those moves are built incrementally, only
+ * the entries that the nodes relabelled since the label's last move change
+ * (expand_inc).
  * The progress callback of opt->solve (progress_internal.h) is called
  * after a move (at most every progress_interval_ms) and after each cycle;
  * when it asks to stop, the caller's labels are left as they were.

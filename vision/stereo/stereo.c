@@ -371,9 +371,13 @@ gcut_status gcut_i_stereo_solve(gcut_mrf *m, const gcut_stereo_options *p, const
  * already smooth and close to a minimum: the expansion of the level below
  * starts there instead of at the noisy winner-take-all, and its first
  * cycle, the dearest (60 cold cuts per view on teddy), becomes a repair.
- * Coarse-to-fine on an image pyramid is old (e.g. the multiscale MRFs of
- * Perez & Heitz, IEEE TSP 1996, whose block energies these are); the
- * moves of every level are the same alpha-expansion (or swap). */
+ * These are the constrained multiscale energies of F. Heitz, P. Perez,
+ * P. Bouthemy, "Multiscale minimization of global energy functions in
+ * some visual recovery problems", CVGIP: Image Understanding 59(1), 1994
+ * (the fine energy restricted to labellings constant on blocks); the
+ * moves of every level are the same alpha-expansion (or swap). Measured
+ * on the three Middlebury pairs: faster, but not as good or better on
+ * all three, so off by default (bench/results/stereo-1core-2026-11-27b.md). */
 typedef struct pyr_level {
     int32_t w, h;
     int32_t *cost, *wr, *wd; /* w * h * L costs; right and down weights */
