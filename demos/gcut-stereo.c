@@ -48,6 +48,11 @@ static const char usage[] =
     "      --lr-max-diff D  the two disparities may differ by D (default 1)\n"
     "      --lr-median R    median filter of radius R over the filled pixels\n"
     "                       (0: none; default 1)\n"
+    "speed:\n"
+    "      --coarse N       coarse-to-fine start: solve the energy on blocks of\n"
+    "                       2^N .. 2 pixels first (0: none, the start before)\n"
+    "      --lr-warm-start  the right view starts from the left view's result\n"
+    "      --no-lr-warm-start  each view from its own start\n"
     "output:\n"
     "  -o, --out FILE       8-bit PNG of disparity * scale; FILE with -16.png instead of\n"
     "                       .png gets the exact disparities as a 16-bit PNG; FILE.pfm:\n"
@@ -92,6 +97,9 @@ enum {
     OPT_LR_MAX_DIFF,
     OPT_LR_MEDIAN,
     OPT_RANDOM,
+    OPT_COARSE,
+    OPT_LR_WARM,
+    OPT_NO_LR_WARM,
     OPT_MASK
 };
 
@@ -119,6 +127,16 @@ static int take_option(int key, const char *v, void *user)
     case OPT_RANDOM:
         a->p.mrf.random_order = 1;
         break;
+    case OPT_COARSE:
+        if (!cli_parse_int(v, 0, 8, &a->p.coarse_levels))
+            return cli_usage_error("--coarse must be in 0 .. 8", v);
+        break;
+    case OPT_LR_WARM:
+        a->p.lr_warm_start = 1;
+        break;
+    case OPT_NO_LR_WARM:
+        a->p.lr_warm_start = 0;
+        break;
     default: /* OPT_MASK */
         a->mask_path = v;
         break;
@@ -142,6 +160,9 @@ int main(int argc, char **argv)
         {"lr-max-diff", required_argument, NULL, OPT_LR_MAX_DIFF},
         {"lr-median", required_argument, NULL, OPT_LR_MEDIAN},
         {"random", no_argument, NULL, OPT_RANDOM},
+        {"coarse", required_argument, NULL, OPT_COARSE},
+        {"lr-warm-start", no_argument, NULL, OPT_LR_WARM},
+        {"no-lr-warm-start", no_argument, NULL, OPT_NO_LR_WARM},
         {"mask", required_argument, NULL, OPT_MASK},
         {NULL, 0, NULL, 0}};
     const cli_opts group = {"", longopts, take_option, &a};

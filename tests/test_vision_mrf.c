@@ -17,6 +17,7 @@
 
 #include "gcut/vision/mrf.h"
 #include "gcut/vision/stereo.h"
+#include "stereo/stereo_internal.h"
 
 static uint64_t rng_state = 7;
 static int32_t rnd(int32_t k)
@@ -479,6 +480,174 @@ static void test_synthetic_stereo(void **state)
     gcut_image_free(r);
 }
 
+/* Expansion with one grid per label builds a move incrementally (only
+ * the entries of the nodes relabelled since that label's last move, and
+ * of their neighbours); with the memory budget too small for the
+ * per-label grids every move is built in full on one grid. Both give the
+ * same labels, cycle energies and moves, from noisy starts (the first
+ * cycles relabel most nodes: full builds, and the change log restarts)
+ * and from smooth ones (few changes: incremental builds), 4- and
+ * 8-connected, with random weights. Dropping a neighbour's
+ * terminal update or a pair in inc_update fails it. */
+static void test_expand_incremental(void **state)
+{
+    (void)state;
+    for (int trial = 0; trial < 24; trial++) {
+        const int32_t w = 16 + rnd(30), h = 12 + rnd(30), L = 3 + rnd(10), n = w * h;
+        gcut_mrf *m = random_mrf(w, h, rnd(2) ? 4 : 8, L, rnd(2));
+        int32_t *f0 = malloc(sizeof(int32_t) * (size_t)n), *a = malloc(sizeof(int32_t) * (size_t)n),
+                *b = malloc(sizeof(int32_t) * (size_t)n);
+        assert_non_null(f0);
+        assert_non_null(a);
+        assert_non_null(b);
+        const int smooth = trial % 3 == 0; /* blocks of one label, a few noisy nodes */
+        for (int32_t i = 0; i < n; i++)
+            f0[i] = smooth ? ((i % w) / 8 + (i / w) / 8) % L : rnd(L);
+        for (int32_t i = 0; smooth && i < n / 20; i++)
+            f0[rnd(n)] = rnd(L);
+        gcut_mrf_options o;
+        gcut_mrf_options_init(&o);
+        o.random_order = trial & 1;
+        o.solve.backend = "cpu-bk";
+        gcut_mrf_stats sa, sb;
+        memcpy(a, f0, sizeof(int32_t) * (size_t)n);
+        memcpy(b, f0, sizeof(int32_t) * (size_t)n);
+        assert_int_equal(gcut_mrf_expand(m, &o, a, &sa), GCUT_OK);
+        /* 57 bytes per node and label no longer fit half the budget. */
+        o.solve.max_memory = (size_t)(57.0 * n * L);
+        assert_int_equal(gcut_mrf_expand(m, &o, b, &sb), GCUT_OK);
+        assert_memory_equal(a, b, sizeof(int32_t) * (size_t)n);
+        assert_true(sa.energy == sb.energy);
+        int64_t e;
+        assert_int_equal(gcut_mrf_energy(m, a, &e), GCUT_OK);
+        assert_true(e == sa.energy);
+        assert_int_equal(sa.cycles, sb.cycles);
+        assert_int_equal(sa.moves, sb.moves);
+        assert_int_equal(sa.moves_accepted, sb.moves_accepted);
+        for (int32_t c = 0; c < sa.cycles; c++)
+            assert_true(sa.cycle_energy[c] == sb.cycle_energy[c]);
+        free(f0);
+        free(a);
+        free(b);
+        gcut_mrf_free(m);
+    }
+}
+
+/* The levels of the coarse-to-fine start (coarse_levels): a labelling
+ * constant on the blocks of level k has on level k the energy of its
+ * upsampling to the pixels (costs summed over a block, the weights of the
+ * pixel pairs crossing between two blocks summed, pairs inside a block
+ * cost nothing), for odd and even sizes, Potts and truncated linear, with
+ * contrast weights. Then stereo with coarse levels and the right view
+ * started from the left: valid maps on the synthetic pair, bad settings
+ * refused. */
+static void test_stereo_coarse(void **state)
+{
+    (void)state;
+    for (int trial = 0; trial < 6; trial++) {
+        const int32_t W = 17 + rnd(30), H = 9 + rnd(30), n = W * H;
+        gcut_image *l, *r;
+        assert_int_equal(gcut_image_new(&l, W, H, 3, 8), GCUT_OK);
+        assert_int_equal(gcut_image_new(&r, W, H, 3, 8), GCUT_OK);
+        for (int32_t y = 0; y < H; y++)
+            for (int32_t x = 0; x < 3 * W; x++) {
+                l->data[y * (int32_t)l->stride + x] = (uint8_t)(rnd(2) ? 100 : rnd(256));
+                r->data[y * (int32_t)r->stride + x] = (uint8_t)rnd(256);
+            }
+        gcut_stereo_options p;
+        gcut_stereo_options_init(&p);
+        p.ndisp = 3 + rnd(8);
+        p.cost = (gcut_stereo_cost)rnd(3);
+        p.smooth = rnd(2) ? GCUT_STEREO_TL : GCUT_STEREO_POTTS;
+        int32_t *cost = malloc(sizeof(int32_t) * (size_t)(n * p.ndisp));
+        int32_t *fine = malloc(sizeof(int32_t) * (size_t)n);
+        int32_t *blk = malloc(sizeof(int32_t) * (size_t)n);
+        assert_int_equal(gcut_stereo_data_cost(l, r, &p, cost), GCUT_OK);
+        gcut_mrf *m0;
+        assert_int_equal(gcut_stereo_mrf(l, r, &p, &m0), GCUT_OK);
+        for (int32_t level = 1; level <= 3; level++) {
+            gcut_mrf *mk;
+            assert_int_equal(gcut_i_stereo_level_mrf(l, &p, cost, level, &mk), GCUT_OK);
+            const int32_t s = 1 << level, wk = (W + s - 1) / s, hk = (H + s - 1) / s;
+            assert_int_equal(gcut_mrf_num_nodes(mk), wk * hk);
+            for (int round = 0; round < 4; round++) {
+                for (int32_t i = 0; i < wk * hk; i++)
+                    blk[i] = round == 0 ? 0 : rnd(p.ndisp);
+                for (int32_t y = 0; y < H; y++)
+                    for (int32_t x = 0; x < W; x++)
+                        fine[y * W + x] = blk[(y / s) * wk + x / s];
+                int64_t ek, e0;
+                assert_int_equal(gcut_mrf_energy(mk, blk, &ek), GCUT_OK);
+                assert_int_equal(gcut_mrf_energy(m0, fine, &e0), GCUT_OK);
+                assert_true(ek == e0);
+            }
+            gcut_mrf_free(mk);
+        }
+        gcut_mrf *bad = NULL;
+        assert_int_equal(gcut_i_stereo_level_mrf(l, &p, cost, 8, &bad), GCUT_ERR_INVALID);
+        assert_null(bad);
+        gcut_mrf_free(m0);
+        free(cost);
+        free(fine);
+        free(blk);
+        gcut_image_free(l);
+        gcut_image_free(r);
+    }
+
+    /* The synthetic pair of test_synthetic_stereo, one view, with coarse
+     * levels; and both views with the right one started from the left. */
+    const int32_t W = 80, H = 60;
+    gcut_image *l, *r;
+    assert_int_equal(gcut_image_new(&l, W, H, 1, 8), GCUT_OK);
+    assert_int_equal(gcut_image_new(&r, W, H, 1, 8), GCUT_OK);
+    for (int32_t y = 0; y < H; y++)
+        for (int32_t x = 0; x < W; x++)
+            r->data[y * (int32_t)r->stride + x] = (uint8_t)rnd(256);
+    for (int32_t y = 0; y < H; y++)
+        for (int32_t x = 0; x < W; x++) {
+            int32_t d = x < W / 2 ? 2 : 5, xr = x - d < 0 ? 0 : x - d;
+            l->data[y * (int32_t)l->stride + x] = r->data[y * (int32_t)r->stride + xr];
+        }
+    int32_t *disp = malloc(sizeof(int32_t) * (size_t)(W * H));
+    for (int32_t levels = 0; levels <= 8; levels++)
+        for (int32_t warm = 0; warm <= 1; warm++) {
+            gcut_stereo_options p;
+            gcut_stereo_options_init(&p);
+            p.ndisp = 8;
+            p.coarse_levels = levels;
+            p.lr_warm_start = warm;
+            p.lr_check = warm;
+            gcut_mrf_stats st;
+            assert_int_equal(gcut_stereo_match(l, r, &p, disp, &st), GCUT_OK);
+            int32_t bad = 0;
+            for (int32_t y = 0; y < H; y++)
+                for (int32_t x = 8; x < W; x++)
+                    bad += disp[y * W + x] != (x < W / 2 ? 2 : 5);
+            /* The check fills the twice-seen strip of this pair (see
+             * test_synthetic_stereo): 3 columns. */
+            assert_true(bad < W * H / 100 + (warm ? 4 * H : 0));
+            int64_t e;
+            gcut_mrf *m;
+            assert_int_equal(gcut_stereo_mrf(l, r, &p, &m), GCUT_OK);
+            if (!warm) { /* one view: the energy reported is that of the map */
+                assert_int_equal(gcut_mrf_energy(m, disp, &e), GCUT_OK);
+                assert_true(e == st.energy);
+            }
+            gcut_mrf_free(m);
+        }
+    gcut_stereo_options p;
+    gcut_stereo_options_init(&p);
+    p.ndisp = 8;
+    p.coarse_levels = 9;
+    assert_int_equal(gcut_stereo_match(l, r, &p, disp, NULL), GCUT_ERR_INVALID);
+    p.coarse_levels = 0;
+    p.lr_warm_start = 2;
+    assert_int_equal(gcut_stereo_match(l, r, &p, disp, NULL), GCUT_ERR_INVALID);
+    free(disp);
+    gcut_image_free(l);
+    gcut_image_free(r);
+}
+
 static void test_middlebury_tsukuba(void **state)
 {
     (void)state;
@@ -516,10 +685,12 @@ int main(void)
         cmocka_unit_test(test_brute_force),
         cmocka_unit_test(test_exact_energy),
         cmocka_unit_test(test_backends_agree),
+        cmocka_unit_test(test_expand_incremental),
         cmocka_unit_test(test_progress_cancel),
         cmocka_unit_test(test_metric_check),
         cmocka_unit_test(test_solve_options),
         cmocka_unit_test(test_synthetic_stereo),
+        cmocka_unit_test(test_stereo_coarse),
         cmocka_unit_test(test_middlebury_tsukuba),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

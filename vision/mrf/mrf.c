@@ -41,7 +41,9 @@
  * changes little (swaps of rare labels) is solved warm by cpu-bk. Swap
  * moves share one grid; expansion moves with cpu-bk get one grid per label
  * where memory allows (run()), so that each label's next move starts from
- * its last one's flow and trees.
+ * its last one's flow and trees; those moves are built incrementally, only
+ * the entries that the nodes relabelled since the label's last move change
+ * (expand_inc).
  * The progress callback of opt->solve (progress_internal.h) is called
  * after a move (at most every progress_interval_ms) and after each cycle;
  * when it asks to stop, the caller's labels are left as they were.
@@ -678,6 +680,131 @@ static gcut_status build_swap(gcut_mrf *m, const move *mv, const int32_t *f, int
     return GCUT_OK;
 }
 
+/* Expansion moves with one grid per label, built incrementally. The grid
+ * of label alpha holds the move arrays of alpha's last move, built from
+ * the labelling of that time. Between that move and the next one on
+ * alpha, only the nodes the accepted moves relabelled change the arrays:
+ * the terminal capacity of such a node and of its neighbours (its pairs
+ * enter their t) and the capacities of its pairs. So the next move on
+ * alpha recomputes those entries alone and hands the grid just them
+ * (every other entry already has the value a full build would give), in
+ * O(changed nodes) instead of O(n) for the builder and the setters: the
+ * grid then holds exactly what build_expand and the whole-array setters
+ * would give it, so the flow, the cut and the labels are the same
+ * (tests/test_vision_mrf.c compares with full builds). K is the energy of
+ * the current labelling (build_expand's sum is E(f)), and neg, the sum of
+ * the sink capacities, is kept per label and updated with them. Once
+ * many nodes changed (more than a quarter of them since alpha's last
+ * move, as in the first cycles from a noisy start) the full build is
+ * cheaper and is used. */
+typedef struct expand_inc {
+    int32_t *log;           /* nodes relabelled by accepted moves, in order */
+    int64_t nlog, caplog;   /* entries, capacity (2 n) */
+    int64_t epoch;          /* bumped when the log is restarted */
+    int64_t *pos, *ep, *neg; /* per label: log entries and epoch at its last build, its neg */
+    int32_t *seen, *done;   /* per node: stamps (relabelled seen, entry recomputed) */
+    int32_t stamp;
+} expand_inc;
+
+/* A node relabelled by an accepted move (a full log starts again: every
+ * grid is then rebuilt in full once). */
+static void inc_log(expand_inc *in, int32_t v)
+{
+    if (in->nlog == in->caplog) {
+        in->nlog = 0;
+        in->epoch++;
+    }
+    in->log[in->nlog++] = v;
+}
+
+/* t of node v in the expansion on alpha from f (build_expand's value). */
+static int64_t inc_node_t(const gcut_mrf *m, int32_t alpha, const int32_t *f,
+                          const expand_unary *eu, int32_t v)
+{
+    const int32_t L = m->L, *V = m->V, *Va = V + (size_t)alpha * L;
+    const int32_t x = v % m->w, y = (v / m->w) % m->h, z = v / (m->w * m->h);
+    int64_t t = (int64_t)eu->ua[(size_t)alpha * (size_t)m->n + (size_t)v] - eu->cur[v];
+    for (int32_t k = 0; k < m->conn / 2; k++) {
+        const int32_t *wt = m->weight[k];
+        int32_t u;
+        if (pair_inside(m, x, y, z, k, 1, &u)) { /* (v, u): C - A */
+            const int64_t w = wt ? wt[v] : 1;
+            t += w * Va[f[u]] - w * V[(size_t)f[v] * L + f[u]];
+        }
+        if (pair_inside(m, x, y, z, k, -1, &u)) { /* (u, v): D - C */
+            const int64_t w = wt ? wt[u] : 1;
+            t += w * Va[alpha] - w * Va[f[v]];
+        }
+    }
+    return t;
+}
+
+/* The capacity of the pair (v, u) of even direction k (build_expand's c). */
+static int64_t inc_pair_c(const gcut_mrf *m, int32_t alpha, const int32_t *f, int32_t k,
+                          int32_t v, int32_t u)
+{
+    const int32_t L = m->L, *V = m->V, *Va = V + (size_t)alpha * L;
+    const int64_t w = m->weight[k] ? m->weight[k][v] : 1;
+    const int32_t *Vv = V + (size_t)f[v] * L;
+    return w * Vv[alpha] + w * Va[f[u]] - w * Vv[f[u]] - w * Va[alpha];
+}
+
+/* Set the entry of node v (terminal capacities from t) in g, keeping neg. */
+static gcut_status inc_set_t(gcut_grid *g, int32_t v, int64_t t, int64_t *neg)
+{
+    if (t > INT32_MAX || -t > INT32_MAX)
+        return GCUT_FAIL(GCUT_ERR_OVERFLOW,
+                         "terminal capacity %lld of node %d passes INT32_MAX (smaller costs)",
+                         (long long)t, (int)v);
+    const int32_t old = gcut_grid_caps(g, GCUT_GRID_SINK_LINK)[v];
+    const int32_t src = t > 0 ? (int32_t)t : 0, snk = t < 0 ? (int32_t)-t : 0;
+    *neg += (int64_t)snk - old;
+    return gcut_grid_set_terminal_caps_range(g, v, 1, &src, &snk);
+}
+
+/* Bring g, which holds alpha's move from the labelling before the log
+ * entries from in->pos[alpha] on, to the move from f. */
+static gcut_status inc_update(gcut_mrf *m, int32_t alpha, const int32_t *f,
+                              const expand_unary *eu, expand_inc *in, gcut_grid *g)
+{
+    const int32_t nk = m->conn / 2, s = ++in->stamp;
+    int64_t neg = in->neg[alpha];
+    gcut_status st = GCUT_OK;
+    for (int64_t i = in->pos[alpha]; i < in->nlog && st == GCUT_OK; i++) {
+        const int32_t v = in->log[i];
+        if (in->seen[v] == s)
+            continue;
+        in->seen[v] = s;
+        const int32_t x = v % m->w, y = (v / m->w) % m->h, z = v / (m->w * m->h);
+        if (in->done[v] != s) {
+            in->done[v] = s;
+            st = inc_set_t(g, v, inc_node_t(m, alpha, f, eu, v), &neg);
+        }
+        for (int32_t k = 0; k < nk && st == GCUT_OK; k++)
+            for (int32_t sign = 1; sign >= -1 && st == GCUT_OK; sign -= 2) {
+                int32_t u;
+                if (!pair_inside(m, x, y, z, k, sign, &u))
+                    continue;
+                const int32_t p = sign > 0 ? v : u, q = sign > 0 ? u : v; /* p + off_k = q */
+                const int64_t c = inc_pair_c(m, alpha, f, k, p, q);
+                if (c < 0)
+                    return GCUT_FAIL(GCUT_ERR_INVALID,
+                                     "move not representable: V breaks the triangle inequality");
+                if (c > INT32_MAX)
+                    return GCUT_FAIL(GCUT_ERR_OVERFLOW,
+                                     "a pair capacity of the move passes INT32_MAX");
+                const int32_t c32 = (int32_t)c;
+                st = gcut_grid_set_caps_range(g, 2 * k, p, 1, &c32);
+                if (st == GCUT_OK && in->done[u] != s) {
+                    in->done[u] = s;
+                    st = inc_set_t(g, u, inc_node_t(m, alpha, f, eu, u), &neg);
+                }
+            }
+    }
+    in->neg[alpha] = neg;
+    return st;
+}
+
 /* splitmix64: the random label order. */
 static uint64_t next_rand(uint64_t *s)
 {
@@ -935,6 +1062,8 @@ static gcut_status run(gcut_mrf *m, const gcut_mrf_options *opt_in, int32_t *lab
     gcut_grid **lg = NULL;
     gcut_result **lr = NULL;
     expand_unary eu = {NULL, NULL};
+    expand_inc inc;
+    memset(&inc, 0, sizeof inc);
     swap_nodes sn = {NULL, NULL, 0, 0};
     int64_t *count = swap ? gcut_i_calloc((size_t)L, sizeof(int64_t)) : NULL;
     if (swap && !count) {
@@ -1005,6 +1134,22 @@ static gcut_status run(gcut_mrf *m, const gcut_mrf_options *opt_in, int32_t *lab
             eu.ua = eu.cur = NULL;
         }
     }
+    /* Incremental builds need the per-label grids and the label-major
+     * costs; without their memory every move is built in full. */
+    if (lg && eu.ua) {
+        inc.caplog = 2 * (int64_t)n;
+        inc.log = gcut_i_malloc_array(inc.caplog, sizeof(int32_t));
+        inc.pos = gcut_i_malloc_array(L, sizeof(int64_t));
+        inc.ep = gcut_i_malloc_array(L, sizeof(int64_t));
+        inc.neg = gcut_i_malloc_array(L, sizeof(int64_t));
+        inc.seen = gcut_i_calloc((size_t)n, sizeof(int32_t));
+        inc.done = gcut_i_calloc((size_t)n, sizeof(int32_t));
+        if (!inc.log || !inc.pos || !inc.ep || !inc.neg || !inc.seen || !inc.done) {
+            gcut_clear_error();
+            gcut_i_free(inc.log);
+            inc.log = NULL;
+        }
+    }
     gcut_i_vprog pr;
     gcut_i_vprog_init(&pr, &opt.solve, swap ? "swap" : "expansion");
     for (int32_t cycle = 1; cycle <= opt.max_cycles; cycle++) {
@@ -1020,7 +1165,15 @@ static gcut_status run(gcut_mrf *m, const gcut_mrf_options *opt_in, int32_t *lab
             int64_t K = 0, neg = 0;
             gcut_grid *grid = m->grid;
             gcut_result *res = m->res;
-            if (swap)
+            /* An incremental build: alpha's grid exists and holds a move
+             * built since the log started, with few changes after it. */
+            const int inc_ok = inc.log && lg[mv.alpha] && inc.ep[mv.alpha] == inc.epoch &&
+                               4 * (inc.nlog - inc.pos[mv.alpha]) <= (int64_t)n;
+            if (inc_ok) {
+                st = inc_update(m, mv.alpha, f, &eu, &inc, lg[mv.alpha]);
+                K = energy;
+                neg = inc.neg[mv.alpha];
+            } else if (swap)
                 st = build_swap(m, &mv, f, energy, &sn, grid, &K, &neg);
             else if (m->unary)
                 st = build_expand(m, mv.alpha, f, eu.ua ? &eu : NULL, &K, &neg);
@@ -1040,12 +1193,18 @@ static gcut_status run(gcut_mrf *m, const gcut_mrf_options *opt_in, int32_t *lab
                 grid = lg[mv.alpha];
                 res = lr[mv.alpha];
             }
-            if (!swap) {
+            if (!swap && !inc_ok) {
                 st = gcut_grid_set_terminal_caps(grid, m->src, m->snk);
                 for (int32_t d = 0; st == GCUT_OK && d < m->conn / 2; d++)
                     st = gcut_grid_set_caps(grid, 2 * d, m->cap[d]);
                 if (st != GCUT_OK)
                     goto done;
+            }
+            if (inc.log) {
+                if (!inc_ok)
+                    inc.neg[mv.alpha] = neg;
+                inc.pos[mv.alpha] = inc.nlog;
+                inc.ep[mv.alpha] = inc.epoch;
             }
             const double t1 = now_ms();
             st = gcut_grid_solve(grid, &opt.solve, res);
@@ -1074,8 +1233,11 @@ static gcut_status run(gcut_mrf *m, const gcut_mrf_options *opt_in, int32_t *lab
                     }
                 } else {
                     for (int32_t v = 0; v < n; v++)
-                        if (cut[v] == GCUT_SINK)
+                        if (cut[v] == GCUT_SINK) {
+                            if (inc.log && f[v] != l1)
+                                inc_log(&inc, v);
                             f[v] = l1;
+                        }
                 }
                 energy = e_new;
                 accepted = 1;
@@ -1123,6 +1285,12 @@ done:
     gcut_i_free(lr);
     gcut_i_free(eu.ua);
     gcut_i_free(eu.cur);
+    gcut_i_free(inc.log);
+    gcut_i_free(inc.pos);
+    gcut_i_free(inc.ep);
+    gcut_i_free(inc.neg);
+    gcut_i_free(inc.seen);
+    gcut_i_free(inc.done);
     gcut_i_free(sn.act);
     gcut_i_free(sn.prev);
     return st;

@@ -372,7 +372,7 @@ gcut_status gcut_mbs_match(const gcut_image *ref, const gcut_image *const *views
     if (st == GCUT_OK)
         st = gcut_i_vprog_report(&pr, "moves", 0, 0, -1.0, 1);
     if (st == GCUT_OK)
-        st = gcut_i_stereo_solve(m, s, cost, n, disp, stats);
+        st = gcut_i_stereo_solve(m, s, cost, n, NULL, disp, stats);
     gcut_mrf_free(m);
     gcut_i_free(cost);
     return st;

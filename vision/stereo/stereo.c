@@ -106,6 +106,10 @@ static gcut_status check_pair(const gcut_image *l, const gcut_image *r,
         p->lr_median < 0 || p->lr_median > 5)
         return GCUT_FAIL(GCUT_ERR_INVALID, "lr_check (0, 1), lr_max_diff (0 .. ndisp) or "
                                            "lr_median (0 .. 5) out of range");
+    if (p->coarse_levels < 0 || p->coarse_levels > 8 || p->lr_warm_start < 0 ||
+        p->lr_warm_start > 1)
+        return GCUT_FAIL(GCUT_ERR_INVALID, "coarse_levels (0 .. 8) or lr_warm_start (0, 1) "
+                                           "out of range");
     return GCUT_OK;
 }
 
@@ -263,6 +267,12 @@ gcut_status gcut_stereo_weights(const gcut_image *left, const gcut_stereo_option
     return GCUT_OK;
 }
 
+static gcut_status set_smooth(gcut_mrf *m, const gcut_stereo_options *p)
+{
+    return p->smooth == GCUT_STEREO_TL ? gcut_mrf_set_trunc_linear(m, 4 * p->lambda, p->tl_trunc)
+                                       : gcut_mrf_set_potts(m, 4 * p->lambda);
+}
+
 gcut_status gcut_i_stereo_energy(const gcut_image *ref, const gcut_stereo_options *p,
                                  const int32_t *cost, gcut_mrf **out)
 {
@@ -285,8 +295,7 @@ gcut_status gcut_i_stereo_energy(const gcut_image *ref, const gcut_stereo_option
     if (st == GCUT_OK)
         st = gcut_mrf_set_weights(m, 2, wd);
     if (st == GCUT_OK)
-        st = p->smooth == GCUT_STEREO_TL ? gcut_mrf_set_trunc_linear(m, 4 * p->lambda, p->tl_trunc)
-                                         : gcut_mrf_set_potts(m, 4 * p->lambda);
+        st = set_smooth(m, p);
     if (st == GCUT_OK) {
         *out = m;
         m = NULL;
@@ -319,21 +328,31 @@ gcut_status gcut_stereo_mrf(const gcut_image *left, const gcut_image *right,
     return st;
 }
 
+/* Winner-take-all labels of n nodes' costs (L per node). */
+static void wta(const int32_t *cost, int64_t n, int32_t L, int32_t *f)
+{
+    for (int64_t v = 0; v < n; v++) {
+        const int32_t *c = cost + v * L;
+        int32_t best = 0;
+        for (int32_t d = 1; d < L; d++)
+            if (c[d] < c[best])
+                best = d;
+        f[v] = best;
+    }
+}
+
 gcut_status gcut_i_stereo_solve(gcut_mrf *m, const gcut_stereo_options *p, const int32_t *cost,
-                                int64_t n, int32_t *disp, gcut_mrf_stats *stats)
+                                int64_t n, const int32_t *start, int32_t *disp,
+                                gcut_mrf_stats *stats)
 {
     int32_t *f = gcut_i_malloc_array(n, sizeof(int32_t));
     if (!f)
         return GCUT_FAIL(GCUT_ERR_NOMEM, "out of memory");
     /* Winner-take-all start: fewer cycles than starting from all zeros. */
-    for (int64_t v = 0; v < n; v++) {
-        const int32_t *c = cost + v * p->ndisp;
-        int32_t best = 0;
-        for (int32_t d = 1; d < p->ndisp; d++)
-            if (c[d] < c[best])
-                best = d;
-        f[v] = best;
-    }
+    if (start)
+        memcpy(f, start, (size_t)n * sizeof(int32_t));
+    else
+        wta(cost, n, p->ndisp, f);
     gcut_status st =
         p->use_swap ? gcut_mrf_swap(m, &p->mrf, f, stats) : gcut_mrf_expand(m, &p->mrf, f, stats);
     if (st == GCUT_OK)
@@ -342,14 +361,242 @@ gcut_status gcut_i_stereo_solve(gcut_mrf *m, const gcut_stereo_options *p, const
     return st;
 }
 
+/* Coarse-to-fine start (coarse_levels). Level k + 1 is the grid of 2 x 2
+ * blocks of level k: a block's cost of label d is the sum of its pixels'
+ * costs, and the weight of the pair of two neighbouring blocks the sum of
+ * the weights of the pixel pairs that cross between them. V is the same.
+ * So a labelling constant on blocks costs on level k + 1 exactly what its
+ * upsampling costs on level k (pairs inside a block cost nothing), and a
+ * level's result, upsampled, is a labelling of the level below that is
+ * already smooth and close to a minimum: the expansion of the level below
+ * starts there instead of at the noisy winner-take-all, and its first
+ * cycle, the dearest (60 cold cuts per view on teddy), becomes a repair.
+ * These are the constrained multiscale energies of F. Heitz, P. Perez,
+ * P. Bouthemy, "Multiscale minimization of global energy functions in
+ * some visual recovery problems", CVGIP: Image Understanding 59(1), 1994
+ * (the fine energy restricted to labellings constant on blocks); the
+ * moves of every level are the same alpha-expansion (or swap). Measured
+ * on the three Middlebury pairs: faster, but not as good or better on
+ * all three, so off by default (bench/results/stereo-1core-2026-11-27b.md). */
+typedef struct pyr_level {
+    int32_t w, h;
+    int32_t *cost, *wr, *wd; /* w * h * L costs; right and down weights */
+} pyr_level;
+
+static void pyr_free(pyr_level *lv)
+{
+    gcut_i_free(lv->cost);
+    gcut_i_free(lv->wr);
+    gcut_i_free(lv->wd);
+    memset(lv, 0, sizeof *lv);
+}
+
+/* b: the level of 2 x 2 blocks of a (the last row and column of an odd
+ * size are blocks of one or two pixels). */
+static gcut_status pyr_coarsen(const pyr_level *a, int32_t L, pyr_level *b)
+{
+    b->w = (a->w + 1) / 2;
+    b->h = (a->h + 1) / 2;
+    const int64_t n = (int64_t)b->w * b->h;
+    b->cost = gcut_i_calloc((size_t)n * (size_t)L, sizeof(int32_t));
+    b->wr = gcut_i_calloc((size_t)n, sizeof(int32_t));
+    b->wd = gcut_i_calloc((size_t)n, sizeof(int32_t));
+    if (!b->cost || !b->wr || !b->wd) {
+        pyr_free(b);
+        return GCUT_FAIL(GCUT_ERR_NOMEM, "out of memory (coarse level)");
+    }
+    for (int32_t y = 0; y < a->h; y++)
+        for (int32_t x = 0; x < a->w; x++) {
+            const size_t i = (size_t)y * a->w + x, B = (size_t)(y / 2) * b->w + x / 2;
+            const int32_t *c = a->cost + i * L;
+            int32_t *o = b->cost + B * L;
+            for (int32_t d = 0; d < L; d++)
+                o[d] += c[d];
+            /* The pairs leaving the block to the right and down. */
+            if ((x & 1) && x + 1 < a->w)
+                b->wr[B] += a->wr[i];
+            if ((y & 1) && y + 1 < a->h)
+                b->wd[B] += a->wd[i];
+        }
+    return GCUT_OK;
+}
+
+/* The energy of level lv as a gcut_mrf (*out set on success). */
+static gcut_status pyr_mrf(const pyr_level *lv, const gcut_stereo_options *p, gcut_mrf **out)
+{
+    gcut_mrf *m = NULL;
+    gcut_status st = gcut_mrf_new(&m, lv->w, lv->h, 1, 4, p->ndisp);
+    if (st == GCUT_OK)
+        st = gcut_mrf_set_unary(m, lv->cost);
+    if (st == GCUT_OK)
+        st = gcut_mrf_set_weights(m, 0, lv->wr);
+    if (st == GCUT_OK)
+        st = gcut_mrf_set_weights(m, 2, lv->wd);
+    if (st == GCUT_OK)
+        st = set_smooth(m, p);
+    if (st != GCUT_OK) {
+        gcut_mrf_free(m);
+        return st;
+    }
+    *out = m;
+    return GCUT_OK;
+}
+
+/* Minimise the energy of level lv from *f (replaced by the result);
+ * moves, accepted moves and times are added to *acc. */
+static gcut_status pyr_solve(const pyr_level *lv, const gcut_stereo_options *p, int32_t *f,
+                             gcut_mrf_stats *acc)
+{
+    gcut_mrf *m = NULL;
+    gcut_status st = pyr_mrf(lv, p, &m);
+    gcut_mrf_options o = p->mrf;
+    o.progress = NULL; /* the caller's per-move reports are the finest level's */
+    gcut_mrf_stats s;
+    if (st == GCUT_OK)
+        st = p->use_swap ? gcut_mrf_swap(m, &o, f, &s) : gcut_mrf_expand(m, &o, f, &s);
+    if (st == GCUT_OK) {
+        acc->moves += s.moves;
+        acc->moves_accepted += s.moves_accepted;
+        acc->build_ms += s.build_ms;
+        acc->solve_ms += s.solve_ms;
+        acc->max_move_ms = s.max_move_ms > acc->max_move_ms ? s.max_move_ms : acc->max_move_ms;
+    }
+    gcut_mrf_free(m);
+    return st;
+}
+
+/* The start of the finest level of ref's energy on `cost`: levels
+ * 1 .. p->coarse_levels (fewer when a side would drop below 2) solved from
+ * the coarsest's winner-take-all up, level 1's labels upsampled into
+ * start (n values). */
+enum { PYR_MAX_LEVELS = 8 };
+
+/* Levels 0 .. *top of ref's energy on cost (*top <= levels: fewer when a
+ * side would drop below 2); lv[0].cost is `cost` itself. pyr_free every
+ * level after, lv[0].cost set to NULL first. */
+static gcut_status pyr_build(const gcut_image *ref, const gcut_stereo_options *p,
+                             const int32_t *cost, int32_t levels, pyr_level *lv, int32_t *top)
+{
+    const int32_t w = ref->width, h = ref->height;
+    memset(lv, 0, (PYR_MAX_LEVELS + 1) * sizeof *lv);
+    *top = 0;
+    lv[0].w = w;
+    lv[0].h = h;
+    lv[0].wr = gcut_i_malloc_array((int64_t)w * h, sizeof(int32_t));
+    lv[0].wd = gcut_i_malloc_array((int64_t)w * h, sizeof(int32_t));
+    if (!lv[0].wr || !lv[0].wd)
+        return GCUT_FAIL(GCUT_ERR_NOMEM, "out of memory");
+    gcut_status st = gcut_stereo_weights(ref, p, lv[0].wr, lv[0].wd);
+    lv[0].cost = (int32_t *)cost; /* read only; not freed */
+    while (st == GCUT_OK && *top < levels && *top < PYR_MAX_LEVELS && lv[*top].w >= 2 &&
+           lv[*top].h >= 2) {
+        st = pyr_coarsen(&lv[*top], p->ndisp, &lv[*top + 1]);
+        *top += st == GCUT_OK;
+    }
+    return st;
+}
+
+gcut_status gcut_i_stereo_level_mrf(const gcut_image *ref, const gcut_stereo_options *p,
+                                    const int32_t *cost, int32_t level, gcut_mrf **out)
+{
+    pyr_level lv[PYR_MAX_LEVELS + 1];
+    int32_t top = 0;
+    gcut_status st = pyr_build(ref, p, cost, level, lv, &top);
+    if (st == GCUT_OK && top != level)
+        st = GCUT_FAIL(GCUT_ERR_INVALID, "level %d: the grid has only %d", (int)level, (int)top);
+    if (st == GCUT_OK)
+        st = pyr_mrf(&lv[top], p, out);
+    lv[0].cost = NULL;
+    for (int32_t k = 0; k <= PYR_MAX_LEVELS; k++)
+        pyr_free(&lv[k]);
+    return st;
+}
+
+static gcut_status coarse_start(const gcut_image *ref, const gcut_stereo_options *p,
+                                const int32_t *cost, int32_t *start, gcut_mrf_stats *acc)
+{
+    const int32_t L = p->ndisp, w = ref->width, h = ref->height;
+    pyr_level lv[PYR_MAX_LEVELS + 1];
+    int32_t *f = NULL, *g = NULL, top = 0;
+    gcut_status st = pyr_build(ref, p, cost, p->coarse_levels, lv, &top);
+    if (st != GCUT_OK)
+        goto done;
+    f = gcut_i_malloc_array((int64_t)w * h, sizeof(int32_t));
+    g = gcut_i_malloc_array((int64_t)w * h, sizeof(int32_t));
+    if (!f || !g) {
+        st = GCUT_FAIL(GCUT_ERR_NOMEM, "out of memory");
+        goto done;
+    }
+    wta(lv[top].cost, (int64_t)lv[top].w * lv[top].h, L, f);
+    for (int32_t k = top; k >= 1; k--) {
+        if ((st = pyr_solve(&lv[k], p, f, acc)) != GCUT_OK)
+            goto done;
+        const pyr_level *a = &lv[k - 1];
+        for (int32_t y = 0; y < a->h; y++)
+            for (int32_t x = 0; x < a->w; x++)
+                g[(size_t)y * a->w + x] = f[(size_t)(y / 2) * lv[k].w + x / 2];
+        int32_t *t = f;
+        f = g;
+        g = t;
+    }
+    memcpy(start, f, (size_t)w * h * sizeof(int32_t));
+done:
+    lv[0].cost = NULL;
+    for (int32_t k = 0; k <= PYR_MAX_LEVELS; k++)
+        pyr_free(&lv[k]);
+    gcut_i_free(f);
+    gcut_i_free(g);
+    return st;
+}
+
+/* The right view's start from the left view's map dl (lr_warm_start), in
+ * the mirrored coordinates the right view is solved in: right pixel x - d
+ * takes d from left pixel x (the larger d, the nearer surface, where two
+ * pixels land on one); pixels no left pixel lands on (occluded in the
+ * left view) take the smaller of the nearest landed disparities on their
+ * row, the background's, as gcut_stereo_fill does. */
+static void warp_start(const int32_t *dl, int32_t w, int32_t h, int32_t *out)
+{
+    for (int32_t y = 0; y < h; y++) {
+        const int32_t *l = dl + (size_t)y * w;
+        int32_t *o = out + (size_t)y * w; /* mirrored: right x at w - 1 - x */
+        for (int32_t x = 0; x < w; x++)
+            o[x] = -1;
+        for (int32_t x = 0; x < w; x++) {
+            const int32_t xr = x - l[x];
+            if (xr >= 0 && xr < w && l[x] > o[w - 1 - xr])
+                o[w - 1 - xr] = l[x];
+        }
+        int32_t last = -1;
+        for (int32_t x = 0; x < w; x++) { /* nearest on the left: -2 - d, none: -1 */
+            if (o[x] >= 0)
+                last = o[x];
+            else
+                o[x] = last < 0 ? -1 : -2 - last;
+        }
+        last = -1;
+        for (int32_t x = w - 1; x >= 0; x--) {
+            if (o[x] >= 0) {
+                last = o[x];
+                continue;
+            }
+            const int32_t from_left = o[x] <= -2 ? -2 - o[x] : -1;
+            int32_t d = from_left;
+            if (last >= 0 && (d < 0 || last < d))
+                d = last;
+            o[x] = d < 0 ? 0 : d;
+        }
+    }
+}
+
 /* One view: the data costs, the energy of gcut_stereo_mrf() on them and the
  * shared solve. The pair and disp are checked by the caller. Progress
  * (operation "stereo", step `view` of `views`): "cost" and "energy" before
  * those are computed, "moves" before the expansion or swap, which reports
  * its own moves. */
 static gcut_status solve_view(const gcut_image *left, const gcut_image *right,
-                              const gcut_stereo_options *p, int32_t *disp, gcut_mrf_stats *stats,
-                              gcut_i_vprog *pr, int32_t view, int32_t views)
+                              const gcut_stereo_options *p, const int32_t *start, int32_t *disp,
+                              gcut_mrf_stats *stats, gcut_i_vprog *pr, int32_t view, int32_t views)
 {
     const int64_t n = (int64_t)left->width * left->height;
     gcut_mrf *m = NULL;
@@ -370,8 +617,26 @@ static gcut_status solve_view(const gcut_image *left, const gcut_image *right,
     gcut_i_backend_warm_join(warm);
     if (st == GCUT_OK)
         st = gcut_i_vprog_report(pr, "moves", view, views, -1.0, 1);
+    gcut_mrf_stats acc;
+    memset(&acc, 0, sizeof acc);
+    int32_t *f = NULL;
+    if (st == GCUT_OK && !start && p->coarse_levels > 0) {
+        if (!(f = gcut_i_malloc_array(n, sizeof(int32_t))))
+            st = GCUT_FAIL(GCUT_ERR_NOMEM, "out of memory");
+        else if ((st = coarse_start(left, p, cost, f, &acc)) == GCUT_OK)
+            start = f;
+    }
     if (st == GCUT_OK)
-        st = gcut_i_stereo_solve(m, p, cost, n, disp, stats);
+        st = gcut_i_stereo_solve(m, p, cost, n, start, disp, stats);
+    if (st == GCUT_OK && stats) { /* the coarse levels' moves count too */
+        stats->moves += acc.moves;
+        stats->moves_accepted += acc.moves_accepted;
+        stats->build_ms += acc.build_ms;
+        stats->solve_ms += acc.solve_ms;
+        if (acc.max_move_ms > stats->max_move_ms)
+            stats->max_move_ms = acc.max_move_ms;
+    }
+    gcut_i_free(f);
     gcut_mrf_free(m);
     gcut_i_free(cost);
     return st;
@@ -390,7 +655,7 @@ gcut_status gcut_stereo_match(const gcut_image *left, const gcut_image *right,
         return gcut_stereo_match_lr(left, right, p, disp, NULL, NULL, stats);
     gcut_i_vprog pr;
     gcut_i_vprog_init(&pr, &p->mrf.solve, "stereo");
-    return solve_view(left, right, p, disp, stats, &pr, 1, 1);
+    return solve_view(left, right, p, NULL, disp, stats, &pr, 1, 1);
 }
 
 /* The image mirrored left to right (a new image, same format). */
@@ -437,14 +702,16 @@ gcut_status gcut_stereo_match_lr(const gcut_image *left, const gcut_image *right
     }
     gcut_i_vprog pr;
     gcut_i_vprog_init(&pr, &p->mrf.solve, "stereo");
-    st = solve_view(left, right, p, dl, &sl, &pr, 1, 2);
+    st = solve_view(left, right, p, NULL, dl, &sl, &pr, 1, 2);
     /* The right view as the left view of the mirrored, swapped pair. */
     if (st == GCUT_OK)
         st = mirror(right, &ml);
     if (st == GCUT_OK)
         st = mirror(left, &mr);
+    if (st == GCUT_OK && p->lr_warm_start)
+        warp_start(dl, w, h, dm); /* dm: the start, then the right view's map */
     if (st == GCUT_OK)
-        st = solve_view(ml, mr, p, dm, &sr, &pr, 2, 2);
+        st = solve_view(ml, mr, p, p->lr_warm_start ? dm : NULL, dm, &sr, &pr, 2, 2);
     if (st == GCUT_OK)
         st = gcut_i_vprog_report(&pr, "lr-check", 2, 2, -1.0, 1);
     if (st != GCUT_OK)

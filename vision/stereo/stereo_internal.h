@@ -36,9 +36,19 @@ gcut_status gcut_i_stereo_check_energy(const gcut_stereo_options *p);
 gcut_status gcut_i_stereo_energy(const gcut_image *ref, const gcut_stereo_options *p,
                                  const int32_t *cost, gcut_mrf **out);
 
-/* Minimise m from the winner-take-all labelling of `cost` with expansion
- * (or swap with p->use_swap); disp (W*H) is written only on success. */
+/* Minimise m from `start` (n labels; NULL: the winner-take-all labelling
+ * of `cost`) with expansion (or swap with p->use_swap); disp (W*H) is
+ * written only on success and may be start. */
 gcut_status gcut_i_stereo_solve(gcut_mrf *m, const gcut_stereo_options *p, const int32_t *cost,
-                                int64_t n, int32_t *disp, gcut_mrf_stats *stats);
+                                int64_t n, const int32_t *start, int32_t *disp,
+                                gcut_mrf_stats *stats);
+
+/* The energy of level `level` (1 .. 8) of the coarse-to-fine start
+ * (coarse_levels): ref's energy on `cost` on blocks of 2^level x 2^level
+ * pixels, costs and crossing pair weights summed (stereo.c). A labelling
+ * constant on blocks has there the energy of its upsampling to the
+ * pixels. GCUT_ERR_INVALID when the grid is too small for that level. */
+gcut_status gcut_i_stereo_level_mrf(const gcut_image *ref, const gcut_stereo_options *p,
+                                    const int32_t *cost, int32_t level, gcut_mrf **out);
 
 #endif

@@ -90,6 +90,19 @@ typedef struct gcut_stereo_options {
                                       (default 1; 0 .. ndisp) */
     int32_t lr_median;           /**< radius of the median filter of the filled pixels
                                       (0: none; default 1: 3 x 3; at most 5) */
+    /* Speed (since 0.3). */
+    int32_t coarse_levels;       /**< coarse-to-fine start: the same energy on grids of
+                                      2 x 2, 4 x 4, ... blocks (costs and pair weights
+                                      summed), solved from the coarsest up, each level
+                                      starting from the one above; the finest level
+                                      starts from level 1's labels instead of the
+                                      winner-take-all (0: none, the behaviour before;
+                                      at most 8) */
+    int32_t lr_warm_start;       /**< 1: with the check, the right view starts from the
+                                      left view's result mapped to the right image
+                                      (the nearer surface where two pixels map to one;
+                                      holes take the background side of their row)
+                                      instead of its own start; 0: each view alone */
 } gcut_stereo_options;
 
 /** \brief Defaults as documented on the fields; ndisp 16. \since 0.1 */
