@@ -423,7 +423,7 @@ elif has_step multi; then
   fi
   if has_multi sanitize; then
     for tool in ${SAN_TOOLS:-memcheck racecheck synccheck}; do
-      quick=1
+      quick=${MULTI_SAN_QUICK:-1}
       [ "$tool" = racecheck ] && quick=2
       t0=$(date +%s)
       if GCUT_GPU_DEVICES=0:1 GCUT_GPU_QUICK=$quick GCUT_GPU_REPEAT=1 \
