@@ -45,8 +45,9 @@ static const char usage[] =
     "      --type TYPE      f32 (default) or i32\n"
     "      --smooth W       the weight of a neighbour pair (default 1)\n"
     "      --conn C         6 (default), 18 or 26\n"
-    "      --regions N      solve as N slabs of planes of z (gcut_grid_solve_partitioned);\n"
-    "                       0 (default): the whole grid with the back end\n"
+    "      --regions N      solve as N slabs of planes of z, each with arrays of its own\n"
+    "                       (gcut_grid_solve_slabs); 0 (default): the whole grid with the\n"
+    "                       back end, or past 2^31 - 1 voxels slabs of at most 2^30\n"
     "      --devices LIST   keep the slabs on these GPUs, e.g. 0,1,2,3 (cuda-grid regions,\n"
     "                       NCCL between the GPUs; --regions defaults to two per GPU)\n"
     "  -o, --output FILE    write the mask: one byte per voxel, 1 foreground, 0 background\n"
@@ -231,7 +232,7 @@ static int quantise(const args *a, double scale, const double *fg, const double 
 static double bytes_per_voxel(const args *a)
 {
     const double engine =
-        a->regions > 0 || GCUT_VOLUME_IS_MPI ? (a->conn + 6) * 4.0 : (a->conn + 4) * 4.0 + 0.125;
+        GCUT_VOLUME_IS_MPI ? (a->conn + 6) * 4.0 : (a->conn + 4) * 4.0 + 0.125;
     return 16.0 + (a->conn + 2) * 4.0 + engine + 1.0;
 }
 
@@ -260,16 +261,147 @@ static void report(const args *a, size_t est, double scale, int64_t flow, double
 }
 
 #ifndef GCUT_VOLUME_MPI
+/* --regions N (or a volume past 2^31 - 1 voxels): N slabs of planes, each
+ * with arrays of its own (gcut_grid_solve_slabs), read and quantised slab
+ * by slab; the float costs are read twice (the scale needs the largest
+ * difference of the whole volume) so that only one slab's doubles are
+ * held at a time. */
+static int run_slabs(args *a, double t0)
+{
+    const int64_t plane = a->w * a->h, n64 = plane * a->d;
+    int32_t ns = a->regions;
+    if (ns < 1) /* slabs of at most 2^30 voxels */
+        ns = (int32_t)((n64 + (1ll << 30) - 1) >> 30);
+    if (ns > a->d)
+        ns = (int32_t)a->d;
+    const int64_t most = plane * ((a->d + ns - 1) / ns);
+    /* Per voxel: the arrays (terminals, one shared pair array), the region
+     * state, the mask; per slab the costs as doubles while it is read. */
+    const size_t est = (size_t)((double)n64 * (12.0 + (a->conn + 6) * 4.0 + 1.0) +
+                                (double)most * 16.0);
+    fprintf(stderr, "%s: memory estimate %.1f MiB (%d slabs)\n", cli_prog(),
+            (double)est / 1048576.0, (int)ns);
+    if (a->c.max_memory && est > a->c.max_memory) {
+        fprintf(stderr, "%s: needs about %.1f MiB, more than --max-memory (%.1f MiB)\n", cli_prog(),
+                (double)est / 1048576.0, (double)a->c.max_memory / 1048576.0);
+        return 1;
+    }
+    gcut_grid_slab *sl = calloc((size_t)ns, sizeof *sl);
+    double *fg = malloc((size_t)most * 8 + 8), *bg = malloc((size_t)most * 8 + 8);
+    uint8_t *cut = malloc((size_t)most + 1);
+    int rc = 1;
+    double m = 0, offset = 0, scale = 1;
+    if (!sl || !fg || !bg || !cut) {
+        fprintf(stderr, "%s: out of memory\n", cli_prog());
+        goto done;
+    }
+    for (int32_t i = 0; i < ns; i++) {
+        sl[i].first = a->d * i / ns;
+        sl[i].planes = (int32_t)(a->d * (i + 1) / ns - sl[i].first);
+        sl[i].device = -1;
+    }
+    if (a->f32) { /* pass 1: the scale */
+        for (int32_t i = 0; i < ns; i++) {
+            const int64_t n = plane * sl[i].planes;
+            double mi;
+            if (read_planes(a->fg, a, sl[i].first, sl[i].planes, fg) ||
+                read_planes(a->bg, a, sl[i].first, sl[i].planes, bg))
+                goto done;
+            if (!max_diff(fg, bg, n, &mi)) {
+                fprintf(stderr, "%s: a cost is not finite\n", cli_prog());
+                goto done;
+            }
+            if (mi > m)
+                m = mi;
+        }
+        scale = pick_scale(a, m);
+    }
+    const int32_t pair = pair_cap(a, scale);
+    if (pair < 0)
+        goto done;
+    for (int32_t i = 0; i < ns; i++) { /* pass 2: the slabs' arrays */
+        const int64_t n = plane * sl[i].planes;
+        int32_t *src = malloc((size_t)n * 4), *snk = malloc((size_t)n * 4),
+                *caps = malloc((size_t)n * 4);
+        sl[i].cap_source = src;
+        sl[i].cap_sink = snk;
+        sl[i].cap[0] = caps;
+        if (!src || !snk || !caps) {
+            fprintf(stderr, "%s: out of memory\n", cli_prog());
+            goto done;
+        }
+        if (read_planes(a->fg, a, sl[i].first, sl[i].planes, fg) ||
+            read_planes(a->bg, a, sl[i].first, sl[i].planes, bg))
+            goto done;
+        if (!a->f32 && !max_diff(fg, bg, n, &m)) {
+            fprintf(stderr, "%s: a cost is not finite\n", cli_prog());
+            goto done;
+        }
+        if (quantise(a, scale, fg, bg, n, src, snk, &offset))
+            goto done;
+        for (int64_t v = 0; v < n; v++)
+            caps[v] = pair;
+        for (int32_t d = 1; d < a->conn; d++)
+            sl[i].cap[d] = caps;
+    }
+    free(fg), fg = NULL;
+    free(bg), bg = NULL;
+    free(cut);
+    cut = malloc((size_t)n64);
+    if (!cut) {
+        fprintf(stderr, "%s: out of memory (the mask)\n", cli_prog());
+        goto done;
+    }
+    for (int32_t i = 0; i < ns; i++)
+        sl[i].cut = cut + plane * sl[i].first;
+    gcut_solve_options opt;
+    gcut_solve_options_init(&opt);
+    cli_apply_solve(&a->c, &opt);
+    if (a->ndevices > 0) { /* the slabs on the GPUs */
+        opt.backend = "cuda-grid";
+        opt.params = a->params;
+    }
+    int64_t flow = 0;
+    gcut_stats stats;
+    if (gcut_grid_solve_slabs((int32_t)a->w, (int32_t)a->h, a->d, a->conn, sl, ns, &opt, &flow,
+                              &stats) != GCUT_OK) {
+        rc = cli_fail();
+        goto done;
+    }
+    int64_t nfg = 0;
+    for (int64_t v = 0; v < n64; v++)
+        nfg += cut[v] == GCUT_SOURCE;
+    if (a->out) {
+        FILE *f = cli_open_output(a->out);
+        if (!f)
+            goto done;
+        for (int64_t v = 0; v < n64; v++)
+            putc(cut[v] == GCUT_SOURCE, f);
+        if (cli_close_output(f, a->out))
+            goto done;
+    }
+    report(a, est, scale, flow, offset, nfg, stats.rounds, cli_now_ms() - t0);
+    rc = 0;
+done:
+    for (int32_t i = 0; sl && i < ns; i++) {
+        free((void *)sl[i].cap_source);
+        free((void *)sl[i].cap_sink);
+        free((void *)sl[i].cap[0]);
+    }
+    free(sl);
+    free(cut);
+    free(bg);
+    free(fg);
+    return rc;
+}
+
 /* The whole volume in this process. */
 static int run(args *a)
 {
     const double t0 = cli_now_ms();
     const int64_t n64 = a->w * a->h * a->d;
-    if (n64 > INT32_MAX) {
-        fprintf(stderr, "%s: %lld voxels: past 2^31 - 1, use gcut-volume-mpi\n", cli_prog(),
-                (long long)n64);
-        return 1;
-    }
+    if (a->regions > 0 || n64 > INT32_MAX)
+        return run_slabs(a, t0);
     const int32_t n = (int32_t)n64;
     const size_t est = (size_t)((double)n * bytes_per_voxel(a));
     fprintf(stderr, "%s: memory estimate %.1f MiB\n", cli_prog(), (double)est / 1048576.0);
@@ -321,8 +453,7 @@ static int run(args *a)
     }
     gcut_status st = gcut_result_new(&res);
     if (st == GCUT_OK)
-        st = a->regions > 0 ? gcut_grid_solve_partitioned(g, a->regions, NULL, &opt, res)
-                            : gcut_grid_solve(g, &opt, res);
+        st = gcut_grid_solve(g, &opt, res);
     if (st != GCUT_OK) {
         rc = cli_fail();
         goto done;
@@ -341,7 +472,7 @@ static int run(args *a)
             goto done;
     }
     report(a, est, scale, gcut_result_flow(res), offset, nfg,
-           a->regions > 0 ? gcut_result_stats(res)->rounds : 0, cli_now_ms() - t0);
+           0, cli_now_ms() - t0);
     rc = 0;
 done:
     gcut_result_free(res);

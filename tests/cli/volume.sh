@@ -44,6 +44,13 @@ rc=0; "$vol" "${common[@]}" --max-memory 100K > /dev/null 2> "$tmp/err" || rc=$?
 [ $rc = 1 ] && grep -q 'more than --max-memory' "$tmp/err" || fail "--max-memory: rc $rc $(cat "$tmp/err")"
 rc=0; "$vol" --size 23x17x14 --fg "$tmp/fg.f32" --bg "$tmp/bg.f32" > /dev/null 2>&1 || rc=$?
 [ $rc = 1 ] || fail "short file: rc $rc"
+# The slabs (--regions): their own estimate and refusal, a short file.
+"$vol" "${common[@]}" --regions 3 2>&1 >/dev/null | grep -q 'memory estimate .* (3 slabs)' ||
+  fail "--regions: no slab estimate"
+rc=0; "$vol" "${common[@]}" --regions 3 --max-memory 10K > /dev/null 2> "$tmp/err" || rc=$?
+[ $rc = 1 ] && grep -q 'more than --max-memory' "$tmp/err" || fail "--regions --max-memory: rc $rc"
+rc=0; "$vol" --size 23x17x14 --fg "$tmp/fg.f32" --bg "$tmp/bg.f32" --regions 2 > /dev/null 2>&1 || rc=$?
+[ $rc = 1 ] || fail "short file, --regions: rc $rc"
 rc=0; "$vol" --size 23x17 --fg "$tmp/fg.f32" --bg "$tmp/bg.f32" > /dev/null 2>&1 || rc=$?
 [ $rc = 2 ] || fail "bad --size: rc $rc"
 rc=0; "$vol" "${common[@]}" --conn 8 > /dev/null 2>&1 || rc=$?
