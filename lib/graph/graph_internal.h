@@ -82,6 +82,14 @@ GCUT_HIDDEN void gcut_i_bcsr_free(gcut_i_bcsr_store *s);
 GCUT_HIDDEN gcut_status gcut_i_rcsr_build(const gcut_graph *g, gcut_i_rcsr_store **out);
 GCUT_HIDDEN void gcut_i_rcsr_free(gcut_i_rcsr_store *s);
 
+/* gcut_graph_read_dimacs (messages name it) with the chunked reader forced:
+ * chunks of about chunk_bytes bytes (> 0) parsed by `threads` threads,
+ * whatever the file's size. The tests' hook for chunk boundaries
+ * (dimacs.c, "chunks, in parallel"). */
+GCUT_HIDDEN gcut_status gcut_i_dimacs_read_chunked(const char *path, int32_t threads,
+                                                   int64_t chunk_bytes, gcut_graph **out,
+                                                   gcut_dimacs_info *info);
+
 /* Fill a gcut_problem view of g (layouts not included). */
 GCUT_HIDDEN void gcut_i_graph_problem(const gcut_graph *g, gcut_problem *p);
 
