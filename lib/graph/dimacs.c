@@ -1056,7 +1056,8 @@ static gcut_status parse_serial(dimacs_parser *ps, FILE *f, int plain, int64_t l
  * (it refuses lines past DIMACS_BLOCK, which a chunk never measures). */
 #define DIMACS_CHUNK_LINE 4096
 
-/* Terminal arcs a chunk's array starts with; it doubles. */
+/* Terminal arcs a chunk's array starts with; it doubles (in huge pages:
+ * a third of the time was page faults without). */
 #define DIMACS_CHUNK_START ((int64_t)1 << 16)
 
 typedef struct dimacs_term {
@@ -1066,13 +1067,15 @@ typedef struct dimacs_term {
 
 typedef struct dimacs_chunk {
     const char *begin, *end; /* whole lines: end[-1] == '\n' */
+    int64_t slots;           /* lines that start with 'a': room for its edges */
+    int64_t off;             /* its edges' first slot in the parser's arrays */
     int64_t lines;           /* lines parsed */
     int64_t arcs;            /* `a` lines accepted */
-    int32_t *eu, *ev, *ecap; /* edges */
-    int64_t m, m_cap;
-    dimacs_term *term; /* arcs touching s or t, in order */
+    int64_t m;               /* edges */
+    dimacs_term *term;       /* arcs touching s or t, in order */
     int64_t nterm, term_cap;
     int stop; /* a line the fast path did not vouch for, or out of memory */
+    int done; /* parsed (under the lock) */
 } dimacs_chunk;
 
 typedef struct dimacs_par {
@@ -1080,10 +1083,16 @@ typedef struct dimacs_par {
     int64_t nchunk;
     atomic_int_fast64_t next;    /* next chunk to take */
     atomic_int_fast64_t stopped; /* lowest chunk that stopped (nchunk: none) */
-    int64_t keep;                /* chunks [0, keep) are copied */
-    int64_t *off;                /* their first edge in the parser's arrays */
     int32_t *eu, *ev, *ecap;     /* the parser's arrays */
     uint32_t n, s, t;
+    int64_t m_decl;
+    /* The edges of chunks [0, frontier) are in place, packed from slot 0
+     * to `dst`; `arcs` counts their `a` lines (and the arcs before them).
+     * `halted`: the chunk at the frontier stopped or passes the declared
+     * count, so nothing after it moves. All under `lock`. */
+    pthread_mutex_t lock;
+    int64_t frontier, dst, arcs;
+    int halted;
 } dimacs_par;
 
 /* Room for one more terminal arc: double. */
@@ -1099,21 +1108,18 @@ static int chunk_grow_term(dimacs_chunk *ch)
     return 0;
 }
 
-/* The edge arrays, at the most arcs the chunk's bytes can hold ("a 1 2 3\n"
- * is 8 bytes): they never grow, and the pages never written are never
- * committed. Huge pages: a third of the time was page faults without. */
-static int chunk_alloc_edges(dimacs_chunk *ch)
+/* Lines of [p, end) whose first non-blank byte is 'a': a bound on the
+ * chunk's edges, known before any is parsed, which gives each chunk its
+ * slots in the parser's arrays (step 2 writes there directly). */
+static int64_t chunk_count_slots(const char *p, const char *end)
 {
-    const int64_t cap = (ch->end - ch->begin) / 8 + 1;
-    int32_t **arr[3] = {&ch->eu, &ch->ev, &ch->ecap};
-    for (int k = 0; k < 3; k++) {
-        *arr[k] = gcut_i_malloc_array(cap, sizeof(int32_t));
-        if (!*arr[k])
-            return -1;
-        gcut_i_advise_huge(*arr[k], (size_t)cap * sizeof(int32_t));
+    int64_t k = 0;
+    while (p < end) {
+        const char *q = skip_blanks(p);
+        k += *q == 'a';
+        p = (const char *)memchr(q, '\n', (size_t)(end - q)) + 1;
     }
-    ch->m_cap = cap;
-    return 0;
+    return k;
 }
 
 /* Parse one chunk (step 2). Only the block reader's fast path is taken;
@@ -1122,9 +1128,11 @@ static void chunk_parse(const dimacs_par *par, dimacs_chunk *ch)
 {
     const char *p = ch->begin, *const end = ch->end;
     const uint32_t n = par->n, s = par->s, t = par->t;
-    int64_t line = 0, arcs = 0;
-    if (chunk_alloc_edges(ch) != 0)
-        goto stop;
+    /* No slots, no arrays maybe (a file that declares no arcs). */
+    int32_t *const eu = ch->slots ? par->eu + ch->off : NULL;
+    int32_t *const ev = ch->slots ? par->ev + ch->off : NULL;
+    int32_t *const ecap = ch->slots ? par->ecap + ch->off : NULL;
+    int64_t line = 0, arcs = 0, m = 0;
     while (p < end) {
         line++;
         const char *q = skip_blanks(p);
@@ -1144,10 +1152,11 @@ static void chunk_parse(const dimacs_par *par, dimacs_chunk *ch)
                 r->v = (int32_t)v;
                 r->c = (int32_t)c;
             } else {
-                ch->eu[ch->m] = (int32_t)u;
-                ch->ev[ch->m] = (int32_t)v;
-                ch->ecap[ch->m] = (int32_t)c;
-                ch->m++;
+                /* m < slots: every edge comes from a line that starts with 'a'. */
+                eu[m] = (int32_t)u;
+                ev[m] = (int32_t)v;
+                ecap[m] = (int32_t)c;
+                m++;
             }
             p = e + 1;
             continue;
@@ -1166,9 +1175,50 @@ static void chunk_parse(const dimacs_par *par, dimacs_chunk *ch)
     }
     ch->lines = line;
     ch->arcs = arcs;
+    ch->m = m;
     return;
 stop:
     ch->stop = 1;
+}
+
+/* Move the edges of the parsed chunks at the frontier down to their place,
+ * in file order, as far as the chunks allow (lock held). A chunk's edges
+ * only move down (dst <= off), below the slots of every later chunk, so
+ * this runs while other threads still parse later chunks: the packing
+ * is mostly done when the last chunk is. */
+static void par_advance(dimacs_par *par)
+{
+    while (!par->halted && par->frontier < par->nchunk) {
+        const dimacs_chunk *ch = &par->chunk[par->frontier];
+        if (!ch->done)
+            return;
+        if (ch->stop || ch->arcs > par->m_decl - par->arcs) {
+            par->halted = 1;
+            return;
+        }
+        if (par->dst != ch->off && ch->m > 0) {
+            const size_t bytes = (size_t)ch->m * sizeof(int32_t);
+            memmove(par->eu + par->dst, par->eu + ch->off, bytes);
+            memmove(par->ev + par->dst, par->ev + ch->off, bytes);
+            memmove(par->ecap + par->dst, par->ecap + ch->off, bytes);
+        }
+        par->dst += ch->m;
+        par->arcs += ch->arcs;
+        par->frontier++;
+    }
+}
+
+static void par_count_job(void *ctx, int32_t id, int32_t nthreads)
+{
+    (void)id;
+    (void)nthreads;
+    dimacs_par *par = ctx;
+    for (;;) {
+        const int64_t k = atomic_fetch_add(&par->next, 1);
+        if (k >= par->nchunk)
+            return;
+        par->chunk[k].slots = chunk_count_slots(par->chunk[k].begin, par->chunk[k].end);
+    }
 }
 
 static void par_parse_job(void *ctx, int32_t id, int32_t nthreads)
@@ -1180,48 +1230,27 @@ static void par_parse_job(void *ctx, int32_t id, int32_t nthreads)
         const int64_t k = atomic_fetch_add(&par->next, 1);
         if (k >= par->nchunk)
             return;
+        dimacs_chunk *ch = &par->chunk[k];
         /* Chunks past one that stopped are never used. */
-        if (k > atomic_load(&par->stopped))
-            continue;
-        chunk_parse(par, &par->chunk[k]);
-        if (par->chunk[k].stop) {
+        if (!ch->stop && k <= atomic_load(&par->stopped))
+            chunk_parse(par, ch);
+        if (ch->stop) {
             int_fast64_t cur = atomic_load(&par->stopped);
             while (k < cur && !atomic_compare_exchange_weak(&par->stopped, &cur, k))
                 ;
         }
-    }
-}
-
-static void par_copy_job(void *ctx, int32_t id, int32_t nthreads)
-{
-    (void)id;
-    (void)nthreads;
-    dimacs_par *par = ctx;
-    for (;;) {
-        const int64_t k = atomic_fetch_add(&par->next, 1);
-        if (k >= par->keep)
-            return;
-        const dimacs_chunk *ch = &par->chunk[k];
-        const size_t bytes = (size_t)ch->m * sizeof(int32_t);
-        if (bytes) {
-            memcpy(par->eu + par->off[k], ch->eu, bytes);
-            memcpy(par->ev + par->off[k], ch->ev, bytes);
-            memcpy(par->ecap + par->off[k], ch->ecap, bytes);
-        }
+        pthread_mutex_lock(&par->lock);
+        ch->done = 1;
+        par_advance(par);
+        pthread_mutex_unlock(&par->lock);
     }
 }
 
 static void par_free(dimacs_par *par)
 {
-    for (int64_t k = 0; k < par->nchunk; k++) {
-        dimacs_chunk *ch = &par->chunk[k];
-        gcut_i_free(ch->eu);
-        gcut_i_free(ch->ev);
-        gcut_i_free(ch->ecap);
-        gcut_i_free(ch->term);
-    }
+    for (int64_t k = 0; k < par->nchunk; k++)
+        gcut_i_free(par->chunk[k].term);
     gcut_i_free(par->chunk);
-    gcut_i_free(par->off);
 }
 
 /* Cut [begin, last) (whole lines) into chunks of about `bytes` bytes, each
@@ -1268,17 +1297,30 @@ static gcut_status parse_chunks(dimacs_parser *ps, const char *text, int64_t beg
     par.chunk = gcut_i_calloc((size_t)(region / chunk_bytes + 1), sizeof *par.chunk);
     if (!par.chunk)
         return GCUT_OK; /* the block reader reads it all */
-    par.nchunk = par_cut(par.chunk, text + begin, text + last, chunk_bytes);
-    par.off = gcut_i_malloc_array(par.nchunk, sizeof *par.off);
-    if (!par.off) {
-        par_free(&par);
+    if (pthread_mutex_init(&par.lock, NULL) != 0) {
+        gcut_i_free(par.chunk);
         return GCUT_OK;
     }
+    par.nchunk = par_cut(par.chunk, text + begin, text + last, chunk_bytes);
     atomic_init(&par.next, 0);
     atomic_init(&par.stopped, par.nchunk);
     par.n = (uint32_t)ps->n;
     par.s = (uint32_t)ps->s;
     par.t = (uint32_t)ps->t;
+    par.m_decl = ps->m_decl;
+    par.eu = ps->eu;
+    par.ev = ps->ev;
+    par.ecap = ps->ecap;
+    par.dst = ps->m;
+    par.arcs = ps->arcs;
+    /* The arrays are fresh (line_problem sized them for the file): no page
+     * of them has been written yet. */
+    if (ps->m_cap > ps->m) {
+        const size_t room = (size_t)(ps->m_cap - ps->m) * sizeof(int32_t);
+        gcut_i_advise_huge(ps->eu + ps->m, room);
+        gcut_i_advise_huge(ps->ev + ps->m, room);
+        gcut_i_advise_huge(ps->ecap + ps->m, room);
+    }
 
     gcut_i_pool pool;
     if (threads > par.nchunk)
@@ -1286,37 +1328,29 @@ static gcut_status parse_chunks(dimacs_parser *ps, const char *text, int64_t beg
     if (gcut_i_pool_init(&pool, threads, 1000) != 0)
         memset(&pool, 0, sizeof pool); /* a zeroed pool runs everything on this thread */
     gcut_i_pool_start(&pool);
+    gcut_i_pool_run(&pool, par_count_job, &par);
+    /* Slots in file order. A chunk whose slots would pass the arrays (lines
+     * "a" of fewer than 8 bytes: the file is not valid) is not parsed. */
+    int64_t off = ps->m;
+    for (int64_t k = 0; k < par.nchunk; k++) {
+        dimacs_chunk *ch = &par.chunk[k];
+        ch->off = off;
+        if (ch->slots > ps->m_cap - off)
+            ch->stop = 1;
+        else
+            off += ch->slots;
+    }
+    atomic_store(&par.next, 0);
     gcut_i_pool_run(&pool, par_parse_job, &par);
-
-    /* Step 3: the chunks the block reader would accept as they are. */
-    int64_t arcs = ps->arcs, m = 0, k = 0;
-    for (; k < par.nchunk; k++) {
-        const dimacs_chunk *ch = &par.chunk[k];
-        if (ch->stop || ch->arcs > ps->m_decl - arcs)
-            break;
-        par.off[k] = ps->m + m;
-        arcs += ch->arcs;
-        m += ch->m;
-    }
-    par.keep = k;
-    gcut_status st = GCUT_OK;
-    if (m > ps->m_cap - ps->m)
-        st = resize_arcs(ps, ps->m + m); /* not reached: the header sized them for the file */
-    if (st == GCUT_OK) {
-        /* The arrays are fresh (line_problem sized them for the file): no
-         * page of them has been written yet. */
-        gcut_i_advise_huge(ps->eu + ps->m, (size_t)(ps->m_cap - ps->m) * sizeof(int32_t));
-        gcut_i_advise_huge(ps->ev + ps->m, (size_t)(ps->m_cap - ps->m) * sizeof(int32_t));
-        gcut_i_advise_huge(ps->ecap + ps->m, (size_t)(ps->m_cap - ps->m) * sizeof(int32_t));
-        par.eu = ps->eu;
-        par.ev = ps->ev;
-        par.ecap = ps->ecap;
-        atomic_store(&par.next, 0);
-        gcut_i_pool_run(&pool, par_copy_job, &par);
-        ps->m += m;
-    }
     gcut_i_pool_destroy(&pool);
-    for (int64_t j = 0; j < par.keep && st == GCUT_OK; j++) {
+    pthread_mutex_destroy(&par.lock);
+
+    /* Step 3: chunks [0, frontier) are what the block reader would accept,
+     * their edges in place; now their terminal arcs, in file order. */
+    const int64_t k0 = par.frontier;
+    ps->m = par.dst;
+    gcut_status st = GCUT_OK;
+    for (int64_t j = 0; j < k0 && st == GCUT_OK; j++) {
         const dimacs_chunk *ch = &par.chunk[j];
         const int64_t line0 = ps->line;
         for (int64_t i = 0; i < ch->nterm && st == GCUT_OK; i++) {
@@ -1330,7 +1364,7 @@ static gcut_status parse_chunks(dimacs_parser *ps, const char *text, int64_t beg
         }
     }
     if (st == GCUT_OK) {
-        *rest = k < par.nchunk ? par.chunk[k].begin - text : last;
+        *rest = k0 < par.nchunk ? par.chunk[k0].begin - text : last;
         ps->bytes += *rest - begin;
     }
     par_free(&par);
