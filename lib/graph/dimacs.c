@@ -1428,6 +1428,8 @@ static gcut_status parse_path(dimacs_parser *ps, FILE *f, int32_t threads, int64
             st = perr_at(ps, GCUT_ERR_IO, 0, "cannot seek: %s", strerror(err));
         } else {
             st = parse_serial(ps, f, 1, -1);
+            goto done; /* parse_stream has drained the queue (once only: a
+                          failed entry is dropped from it) */
         }
     }
     /* As in parse_stream: queued terminal arcs come from lines before any
@@ -1438,7 +1440,7 @@ static gcut_status parse_path(dimacs_parser *ps, FILE *f, int32_t threads, int64
             st = st2;
     }
 done:
-    munmap(map, (size_t)size);
+    (void)munmap(map, (size_t)size); /* cannot fail for a mapping made above */
     return st;
 }
 
