@@ -25,6 +25,11 @@
  * next one, so every scan of a line is guaranteed to stop at a '\n' and
  * needs no bounds check.
  *
+ * A large plain file named by its path is also mapped and its arc lines
+ * parsed in chunks by several threads ("chunks, in parallel" below), which
+ * only ever vouch for lines this fast path accepts and hand everything
+ * else back to the block reader.
+ *
  * Errors are found cheaply and explained expensively: the arc fast path
  * only decides "this line is fine" or "it is not", and a refused line is
  * parsed again by a careful slow path (arc_error) that names the field and

@@ -248,7 +248,11 @@ GCUT_EXPORT int gcut_graph_segment(const gcut_graph *g, int32_t v);
  *
  * Speed: the reader parses text at a few hundred MB/s on one core (1 MiB
  * blocks, integers parsed by hand, arcs stored straight into the graph);
- * memory is about 16 bytes per edge plus 8 per node.
+ * a regular, uncompressed file of 8 MiB or more named by its path is
+ * mapped and its arc lines are parsed by several threads (one per CPU, up
+ * to 16; gcut_graph_read_dimacs_opt() sets the number), with the same
+ * graph, info and messages (docs/dimacs.md, "Speed"). Memory is about 16
+ * bytes per edge plus 8 per node.
  */
 
 /** \brief Information about a DIMACS file besides the graph (optional output). */
