@@ -1025,17 +1025,21 @@ static gcut_status parse_serial(dimacs_parser *ps, FILE *f, int plain, int64_t l
  *  1. the header (everything before the first line that starts with 'a')
  *     is read by the block reader, as ever;
  *  2. the arc lines up to the file's last newline are cut into chunks at
- *     line starts; each thread takes chunks in turn and parses them with
- *     the block reader's fast path (scan_arc) into the chunk's own arrays:
- *     edges, and the arcs touching s or t with their line numbers. A chunk
- *     stops at the first line the fast path does not accept as fine (an
- *     arc it refuses, any other line type, a line longer than
- *     DIMACS_CHUNK_LINE) and does not say why;
- *  3. in file order, the driver adds up the chunks' arcs up to the first
- *     chunk that stopped or that would pass the declared count, copies
- *     their edges into the parser's arrays (in parallel) and hands their
- *     terminal arcs to arc_terminal one by one with their global line
- *     numbers, exactly as the block reader would have;
+ *     line starts; each chunk's lines that start with 'a' are counted,
+ *     which gives it its slots in the parser's arc arrays; each thread
+ *     then takes chunks in turn and parses them with the block reader's
+ *     fast path (scan_arc), writing the edges into the chunk's slots and
+ *     the arcs touching s or t, with their line numbers, into a list of
+ *     the chunk's own. A chunk stops at the first line the fast path does
+ *     not accept as fine (an arc it refuses, any other line type, a line
+ *     longer than DIMACS_CHUNK_LINE) and does not say why. In file order,
+ *     whichever thread finishes the chunk at the frontier moves the edges
+ *     of the finished chunks down next to those before (par_advance), up
+ *     to the first chunk that stopped or that would pass the declared
+ *     count;
+ *  3. the driver then hands the terminal arcs of the chunks before that
+ *     one to arc_terminal one by one with their global line numbers,
+ *     exactly as the block reader would have;
  *  4. the block reader parses the rest of the file from the start of that
  *     chunk (or the unterminated last line), which finds and explains the
  *     first error, if any.
@@ -1061,8 +1065,9 @@ static gcut_status parse_serial(dimacs_parser *ps, FILE *f, int plain, int64_t l
  * (it refuses lines past DIMACS_BLOCK, which a chunk never measures). */
 #define DIMACS_CHUNK_LINE 4096
 
-/* Terminal arcs a chunk's array starts with; it doubles (in huge pages:
- * a third of the time was page faults without). */
+/* Terminal arcs a chunk's list starts with; it doubles, in huge pages
+ * (page faults of fresh memory were a third of a first profile:
+ * bench/results/parse-2026-11-27.md). */
 #define DIMACS_CHUNK_START ((int64_t)1 << 16)
 
 typedef struct dimacs_term {
