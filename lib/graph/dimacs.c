@@ -25,6 +25,11 @@
  * next one, so every scan of a line is guaranteed to stop at a '\n' and
  * needs no bounds check.
  *
+ * A large plain file named by its path is also mapped and its arc lines
+ * parsed in chunks by several threads ("chunks, in parallel" below), which
+ * only ever vouch for lines this fast path accepts and hand everything
+ * else back to the block reader.
+ *
  * Errors are found cheaply and explained expensively: the arc fast path
  * only decides "this line is fine" or "it is not", and a refused line is
  * parsed again by a careful slow path (arc_error) that names the field and
@@ -50,15 +55,19 @@
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 
 #ifdef GCUT_HAVE_ZLIB
 #include <zlib.h>
 #endif
 
+#include "core/pool_internal.h"
 #include "graph/graph_internal.h"
+#include "solvers/solvers_internal.h" /* gcut_i_advise_huge */
 
 /* Size of a text block, and so the longest line the reader accepts (longer
  * comment lines are skipped piecewise; longer other lines are an error). */
@@ -93,7 +102,9 @@
  * buffer serves every case with one code path. */
 typedef struct dimacs_reader {
     FILE *f;
-    int gz; /* the input is gzip: text comes out of inflate */
+    int gz;        /* the input is gzip: text comes out of inflate */
+    int plain;     /* known to be plain text: no look for the gzip magic */
+    int64_t limit; /* bytes the reader may still return, -1: up to the end */
 #ifdef GCUT_HAVE_ZLIB
     z_stream z;
     int z_live;         /* inflateInit2 succeeded: inflateEnd is owed */
@@ -159,11 +170,15 @@ static gcut_status GCUT_PRINTF(4, 5)
 static gcut_status reader_fill_raw(dimacs_reader *rd, dimacs_parser *ps, unsigned char *dst,
                                    size_t cap, size_t *got)
 {
-    *got = fread(dst, 1, cap, rd->f);
+    if (rd->limit >= 0 && (uint64_t)rd->limit < cap)
+        cap = (size_t)rd->limit;
+    *got = cap ? fread(dst, 1, cap, rd->f) : 0;
     if (*got < cap && ferror(rd->f)) {
         int err = errno;
         return perr_at(ps, GCUT_ERR_IO, 0, "read error: %s", err ? strerror(err) : "unknown");
     }
+    if (rd->limit >= 0)
+        rd->limit -= (int64_t)*got;
     return GCUT_OK;
 }
 
@@ -241,7 +256,7 @@ static gcut_status reader_start(dimacs_reader *rd, dimacs_parser *ps, char *dst,
     gcut_status st = reader_fill_raw(rd, ps, (unsigned char *)dst, cap, got);
     if (st != GCUT_OK)
         return st;
-    if (*got < 2 || (unsigned char)dst[0] != 0x1f || (unsigned char)dst[1] != 0x8b)
+    if (rd->plain || *got < 2 || (unsigned char)dst[0] != 0x1f || (unsigned char)dst[1] != 0x8b)
         return GCUT_OK;
 #ifdef GCUT_HAVE_ZLIB
     rd->gz = 1;
@@ -390,6 +405,32 @@ static gcut_status line_end(dimacs_parser *ps, const char *p, const char *usage)
         return PERR(ps, GCUT_ERR_PARSE, "unexpected '%s' after the last field (expected '%s')",
                     field_text(p, tok, sizeof tok), usage);
     return GCUT_OK;
+}
+
+/* The arc fast path, shared by the block reader and the chunk parser so that
+ * both accept exactly the same lines: q points at an 'a' followed by a
+ * blank; three numbers separated by blanks must follow, then the end of
+ * the line. Ids are checked as a - 1 >= n in unsigned arithmetic, which
+ * also refuses 0 (it wraps around). Returns the line's '\n', or NULL for
+ * anything unusual (which the caller hands to arc_error to explain). */
+GCUT_INLINE const char *scan_arc(const char *q, uint32_t n, uint64_t *a, uint64_t *b, uint64_t *c)
+{
+    const char *d = skip_blanks(q + 2);
+    const char *e = scan_uint(d, a);
+    if (e == d || !is_blank(*e))
+        return NULL;
+    d = skip_blanks(e);
+    e = scan_uint(d, b);
+    if (e == d || !is_blank(*e))
+        return NULL;
+    d = skip_blanks(e);
+    e = scan_uint(d, c);
+    if (e == d)
+        return NULL;
+    e = skip_blanks(e);
+    if (*e != '\n' || *a - 1 >= n || *b - 1 >= n || *c > (uint64_t)INT32_MAX)
+        return NULL;
+    return e;
 }
 
 /* ------------------------------------------------------------------ lines */
@@ -737,25 +778,11 @@ static gcut_status parse_lines(dimacs_parser *ps, const char *p, const char *end
         line++;
         const char *q = skip_blanks(p);
         if (q[0] == 'a' && is_blank(q[1]) && arcs_ok) {
-            /* The fast path: three numbers separated by blanks, then the
-             * end of the line. Ids are checked as a - 1 >= n in unsigned
-             * arithmetic, which also refuses 0 (it wraps around). Anything
-             * unusual goes to slow_arc, which explains it. */
+            /* The fast path (scan_arc); anything unusual goes to slow_arc,
+             * which explains it. */
             uint64_t a, b, c;
-            const char *d = skip_blanks(q + 2);
-            const char *e = scan_uint(d, &a);
-            if (e == d || !is_blank(*e))
-                goto slow_arc;
-            d = skip_blanks(e);
-            e = scan_uint(d, &b);
-            if (e == d || !is_blank(*e))
-                goto slow_arc;
-            d = skip_blanks(e);
-            e = scan_uint(d, &c);
-            if (e == d)
-                goto slow_arc;
-            e = skip_blanks(e);
-            if (*e != '\n' || a - 1 >= n || b - 1 >= n || c > (uint64_t)INT32_MAX)
+            const char *e = scan_arc(q, n, &a, &b, &c);
+            if (!e)
                 goto slow_arc;
             if (arcs == m_decl) {
                 SYNC_OUT();
@@ -975,17 +1002,467 @@ static gcut_status adopt_arcs(dimacs_parser *ps)
     return GCUT_OK;
 }
 
-/* The reader behind both public entry points. `func` is the public name
- * that messages start with. */
-static gcut_status read_stream(FILE *f, const char *name, const char *func, gcut_graph **out,
-                               gcut_dimacs_info *info)
+/* Parse f from its current position, block by block: to its end, or only
+ * its next `limit` bytes (limit >= 0). `plain`: the text is known not to be
+ * gzip (it starts mid-file), so its first bytes are not looked at. */
+static gcut_status parse_serial(dimacs_parser *ps, FILE *f, int plain, int64_t limit)
 {
-    dimacs_parser ps;
-    memset(&ps, 0, sizeof ps);
-    ps.func = func;
-    ps.name = name;
-    ps.s = ps.t = -1;
-    ps.size_hint = -1;
+    dimacs_reader rd;
+    memset(&rd, 0, sizeof rd);
+    rd.f = f;
+    rd.plain = plain;
+    rd.limit = limit;
+    gcut_status st = parse_stream(ps, &rd);
+    reader_close(&rd);
+    return st;
+}
+
+/* --------------------------------------------------- chunks, in parallel */
+
+/* A large regular file named by its path is mapped and its arc lines are
+ * parsed in chunks by several threads (docs/dimacs.md, "Speed"):
+ *
+ *  1. the header (everything before the first line that starts with 'a')
+ *     is read by the block reader, as ever;
+ *  2. the arc lines up to the file's last newline are cut into chunks at
+ *     line starts; each chunk's lines that start with 'a' are counted,
+ *     which gives it its slots in the parser's arc arrays; each thread
+ *     then takes chunks in turn and parses them with the block reader's
+ *     fast path (scan_arc), writing the edges into the chunk's slots and
+ *     the arcs touching s or t, with their line numbers, into a list of
+ *     the chunk's own. A chunk stops at the first line the fast path does
+ *     not accept as fine (an arc it refuses, any other line type, a line
+ *     longer than DIMACS_CHUNK_LINE) and does not say why. In file order,
+ *     whichever thread finishes the chunk at the frontier moves the edges
+ *     of the finished chunks down next to those before (par_advance), up
+ *     to the first chunk that stopped or that would pass the declared
+ *     count;
+ *  3. the driver then hands the terminal arcs of the chunks before that
+ *     one to arc_terminal one by one with their global line numbers,
+ *     exactly as the block reader would have;
+ *  4. the block reader parses the rest of the file from the start of that
+ *     chunk (or the unterminated last line), which finds and explains the
+ *     first error, if any.
+ *
+ * So every message, the arc order, the terminal capacities and the info
+ * struct are the block reader's by construction: the chunks only ever
+ * decide "these lines are fine", and the first line they do not vouch for
+ * is read again by the block reader with the parser's state exact up to
+ * it. */
+
+/* Files smaller than this are read by the block reader alone. */
+#define DIMACS_PAR_MIN ((int64_t)8 << 20)
+
+/* Automatic thread count: the online CPUs, at most this many. */
+#define DIMACS_PAR_MAX_THREADS 16
+
+/* Chunks per thread (taken in turn, so a slow thread gets fewer), and
+ * the smallest chunk. */
+#define DIMACS_PAR_CHUNKS_PER_THREAD 4
+#define DIMACS_PAR_CHUNK_MIN ((int64_t)1 << 20)
+
+/* A line longer than this stops a chunk: the block reader judges it
+ * (it refuses lines past DIMACS_BLOCK, which a chunk never measures). */
+#define DIMACS_CHUNK_LINE 4096
+
+/* Terminal arcs a chunk's list starts with; it doubles, in huge pages
+ * (page faults of fresh memory were a third of a first profile:
+ * bench/results/parse-2026-11-27.md). */
+#define DIMACS_CHUNK_START ((int64_t)1 << 16)
+
+typedef struct dimacs_term {
+    int64_t line; /* within the chunk, 1-based */
+    int32_t u, v, c;
+} dimacs_term;
+
+typedef struct dimacs_chunk {
+    const char *begin, *end; /* whole lines: end[-1] == '\n' */
+    int64_t slots;           /* lines that start with 'a': room for its edges */
+    int64_t off;             /* its edges' first slot in the parser's arrays */
+    int64_t lines;           /* lines parsed */
+    int64_t arcs;            /* `a` lines accepted */
+    int64_t m;               /* edges */
+    dimacs_term *term;       /* arcs touching s or t, in order */
+    int64_t nterm, term_cap;
+    int stop; /* a line the fast path did not vouch for, or out of memory */
+    int done; /* parsed (under the lock) */
+} dimacs_chunk;
+
+typedef struct dimacs_par {
+    dimacs_chunk *chunk;
+    int64_t nchunk;
+    atomic_int_fast64_t next;    /* next chunk to take */
+    atomic_int_fast64_t stopped; /* lowest chunk that stopped (nchunk: none) */
+    int32_t *eu, *ev, *ecap;     /* the parser's arrays */
+    uint32_t n, s, t;
+    int64_t m_decl;
+    /* The edges of chunks [0, frontier) are in place, packed from slot 0
+     * to `dst`; `arcs` counts their `a` lines (and the arcs before them).
+     * `halted`: the chunk at the frontier stopped or passes the declared
+     * count, so nothing after it moves. All under `lock`. */
+    pthread_mutex_t lock;
+    int64_t frontier, dst, arcs;
+    int halted;
+} dimacs_par;
+
+/* Room for one more terminal arc: double. */
+static int chunk_grow_term(dimacs_chunk *ch)
+{
+    const int64_t want = ch->term_cap ? 2 * ch->term_cap : DIMACS_CHUNK_START;
+    dimacs_term *q = gcut_i_realloc(ch->term, (size_t)want * sizeof *q);
+    if (!q)
+        return -1;
+    gcut_i_advise_huge(q + ch->nterm, (size_t)(want - ch->nterm) * sizeof *q);
+    ch->term = q;
+    ch->term_cap = want;
+    return 0;
+}
+
+/* Lines of [p, end) whose first non-blank byte is 'a': a bound on the
+ * chunk's edges, known before any is parsed, which gives each chunk its
+ * slots in the parser's arrays (step 2 writes there directly). */
+static int64_t chunk_count_slots(const char *p, const char *end)
+{
+    int64_t k = 0;
+    while (p < end) {
+        const char *q = skip_blanks(p);
+        k += *q == 'a';
+        p = (const char *)memchr(q, '\n', (size_t)(end - q)) + 1;
+    }
+    return k;
+}
+
+/* Parse one chunk (step 2). Only the block reader's fast path is taken;
+ * everything else stops the chunk. */
+static void chunk_parse(const dimacs_par *par, dimacs_chunk *ch)
+{
+    const char *p = ch->begin, *const end = ch->end;
+    const uint32_t n = par->n, s = par->s, t = par->t;
+    /* No slots, no arrays maybe (a file that declares no arcs). */
+    int32_t *const eu = ch->slots ? par->eu + ch->off : NULL;
+    int32_t *const ev = ch->slots ? par->ev + ch->off : NULL;
+    int32_t *const ecap = ch->slots ? par->ecap + ch->off : NULL;
+    int64_t line = 0, arcs = 0, m = 0;
+    while (p < end) {
+        line++;
+        const char *q = skip_blanks(p);
+        if (q[0] == 'a' && is_blank(q[1])) {
+            uint64_t a, b, c;
+            const char *e = scan_arc(q, n, &a, &b, &c);
+            if (!e || e - p > DIMACS_CHUNK_LINE)
+                goto stop;
+            arcs++;
+            const uint32_t u = (uint32_t)(a - 1), v = (uint32_t)(b - 1);
+            if (u == s || u == t || v == s || v == t) {
+                if (ch->nterm == ch->term_cap && chunk_grow_term(ch) != 0)
+                    goto stop;
+                dimacs_term *r = &ch->term[ch->nterm++];
+                r->line = line;
+                r->u = (int32_t)u;
+                r->v = (int32_t)v;
+                r->c = (int32_t)c;
+            } else {
+                /* m < slots: every edge comes from a line that starts with 'a'. */
+                eu[m] = (int32_t)u;
+                ev[m] = (int32_t)v;
+                ecap[m] = (int32_t)c;
+                m++;
+            }
+            p = e + 1;
+            continue;
+        }
+        if (q - p > DIMACS_CHUNK_LINE)
+            goto stop;
+        if (*q == 'c') {
+            p = (const char *)memchr(q, '\n', (size_t)(end - q)) + 1;
+            continue;
+        }
+        if (*q == '\n') {
+            p = q + 1;
+            continue;
+        }
+        goto stop;
+    }
+    ch->lines = line;
+    ch->arcs = arcs;
+    ch->m = m;
+    return;
+stop:
+    ch->stop = 1;
+}
+
+/* Move the edges of the parsed chunks at the frontier down to their place,
+ * in file order, as far as the chunks allow (lock held). A chunk's edges
+ * only move down (dst <= off), below the slots of every later chunk, so
+ * this runs while other threads still parse later chunks: the packing
+ * is mostly done when the last chunk is. */
+static void par_advance(dimacs_par *par)
+{
+    while (!par->halted && par->frontier < par->nchunk) {
+        const dimacs_chunk *ch = &par->chunk[par->frontier];
+        if (!ch->done)
+            return;
+        if (ch->stop || ch->arcs > par->m_decl - par->arcs) {
+            par->halted = 1;
+            return;
+        }
+        if (par->dst != ch->off && ch->m > 0) {
+            const size_t bytes = (size_t)ch->m * sizeof(int32_t);
+            memmove(par->eu + par->dst, par->eu + ch->off, bytes);
+            memmove(par->ev + par->dst, par->ev + ch->off, bytes);
+            memmove(par->ecap + par->dst, par->ecap + ch->off, bytes);
+        }
+        par->dst += ch->m;
+        par->arcs += ch->arcs;
+        par->frontier++;
+    }
+}
+
+static void par_count_job(void *ctx, int32_t id, int32_t nthreads)
+{
+    (void)id;
+    (void)nthreads;
+    dimacs_par *par = ctx;
+    for (;;) {
+        const int64_t k = atomic_fetch_add(&par->next, 1);
+        if (k >= par->nchunk)
+            return;
+        par->chunk[k].slots = chunk_count_slots(par->chunk[k].begin, par->chunk[k].end);
+    }
+}
+
+static void par_parse_job(void *ctx, int32_t id, int32_t nthreads)
+{
+    (void)id;
+    (void)nthreads;
+    dimacs_par *par = ctx;
+    for (;;) {
+        const int64_t k = atomic_fetch_add(&par->next, 1);
+        if (k >= par->nchunk)
+            return;
+        dimacs_chunk *ch = &par->chunk[k];
+        /* Chunks past one that stopped are never used. */
+        if (!ch->stop && k <= atomic_load(&par->stopped))
+            chunk_parse(par, ch);
+        if (ch->stop) {
+            int_fast64_t cur = atomic_load(&par->stopped);
+            while (k < cur && !atomic_compare_exchange_weak(&par->stopped, &cur, k))
+                ;
+        }
+        pthread_mutex_lock(&par->lock);
+        ch->done = 1;
+        par_advance(par);
+        pthread_mutex_unlock(&par->lock);
+    }
+}
+
+static void par_free(dimacs_par *par)
+{
+    for (int64_t k = 0; k < par->nchunk; k++)
+        gcut_i_free(par->chunk[k].term);
+    gcut_i_free(par->chunk);
+}
+
+/* Cut [begin, last) (whole lines) into chunks of about `bytes` bytes, each
+ * ending after a newline. Returns the number of chunks. */
+static int64_t par_cut(dimacs_chunk *chunk, const char *begin, const char *last, int64_t bytes)
+{
+    int64_t k = 0;
+    const char *p = begin;
+    while (p < last) {
+        const char *e = last;
+        if (last - p > bytes) {
+            /* The chunk ends after the newline at or after p + bytes - 1. */
+            const char *x = p + bytes - 1;
+            e = (const char *)memchr(x, '\n', (size_t)(last - x)) + 1;
+        }
+        chunk[k].begin = p;
+        chunk[k].end = e;
+        k++;
+        p = e;
+    }
+    return k;
+}
+
+/* Steps 2 and 3 on text[begin, size). *rest is where the block reader takes
+ * over (step 4). Only out of memory for the chunk table or an error of
+ * arc_terminal fails; anything else leaves more to the block reader. */
+static gcut_status parse_chunks(dimacs_parser *ps, const char *text, int64_t begin, int64_t size,
+                                int32_t threads, int64_t chunk_bytes, int64_t *rest)
+{
+    int64_t last = size;
+    while (last > begin && text[last - 1] != '\n')
+        last--;
+    *rest = begin;
+    if (last == begin)
+        return GCUT_OK;
+    const int64_t region = last - begin;
+    if (chunk_bytes <= 0) {
+        chunk_bytes = region / ((int64_t)threads * DIMACS_PAR_CHUNKS_PER_THREAD);
+        if (chunk_bytes < DIMACS_PAR_CHUNK_MIN)
+            chunk_bytes = DIMACS_PAR_CHUNK_MIN;
+    }
+    dimacs_par par;
+    memset(&par, 0, sizeof par);
+    par.chunk = gcut_i_calloc((size_t)(region / chunk_bytes + 1), sizeof *par.chunk);
+    if (!par.chunk)
+        return GCUT_OK; /* the block reader reads it all */
+    if (pthread_mutex_init(&par.lock, NULL) != 0) {
+        gcut_i_free(par.chunk);
+        return GCUT_OK;
+    }
+    par.nchunk = par_cut(par.chunk, text + begin, text + last, chunk_bytes);
+    atomic_init(&par.next, 0);
+    atomic_init(&par.stopped, par.nchunk);
+    par.n = (uint32_t)ps->n;
+    par.s = (uint32_t)ps->s;
+    par.t = (uint32_t)ps->t;
+    par.m_decl = ps->m_decl;
+    par.eu = ps->eu;
+    par.ev = ps->ev;
+    par.ecap = ps->ecap;
+    par.dst = ps->m;
+    par.arcs = ps->arcs;
+    /* The arrays are fresh (line_problem sized them for the file): no page
+     * of them has been written yet. */
+    if (ps->m_cap > ps->m) {
+        const size_t room = (size_t)(ps->m_cap - ps->m) * sizeof(int32_t);
+        gcut_i_advise_huge(ps->eu + ps->m, room);
+        gcut_i_advise_huge(ps->ev + ps->m, room);
+        gcut_i_advise_huge(ps->ecap + ps->m, room);
+    }
+
+    gcut_i_pool pool;
+    if (threads > par.nchunk)
+        threads = (int32_t)par.nchunk;
+    if (gcut_i_pool_init(&pool, threads, 1000) != 0)
+        memset(&pool, 0, sizeof pool); /* a zeroed pool runs everything on this thread */
+    gcut_i_pool_start(&pool);
+    gcut_i_pool_run(&pool, par_count_job, &par);
+    /* Slots in file order. A chunk whose slots would pass the arrays (lines
+     * "a" of fewer than 8 bytes: the file is not valid) is not parsed. */
+    int64_t off = ps->m;
+    for (int64_t k = 0; k < par.nchunk; k++) {
+        dimacs_chunk *ch = &par.chunk[k];
+        ch->off = off;
+        if (ch->slots > ps->m_cap - off)
+            ch->stop = 1;
+        else
+            off += ch->slots;
+    }
+    atomic_store(&par.next, 0);
+    gcut_i_pool_run(&pool, par_parse_job, &par);
+    gcut_i_pool_destroy(&pool);
+    pthread_mutex_destroy(&par.lock);
+
+    /* Step 3: chunks [0, frontier) are what the block reader would accept,
+     * their edges in place; now their terminal arcs, in file order. */
+    const int64_t k0 = par.frontier;
+    ps->m = par.dst;
+    gcut_status st = GCUT_OK;
+    for (int64_t j = 0; j < k0 && st == GCUT_OK; j++) {
+        const dimacs_chunk *ch = &par.chunk[j];
+        const int64_t line0 = ps->line;
+        for (int64_t i = 0; i < ch->nterm && st == GCUT_OK; i++) {
+            const dimacs_term *r = &ch->term[i];
+            ps->line = line0 + r->line;
+            st = arc_terminal(ps, r->u, r->v, r->c);
+        }
+        if (st == GCUT_OK) {
+            ps->line = line0 + ch->lines;
+            ps->arcs += ch->arcs;
+        }
+    }
+    if (st == GCUT_OK) {
+        *rest = k0 < par.nchunk ? par.chunk[k0].begin - text : last;
+        ps->bytes += *rest - begin;
+    }
+    par_free(&par);
+    return st;
+}
+
+/* Start of the first line whose first non-blank byte is 'a' (size: none). */
+static int64_t header_end(const char *text, int64_t size)
+{
+    const char *p = text, *const end = text + size;
+    while (p < end) {
+        const char *q = p;
+        while (q < end && is_blank(*q))
+            q++;
+        if (q < end && *q == 'a')
+            return p - text;
+        q = q < end ? memchr(q, '\n', (size_t)(end - q)) : NULL;
+        if (!q)
+            break;
+        p = q + 1;
+    }
+    return size;
+}
+
+/* The reader of a file opened from its path: mapped and parsed in chunks
+ * when it is large and plain (see above), else by the block reader. f is at
+ * its start. `threads` <= 0: automatic; `chunk_bytes` > 0 forces chunks of
+ * that size even for small files and one thread (the tests' hook). */
+static gcut_status parse_path(dimacs_parser *ps, FILE *f, int32_t threads, int64_t chunk_bytes)
+{
+    const int64_t size = ps->size_hint;
+    if (threads <= 0) {
+        threads = gcut_i_num_cpus();
+        if (threads > DIMACS_PAR_MAX_THREADS)
+            threads = DIMACS_PAR_MAX_THREADS;
+    }
+    /* Under a memory budget the block reader's bound on the text read
+     * applies, and it counts as it reads. */
+    const int chunked = chunk_bytes > 0 || (threads > 1 && size >= DIMACS_PAR_MIN);
+    if (!chunked || size <= 0 || (uint64_t)size > SIZE_MAX || gcut_i_budget() != 0)
+        return parse_serial(ps, f, 0, -1);
+    void *map = mmap(NULL, (size_t)size, PROT_READ, MAP_PRIVATE, fileno(f), 0);
+    if (map == MAP_FAILED)
+        return parse_serial(ps, f, 0, -1);
+    /* Advice only: the kernel may ignore it, and the parse is right anyway. */
+    (void)posix_madvise(map, (size_t)size, POSIX_MADV_WILLNEED);
+    const char *text = map;
+    gcut_status st;
+    if (size >= 2 && (unsigned char)text[0] == 0x1f && (unsigned char)text[1] == 0x8b) {
+        st = parse_serial(ps, f, 0, -1); /* gzip */
+        goto done;
+    }
+    const int64_t hdr = header_end(text, size);
+    st = parse_serial(ps, f, 0, hdr);
+    int64_t rest = hdr;
+    if (st == GCUT_OK && ps->have_p && ps->s >= 0 && ps->t >= 0)
+        st = parse_chunks(ps, text, hdr, size, threads, chunk_bytes, &rest);
+    if (st == GCUT_OK && rest < size) {
+        if (fseeko(f, (off_t)rest, SEEK_SET) != 0) {
+            int err = errno;
+            st = perr_at(ps, GCUT_ERR_IO, 0, "cannot seek: %s", strerror(err));
+        } else {
+            st = parse_serial(ps, f, 1, -1);
+            goto done; /* parse_stream has drained the queue (once only: a
+                          failed entry is dropped from it) */
+        }
+    }
+    /* As in parse_stream: queued terminal arcs come from lines before any
+     * failure, so an overflow among them is the error to report. */
+    if (ps->g) {
+        gcut_status st2 = tq_drain(ps);
+        if (st2 != GCUT_OK)
+            st = st2;
+    }
+done:
+    (void)munmap(map, (size_t)size); /* cannot fail for a mapping made above */
+    return st;
+}
+
+/* ------------------------------------------------------- public entries */
+
+static void parser_init(dimacs_parser *ps, FILE *f, const char *name, const char *func)
+{
+    memset(ps, 0, sizeof *ps);
+    ps->func = func;
+    ps->name = name;
+    ps->s = ps->t = -1;
+    ps->size_hint = -1;
     /* The bytes left in a regular file bound the number of arcs it can
      * hold, which lets line_problem() size the arc arrays once. Pipes,
      * terminals and memory streams give no hint. */
@@ -994,37 +1471,65 @@ static gcut_status read_stream(FILE *f, const char *name, const char *func, gcut
     if (fd >= 0 && fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode)) {
         off_t pos = ftello(f);
         if (pos >= 0 && pos <= sb.st_size)
-            ps.size_hint = (int64_t)(sb.st_size - pos);
+            ps->size_hint = (int64_t)(sb.st_size - pos);
     }
-    dimacs_reader rd;
-    memset(&rd, 0, sizeof rd);
-    rd.f = f;
+}
 
-    gcut_status st = parse_stream(&ps, &rd);
-    reader_close(&rd);
+/* After the parse: the final checks, the graph's arrays, the outputs. */
+static gcut_status read_finish(dimacs_parser *ps, gcut_status st, gcut_graph **out,
+                               gcut_dimacs_info *info)
+{
     if (st == GCUT_OK)
-        st = parse_finish(&ps);
+        st = parse_finish(ps);
     /* The file is whole and valid: now its isolated nodes get their room. */
     if (st == GCUT_OK)
-        st = reserve_nodes(&ps, ps.n);
+        st = reserve_nodes(ps, ps->n);
     if (st == GCUT_OK)
-        st = adopt_arcs(&ps);
-    gcut_i_free(ps.eu);
-    gcut_i_free(ps.ev);
-    gcut_i_free(ps.ecap);
+        st = adopt_arcs(ps);
+    gcut_i_free(ps->eu);
+    gcut_i_free(ps->ev);
+    gcut_i_free(ps->ecap);
     if (st != GCUT_OK) {
-        gcut_graph_free(ps.g);
+        gcut_graph_free(ps->g);
         return st;
     }
     if (info) {
-        info->source = ps.s;
-        info->sink = ps.t;
-        info->arcs = ps.arcs;
-        info->dropped = ps.dropped;
-        info->bytes = ps.bytes;
+        info->source = ps->s;
+        info->sink = ps->t;
+        info->arcs = ps->arcs;
+        info->dropped = ps->dropped;
+        info->bytes = ps->bytes;
     }
-    *out = ps.g;
+    *out = ps->g;
     return GCUT_OK;
+}
+
+/* The reader of gcut_graph_read_dimacs_file and of stdin. `func` is the
+ * public name that messages start with. */
+static gcut_status read_stream(FILE *f, const char *name, const char *func, gcut_graph **out,
+                               gcut_dimacs_info *info)
+{
+    dimacs_parser ps;
+    parser_init(&ps, f, name, func);
+    return read_finish(&ps, parse_serial(&ps, f, 0, -1), out, info);
+}
+
+/* The reader of a path ("-": stdin). */
+static gcut_status read_path(const char *path, const char *func, int32_t threads,
+                             int64_t chunk_bytes, gcut_graph **out, gcut_dimacs_info *info)
+{
+    if (strcmp(path, "-") == 0)
+        return read_stream(stdin, "<stdin>", func, out, info);
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        int err = errno;
+        return gcut_i_fail(GCUT_ERR_IO, func, "cannot open '%s': %s", path, strerror(err));
+    }
+    dimacs_parser ps;
+    parser_init(&ps, f, path, func);
+    gcut_status st = read_finish(&ps, parse_path(&ps, f, threads, chunk_bytes), out, info);
+    fclose(f);
+    return st;
 }
 
 gcut_status gcut_graph_read_dimacs(const char *path, gcut_graph **out, gcut_dimacs_info *info)
@@ -1032,16 +1537,43 @@ gcut_status gcut_graph_read_dimacs(const char *path, gcut_graph **out, gcut_dima
     GCUT_ENTRY();
     if (!path || !out)
         return GCUT_FAIL(GCUT_ERR_INVALID, "path and out must not be NULL");
-    if (strcmp(path, "-") == 0)
-        return read_stream(stdin, "<stdin>", __func__, out, info);
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        int err = errno;
-        return GCUT_FAIL(GCUT_ERR_IO, "cannot open '%s': %s", path, strerror(err));
+    return read_path(path, __func__, 0, 0, out, info);
+}
+
+void gcut_dimacs_options_init(gcut_dimacs_options *opt)
+{
+    if (!opt)
+        return;
+    memset(opt, 0, sizeof *opt);
+    opt->struct_size = sizeof *opt;
+}
+
+gcut_status gcut_graph_read_dimacs_opt(const char *path, const gcut_dimacs_options *opt,
+                                       gcut_graph **out, gcut_dimacs_info *info)
+{
+    GCUT_ENTRY();
+    if (!path || !out)
+        return GCUT_FAIL(GCUT_ERR_INVALID, "path and out must not be NULL");
+    int32_t threads = 0;
+    if (opt) {
+        if (opt->struct_size < sizeof(size_t) + sizeof(int32_t) || opt->struct_size > sizeof *opt)
+            return GCUT_FAIL(GCUT_ERR_INVALID,
+                             "opt->struct_size is %zu: fill the options with "
+                             "gcut_dimacs_options_init",
+                             opt->struct_size);
+        if (opt->threads < 0)
+            return GCUT_FAIL(GCUT_ERR_INVALID, "opt->threads is %d: 0 (automatic) or more",
+                             (int)opt->threads);
+        threads = opt->threads;
     }
-    gcut_status st = read_stream(f, path, __func__, out, info);
-    fclose(f);
-    return st;
+    return read_path(path, __func__, threads, 0, out, info);
+}
+
+gcut_status gcut_i_dimacs_read_chunked(const char *path, int32_t threads, int64_t chunk_bytes,
+                                       gcut_graph **out, gcut_dimacs_info *info)
+{
+    GCUT_ENTRY();
+    return read_path(path, "gcut_graph_read_dimacs", threads, chunk_bytes, out, info);
 }
 
 gcut_status gcut_graph_read_dimacs_file(FILE *f, const char *name, gcut_graph **out,

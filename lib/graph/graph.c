@@ -378,10 +378,10 @@ gcut_status gcut_graph_freeze(gcut_graph *g)
 {
     GCUT_ENTRY();
     const gcut_bcsr *b;
-    return gcut_i_graph_bcsr(g, &b);
+    return gcut_i_graph_bcsr(g, 0, &b);
 }
 
-gcut_status gcut_i_graph_bcsr(gcut_graph *g, const gcut_bcsr **out)
+gcut_status gcut_i_graph_bcsr(gcut_graph *g, int32_t threads, const gcut_bcsr **out)
 {
     if (!g)
         return GCUT_FAIL(GCUT_ERR_INVALID, "graph is NULL");
@@ -390,14 +390,14 @@ gcut_status gcut_i_graph_bcsr(gcut_graph *g, const gcut_bcsr **out)
     pthread_mutex_lock(&g->layout_lock);
     gcut_status st = GCUT_OK;
     if (!g->bcsr)
-        st = gcut_i_bcsr_build(g, &g->bcsr);
+        st = gcut_i_bcsr_build(g, threads, &g->bcsr);
     if (st == GCUT_OK)
         *out = &g->bcsr->view;
     pthread_mutex_unlock(&g->layout_lock);
     return st;
 }
 
-gcut_status gcut_i_graph_rcsr(gcut_graph *g, const gcut_rcsr **out)
+gcut_status gcut_i_graph_rcsr(gcut_graph *g, int32_t threads, const gcut_rcsr **out)
 {
     if (!g)
         return GCUT_FAIL(GCUT_ERR_INVALID, "graph is NULL");
@@ -405,7 +405,7 @@ gcut_status gcut_i_graph_rcsr(gcut_graph *g, const gcut_rcsr **out)
     pthread_mutex_lock(&g->layout_lock);
     gcut_status st = GCUT_OK;
     if (!g->rcsr)
-        st = gcut_i_rcsr_build(g, &g->rcsr);
+        st = gcut_i_rcsr_build(g, threads, &g->rcsr);
     if (st == GCUT_OK)
         *out = &g->rcsr->view;
     pthread_mutex_unlock(&g->layout_lock);

@@ -72,15 +72,34 @@ struct gcut_graph {
  * every change of the structure). */
 GCUT_HIDDEN void gcut_i_graph_invalidate(gcut_graph *g);
 
-/* Build (or return the cached) layout. */
-GCUT_HIDDEN gcut_status gcut_i_graph_bcsr(gcut_graph *g, const gcut_bcsr **out);
-GCUT_HIDDEN gcut_status gcut_i_graph_rcsr(gcut_graph *g, const gcut_rcsr **out);
+/* Build (or return the cached) layout; `threads` as for the builders. */
+GCUT_HIDDEN gcut_status gcut_i_graph_bcsr(gcut_graph *g, int32_t threads, const gcut_bcsr **out);
+GCUT_HIDDEN gcut_status gcut_i_graph_rcsr(gcut_graph *g, int32_t threads, const gcut_rcsr **out);
 
-/* Layout builders (csr.c) and their frees. */
-GCUT_HIDDEN gcut_status gcut_i_bcsr_build(const gcut_graph *g, gcut_i_bcsr_store **out);
+/* Layout builders (csr.c) and their frees. `threads`: as
+ * gcut_solve_options.threads (0: one per CPU); a large graph is laid out
+ * by that many threads, with the same output as one. */
+GCUT_HIDDEN gcut_status gcut_i_bcsr_build(const gcut_graph *g, int32_t threads,
+                                          gcut_i_bcsr_store **out);
 GCUT_HIDDEN void gcut_i_bcsr_free(gcut_i_bcsr_store *s);
-GCUT_HIDDEN gcut_status gcut_i_rcsr_build(const gcut_graph *g, gcut_i_rcsr_store **out);
+GCUT_HIDDEN gcut_status gcut_i_rcsr_build(const gcut_graph *g, int32_t threads,
+                                          gcut_i_rcsr_store **out);
 GCUT_HIDDEN void gcut_i_rcsr_free(gcut_i_rcsr_store *s);
+
+/* The tests' hook: both layouts of g built serially (threads 1) or by
+ * `threads` threads whatever g's size; stores[2] keeps them for
+ * gcut_i_csr_layouts_free. */
+GCUT_HIDDEN gcut_status gcut_i_csr_layouts(const gcut_graph *g, int32_t threads, gcut_bcsr *b,
+                                           gcut_rcsr *r, void **stores);
+GCUT_HIDDEN void gcut_i_csr_layouts_free(void **stores);
+
+/* gcut_graph_read_dimacs (messages name it) with the chunked reader forced:
+ * chunks of about chunk_bytes bytes (> 0) parsed by `threads` threads,
+ * whatever the file's size. The tests' hook for chunk boundaries
+ * (dimacs.c, "chunks, in parallel"). */
+GCUT_HIDDEN gcut_status gcut_i_dimacs_read_chunked(const char *path, int32_t threads,
+                                                   int64_t chunk_bytes, gcut_graph **out,
+                                                   gcut_dimacs_info *info);
 
 /* Fill a gcut_problem view of g (layouts not included). */
 GCUT_HIDDEN void gcut_i_graph_problem(const gcut_graph *g, gcut_problem *p);

@@ -36,9 +36,9 @@ gcut_status gcut_i_run_backend(gcut_graph *g, int32_t idx, const gcut_solve_opti
     double tb = gcut_i_now_ms();
     gcut_status st = gcut_i_poll("layout", -1, NULL);
     if (st == GCUT_OK && (be->caps & GCUT_BACKEND_NEEDS_BCSR))
-        st = gcut_i_graph_bcsr(g, &p.bcsr);
+        st = gcut_i_graph_bcsr(g, opt->threads, &p.bcsr);
     if (st == GCUT_OK && (be->caps & GCUT_BACKEND_NEEDS_RCSR))
-        st = gcut_i_graph_rcsr(g, &p.rcsr);
+        st = gcut_i_graph_rcsr(g, opt->threads, &p.rcsr);
     if (st != GCUT_OK)
         return st;
     stats.build_ms = gcut_i_now_ms() - tb;
