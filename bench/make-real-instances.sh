@@ -17,7 +17,9 @@
 # grid3d kind=phantom: skull shell, brain, ventricles, lesions, partial
 # volume, bias, noise) at $PHANTOM_SIZES (default "256 512"; 512^3 writes
 # a file of about 25 GB with 26-connectivity) and $PHANTOM_CONNS (default
-# "6 26"): OUTDIR/phantom-S-cC.max. PHANTOM_SIZES="" skips them.
+# "6 26"): OUTDIR/phantom-S-cC.max. PHANTOM_SIZES="" skips them. Then
+# the stereo expansion-move graphs of tsukuba, venus and teddy
+# (gcut-stereo-moves: OUTDIR/stereo-SCENE-cK-aL.max, cycles 0 and 1).
 set -euo pipefail
 OUT=${1:?usage: bench/make-real-instances.sh OUTDIR [PHOTO...]}
 shift
@@ -52,5 +54,18 @@ for S in ${PHANTOM_SIZES-256 512}; do
     f=$OUT/phantom-$S-c$C.max
     "$BUILD/bin/gcut-gen" "grid3d:w=$S,h=$S,d=$S,conn=$C,kind=phantom" -o "$f" >/dev/null
     echo "phantom-$S-c$C.max: $(awk '$1 == "p" {print $3 " nodes, " $4 " arcs"; exit}' "$f")"
+  done
+done
+# Expansion-move graphs of the stereo energy (gcut-stereo's defaults) on the
+# Middlebury pairs of the data folder (cones is not there): the moves toward
+# four labels from the winner-take-all start (cycle 0, the expensive cold
+# moves) and after one cycle. STEREO_SCENES="" skips them.
+for scene in ${STEREO_SCENES-tsukuba venus teddy}; do
+  dir=$DATA/middlebury/$scene
+  [ -f "$dir/imL.png" ] || { echo "make-real-instances: $dir absent: skipped" >&2; continue; }
+  nd=$(awk -F, -v s="$scene" '$1 == s {print $6}' "$DATA/middlebury/params.csv")
+  for c in 0 1; do
+    "$BUILD/bin/gcut-stereo-moves" "$dir/imL.png" "$dir/imR.png" --ndisp "$nd" --cycles $c \
+      --name "stereo-$scene" -o "$OUT"
   done
 done

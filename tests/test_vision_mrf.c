@@ -648,6 +648,62 @@ static void test_stereo_coarse(void **state)
     gcut_image_free(r);
 }
 
+/* gcut_mrf_expansion_grid: the move's grid, cut by cpu-ref, gives the best
+ * expansion move (checked against every 2^n move on small grids), and the
+ * energy of the labelling its cut makes is constant + flow. */
+static void test_expansion_grid(void **state)
+{
+    (void)state;
+    for (int trial = 0; trial < 40; trial++) {
+        const int32_t w = 2 + rnd(3), h = 2 + rnd(2), n = w * h, L = 2 + rnd(4);
+        const int32_t conn = trial % 3 == 2 ? 8 : 4;
+        gcut_mrf *m = random_mrf(w, h, conn, L, trial % 2);
+        int32_t f[16], g[16];
+        for (int32_t i = 0; i < n; i++)
+            f[i] = rnd(L);
+        const int32_t alpha = rnd(L);
+        gcut_grid *grid;
+        int64_t constant;
+        assert_int_equal(gcut_mrf_expansion_grid(m, f, alpha, &grid, &constant), GCUT_OK);
+        gcut_result *res;
+        assert_int_equal(gcut_result_new(&res), GCUT_OK);
+        gcut_solve_options o;
+        gcut_solve_options_init(&o);
+        o.backend = "cpu-ref";
+        assert_int_equal(gcut_grid_solve(grid, &o, res), GCUT_OK);
+        const uint8_t *cut = gcut_result_cut(res);
+        for (int32_t v = 0; v < n; v++)
+            g[v] = cut[v] == GCUT_SINK ? alpha : f[v];
+        int64_t e, best = INT64_MAX;
+        assert_int_equal(gcut_mrf_energy(m, g, &e), GCUT_OK);
+        assert_int_equal(e, constant + gcut_result_flow(res));
+        for (int32_t x = 0; x < (1 << n); x++) { /* every move */
+            for (int32_t v = 0; v < n; v++)
+                g[v] = (x >> v) & 1 ? alpha : f[v];
+            int64_t ex;
+            assert_int_equal(gcut_mrf_energy(m, g, &ex), GCUT_OK);
+            if (ex < best)
+                best = ex;
+        }
+        assert_int_equal(e, best);
+        gcut_result_free(res);
+        gcut_grid_free(grid);
+        gcut_mrf_free(m);
+    }
+    /* Bad arguments leave *out alone. */
+    gcut_mrf *m = random_mrf(3, 3, 4, 3, 0);
+    int32_t f[9] = {0, 1, 2, 0, 1, 2, 0, 1, 2};
+    gcut_grid *keep = (gcut_grid *)&f, *grid = keep;
+    int64_t c;
+    assert_int_equal(gcut_mrf_expansion_grid(m, f, 3, &grid, &c), GCUT_ERR_INVALID);
+    f[4] = -1;
+    assert_int_equal(gcut_mrf_expansion_grid(m, f, 0, &grid, &c), GCUT_ERR_INVALID);
+    assert_non_null(strstr(gcut_last_error(), "node 4"));
+    assert_int_equal(gcut_mrf_expansion_grid(m, NULL, 0, &grid, &c), GCUT_ERR_INVALID);
+    assert_ptr_equal(grid, keep);
+    gcut_mrf_free(m);
+}
+
 static void test_middlebury_tsukuba(void **state)
 {
     (void)state;
@@ -691,6 +747,7 @@ int main(void)
         cmocka_unit_test(test_solve_options),
         cmocka_unit_test(test_synthetic_stereo),
         cmocka_unit_test(test_stereo_coarse),
+        cmocka_unit_test(test_expansion_grid),
         cmocka_unit_test(test_middlebury_tsukuba),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1296,6 +1296,38 @@ done:
     return st;
 }
 
+gcut_status gcut_mrf_expansion_grid(gcut_mrf *m, const int32_t *labels, int32_t alpha,
+                                    gcut_grid **out, int64_t *constant)
+{
+    GCUT_ENTRY();
+    if (!m || !labels || !out || !constant)
+        return GCUT_FAIL(GCUT_ERR_INVALID, "m, labels, out and constant must not be NULL");
+    if (alpha < 0 || alpha >= m->L)
+        return GCUT_FAIL(GCUT_ERR_INVALID, "alpha %d not in 0 .. %d", (int)alpha, (int)m->L - 1);
+    for (int32_t v = 0; v < m->n; v++)
+        if (labels[v] < 0 || labels[v] >= m->L)
+            return GCUT_FAIL(GCUT_ERR_INVALID, "label %d of node %d not in 0 .. %d",
+                             (int)labels[v], (int)v, (int)m->L - 1);
+    const move mv = {alpha, -1};
+    int64_t K = 0, neg = 0;
+    gcut_status st = build_move(m, &mv, labels, &K, &neg);
+    if (st != GCUT_OK)
+        return st;
+    gcut_grid *g;
+    if ((st = gcut_grid_new(&g, m->w, m->h, m->d, m->conn)) != GCUT_OK)
+        return st;
+    st = gcut_grid_set_terminal_caps(g, m->src, m->snk);
+    for (int32_t k = 0; st == GCUT_OK && k < m->conn / 2; k++)
+        st = gcut_grid_set_caps(g, 2 * k, m->cap[k]);
+    if (st != GCUT_OK) {
+        gcut_grid_free(g);
+        return st;
+    }
+    *out = g;
+    *constant = K - neg;
+    return GCUT_OK;
+}
+
 gcut_status gcut_mrf_expand(gcut_mrf *m, const gcut_mrf_options *opt, int32_t *labels,
                             gcut_mrf_stats *stats)
 {

@@ -197,6 +197,20 @@ GCUT_VISION_EXPORT gcut_status gcut_mrf_expand(gcut_mrf *m, const gcut_mrf_optio
 GCUT_VISION_EXPORT gcut_status gcut_mrf_swap(gcut_mrf *m, const gcut_mrf_options *opt,
                                              int32_t *labels, gcut_mrf_stats *stats);
 
+/** \brief The graph of one expansion move (advanced): a new grid whose
+ *  minimum cut is the best move of \p labels toward \p alpha, built as
+ *  gcut_mrf_expand builds its moves, for export (gcut_grid_to_graph,
+ *  gcut_graph_write_dimacs: the benchmarks' stereo move instances) or
+ *  study. A node on the sink side of a cut takes alpha, one on the source
+ *  side keeps its label, and the energy of that labelling is *constant
+ *  plus the cut's capacity. The caller frees *out (gcut_grid_free).
+ *  \returns GCUT_ERR_INVALID (NULL, a label or alpha out of range, V not
+ *  representable), GCUT_ERR_OVERFLOW, GCUT_ERR_NOMEM; *out untouched on
+ *  failure. \since 0.4 */
+GCUT_VISION_EXPORT gcut_status gcut_mrf_expansion_grid(gcut_mrf *m, const int32_t *labels,
+                                                       int32_t alpha, gcut_grid **out,
+                                                       int64_t *constant);
+
 GCUT_END_C_DECLS
 
 #endif /* GCUT_VISION_MRF_H */
