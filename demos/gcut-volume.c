@@ -261,6 +261,23 @@ static void report(const args *a, size_t est, double scale, int64_t flow, double
 }
 
 #ifndef GCUT_VOLUME_MPI
+/* The foreground voxels of a cut of n voxels into *nfg, and the mask into
+ * --output (one byte per voxel, 1 foreground); 0, or 1 after a message. */
+static int mask_out(const args *a, const uint8_t *cut, int64_t n, int64_t *nfg)
+{
+    *nfg = 0;
+    for (int64_t v = 0; v < n; v++)
+        *nfg += cut[v] == GCUT_SOURCE;
+    if (!a->out)
+        return 0;
+    FILE *f = cli_open_output(a->out);
+    if (!f)
+        return 1;
+    for (int64_t v = 0; v < n; v++)
+        putc(cut[v] == GCUT_SOURCE, f);
+    return cli_close_output(f, a->out) ? 1 : 0;
+}
+
 /* --regions N (or a volume past 2^31 - 1 voxels): N slabs of planes, each
  * with arrays of its own (gcut_grid_solve_slabs), read and quantised slab
  * by slab; the float costs are read twice (the scale needs the largest
@@ -368,18 +385,9 @@ static int run_slabs(args *a, double t0)
         rc = cli_fail();
         goto done;
     }
-    int64_t nfg = 0;
-    for (int64_t v = 0; v < n64; v++)
-        nfg += cut[v] == GCUT_SOURCE;
-    if (a->out) {
-        FILE *f = cli_open_output(a->out);
-        if (!f)
-            goto done;
-        for (int64_t v = 0; v < n64; v++)
-            putc(cut[v] == GCUT_SOURCE, f);
-        if (cli_close_output(f, a->out))
-            goto done;
-    }
+    int64_t nfg;
+    if (mask_out(a, cut, n64, &nfg))
+        goto done;
     report(a, est, scale, flow, offset, nfg, stats.rounds, cli_now_ms() - t0);
     rc = 0;
 done:
@@ -458,21 +466,10 @@ static int run(args *a)
         rc = cli_fail();
         goto done;
     }
-    const uint8_t *cut = gcut_result_cut(res);
-    int64_t nfg = 0;
-    for (int32_t v = 0; v < n; v++)
-        nfg += cut[v] == GCUT_SOURCE;
-    if (a->out) {
-        FILE *f = cli_open_output(a->out);
-        if (!f)
-            goto done;
-        for (int32_t v = 0; v < n; v++)
-            putc(cut[v] == GCUT_SOURCE, f);
-        if (cli_close_output(f, a->out))
-            goto done;
-    }
-    report(a, est, scale, gcut_result_flow(res), offset, nfg,
-           0, cli_now_ms() - t0);
+    int64_t nfg;
+    if (mask_out(a, gcut_result_cut(res), n, &nfg))
+        goto done;
+    report(a, est, scale, gcut_result_flow(res), offset, nfg, 0, cli_now_ms() - t0);
     rc = 0;
 done:
     gcut_result_free(res);

@@ -433,14 +433,20 @@ static void part_stats(const part_core *c, gcut_stats *stats, double t0)
     stats->total_ms = gcut_i_now_ms() - t0;
 }
 
-static void part_log(const part_core *c, const gcut_solve_options *opt, const char *who,
-                     char *why, size_t size)
+/* What the result says of the engine's run. */
+static void part_why(const part_core *c, char *why, size_t size)
 {
     if (c->dev)
         snprintf(why, size, "%d regions on %d device%s, %lld sweeps", (int)c->nsl, (int)c->ndev,
                  c->ndev == 1 ? "" : "s", (long long)c->run.sweeps);
     else
         snprintf(why, size, "%d regions, %lld sweeps", (int)c->nsl, (long long)c->run.sweeps);
+}
+
+static void part_log(const part_core *c, const gcut_solve_options *opt, const char *who)
+{
+    char why[160];
+    part_why(c, why, sizeof why);
     gcut_i_log(opt, GCUT_LOG_INFO, "%s: %s, %lld global relabels", who, why,
                (long long)c->run.global_relabels);
     if (c->dev) /* the regions' own clocks, summed over regions (they overlap across devices) */
@@ -450,125 +456,27 @@ static void part_log(const part_core *c, const gcut_solve_options *opt, const ch
                    who, c->run.prof[0], c->run.prof[2], c->run.prof[1], c->run.prof[3]);
 }
 
-static gcut_status partitioned_in_call(gcut_grid *g, int32_t nregions, const int32_t *counts,
-                                       const gcut_solve_options *opt, gcut_result *res, double t0)
-{
-    gcut_status st;
-    int32_t *pc = NULL;
-    part_slab *sl = NULL;
-    const int three_d = g->conn != 4 && g->conn != 8;
-    const int64_t planes = three_d ? g->d : g->h;
-    const int32_t plane = three_d ? g->w * g->h : g->w;
-    if ((st = gcut_i_dist_check_shape(g->w, g->h, g->d, g->conn)) != GCUT_OK)
-        return st;
-    int32_t devices[GCUT_I_MAX_DEVICES], ndev = 0, c_relabel = 0;
-    if ((st = gcut_i_dist_devices(opt, devices, &ndev, &c_relabel)) != GCUT_OK)
-        return st;
-    if ((st = gcut_i_alloc_array((void **)&pc, nregions, 4, __func__, "plane counts")) !=
-            GCUT_OK ||
-        (st = partition_planes(planes, nregions, counts, pc)) != GCUT_OK ||
-        (st = gcut_i_alloc_array((void **)&sl, nregions, sizeof *sl, __func__, "regions")) !=
-            GCUT_OK) {
-        gcut_i_free(pc);
-        return st;
-    }
-    uint8_t *cut = gcut_i_result_cut_buffer(res, g->n);
-    if (!cut) {
-        st = GCUT_FAIL(GCUT_ERR_NOMEM, "cannot allocate the cut of %d nodes", (int)g->n);
-        goto done;
-    }
-    part_core c;
-    memset(&c, 0, sizeof c);
-    c.relabel_every = c_relabel;
-    c.w = g->w;
-    c.h = g->h;
-    c.depth = g->d;
-    c.conn = g->conn;
-    /* Where the regions live: the device of cuda-grid, or here. */
-    if (opt->backend && strcmp(opt->backend, "cuda-grid") == 0 &&
-        !(c.dev = gcut_i_dist_region_ext(opt->backend))) {
-        st = gcut_last_status();
-        gcut_i_free(cut);
-        goto done;
-    }
-    /* The non-empty regions, on the devices in contiguous runs. */
-    int64_t first = 0;
-    for (int32_t i = 0; i < nregions; i++) {
-        if (pc[i] == 0)
-            continue;
-        part_slab *s = &sl[c.nsl++];
-        const size_t at = (size_t)first * (size_t)plane;
-        s->first = first;
-        s->count = pc[i];
-        s->device = -1;
-        for (int32_t d = 0; d < g->conn; d++)
-            s->caps.cap[d] = g->cap[d] + at;
-        s->caps.src = g->src + at;
-        s->caps.snk = g->snk + at;
-        s->cut = cut + at;
-        first += pc[i];
-    }
-    c.sl = sl;
-    if (c.dev && (st = part_devices(&c, sl, devices, ndev < c.nsl ? ndev : c.nsl)) != GCUT_OK) {
-        gcut_i_free(cut);
-        goto done;
-    }
-    if ((st = part_run(&c, opt)) != GCUT_OK) {
-        gcut_i_free(cut);
-        goto done;
-    }
-    gcut_stats stats;
-    part_stats(&c, &stats, t0);
-    char why[160];
-    part_log(&c, opt, "gcut_grid_solve_partitioned", why, sizeof why);
-    if (c.dev)
-        gcut_i_note_device_used();
-    gcut_i_result_store(res, c.run.flow, cut, g->n, NULL, 0, &stats,
-                        c.dev ? "cuda-grid-region-pr" : "cpu-region-pr", why);
-done:
-    gcut_i_free(sl);
-    gcut_i_free(pc);
-    return st;
-}
-
-gcut_status gcut_grid_solve_partitioned(gcut_grid *g, int32_t regions, const int32_t *planes,
-                                        const gcut_solve_options *opt_in, gcut_result *res)
-{
-    GCUT_ENTRY();
-    const double t0 = gcut_i_now_ms();
-    if (!g || !res)
-        return GCUT_FAIL(GCUT_ERR_INVALID, "grid and result must not be NULL");
-    if (regions < 1)
-        return GCUT_FAIL(GCUT_ERR_INVALID, "%d regions (need >= 1)", (int)regions);
-    gcut_solve_options opt;
-    gcut_status st = gcut_i_options_copy(opt_in, &opt);
-    if (st != GCUT_OK)
-        return st;
-    if (opt.want_flows)
-        return GCUT_FAIL(GCUT_ERR_UNSUPPORTED, "per-edge flows are not offered for grids");
-    gcut_i_call call;
-    gcut_i_call_begin(&call, "grid", &opt, t0);
-    st = partitioned_in_call(g, regions, planes, &opt, res, t0);
-    gcut_i_call_end(&call);
-    return st;
-}
-
-static gcut_status slabs_in_call(int32_t width, int32_t height, int64_t depth,
-                                 int32_t connectivity, const gcut_grid_slab *slabs,
-                                 int32_t nslabs, const gcut_solve_options *opt, int64_t *flow,
-                                 gcut_stats *stats, double t0)
+/* The solve of gcut_grid_solve_slabs and gcut_grid_solve_partitioned:
+ * the slabs checked (consecutive, in plane order, covering the grid), the
+ * regions built (CPU regions, or cuda-grid's on the slabs' devices or
+ * those of "devices="), solved, logged as `who`. check_caps: the host
+ * arrays of CPU regions are the caller's, not yet checked for negative
+ * capacities (a gcut_grid's are). On success c holds the run. */
+static gcut_status slabs_run(int32_t width, int32_t height, int64_t depth, int32_t connectivity,
+                             const gcut_grid_slab *slabs, int32_t nslabs,
+                             const gcut_solve_options *opt, int check_caps, const char *who,
+                             part_core *c)
 {
     gcut_status st;
     if ((st = gcut_i_dist_check_shape(width, height, depth, connectivity)) != GCUT_OK)
         return st;
     const int three_d = connectivity != 4 && connectivity != 8;
     const int64_t planes = three_d ? depth : height;
-    const int64_t plane = three_d ? (int64_t)width * height : width;
-    int32_t devices[GCUT_I_MAX_DEVICES], ndev = 0, c_relabel = 0;
-    if ((st = gcut_i_dist_devices(opt, devices, &ndev, &c_relabel)) != GCUT_OK)
+    int32_t devices[GCUT_I_MAX_DEVICES], ndev = 0;
+    memset(c, 0, sizeof *c);
+    if ((st = gcut_i_dist_devices(opt, devices, &ndev, &c->relabel_every)) != GCUT_OK)
         return st;
     const int on_device = opt->backend && strcmp(opt->backend, "cuda-grid") == 0;
-    /* The slabs: consecutive, in plane order, covering the grid. */
     int64_t next = 0;
     for (int32_t i = 0; i < nslabs; i++) {
         const gcut_grid_slab *s = &slabs[i];
@@ -589,11 +497,6 @@ static gcut_status slabs_in_call(int32_t width, int32_t height, int64_t depth,
             return GCUT_FAIL(GCUT_ERR_INVALID,
                              "slab %d is on device %d: device slabs need backend \"cuda-grid\"",
                              (int)i, (int)s->device);
-        if (plane * s->planes > INT32_MAX - 2 * (plane + width + 1))
-            return GCUT_FAIL(GCUT_ERR_OVERFLOW,
-                             "slab %d: %d planes of %lld nodes pass 32-bit local indices (use "
-                             "more slabs)",
-                             (int)i, (int)s->planes, (long long)plane);
         next += s->planes;
     }
     if (next != planes)
@@ -602,16 +505,13 @@ static gcut_status slabs_in_call(int32_t width, int32_t height, int64_t depth,
     part_slab *sl = NULL;
     if ((st = gcut_i_alloc_array((void **)&sl, nslabs, sizeof *sl, __func__, "slabs")) != GCUT_OK)
         return st;
-    part_core c;
-    memset(&c, 0, sizeof c);
-    c.relabel_every = c_relabel;
-    c.w = width;
-    c.h = height;
-    c.depth = depth;
-    c.conn = connectivity;
-    c.nsl = nslabs;
-    c.sl = sl;
-    c.check_caps = 1;
+    c->w = width;
+    c->h = height;
+    c->depth = depth;
+    c->conn = connectivity;
+    c->nsl = nslabs;
+    c->sl = sl;
+    c->check_caps = check_caps;
     for (int32_t i = 0; i < nslabs; i++) {
         memset(&sl[i], 0, sizeof sl[i]);
         sl[i].first = slabs[i].first;
@@ -623,22 +523,107 @@ static gcut_status slabs_in_call(int32_t width, int32_t height, int64_t depth,
         sl[i].caps.snk = slabs[i].cap_sink;
         sl[i].cut = slabs[i].cut;
     }
-    if (on_device && !(c.dev = gcut_i_dist_region_ext(opt->backend)))
+    if (on_device && !(c->dev = gcut_i_dist_region_ext(opt->backend)))
         st = gcut_last_status();
-    else if (c.dev)
-        st = part_devices(&c, sl, devices, ndev < nslabs ? ndev : nslabs);
+    else if (c->dev)
+        st = part_devices(c, sl, devices, ndev < nslabs ? ndev : nslabs);
     if (st == GCUT_OK)
-        st = part_run(&c, opt);
+        st = part_run(c, opt);
     if (st == GCUT_OK) {
-        char why[160];
-        part_log(&c, opt, "gcut_grid_solve_slabs", why, sizeof why);
-        if (c.dev)
+        part_log(c, opt, who);
+        if (c->dev)
             gcut_i_note_device_used();
-        *flow = c.run.flow;
-        if (stats)
-            part_stats(&c, stats, t0);
     }
     gcut_i_free(sl);
+    c->sl = NULL;
+    return st;
+}
+
+/* The options of a grid solve, copied; per-edge flows refused. */
+static gcut_status grid_options(const gcut_solve_options *in, gcut_solve_options *out)
+{
+    gcut_status st = gcut_i_options_copy(in, out);
+    if (st == GCUT_OK && out->want_flows)
+        st = GCUT_FAIL(GCUT_ERR_UNSUPPORTED, "per-edge flows are not offered for grids");
+    return st;
+}
+
+/* The grid's non-empty regions as slabs of its own arrays. */
+static gcut_status partitioned_in_call(gcut_grid *g, int32_t nregions, const int32_t *counts,
+                                       const gcut_solve_options *opt, gcut_result *res, double t0)
+{
+    gcut_status st;
+    int32_t *pc = NULL;
+    gcut_grid_slab *sl = NULL;
+    const int three_d = g->conn != 4 && g->conn != 8;
+    const int64_t planes = three_d ? g->d : g->h;
+    const int32_t plane = three_d ? g->w * g->h : g->w;
+    if ((st = gcut_i_alloc_array((void **)&pc, nregions, 4, __func__, "plane counts")) !=
+            GCUT_OK ||
+        (st = partition_planes(planes, nregions, counts, pc)) != GCUT_OK ||
+        (st = gcut_i_alloc_array((void **)&sl, nregions, sizeof *sl, __func__, "regions")) !=
+            GCUT_OK) {
+        gcut_i_free(pc);
+        return st;
+    }
+    uint8_t *cut = gcut_i_result_cut_buffer(res, g->n);
+    if (!cut) {
+        st = GCUT_FAIL(GCUT_ERR_NOMEM, "cannot allocate the cut of %d nodes", (int)g->n);
+        goto done;
+    }
+    int32_t ns = 0;
+    int64_t first = 0;
+    for (int32_t i = 0; i < nregions; i++) {
+        if (pc[i] == 0)
+            continue;
+        gcut_grid_slab *s = &sl[ns++];
+        const size_t at = (size_t)first * (size_t)plane;
+        memset(s, 0, sizeof *s);
+        s->first = first;
+        s->planes = pc[i];
+        s->device = -1;
+        for (int32_t d = 0; d < g->conn; d++)
+            s->cap[d] = g->cap[d] + at;
+        s->cap_source = g->src + at;
+        s->cap_sink = g->snk + at;
+        s->cut = cut + at;
+        first += pc[i];
+    }
+    part_core c;
+    st = slabs_run(g->w, g->h, g->d, g->conn, sl, ns, opt, 0, "gcut_grid_solve_partitioned", &c);
+    if (st != GCUT_OK) {
+        gcut_i_free(cut);
+        goto done;
+    }
+    gcut_stats stats;
+    part_stats(&c, &stats, t0);
+    char why[160];
+    part_why(&c, why, sizeof why);
+    gcut_i_result_store(res, c.run.flow, cut, g->n, NULL, 0, &stats,
+                        c.dev ? "cuda-grid-region-pr" : "cpu-region-pr", why);
+done:
+    gcut_i_free(sl);
+    gcut_i_free(pc);
+    return st;
+}
+
+gcut_status gcut_grid_solve_partitioned(gcut_grid *g, int32_t regions, const int32_t *planes,
+                                        const gcut_solve_options *opt_in, gcut_result *res)
+{
+    GCUT_ENTRY();
+    const double t0 = gcut_i_now_ms();
+    if (!g || !res)
+        return GCUT_FAIL(GCUT_ERR_INVALID, "grid and result must not be NULL");
+    if (regions < 1)
+        return GCUT_FAIL(GCUT_ERR_INVALID, "%d regions (need >= 1)", (int)regions);
+    gcut_solve_options opt;
+    gcut_status st = grid_options(opt_in, &opt);
+    if (st != GCUT_OK)
+        return st;
+    gcut_i_call call;
+    gcut_i_call_begin(&call, "grid", &opt, t0);
+    st = partitioned_in_call(g, regions, planes, &opt, res, t0);
+    gcut_i_call_end(&call);
     return st;
 }
 
@@ -654,14 +639,19 @@ gcut_status gcut_grid_solve_slabs(int32_t width, int32_t height, int64_t depth,
     if (nslabs < 1)
         return GCUT_FAIL(GCUT_ERR_INVALID, "%d slabs (need >= 1)", (int)nslabs);
     gcut_solve_options opt;
-    gcut_status st = gcut_i_options_copy(opt_in, &opt);
+    gcut_status st = grid_options(opt_in, &opt);
     if (st != GCUT_OK)
         return st;
-    if (opt.want_flows)
-        return GCUT_FAIL(GCUT_ERR_UNSUPPORTED, "per-edge flows are not offered for grids");
     gcut_i_call call;
     gcut_i_call_begin(&call, "grid", &opt, t0);
-    st = slabs_in_call(width, height, depth, connectivity, slabs, nslabs, &opt, flow, stats, t0);
+    part_core c;
+    st = slabs_run(width, height, depth, connectivity, slabs, nslabs, &opt, 1,
+                   "gcut_grid_solve_slabs", &c);
+    if (st == GCUT_OK) {
+        *flow = c.run.flow;
+        if (stats)
+            part_stats(&c, stats, t0);
+    }
     gcut_i_call_end(&call);
     return st;
 }

@@ -212,18 +212,17 @@ static void region_fill(gcut_i_region *r, const gcut_i_region_caps *caps)
     }
 }
 
-gcut_status gcut_i_region_new(gcut_i_region **out, const gcut_i_region_shape *shape,
-                              const gcut_i_region_caps *caps)
+/* A region's record with its geometry, or GCUT_ERR_OVERFLOW when its nodes,
+ * ghost planes and pads pass 32-bit local indices. */
+static gcut_status region_shell(const gcut_i_region_shape *shape, gcut_i_region **out)
 {
-    gcut_status st;
     gcut_i_region *r = gcut_i_calloc(1, sizeof *r);
     if (!r)
         return GCUT_FAIL(GCUT_ERR_NOMEM, "cannot allocate a region");
     r->s = *shape;
     region_geometry(r);
     const int64_t n = (int64_t)r->plane * shape->count;
-    const int64_t span = n + 2 * ((int64_t)r->plane + r->pad);
-    if (span > INT32_MAX) {
+    if (n + 2 * ((int64_t)r->plane + r->pad) > INT32_MAX) {
         gcut_i_free(r);
         return GCUT_FAIL(GCUT_ERR_OVERFLOW,
                          "a region of %d planes of %d nodes passes 32-bit local indices "
@@ -231,6 +230,19 @@ gcut_status gcut_i_region_new(gcut_i_region **out, const gcut_i_region_shape *sh
                          (int)shape->count, (int)r->plane);
     }
     r->n = (int32_t)n;
+    *out = r;
+    return GCUT_OK;
+}
+
+gcut_status gcut_i_region_new(gcut_i_region **out, const gcut_i_region_shape *shape,
+                              const gcut_i_region_caps *caps)
+{
+    gcut_i_region *r;
+    gcut_status st = region_shell(shape, &r);
+    if (st != GCUT_OK)
+        return st;
+    const int64_t n = r->n;
+    const int64_t span = n + 2 * ((int64_t)r->plane + r->pad);
     const int64_t acc_n = (int64_t)r->ncross * r->plane;
     const size_t msg = gcut_i_region_msg_bytes(r, 1);
     if ((st = gcut_i_alloc_array((void **)&r->res_mem, n * r->ndir, 4, __func__,
@@ -360,20 +372,10 @@ gcut_status gcut_i_region_new_device(gcut_i_region **out, const gcut_i_region_sh
                                      const gcut_i_region_caps *caps,
                                      const gcut_grid_region_ext *x, int32_t device)
 {
-    gcut_i_region *r = gcut_i_calloc(1, sizeof *r);
-    if (!r)
-        return GCUT_FAIL(GCUT_ERR_NOMEM, "cannot allocate a region");
-    r->s = *shape;
-    region_geometry(r);
-    const int64_t n = (int64_t)r->plane * shape->count;
-    if (n + 2 * ((int64_t)r->plane + r->pad) > INT32_MAX) {
-        gcut_i_free(r);
-        return GCUT_FAIL(GCUT_ERR_OVERFLOW,
-                         "a region of %d planes of %d nodes passes 32-bit local indices "
-                         "(use more regions)",
-                         (int)shape->count, (int)r->plane);
-    }
-    r->n = (int32_t)n;
+    gcut_i_region *r;
+    gcut_status st = region_shell(shape, &r);
+    if (st != GCUT_OK)
+        return st;
     const int three_d = shape->connectivity != 4 && shape->connectivity != 8;
     const int32_t *t = gcut_i_grid_offsets(shape->connectivity);
     gcut_grid_region_init in;
@@ -403,7 +405,7 @@ gcut_status gcut_i_region_new_device(gcut_i_region **out, const gcut_i_region_sh
     in.cap_sink = caps->snk;
     in.relabel_every = shape->relabel_every;
     in.device = device;
-    gcut_status st = x->create(&in, &r->dh);
+    st = x->create(&in, &r->dh);
     if (st != GCUT_OK) {
         gcut_i_free(r);
         return st;

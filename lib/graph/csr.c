@@ -23,7 +23,7 @@
     (((e) & (CSR_POLL_EVERY - 1)) == 0 &&                                                          \
      ((st) = gcut_i_poll("layout", (m) - (e), "edges to lay out")) != GCUT_OK)
 
-static int keeps_edge(const gcut_graph *g, int64_t e)
+static inline int keeps_edge(const gcut_graph *g, int64_t e)
 {
     return g->eu[e] != g->ev[e] && (g->ecap[e] > 0 || g->erev[e] > 0);
 }
@@ -117,9 +117,9 @@ static void csr_par_job(void *ctx, int32_t id, int32_t nthreads)
         for (int64_t e = 0; e < g->m; e++) {
             if (csr_par_poll(P, id, e, g->m - e))
                 return;
-            const int32_t u = eu[e], v = ev[e];
-            if (u == v || (ecap[e] <= 0 && erev[e] <= 0))
+            if (!keeps_edge(g, e))
                 continue;
+            const int32_t u = eu[e], v = ev[e];
             if (MINE(u)) {
                 first[u + 1]++;
                 kept++;
@@ -136,9 +136,9 @@ static void csr_par_job(void *ctx, int32_t id, int32_t nthreads)
         for (int64_t e = 0; e < g->m; e++) {
             if (csr_par_poll(P, id, e, g->m - e))
                 return;
-            const int32_t u = eu[e], v = ev[e];
-            if (u == v || (ecap[e] <= 0 && erev[e] <= 0))
+            if (!keeps_edge(g, e))
                 continue;
+            const int32_t u = eu[e], v = ev[e];
             if (MINE(u)) {
                 const int64_t a = pos[u]++;
                 s->head[a] = v;

@@ -45,3 +45,16 @@ def random_graph(rng, n, m, cmax=20):
 @pytest.fixture
 def rng():
     return np.random.default_rng(20261125)
+
+
+def grid_arrays(rng, shape, conn):
+    """A random energy on a grid of `shape` and its raw arrays, for the
+    slab tests: (problem solved by cpu-ref, its mask, source caps, sink
+    caps, [caps of each direction])."""
+    import gcut
+    p = gcut.GridProblem(shape, conn)
+    p.set_energy(rng.integers(0, 60, size=shape), rng.integers(0, 60, size=shape),
+                 rng.integers(0, 30, size=shape))
+    whole = p.solve(backend="cpu-ref")
+    return (p, whole, p.caps(gcut._gcut.SOURCE_LINK), p.caps(gcut._gcut.SINK_LINK),
+            [p.caps(d) for d in range(conn)])

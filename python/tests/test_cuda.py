@@ -16,6 +16,7 @@ import pytest
 
 import gcut
 from gcut import _cuda
+from conftest import grid_arrays
 
 try:
     import torch
@@ -326,12 +327,7 @@ def test_solve_slabs_on_devices(rng, conn, shape):
     """gcut.solve_slabs with PyTorch CUDA arrays read in place (one slab
     per GPU where there are several), host slabs mixed in: the whole
     grid's flow and mask."""
-    p = gcut.GridProblem(shape, conn)
-    p.set_energy(rng.integers(0, 60, size=shape), rng.integers(0, 60, size=shape),
-                 rng.integers(0, 30, size=shape))
-    whole = p.solve(backend="cpu-ref")
-    caps = [p.caps(d) for d in range(conn)]
-    src, snk = p.caps(gcut._gcut.SOURCE_LINK), p.caps(gcut._gcut.SINK_LINK)
+    p, whole, src, snk, caps = grid_arrays(rng, shape, conn)
     ngpu = torch.cuda.device_count()
     cuts = [3, 2, shape[0] - 5]
     slabs, at = [], 0

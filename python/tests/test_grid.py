@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import gcut
-from conftest import brute_force
+from conftest import brute_force, grid_arrays
 
 # positive offsets (numpy axis order) of the even directions of gcut/grid.h
 EVEN_2D = {4: [(0, 1), (1, 0)], 8: [(0, 1), (1, 0), (1, 1), (-1, 1)]}
@@ -250,12 +250,7 @@ def test_regions_on_devices_and_errors(rng):
 def test_solve_slabs_matches_the_whole_grid(rng, conn, shape):
     """gcut.solve_slabs: the grid as slabs of arrays of their own gives the
     whole grid's flow and mask, for several cuts of the first axis."""
-    p = gcut.GridProblem(shape, conn)
-    p.set_energy(rng.integers(0, 60, size=shape), rng.integers(0, 60, size=shape),
-                 rng.integers(0, 30, size=shape))
-    whole = p.solve(backend="cpu-ref")
-    caps = [p.caps(d) for d in range(conn)]
-    src, snk = p.caps(gcut._gcut.SOURCE_LINK), p.caps(gcut._gcut.SINK_LINK)
+    p, whole, src, snk, caps = grid_arrays(rng, shape, conn)
     n0 = shape[0]
     for cuts in ([n0], [1, n0 - 1], [2, 3, n0 - 5], [1] * n0):
         slabs, at = [], 0

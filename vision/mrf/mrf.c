@@ -373,18 +373,27 @@ static inline int64_t unary(const gcut_mrf *m, int32_t v, int32_t l)
                 }                                                                        \
     } while (0)
 
+/* GCUT_OK when every label is in 0 .. L-1, else GCUT_ERR_INVALID naming the first. */
+static gcut_status check_labels(const gcut_mrf *m, const int32_t *labels)
+{
+    for (int32_t v = 0; v < m->n; v++)
+        if (labels[v] < 0 || labels[v] >= m->L)
+            return GCUT_FAIL(GCUT_ERR_INVALID, "label %d of node %d not in 0 .. %d",
+                             (int)labels[v], (int)v, (int)m->L - 1);
+    return GCUT_OK;
+}
+
 gcut_status gcut_mrf_energy(const gcut_mrf *m, const int32_t *labels, int64_t *energy)
 {
     GCUT_ENTRY();
     if (!m || !labels || !energy)
         return GCUT_FAIL(GCUT_ERR_INVALID, "NULL argument");
+    gcut_status st = check_labels(m, labels);
+    if (st != GCUT_OK)
+        return st;
     int64_t e = 0;
-    for (int32_t v = 0; v < m->n; v++) {
-        if (labels[v] < 0 || labels[v] >= m->L)
-            return GCUT_FAIL(GCUT_ERR_INVALID, "label %d of node %d not in 0 .. %d",
-                             (int)labels[v], (int)v, (int)m->L - 1);
+    for (int32_t v = 0; v < m->n; v++)
         e += unary(m, v, labels[v]);
-    }
     for (int32_t k = 0; k < m->conn / 2; k++) {
         const int32_t *wt = m->weight[k];
         FOR_PAIRS(m, k, v, u, {
@@ -1304,14 +1313,12 @@ gcut_status gcut_mrf_expansion_grid(gcut_mrf *m, const int32_t *labels, int32_t 
         return GCUT_FAIL(GCUT_ERR_INVALID, "m, labels, out and constant must not be NULL");
     if (alpha < 0 || alpha >= m->L)
         return GCUT_FAIL(GCUT_ERR_INVALID, "alpha %d not in 0 .. %d", (int)alpha, (int)m->L - 1);
-    for (int32_t v = 0; v < m->n; v++)
-        if (labels[v] < 0 || labels[v] >= m->L)
-            return GCUT_FAIL(GCUT_ERR_INVALID, "label %d of node %d not in 0 .. %d",
-                             (int)labels[v], (int)v, (int)m->L - 1);
+    gcut_status st = check_labels(m, labels);
+    if (st != GCUT_OK)
+        return st;
     const move mv = {alpha, -1};
     int64_t K = 0, neg = 0;
-    gcut_status st = build_move(m, &mv, labels, &K, &neg);
-    if (st != GCUT_OK)
+    if ((st = build_move(m, &mv, labels, &K, &neg)) != GCUT_OK)
         return st;
     gcut_grid *g;
     if ((st = gcut_grid_new(&g, m->w, m->h, m->d, m->conn)) != GCUT_OK)

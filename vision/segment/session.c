@@ -504,25 +504,15 @@ static void fill_stats(gcut_seg_session *s, gcut_seg_stats *stats, double model_
     }
 }
 
-/* lab[0 .. n-1] := 1 where the cut puts the pixel on the source side
- * (foreground), else 0; returns how many changed. */
-static int64_t labels_from_cut(uint8_t *restrict lab, const uint8_t *restrict cut, int32_t n)
+/* lab[0 .. n-1] := 1 where src[i] == want, else 0; returns how many
+ * changed. From a cut (want GCUT_SOURCE: the foreground side) or from the
+ * seeds (want GCUT_SEED_FG: outside the box, foreground seeds alone). */
+static int64_t labels_where(uint8_t *restrict lab, const uint8_t *restrict src, int32_t n,
+                            uint8_t want)
 {
     int64_t ch = 0;
     for (int32_t i = 0; i < n; i++) {
-        const uint8_t l = cut[i] == GCUT_SOURCE;
-        ch += l != lab[i];
-        lab[i] = l;
-    }
-    return ch;
-}
-
-/* The same from the seeds (outside the box: foreground seeds alone). */
-static int64_t labels_from_seeds(uint8_t *restrict lab, const uint8_t *restrict seeds, int32_t n)
-{
-    int64_t ch = 0;
-    for (int32_t i = 0; i < n; i++) {
-        const uint8_t l = seeds[i] == GCUT_SEED_FG;
+        const uint8_t l = src[i] == want;
         ch += l != lab[i];
         lab[i] = l;
     }
@@ -588,10 +578,10 @@ static gcut_status cut(gcut_seg_session *s, gcut_i_vprog *pr, int64_t step, int6
         const uint8_t *sd = s->seeds + (int64_t)y * s->width;
         const int in_box = c && y >= b.y0 && y < b.y0 + b.h;
         const int32_t x0 = in_box ? b.x0 : s->width, x1 = in_box ? b.x0 + b.w : s->width;
-        int64_t row = labels_from_seeds(lab, sd, x0);
+        int64_t row = labels_where(lab, sd, x0, GCUT_SEED_FG);
         if (in_box)
-            row += labels_from_cut(lab + x0, c + (int64_t)(y - b.y0) * b.w, b.w);
-        row += labels_from_seeds(lab + x1, sd + x1, s->width - x1);
+            row += labels_where(lab + x0, c + (int64_t)(y - b.y0) * b.w, b.w, GCUT_SOURCE);
+        row += labels_where(lab + x1, sd + x1, s->width - x1, GCUT_SEED_FG);
         if (by_deltas)
             s->rows[y] = row != 0;
         ch += row;
