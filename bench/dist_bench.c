@@ -50,7 +50,7 @@ static int g_rank = 0;
 static int g_size = 1;
 #endif
 static int g_verbose = 0; /* -v: the solves' INFO log (the device regions' profile) */
-static const char *g_params = NULL; /* --params: more settings for device runs */
+static const char *g_params = NULL; /* --params: more settings of the partitioned solves */
 
 static void bench_log(void *user, gcut_log_level level, const char *msg)
 {
@@ -410,7 +410,8 @@ static int run_slabs(const char *text, const char *backend, const int32_t *gpus,
         opt.backend = backend;
         opt.time_limit = time_limit;
         opt.verbosity = g_verbose ? GCUT_LOG_INFO : 0;
-    opt.log = g_verbose ? bench_log : NULL;
+        opt.log = g_verbose ? bench_log : NULL;
+        opt.params = g_params; /* CPU regions: the settings as given */
         if (backend && !strcmp(backend, "cuda-grid")) {
             int len = snprintf(params, sizeof params, "devices=");
             for (int i = 0; i < gpus[r] && len < (int)sizeof params - 8; i++)
@@ -561,6 +562,7 @@ static void run_regions(gcut_grid *g, const gcut_result *ref, gcut_result **firs
         opt.params = params;
         snprintf(label, sizeof label, "gpus %d regions %2d", (int)gpus, (int)regions);
     } else {
+        opt.params = g_params; /* CPU regions: the settings as given (discharge=ard|pr) */
         snprintf(label, sizeof label, "regions %2d threads %d", (int)regions, (int)threads);
     }
     double t[64];

@@ -30,27 +30,35 @@ static gcut_result *solve_ref(gcut_grid *g)
 
 static int64_t g_cases;
 
-/* Solve g partitioned as asked and compare with ref. */
+/* Solve g partitioned as asked and compare with ref: with both
+ * discharges (push-relabel and ARD), then as slabs with the default. */
 static void check_one(gcut_grid *g, const gcut_result *ref, int32_t regions, const int32_t *planes,
                       int32_t threads, const char *label)
 {
     const int32_t n = gcut_grid_num_nodes(g);
-    gcut_result *res;
-    assert_int_equal(gcut_result_new(&res), GCUT_OK);
     gcut_solve_options opt;
     gcut_solve_options_init(&opt);
     opt.threads = threads;
-    if (gcut_grid_solve_partitioned(g, regions, planes, &opt, res) != GCUT_OK)
-        fail_msg("%s: %d regions: %s", label, (int)regions, gcut_last_error());
-    if (gcut_result_flow(res) != gcut_result_flow(ref))
-        fail_msg("%s: %d regions, %d threads: flow %lld, cpu-ref %lld", label, (int)regions,
-                 (int)threads, (long long)gcut_result_flow(res), (long long)gcut_result_flow(ref));
-    if (memcmp(gcut_result_cut(res), gcut_result_cut(ref), (size_t)n) != 0)
-        fail_msg("%s: %d regions, %d threads: cut differs from cpu-ref", label, (int)regions,
-                 (int)threads);
-    assert_true(gcut_result_stats(res)->rounds >= 1);
-    gcut_result_free(res);
-    g_cases++;
+    static const char *const discharges[] = {"discharge=pr", "discharge=ard"};
+    for (int m = 0; m < 2; m++) {
+        gcut_result *res;
+        assert_int_equal(gcut_result_new(&res), GCUT_OK);
+        opt.params = discharges[m];
+        if (gcut_grid_solve_partitioned(g, regions, planes, &opt, res) != GCUT_OK)
+            fail_msg("%s: %d regions, %s: %s", label, (int)regions, opt.params,
+                     gcut_last_error());
+        if (gcut_result_flow(res) != gcut_result_flow(ref))
+            fail_msg("%s: %d regions, %d threads, %s: flow %lld, cpu-ref %lld", label,
+                     (int)regions, (int)threads, opt.params, (long long)gcut_result_flow(res),
+                     (long long)gcut_result_flow(ref));
+        if (memcmp(gcut_result_cut(res), gcut_result_cut(ref), (size_t)n) != 0)
+            fail_msg("%s: %d regions, %d threads, %s: cut differs from cpu-ref", label,
+                     (int)regions, (int)threads, opt.params);
+        assert_true(gcut_result_stats(res)->rounds >= 1);
+        gcut_result_free(res);
+        g_cases++;
+    }
+    opt.params = NULL;
     /* The same regions as slabs of arrays of their own (gcut_grid_solve_slabs). */
     const int three_d = gcut_grid_connectivity(g) != 4 && gcut_grid_connectivity(g) != 8;
     const int64_t P = three_d ? gcut_grid_depth(g) : gcut_grid_height(g);

@@ -133,12 +133,15 @@ static gcut_status partition_planes(int64_t planes, int32_t nregions, const int3
 /* The back-end settings of a partitioned solve: "devices=0:1:2:3", the
  * CUDA devices of cuda-grid regions (default: device 0). */
 gcut_status gcut_i_dist_devices(const gcut_solve_options *opt, int32_t *devices, int32_t *ndev,
-                                int32_t *relabel_every)
+                                int32_t *relabel_every, int32_t *ard)
 {
     *ndev = 0;
     *relabel_every = 0;
-    if (!opt)
+    *ard = -1; /* not given */
+    if (!opt) {
+        *ard = GCUT_I_DIST_ARD_DEFAULT;
         return GCUT_OK;
+    }
     const char *cur = opt->params;
     gcut_i_param p;
     int r;
@@ -152,8 +155,17 @@ gcut_status gcut_i_dist_devices(const gcut_solve_options *opt, int32_t *devices,
             *relabel_every = (int32_t)v;
             continue;
         }
+        if (strcmp(p.key, "discharge") == 0) {
+            if (strcmp(p.value, "ard") != 0 && strcmp(p.value, "pr") != 0)
+                return GCUT_FAIL(GCUT_ERR_INVALID,
+                                 "discharge=%s: \"ard\" (augmenting paths) or \"pr\" "
+                                 "(push-relabel)",
+                                 p.value);
+            *ard = strcmp(p.value, "ard") == 0;
+            continue;
+        }
         if (strcmp(p.key, "devices") != 0)
-            return gcut_i_param_unknown(&p, who, "devices, relabel_every");
+            return gcut_i_param_unknown(&p, who, "devices, discharge, relabel_every");
         *ndev = 0;
         const char *v = p.value;
         for (;;) {
@@ -185,6 +197,11 @@ gcut_status gcut_i_dist_devices(const gcut_solve_options *opt, int32_t *devices,
     if (*relabel_every > 0 && !on_device)
         return GCUT_FAIL(GCUT_ERR_INVALID, "relabel_every= needs backend \"cuda-grid\" (it sets "
                                            "the device regions' discharge)");
+    if (*ard == 1 && on_device)
+        return GCUT_FAIL(GCUT_ERR_INVALID, "discharge=ard needs CPU regions (the device regions "
+                                           "of cuda-grid discharge by push-relabel)");
+    if (*ard < 0)
+        *ard = on_device ? 0 : GCUT_I_DIST_ARD_DEFAULT;
     if (*ndev == 0 && on_device)
         devices[(*ndev)++] = 0;
     return GCUT_OK;
@@ -213,6 +230,7 @@ typedef struct part_core {
     int32_t ndev;
     int check_caps;        /* host capacities of CPU regions not checked yet */
     int32_t relabel_every; /* "relabel_every=" (0: the plugin's default) */
+    int32_t ard;           /* "discharge=": CPU regions by ARD */
     /* out */
     gcut_i_dist_run run;
     double init_ms, exchange_ms;
@@ -252,7 +270,8 @@ static gcut_status build_region(const build_job *J, int32_t j)
     /* Reachable nodes are at most n arcs from the sink. */
     const int32_t d_inf = total < INT32_MAX ? (int32_t)total + 1 : INT32_MAX;
     gcut_i_region_shape shape = {c->w,     c->h,     (int32_t)c->depth, c->conn,
-                                 s->first, s->count, d_inf,             c->relabel_every};
+                                 s->first, s->count, d_inf,             c->relabel_every,
+                                 c->ard};
     if (c->dev)
         return gcut_i_region_new_device(&J->regs[j], &shape, &s->caps, c->dev, s->device);
     if (c->check_caps) {
@@ -474,7 +493,7 @@ static gcut_status slabs_run(int32_t width, int32_t height, int64_t depth, int32
     const int64_t planes = three_d ? depth : height;
     int32_t devices[GCUT_I_MAX_DEVICES], ndev = 0;
     memset(c, 0, sizeof *c);
-    if ((st = gcut_i_dist_devices(opt, devices, &ndev, &c->relabel_every)) != GCUT_OK)
+    if ((st = gcut_i_dist_devices(opt, devices, &ndev, &c->relabel_every, &c->ard)) != GCUT_OK)
         return st;
     const int on_device = opt->backend && strcmp(opt->backend, "cuda-grid") == 0;
     int64_t next = 0;

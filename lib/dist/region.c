@@ -28,6 +28,22 @@
  * ghost plane of that side, one uint32 per (crossing direction, ghost
  * node): the residual of that arc at the start of the discharge bounds it.
  *
+ * Two discharges (shape.ard):
+ *   - region push-relabel (Delong & Boykov, above): labels are distances
+ *     to the sink with every arc of length 1;
+ *   - augmenting-path region discharge, ARD (A. Shekhovtsov and V.
+ *     Hlavac, "A distributed mincut/maxflow algorithm combining path
+ *     augmentation and push-relabel", IJCV 101(1), 2013): labels count
+ *     only the arcs that cross a region boundary (the arcs inside a
+ *     region have length 0, the sink's label is 0), so they stay small
+ *     and the number of sweeps is bounded (2|B|^2 + 1, B the boundary
+ *     nodes) instead of growing with path lengths. A discharge sends the
+ *     excess to the sink first, then to the ghost nodes in order of
+ *     increasing label (stage by stage, each stage a maximum preflow of
+ *     the region to the targets so far, computed here by the push-relabel
+ *     below on a label array of its own, plab), then relabels the region
+ *     in ARD's metric.
+ *
  * Invariants (docs/distributed.md has the argument in full):
  *   - labels are valid: lab(u) <= lab(w) + 1 for every residual arc u -> w
  *     between nodes (own or ghost), lab(u) <= 1 when rsink[u] > 0; labels
@@ -63,6 +79,12 @@ struct gcut_i_region {
     int32_t *rsink;
     int32_t *lab_mem;
     int32_t *lab; /* lab_mem + plane + pad: lab[0] is the first own node */
+    /* ARD (shape.ard): the labels of the stages' push-relabel, laid out as
+     * lab (they are lab while a stage runs), the stages' costs, and the
+     * metric of the relabel (1: ARD's, inner arcs of length 0). */
+    int32_t *plab_mem, *plab;
+    int32_t *costs;
+    int metric_ard;
     int32_t *queue;
     int32_t *tmp;
     int64_t *seeds; /* (label << 32 | node) of a relabel's ghost seeds */
@@ -100,8 +122,8 @@ static int dev_ok(const gcut_i_region *rc, gcut_status st)
 
 size_t gcut_i_region_bytes_per_node(int32_t connectivity)
 {
-    /* res, exc, rsink, lab, queue, tmp */
-    return (size_t)connectivity * 4 + 8 + 4 + 4 + 4 + 4;
+    /* res, exc, rsink, lab, queue, tmp, and ARD's second label array */
+    return (size_t)connectivity * 4 + 8 + 4 + 4 + 4 + 4 + 4;
 }
 
 gcut_status gcut_i_dist_check_shape(int64_t width, int64_t height, int64_t depth,
@@ -258,7 +280,12 @@ gcut_status gcut_i_region_new(gcut_i_region **out, const gcut_i_region_shape *sh
         (st = gcut_i_alloc_array((void **)&r->acc[0], 2 * acc_n + 1, 4, __func__,
                                  "boundary flows")) != GCUT_OK ||
         (st = gcut_i_alloc_array((void **)&r->msg_mem, 4 * (int64_t)msg, 1, __func__,
-                                 "boundary messages")) != GCUT_OK) {
+                                 "boundary messages")) != GCUT_OK ||
+        (shape->ard &&
+         ((st = gcut_i_alloc_array((void **)&r->plab_mem, span, 4, __func__, "labels")) !=
+              GCUT_OK ||
+          (st = gcut_i_alloc_array((void **)&r->costs, 2 * acc_n + 1, 4, __func__,
+                                   "boundary costs")) != GCUT_OK))) {
         gcut_i_region_free(r);
         return st;
     }
@@ -274,6 +301,10 @@ gcut_status gcut_i_region_new(gcut_i_region **out, const gcut_i_region_shape *sh
     for (int64_t i = 0; i < span; i++)
         r->lab_mem[i] = shape->d_inf;
     memset(r->lab, 0, (size_t)n * 4);
+    if (shape->ard) {
+        r->plab = r->plab_mem + r->plane + r->pad;
+        r->metric_ard = 1;
+    }
     region_fill(r, caps);
     r->full_scan = 1;
     *out = r;
@@ -286,6 +317,8 @@ void gcut_i_region_free(gcut_i_region *r)
         return;
     if (r->dx)
         r->dx->destroy(r->dh);
+    gcut_i_free(r->costs);
+    gcut_i_free(r->plab_mem);
     gcut_i_free(r->msg_mem);
     gcut_i_free(r->acc[0]);
     gcut_i_free(r->seeds);
@@ -452,20 +485,22 @@ static int seed_cmp(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Give node w's residual predecessors inside the region label dw + 1
- * where that is lower than the label they have in lab[]. */
+/* Give node w's residual predecessors inside the region label dw + step
+ * (1, or 0 in ARD's metric) where that is lower than the label they have
+ * in lab[]. */
 static inline int64_t bfs_expand(gcut_i_region *r, int32_t *lab, int32_t w, int32_t dw,
                                  int32_t *tail)
 {
     int64_t lowered = 0;
-    if (dw + 1 >= r->s.d_inf)
+    const int32_t dv = dw + (r->metric_ard ? 0 : 1);
+    if (dv >= r->s.d_inf)
         return 0;
     for (int32_t d = 0; d < r->ndir; d++) {
         /* v -> w is arc d of v = w - off[d]. */
         const ptrdiff_t v = (ptrdiff_t)w - r->off[d];
-        if (v < 0 || v >= r->n || lab[v] <= dw + 1 || r->res[d][v] == 0)
+        if (v < 0 || v >= r->n || lab[v] <= dv || r->res[d][v] == 0)
             continue;
-        lab[v] = dw + 1;
+        lab[v] = dv;
         r->queue[(*tail)++] = (int32_t)v;
         lowered++;
     }
@@ -525,7 +560,8 @@ static int64_t relabel_search(gcut_i_region *r, int32_t *lab, int32_t tail)
 
 /* The exact distances to the sink of the own nodes in the residual graph
  * of the region, with the ghost labels as fixed distances: a breadth-first
- * search from the nodes with sink residual (label 1), merged in label
+ * search from the nodes with sink residual (label 1; 0 in ARD's metric,
+ * where the arcs inside the region have length 0), merged in label
  * order with the own nodes that reach a ghost (label of the ghost + 1).
  * Labels are written to lab[]; returns how many own labels changed. With
  * valid labels this never lowers a label (valid labels are lower bounds of
@@ -538,10 +574,11 @@ int64_t gcut_i_region_relabel(gcut_i_region *r)
         return !r->dev_err && dev_ok(r, r->dx->relabel(r->dh, &c)) ? c : 0;
     }
     const int32_t n = r->n, d_inf = r->s.d_inf;
+    const int32_t at_sink = r->metric_ard ? 0 : 1; /* the label of a node with sink residual */
     int32_t tail = 0;
     for (int32_t v = 0; v < n; v++) {
-        if (r->rsink[v] > 0 && d_inf > 1) {
-            r->tmp[v] = 1;
+        if (r->rsink[v] > 0 && d_inf > at_sink) {
+            r->tmp[v] = at_sink;
             r->queue[tail++] = v;
         } else {
             r->tmp[v] = d_inf;
@@ -642,17 +679,10 @@ static inline void push(gcut_i_region *r, int32_t v, int32_t d, uint32_t delta, 
  * slower. */
 #define REGION_BFS_EVERY(n) ((int64_t)(n) / 4 + 64)
 
-/* Discharge the region: push-relabel (FIFO) on the own nodes with the
- * ghost labels fixed, until no own node is active. Flow pushed into a
- * ghost node goes to acc[]. */
-void gcut_i_region_discharge(gcut_i_region *r)
+/* Push-relabel (FIFO) on the own nodes with the ghost labels fixed, until
+ * no own node is active. Flow pushed into a ghost node goes to acc[]. */
+static void pr_discharge(gcut_i_region *r)
 {
-    if (r->dx) {
-        if (!r->dev_err)
-            dev_ok(r,
-                   r->dx->discharge(r->dh, &r->st.pushes, &r->st.relabels, &r->st.local_relabels));
-        return;
-    }
     const int32_t d_inf = r->s.d_inf, qcap = r->n;
     int32_t tail = build_queue(r), head = 0;
     int64_t queued = tail; /* nodes in the circular queue (each at most once) */
@@ -709,6 +739,106 @@ void gcut_i_region_discharge(gcut_i_region *r)
             }
         }
     }
+}
+
+static int cmp_i32(const void *a, const void *b)
+{
+    const int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* ARD's discharge (see the top): the excess of the region to the sink,
+ * then to the ghosts in order of increasing label, each stage a maximum
+ * preflow to the targets so far; then the region's ARD labels. A stage
+ * is the push-relabel discharge above on plab, whose ghost entries are 0
+ * for the targets of the stage and d_inf for the others (so a node pushes
+ * into a target ghost at plab 1, as into the sink), after an exact
+ * relabel of plab. After the last stage no excess reaches the sink or a
+ * ghost of finite label, so no own node is active in ARD's labels. */
+static void ard_discharge(gcut_i_region *r)
+{
+    const int32_t n = r->n, P = r->plane, d_inf = r->s.d_inf, span_lo = -P - r->pad;
+    const int32_t span_hi = n + P + r->pad;
+    int any = 0;
+    for (int32_t v = 0; v < n && !any; v++)
+        any = r->exc[v] > 0 && r->lab[v] < d_inf;
+    if (!any)
+        return;
+    /* The stages: 0 (the sink), then each distinct finite ghost label + 1
+     * over the residual arcs into the ghosts. */
+    int32_t nc = 0;
+    for (int side = 0; side < 2; side++) {
+        if (side == 0 ? !r->has_lo : !r->has_hi)
+            continue;
+        const int32_t base = side == 0 ? 0 : n - P;
+        const int32_t *dirs = side == 0 ? r->down : r->up;
+        for (int32_t k = 0; k < r->ncross; k++) {
+            const int32_t d = dirs[k];
+            for (int32_t j = 0; j < P; j++) {
+                const int32_t v = base + j;
+                if (r->res[d][v] == 0)
+                    continue;
+                const int32_t lg = r->lab[v + r->off[d]];
+                if (lg < d_inf - 1)
+                    r->costs[nc++] = lg + 1;
+            }
+        }
+    }
+    if (nc > 1)
+        qsort(r->costs, (size_t)nc, sizeof *r->costs, cmp_i32);
+    int32_t u = 0;
+    for (int32_t i = 0; i < nc; i++)
+        if (u == 0 || r->costs[i] != r->costs[u - 1])
+            r->costs[u++] = r->costs[i];
+    nc = u;
+    int32_t *const A = r->lab; /* ARD labels, own and ghost */
+    r->lab = r->plab;
+    r->metric_ard = 0;
+    for (int32_t stage = 0; stage <= nc; stage++) {
+        const int32_t cost = stage == 0 ? 0 : r->costs[stage - 1];
+        for (int32_t j = span_lo; j < span_hi; j++) {
+            if (j == 0)
+                j = n; /* the ghost planes and pads only */
+            r->plab[j] = A[j] < d_inf - 1 && A[j] + 1 <= cost ? 0 : d_inf;
+        }
+        /* Stage 0 relabels plab afresh (the last discharge left labels for
+         * more targets than the sink, not valid for the sink alone); a
+         * later stage only adds targets, so labels only go down where the
+         * new ones are nearer: the search from the lowered ghosts (the
+         * labels stay valid, and the stage's discharge starts from them). */
+        r->st.local_relabels++;
+        if (stage == 0)
+            gcut_i_region_relabel(r);
+        else
+            relabel_search(r, r->lab, 0);
+        r->full_scan = 1;
+        pr_discharge(r);
+        int left = 0;
+        for (int32_t v = 0; v < n && !left; v++)
+            left = r->exc[v] > 0;
+        if (!left)
+            break;
+    }
+    r->lab = A;
+    r->metric_ard = 1;
+    gcut_i_region_relabel(r);
+    r->full_scan = 1;
+}
+
+/* Discharge the region (push-relabel or ARD, see the top), until no own
+ * node is active. Flow pushed into a ghost node goes to acc[]. */
+void gcut_i_region_discharge(gcut_i_region *r)
+{
+    if (r->dx) {
+        if (!r->dev_err)
+            dev_ok(r,
+                   r->dx->discharge(r->dh, &r->st.pushes, &r->st.relabels, &r->st.local_relabels));
+        return;
+    }
+    if (r->s.ard)
+        ard_discharge(r);
+    else
+        pr_discharge(r);
 }
 
 /* Nodes active now (those of the boundary planes unless a full scan is

@@ -31,6 +31,9 @@ typedef struct gcut_i_region_shape {
                     * min(global nodes, INT32_MAX) */
     int32_t relabel_every; /* device regions: iterations between region-local
                             * relabels (0: the plugin's default) */
+    int32_t ard;           /* CPU regions: 1 for augmenting-path region
+                            * discharge (ARD labels, region.c), 0 for region
+                            * push-relabel */
 } gcut_i_region_shape;
 
 /* The capacities of a region's own nodes, in the slab's local order
@@ -174,10 +177,15 @@ GCUT_HIDDEN gcut_status gcut_i_dist_solve(gcut_i_region *const *regs, int32_t nr
  * the devices (default: device 0), else none (then "devices=" is an
  * error); "relabel_every=N" (device regions: discharge iterations between
  * region-local relabels, 1 .. 1000000; *relabel_every 0 when not given);
- * any other key is an error. devices holds GCUT_I_MAX_DEVICES. */
+ * "discharge=ard|pr" (CPU regions: *ard 1 or 0; default
+ * GCUT_I_DIST_ARD_DEFAULT; device regions are push-relabel, "ard" is an
+ * error there); any other key is an error. devices holds
+ * GCUT_I_MAX_DEVICES. */
+#define GCUT_I_DIST_ARD_DEFAULT 0
 #define GCUT_I_MAX_DEVICES 64
 GCUT_I_SHARED gcut_status gcut_i_dist_devices(const gcut_solve_options *opt, int32_t *devices,
-                                              int32_t *ndev, int32_t *relabel_every);
+                                              int32_t *ndev, int32_t *relabel_every,
+                                              int32_t *ard);
 /* The "gcut.grid.region" extension of back end `backend`, or NULL with
  * the failure recorded (GCUT_ERR_UNAVAILABLE, GCUT_ERR_NOT_FOUND). */
 GCUT_I_SHARED const gcut_grid_region_ext *gcut_i_dist_region_ext(const char *backend);
