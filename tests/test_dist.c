@@ -342,6 +342,14 @@ static void test_device_choice(void **unused)
     assert_int_equal(gcut_grid_solve_partitioned(g, 3, NULL, &opt, res), GCUT_OK);
     assert_string_equal(gcut_result_backend(res), "cpu-region-pr");
     assert_true(gcut_result_flow(res) == gcut_result_flow(ref));
+    opt.params = "discharge=ard";
+    assert_int_equal(gcut_grid_solve_partitioned(g, 3, NULL, &opt, res), GCUT_OK);
+    assert_string_equal(gcut_result_backend(res), "cpu-region-ard");
+    assert_true(gcut_result_flow(res) == gcut_result_flow(ref));
+    opt.params = "discharge=pr";
+    assert_int_equal(gcut_grid_solve_partitioned(g, 3, NULL, &opt, res), GCUT_OK);
+    assert_string_equal(gcut_result_backend(res), "cpu-region-pr");
+    opt.params = NULL;
     if (!tu_backend_available("cuda-grid")) {
         opt.backend = "cuda-grid";
         const gcut_status st = gcut_grid_solve_partitioned(g, 3, NULL, &opt, res);
@@ -363,6 +371,8 @@ static void test_device_choice(void **unused)
         {"cuda-grid", "devices=1.5", "CUDA device numbers"},
         {"cuda-grid", "devices=a:b", "CUDA device numbers"},
         {"cuda-grid", "devices=0::1", "CUDA device numbers"},
+        {"cpu-bk", "discharge=bk", "\"ard\" (augmenting paths) or \"pr\""},
+        {"cuda-grid", "discharge=ard", "needs CPU regions"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         opt.backend = bad[i].backend;

@@ -619,7 +619,8 @@ static gcut_status partitioned_in_call(gcut_grid *g, int32_t nregions, const int
     char why[160];
     part_why(&c, why, sizeof why);
     gcut_i_result_store(res, c.run.flow, cut, g->n, NULL, 0, &stats,
-                        c.dev ? "cuda-grid-region-pr" : "cpu-region-pr", why);
+                        c.dev ? "cuda-grid-region-pr" : c.ard ? "cpu-region-ard" : "cpu-region-pr",
+                        why);
 done:
     gcut_i_free(sl);
     gcut_i_free(pc);

@@ -382,8 +382,13 @@ GCUT_EXPORT gcut_status gcut_grid_solve(gcut_grid *g, const gcut_solve_options *
  *  floor(i P / regions) .. floor((i+1) P / regions) - 1 of the P planes)
  *  or \p regions plane counts (>= 0, summing to P).
  *  \param opt NULL or options: threads (0: one per core, at most the
- *  regions of a colour), time_limit, progress, log; backend and params are
- *  not read. The stats report sweeps as rounds.
+ *  regions of a colour), time_limit, progress, log; backend "cuda-grid"
+ *  puts the regions on GPUs (docs/distributed.md), any other keeps CPU
+ *  regions; params: "devices=0:1:..." and "relabel_every=N" (device
+ *  regions), "discharge=pr" (push-relabel, the default) or "discharge=ard"
+ *  (Shekhovtsov-Hlavac's augmenting-path region discharge: fewer sweeps
+ *  where flow crosses regions; CPU regions only); another key is
+ *  GCUT_ERR_INVALID. The stats report sweeps as rounds.
  *  \returns GCUT_OK; GCUT_ERR_INVALID (NULL, regions < 1, bad plane
  *  counts); GCUT_ERR_UNSUPPORTED (want_flows); GCUT_ERR_OVERFLOW (a region
  *  past 32-bit local indices); GCUT_ERR_NOMEM; GCUT_ERR_TIMEOUT,
