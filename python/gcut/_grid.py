@@ -269,7 +269,8 @@ class GridProblem:
 
     def solve(self, backend: Optional[str] = None, time_limit: Optional[float] = None,
               threads: int = 0, progress: Any = None, regions: int = 0,
-              devices: Optional[Sequence[int]] = None) -> np.ndarray:
+              devices: Optional[Sequence[int]] = None,
+              discharge: Optional[str] = None) -> np.ndarray:
         """Solve (GIL released) and return the mask: True = foreground
         (source side). The full result is kept in ``self.result``.
         ``progress``: see docs/python.md, "Progress and cancelling".
@@ -278,7 +279,9 @@ class GridProblem:
         region-partitioned max-flow (docs/distributed.md): the same mask
         and flow, on ``threads`` CPU threads, or with ``devices=[0, 1, ...]``
         on those GPUs (cuda-grid regions, NCCL between GPUs; ``regions``
-        defaults to two per GPU there). Experimental."""
+        defaults to two per GPU there). ``discharge="ard"`` discharges CPU
+        regions by ARD (fewer sweeps where flow crosses regions) instead of
+        push-relabel (``"pr"``, the default). Experimental."""
         params = None
         if devices is not None:
             devs = [int(d) for d in devices]
@@ -292,6 +295,12 @@ class GridProblem:
                 regions = 2 * len(devs)
         if regions < 0:
             raise ValueError(f"regions must be >= 0 (got {regions})")
+        if discharge is not None:
+            if discharge not in ("pr", "ard"):
+                raise ValueError(f"discharge: 'pr' or 'ard' (got {discharge!r})")
+            if not regions:
+                raise ValueError("discharge= is a setting of the partitioned solve: give regions=")
+            params = (params + "," if params else "") + "discharge=" + discharge
         if regions and self._device is not None:
             raise ValueError("regions: the slabs are cut from a grid in host memory")
         if self._device is not None:

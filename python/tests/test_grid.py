@@ -220,6 +220,14 @@ def test_regions_match_the_whole_grid(rng, conn, shape):
         assert p.flow == flow
         assert np.array_equal(mask, whole)
         assert p.result.backend == "cpu-region-pr"
+        mask = p.solve(regions=regions, threads=2, discharge="ard")
+        assert p.flow == flow
+        assert np.array_equal(mask, whole)
+        assert p.result.backend == "cpu-region-ard"
+    with pytest.raises(ValueError):
+        p.solve(regions=2, discharge="bk")
+    with pytest.raises(ValueError):
+        p.solve(discharge="ard")
 
 
 def test_regions_on_devices_and_errors(rng):
