@@ -3,7 +3,7 @@
  * cut) on one photo scaled to given sizes, as `gcut-seg --rect` runs it.
  *
  *   gcut-seg-speed PHOTO [MEGAPIXELS...] [--backend NAME] [--iterations N]
- *                  [--cpu-energies]
+ *                  [--cpu-energies] [--keep DIR]
  *
  * For each size (default 0.5 2 12) the photo is scaled bilinearly to about
  * that many pixels (same aspect ratio) and saved as PNG in $TMPDIR; the
