@@ -48,6 +48,9 @@
 static int g_rank = 0;
 #ifdef GCUT_DIST_BENCH_MPI
 static int g_size = 1;
+#define DIST_BENCH_PROG "gcut-dist-mpi-bench"
+#else
+#define DIST_BENCH_PROG "gcut-dist-bench"
 #endif
 static int g_verbose = 0; /* -v: the solves' INFO log (the device regions' profile) */
 static const char *g_params = NULL; /* --params: more settings of the partitioned solves */
@@ -708,7 +711,7 @@ int main(int argc, char **argv)
             return 0;
         }
         if (!strcmp(argv[i], "--version")) {
-            printf("gcut-dist-bench %s\n", gcut_version());
+            printf("%s %s\n", DIST_BENCH_PROG, gcut_version());
             return 0;
         }
         if (!strcmp(argv[i], "--regions") && i + 1 < argc)

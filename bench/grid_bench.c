@@ -28,6 +28,7 @@
 #include <time.h>
 
 #include "gcut/gcut.h"
+#include "cli.h"
 
 /* ------------------------------------------------------- counting allocator */
 
@@ -127,62 +128,64 @@ static double minimum(const double *v, int k)
     return m;
 }
 
-static void usage(void)
-{
-    printf("usage: gcut-grid-bench [options]\n"
-           "  -w W, -h H, -d D     grid size (default 512 x 512 x 1)\n"
-           "  -c CONN              connectivity 4, 8, 6, 18, 26 (default 4)\n"
-           "  --maxcap M           capacities uniform in [0, M] (default 100)\n"
-           "  --seed S             random seed (default 1)\n"
-           "  --backend NAME       back end (default cpu-bk)\n"
-           "  --repeat R           cold solves to time (default 3)\n"
-           "  --graph              also solve the converted graph with the same back end\n"
-           "  --strokes K          then K strokes, each re-solved warm and cold\n"
-           "  --radius R           stroke radius in pixels (default 30: ~2800 t-links)\n");
-}
+/* -h is the height here (as in the examples above and docs/grid.md), so
+ * help is --help only. */
+static const char usage[] =
+    "usage: gcut-grid-bench [options]\n"
+    "Time and exact memory of grid solves on a random grid (every capacity uniform\n"
+    "in [0, maxcap]); optionally the same back end on the equivalent graph, and\n"
+    "warm against cold re-solves after strokes.\n"
+    "\n"
+    "options:\n"
+    "  -w W, -h H, -d D     grid size (default 512 x 512 x 1)\n"
+    "  -c CONN              connectivity 4, 8, 6, 18, 26 (default 4)\n"
+    "  --maxcap M           capacities uniform in [0, M] (default 100)\n"
+    "  --seed S             random seed (default 1)\n"
+    "  --backend NAME       back end (default cpu-bk)\n"
+    "  --repeat R           cold solves to time, 1..100 (default 3)\n"
+    "  --graph              also solve the converted graph with the same back end\n"
+    "  --strokes K          then K strokes, each re-solved warm and cold\n"
+    "  --radius R           stroke radius in pixels (default 30: ~2800 t-links)\n"
+    "  --help               show this help (-h is the height)\n"
+    "  --version            show the version and the back ends\n";
 
 int main(int argc, char **argv)
 {
     int32_t w = 512, h = 512, d = 1, conn = 4, maxcap = 100, repeat = 3, strokes = 0, radius = 30;
     int graph = 0;
     const char *backend = "cpu-bk";
+    cli_init("gcut-grid-bench", usage);
+    /* The options with a whole number >= 0, and where each one goes. */
+    static const char *const num_name[] = {"-w",       "-h",       "-d",        "-c",
+                                           "--maxcap", "--repeat", "--strokes", "--radius"};
+    int32_t *const num_dst[] = {&w, &h, &d, &conn, &maxcap, &repeat, &strokes, &radius};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--help")) {
-            usage();
+        int k = 0;
+        while (k < 8 && strcmp(a, num_name[k]))
+            k++;
+        if (!strcmp(a, "--help") || !strcmp(a, "--version")) {
+            cli_info_option(a);
             return 0;
         } else if (!strcmp(a, "--graph")) {
             graph = 1;
-        } else if (v && !strcmp(a, "-w")) {
-            w = atoi(v), i++;
-        } else if (v && !strcmp(a, "-h")) {
-            h = atoi(v), i++;
-        } else if (v && !strcmp(a, "-d")) {
-            d = atoi(v), i++;
-        } else if (v && !strcmp(a, "-c")) {
-            conn = atoi(v), i++;
-        } else if (v && !strcmp(a, "--maxcap")) {
-            maxcap = atoi(v), i++;
-        } else if (v && !strcmp(a, "--seed")) {
-            g_rng = strtoull(v, NULL, 10), i++;
-        } else if (v && !strcmp(a, "--backend")) {
-            backend = v, i++;
-        } else if (v && !strcmp(a, "--repeat")) {
-            repeat = atoi(v), i++;
-        } else if (v && !strcmp(a, "--strokes")) {
-            strokes = atoi(v), i++;
-        } else if (v && !strcmp(a, "--radius")) {
-            radius = atoi(v), i++;
+        } else if (k < 8 || !strcmp(a, "--seed") || !strcmp(a, "--backend")) {
+            if (!v)
+                return cli_usage_error("option needs a value", a);
+            i++;
+            if (!strcmp(a, "--backend"))
+                backend = v;
+            else if (!strcmp(a, "--seed"))
+                g_rng = strtoull(v, NULL, 10);
+            else if (!cli_parse_int(v, 0, INT32_MAX, num_dst[k]))
+                return cli_usage_error("option needs a whole number >= 0", a);
         } else {
-            usage();
-            return 2;
+            return cli_usage_error(a[0] == '-' ? "unknown option" : "unexpected operand", a);
         }
     }
-    if (repeat < 1 || repeat > 100 || maxcap < 0 || strokes < 0 || radius < 0) {
-        usage();
-        return 2;
-    }
+    if (repeat < 1 || repeat > 100)
+        return cli_usage_error("--repeat needs a number 1..100", NULL);
     if (gcut_set_allocator(count_malloc, count_realloc, count_free) != GCUT_OK)
         die("set_allocator");
 
@@ -222,7 +225,7 @@ int main(int argc, char **argv)
     double *t = malloc(sizeof(double) * (size_t)(repeat + strokes + 1));
     double *tcpu = malloc(sizeof(double) * (size_t)(repeat + 1));
     int64_t flow = 0;
-    gcut_stats last;
+    gcut_stats last = {0}; /* repeat >= 1: set by the first solve */
     g_peak = g_live;
     size_t grid_peak = 0;
     for (int r = 0; r < repeat; r++) {

@@ -36,6 +36,7 @@
 #include <time.h>
 
 #include "gcut/gcut.h"
+#include "cli.h"
 #include "gen/gen.h"
 
 static void die(const char *what)
@@ -95,44 +96,64 @@ static int is_gpu(const char *name)
     return gcut_backend_find(name, &i) == GCUT_OK && (gcut_backend_caps(i) & GCUT_BACKEND_GPU);
 }
 
+static const char usage[] =
+    "usage: gcut-grid-mt-bench [options] [SPEC]\n"
+    "Grid back ends and thread counts on one grid of bench/gen (SPEC: a grid2d or\n"
+    "grid3d spec of gcut-gen, default grid2d:w=1024,h=1024): the median of cold\n"
+    "solves per back end and thread count, then warm re-solves after strokes. Every\n"
+    "solve must give cpu-bk's flow and cut.\n"
+    "\n"
+    "options:\n"
+    "  --backends A,B       back ends to time (default cpu-bk,cpu-grid-pr)\n"
+    "  --threads 1,2        thread counts to time each back end with (default 1,2)\n"
+    "  --repeat R           cold solves per back end and thread count (default 3)\n"
+    "  --params P           back-end settings key=value[,...] (not given to cpu-bk)\n"
+    "  --strokes N          then N strokes, each re-solved warm (default 0)\n"
+    "  --radius R           stroke radius in pixels (default 8)\n"
+    "  --csv FILE           also append the results to FILE as CSV rows\n"
+    "  -h, --help           show this help\n"
+    "      --version        show the version and the back ends\n";
+
 int main(int argc, char **argv)
 {
+    cli_init("gcut-grid-mt-bench", usage);
     const char *spec = NULL, *backends = "cpu-bk,cpu-grid-pr", *threads = "1,2";
     const char *params = NULL, *csv_path = NULL;
-    int repeat = 3, strokes = 0;
-    int32_t radius = 8;
+    int32_t repeat = 3, strokes = 0, radius = 8;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (v && !strcmp(a, "--backends"))
-            backends = v, i++;
-        else if (v && !strcmp(a, "--threads"))
-            threads = v, i++;
-        else if (v && !strcmp(a, "--repeat"))
-            repeat = atoi(v), i++;
-        else if (v && !strcmp(a, "--params"))
-            params = v, i++;
-        else if (v && !strcmp(a, "--strokes"))
-            strokes = atoi(v), i++;
-        else if (v && !strcmp(a, "--radius"))
-            radius = atoi(v), i++;
-        else if (v && !strcmp(a, "--csv"))
-            csv_path = v, i++;
-        else if (a[0] != '-' && !spec)
+        if (cli_info_option(a))
+            return 0;
+        if (!strcmp(a, "--backends") || !strcmp(a, "--threads") || !strcmp(a, "--repeat") ||
+            !strcmp(a, "--params") || !strcmp(a, "--strokes") || !strcmp(a, "--radius") ||
+            !strcmp(a, "--csv")) {
+            if (!v)
+                return cli_usage_error("option needs a value", a);
+            i++;
+            if (!strcmp(a, "--backends"))
+                backends = v;
+            else if (!strcmp(a, "--threads"))
+                threads = v;
+            else if (!strcmp(a, "--params"))
+                params = v;
+            else if (!strcmp(a, "--csv"))
+                csv_path = v;
+            else if (!strcmp(a, "--repeat") && !cli_parse_int(v, 1, 1000, &repeat))
+                return cli_usage_error("--repeat needs a number 1..1000", v);
+            else if (!strcmp(a, "--strokes") && !cli_parse_int(v, 0, 1000000, &strokes))
+                return cli_usage_error("--strokes needs a number 0..1000000", v);
+            else if (!strcmp(a, "--radius") && !cli_parse_int(v, 1, 1000000, &radius))
+                return cli_usage_error("--radius needs a number 1..1000000", v);
+        } else if (a[0] == '-' && a[1]) {
+            return cli_usage_error("unknown option", a);
+        } else if (spec) {
+            return cli_usage_error("more than one SPEC", a);
+        } else {
             spec = a;
-        else {
-            fprintf(stderr,
-                    "usage: gcut-grid-mt-bench SPEC [--backends A,B] [--threads 1,2] "
-                    "[--repeat R] [--params P (for non-cpu-bk back ends)] [--strokes N] "
-                    "[--radius R] [--csv FILE (rows appended)]\n");
-            return 2;
         }
     }
-    if (!spec || repeat < 1)
+    if (!spec)
         spec = "grid2d:w=1024,h=1024";
-    if (strokes < 0 || radius < 1) {
-        fprintf(stderr, "gcut-grid-mt-bench: bad --strokes or --radius\n");
-        return 2;
-    }
     gcut_grid *g = grid_of_spec(spec);
     const int32_t n = gcut_grid_num_nodes(g);
     /* The untouched terminal arrays, to undo the strokes between back ends. */

@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "gcut/gcut.h"
+#include "cli.h"
 #include "match_flow.h"
 
 static const char usage[] =
@@ -34,6 +35,7 @@ static const char usage[] =
     "      --time-limit S   give up after S seconds\n"
     "  -v, --verbose        log what the library does to stderr\n"
     "  -h, --help           show this help\n"
+    "      --version        show the version and the back ends\n"
     "\n"
     "output (one item per line): `size: ROWS x COLS, EDGES edges`, `cardinality: N`,\n"
     "`backend: NAME (max-flow)`, `initial: 0`, `parse: MS ms`, `init: 0.000 ms`,\n"
@@ -46,13 +48,6 @@ static void log_to_stderr(void *user, gcut_log_level level, const char *msg)
     (void)user;
     static const char *names[] = {"error", "warn", "info", "debug"};
     fprintf(stderr, "gcut [%s] %s\n", names[level], msg);
-}
-
-static int die_usage(const char *msg, const char *arg)
-{
-    fprintf(stderr, "gcut-match-maxflow: %s%s%s\n", msg, arg ? ": " : "", arg ? arg : "");
-    fprintf(stderr, "Try 'gcut-match-maxflow --help'.\n");
-    return 2;
 }
 
 static double now_ms(void)
@@ -85,6 +80,7 @@ static long parse_long(const char *s, long lo, long hi)
 
 int main(int argc, char **argv)
 {
+    cli_init("gcut-match-maxflow", usage);
     gcut_solve_options opt;
     gcut_solve_options_init(&opt);
     opt.backend = "cpu-hipr";
@@ -93,8 +89,7 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            fputs(usage, stdout);
+        if (cli_info_option(a)) {
             return 0;
         } else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
             opt.verbosity = GCUT_LOG_DEBUG;
@@ -105,37 +100,37 @@ int main(int argc, char **argv)
                    !strcmp(a, "--threads") || !strcmp(a, "-r") || !strcmp(a, "--repeat") ||
                    !strcmp(a, "--time-limit")) {
             if (!val)
-                return die_usage("missing value for", a);
+                return cli_usage_error("missing value for", a);
             i++;
             if (!strcmp(a, "-b") || !strcmp(a, "--backend")) {
                 opt.backend = val;
             } else if (!strcmp(a, "-t") || !strcmp(a, "--threads")) {
                 const long n = parse_long(val, 0, 1024);
                 if (n < 0)
-                    return die_usage("--threads needs an integer in [0, 1024]", val);
+                    return cli_usage_error("--threads needs an integer in [0, 1024]", val);
                 opt.threads = (int32_t)n;
             } else if (!strcmp(a, "-r") || !strcmp(a, "--repeat")) {
                 const long n = parse_long(val, 1, 1000);
                 if (n < 0)
-                    return die_usage("--repeat needs an integer in [1, 1000]", val);
+                    return cli_usage_error("--repeat needs an integer in [1, 1000]", val);
                 repeat = (int)n;
             } else {
                 char *end;
                 const double s = strtod(val, &end);
                 if (end == val || *end || !(s > 0))
-                    return die_usage("--time-limit needs a positive number", val);
+                    return cli_usage_error("--time-limit needs a positive number", val);
                 opt.time_limit = s;
             }
         } else if (a[0] == '-' && a[1] != '\0') {
-            return die_usage("unknown option", a);
+            return cli_usage_error("unknown option", a);
         } else if (input) {
-            return die_usage("more than one input file", a);
+            return cli_usage_error("more than one input file", a);
         } else {
             input = a;
         }
     }
     if (!input)
-        return die_usage("no input file", NULL);
+        return cli_usage_error("no input file", NULL);
 
     double t = now_ms();
     gcut_bipartite *b = NULL;

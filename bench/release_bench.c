@@ -32,6 +32,7 @@
 #include "gcut/gcut.h"
 #include "gcut/vision/image.h"
 #include "gcut/vision/segment.h"
+#include "cli.h"
 
 static double now_ms(void)
 {
@@ -98,17 +99,32 @@ static double error_pct(const uint8_t *mask, const uint8_t *truth, int64_t n)
     return 100.0 * ev.error_rate;
 }
 
+static const char usage[] =
+    "usage: gcut-release-bench IMAGE SCRIBBLES GT [PIECES]\n"
+    "The mask quality of the incremental model update of a release against a full\n"
+    "re-learning: the strokes of the seed picture SCRIBBLES (gcut_seeds_from_image's\n"
+    "colours) are played one after the other on IMAGE, each released, and both final\n"
+    "masks are compared with the ground truth GT (8-bit, the size of IMAGE).\n"
+    "  PIECES               release each stroke in that many pieces, 1..64 (default 1)\n"
+    "\n"
+    "options:\n"
+    "  -h, --help           show this help\n"
+    "      --version        show the version and the back ends\n";
+
 int main(int argc, char **argv)
 {
-    if (argc != 4 && argc != 5) {
-        fprintf(stderr, "usage: gcut-release-bench IMAGE SCRIBBLES GT [PIECES]\n");
-        return 2;
+    cli_init("gcut-release-bench", usage);
+    for (int i = 1; i < argc; i++) {
+        if (cli_info_option(argv[i]))
+            return 0;
+        if (argv[i][0] == '-' && argv[i][1])
+            return cli_usage_error("unknown option", argv[i]);
     }
-    const int32_t pieces = argc == 5 ? atoi(argv[4]) : 1;
-    if (pieces < 1 || pieces > 64) {
-        fprintf(stderr, "gcut-release-bench: PIECES in 1..64\n");
-        return 2;
-    }
+    if (argc != 4 && argc != 5)
+        return cli_usage_error("expected IMAGE SCRIBBLES GT [PIECES]", NULL);
+    int32_t pieces = 1;
+    if (argc == 5 && !cli_parse_int(argv[4], 1, 64, &pieces))
+        return cli_usage_error("PIECES must be a number 1..64", argv[4]);
     gcut_image *img = NULL, *scr = NULL, *gt = NULL;
     if (gcut_image_load(argv[1], &img) != GCUT_OK || gcut_image_load(argv[2], &scr) != GCUT_OK ||
         gcut_image_load(argv[3], &gt) != GCUT_OK)

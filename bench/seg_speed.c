@@ -3,7 +3,7 @@
  * cut) on one photo scaled to given sizes, as `gcut-seg --rect` runs it.
  *
  *   gcut-seg-speed PHOTO [MEGAPIXELS...] [--backend NAME] [--iterations N]
- *                  [--cpu-energies]
+ *                  [--cpu-energies] [--keep DIR]
  *
  * For each size (default 0.5 2 12) the photo is scaled bilinearly to about
  * that many pixels (same aspect ratio) and saved as PNG in $TMPDIR; the
@@ -27,6 +27,7 @@
 #include "gcut/gcut.h"
 #include "gcut/vision/image.h"
 #include "gcut/vision/segment.h"
+#include "cli.h"
 
 static double now_ms(void)
 {
@@ -75,31 +76,56 @@ static gcut_image *scaled(const gcut_image *rgb, double mp)
     return o;
 }
 
+static const char usage[] =
+    "usage: gcut-seg-speed [options] PHOTO [MEGAPIXELS...]\n"
+    "The segmentation pipeline (load, models, build, cut) as gcut-seg --rect runs it,\n"
+    "on PHOTO scaled to each size (default 0.5 2 12 megapixels, at most 16 sizes);\n"
+    "one line per size: the wall time of each stage, their sum and the CPU time.\n"
+    "\n"
+    "options:\n"
+    "  --backend NAME       back end (default auto; --version lists them)\n"
+    "  --iterations N       GrabCut iterations, 1..1000 (default 1)\n"
+    "  --cpu-energies       evaluate the energies on the host even where the back\n"
+    "                       end offers them on the device\n"
+    "  --keep DIR           also save the scaled photos as DIR/NAME-MPmp.png\n"
+    "  -h, --help           show this help\n"
+    "      --version        show the version and the back ends\n";
+
 int main(int argc, char **argv)
 {
+    cli_init("gcut-seg-speed", usage);
     const char *photo = NULL, *backend = NULL, *keep = NULL;
     double mps[16];
-    int nmp = 0, iters = 1, cpu_energies = 0;
+    int nmp = 0, cpu_energies = 0;
+    int32_t iters = 1;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--backend") && i + 1 < argc)
-            backend = argv[++i];
-        else if (!strcmp(argv[i], "--iterations") && i + 1 < argc)
-            iters = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--cpu-energies"))
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (cli_info_option(a))
+            return 0;
+        if (!strcmp(a, "--cpu-energies")) {
             cpu_energies = 1;
-        else if (!strcmp(argv[i], "--keep") && i + 1 < argc)
-            keep = argv[++i];
-        else if (!photo)
-            photo = argv[i];
-        else if (nmp < 16)
-            mps[nmp++] = atof(argv[i]);
+        } else if (!strcmp(a, "--backend") || !strcmp(a, "--iterations") || !strcmp(a, "--keep")) {
+            if (!v)
+                return cli_usage_error("option needs a value", a);
+            i++;
+            if (!strcmp(a, "--backend"))
+                backend = v;
+            else if (!strcmp(a, "--keep"))
+                keep = v;
+            else if (!cli_parse_int(v, 1, 1000, &iters))
+                return cli_usage_error("--iterations needs a number 1..1000", v);
+        } else if (a[0] == '-' && a[1]) {
+            return cli_usage_error("unknown option", a);
+        } else if (!photo) {
+            photo = a;
+        } else if (nmp == 16) {
+            return cli_usage_error("at most 16 sizes", a);
+        } else if (!cli_parse_double(a, 1e-4, 1e4, &mps[nmp++])) {
+            return cli_usage_error("a size is a number of megapixels in 0.0001..10000", a);
+        }
     }
-    if (!photo || iters < 1) {
-        fprintf(stderr, "usage: gcut-seg-speed PHOTO [MEGAPIXELS...] [--backend NAME] "
-                        "[--iterations N] [--cpu-energies] [--keep DIR (the scaled images, "
-                        "as DIR/NAME-MPmp.png)]\n");
-        return 2;
-    }
+    if (!photo)
+        return cli_usage_error("no photo given", NULL);
     if (nmp == 0) {
         mps[0] = 0.5;
         mps[1] = 2;

@@ -27,6 +27,7 @@
 #include "gcut/gcut.h"
 #include "gcut/vision/image.h"
 #include "gcut/vision/segment.h"
+#include "cli.h"
 
 static double now_ms(void)
 {
@@ -87,34 +88,54 @@ static int32_t disc(int32_t w, int32_t h, int32_t cx, int32_t cy, int32_t r, int
     return k;
 }
 
+static const char usage[] =
+    "usage: gcut-stroke-bench [options] IMAGE\n"
+    "Interactive re-segmentation latency without a window: IMAGE scaled to about\n"
+    "--mp megapixels, a first cold cut from a central disc and a background frame,\n"
+    "then strokes, each part followed by a warm solve of the session; prints the\n"
+    "first cut and the median and 90th percentile per stroke part.\n"
+    "\n"
+    "options:\n"
+    "  --mp MP              megapixels, 0.001..200 (default 2)\n"
+    "  --backend NAME       back end (default auto; --version lists them)\n"
+    "  --strokes N          strokes, 1..10000 (default 20)\n"
+    "  -v                   print the time of every stroke part\n"
+    "  -h, --help           show this help\n"
+    "      --version        show the version and the back ends\n";
+
 int main(int argc, char **argv)
 {
+    cli_init("gcut-stroke-bench", usage);
     const char *path = NULL, *backend = "auto";
     double mp = 2.0;
-    int strokes = 20, verbose = 0;
+    int32_t strokes = 20;
+    int verbose = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (v && !strcmp(a, "--mp"))
-            mp = atof(v), i++;
-        else if (v && !strcmp(a, "--backend"))
-            backend = v, i++;
-        else if (v && !strcmp(a, "--strokes"))
-            strokes = atoi(v), i++;
-        else if (!strcmp(a, "-v"))
+        if (cli_info_option(a))
+            return 0;
+        if (!strcmp(a, "-v")) {
             verbose = 1;
-        else if (a[0] != '-' && !path)
+        } else if (!strcmp(a, "--mp") || !strcmp(a, "--backend") || !strcmp(a, "--strokes")) {
+            if (!v)
+                return cli_usage_error("option needs a value", a);
+            i++;
+            if (!strcmp(a, "--backend"))
+                backend = v;
+            else if (!strcmp(a, "--mp") && !cli_parse_double(v, 0.001, 200, &mp))
+                return cli_usage_error("--mp needs a number 0.001..200", v);
+            else if (!strcmp(a, "--strokes") && !cli_parse_int(v, 1, 10000, &strokes))
+                return cli_usage_error("--strokes needs a number 1..10000", v);
+        } else if (a[0] == '-' && a[1]) {
+            return cli_usage_error("unknown option", a);
+        } else if (path) {
+            return cli_usage_error("more than one image", a);
+        } else {
             path = a;
-        else {
-            fprintf(stderr, "usage: gcut-stroke-bench IMAGE [--mp MP] [--backend NAME] "
-                            "[--strokes N] [-v]\n");
-            return 2;
         }
     }
-    if (!path || !(mp > 0.001 && mp < 200) || strokes < 1 || strokes > 10000) {
-        fprintf(stderr, "usage: gcut-stroke-bench IMAGE [--mp MP] [--backend NAME] "
-                        "[--strokes N]\n");
-        return 2;
-    }
+    if (!path)
+        return cli_usage_error("no image given", NULL);
     gcut_image *img0;
     if (gcut_image_load(path, &img0) != GCUT_OK)
         die(path);

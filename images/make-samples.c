@@ -1,5 +1,5 @@
 /*
- * make-samples - writes the synthetic sample images of images/ (committed;
+ * gcut-make-samples - writes the synthetic sample images of images/ (committed;
  * rerun only to change them): scenes with known masks, their seed
  * pictures in both documented conventions, and the ground truths.
  *
@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "gcut/vision/image.h"
+#include "cli.h"
 
 static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
 
@@ -53,7 +54,7 @@ static int save(const gcut_image *img, const char *dir, const char *name)
     char path[1024];
     snprintf(path, sizeof path, "%s/%s", dir, name);
     if (gcut_image_save_png(img, path) != GCUT_OK) {
-        fprintf(stderr, "make-samples: %s\n", gcut_last_error());
+        fprintf(stderr, "%s: %s\n", cli_prog(), gcut_last_error());
         return 1;
     }
     printf("wrote %s\n", path);
@@ -163,11 +164,37 @@ static int blob(const char *dir)
     return rc;
 }
 
+static const char usage[] =
+    "usage: gcut-make-samples OUT_DIR\n"
+    "Write the synthetic sample images of images/ (shapes.png, shapes-gt.png,\n"
+    "shapes-seeds.png, blob.png, blob-gt.png, blob-scribbles.png) into the existing\n"
+    "folder OUT_DIR, replacing files of those names. The same bytes on every machine.\n"
+    "\n"
+    "options:\n"
+    "  -h, --help           show this help\n"
+    "      --version        show the version and the back ends\n"
+    "  --                   the end of the options (an OUT_DIR starting with '-')\n";
+
 int main(int argc, char **argv)
 {
-    if (argc != 2) {
-        fprintf(stderr, "usage: gcut-make-samples OUT_DIR\n");
-        return 2;
+    cli_init("gcut-make-samples", usage);
+    const char *dir = NULL;
+    int operands_only = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!operands_only && !strcmp(a, "--")) {
+            operands_only = 1;
+            continue;
+        }
+        if (!operands_only && cli_info_option(a))
+            return 0;
+        if (!operands_only && a[0] == '-' && a[1])
+            return cli_usage_error("unknown option", a);
+        if (dir)
+            return cli_usage_error("more than one folder", a);
+        dir = a;
     }
-    return shapes(argv[1]) || blob(argv[1]) ? 1 : 0;
+    if (!dir)
+        return cli_usage_error("no output folder given", NULL);
+    return shapes(dir) || blob(dir) ? 1 : 0;
 }
