@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# bench/run-grabcut-settings.sh - which GrabCut setting is best on the 40
+# images of the GrabCut (MSRC) set (issue 20, "better defaults"): the mean
+# error of gcut-seg --rect --grabcut 5 over the images for each setting,
+# with the rectangles of index.csv (the box of `cross`, the whole image,
+# shrunk by a pixel as bench/run-grabcut.sh does).
+#
+#     bench/run-grabcut-settings.sh [BUILD_DIR] ["SETTING" ...]
+#
+# A SETTING is gcut-seg options, e.g. "--lambda 25" or "--conn 4 -k 3";
+# "" is the default. Default list: the default, lambda 25/75/100, 4-conn.,
+# 3 and 8 GMM components, histogram models. Data: $GCUT_GRABCUT_DATA
+# (default ../shared/data/grabcut). One process per image and setting;
+# the backend is cpu-bk (the cut is canonical: any engine gives the same
+# mask). Prints one table: setting, mean error %, mean IoU, images where
+# it beats / loses to the default.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+B=${1:-$ROOT/build}
+shift || true
+SEG=$B/bin/gcut-seg
+DATA=${GCUT_GRABCUT_DATA:-$ROOT/../shared/data/grabcut}
+[ -x "$SEG" ] || { echo "run-grabcut-settings.sh: $SEG not found" >&2; exit 2; }
+[ -f "$DATA/index.csv" ] || { echo "run-grabcut-settings.sh: no dataset at $DATA" >&2; exit 2; }
+if [ $# -gt 0 ]; then SETTINGS=("$@"); else
+  SETTINGS=("" "--lambda 25" "--lambda 75" "--lambda 100" "--conn 4" "-k 3" "-k 8" "--model hist")
+fi
+T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+echo "run-grabcut-settings.sh: $(date -u '+%Y-%m-%d %H:%M UTC'), gcut $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?'), $(tail -n +2 "$DATA/index.csv" | wc -l) images"
+i=0
+for s in "${SETTINGS[@]}"; do
+  tail -n +2 "$DATA/index.csv" | while IFS=, read -r name img w h x0 y0 x1 y1 _; do
+    if [ "$x0" = 0 ] && [ "$y0" = 0 ] && [ "$x1" = $((w - 1)) ] && [ "$y1" = $((h - 1)) ]; then
+      x0=1; y0=1; x1=$((w - 2)); y1=$((h - 2))
+    fi
+    # shellcheck disable=SC2086
+    out=$("$SEG" "$DATA/$img" --rect "$x0,$y0,$((x1 - x0 + 1)),$((y1 - y0 + 1))" --grabcut 5 \
+          --backend cpu-bk --gt "$DATA/gt/$name.png" -q $s)
+    e=$(echo "$out" | sed -n 's/^error: \([0-9.]*\).*/\1/p')
+    u=$(echo "$out" | sed -n 's/^iou: \([0-9.]*\).*/\1/p')
+    echo "$name $e $u"
+  done > "$T/$i.txt"
+  i=$((i + 1))
+done
+echo
+echo "| setting | mean error % | mean IoU | images better than the default | worse |"
+echo "|---|---:|---:|---:|---:|"
+i=0
+for s in "${SETTINGS[@]}"; do
+  awk -v s="${s:-(default)}" 'NR == FNR { base[$1] = $2; next }
+       { n++; e += $2; u += $3; if ($2 < base[$1] - 1e-9) b++; if ($2 > base[$1] + 1e-9) w++ }
+       END { printf "| `%s` | %.2f | %.4f | %d | %d |\n", s, e / n, u / n, b, w }' "$T/0.txt" "$T/$i.txt"
+  i=$((i + 1))
+done
