@@ -515,11 +515,14 @@ static inline int64_t bfs_expand(gcut_i_region *r, int32_t *lab, int32_t w, int3
  * with the breadth-first queue, so that nodes are taken in nondecreasing
  * label order and each label is final when first lowered. Returns how
  * many labels it lowered. */
-static int64_t relabel_search(gcut_i_region *r, int32_t *lab, int32_t tail)
+/* The ghost seeds into r->seeds, (ghost label + 1) << 32 | own node, for
+ * every residual arc from an own node into a ghost of finite label (whose
+ * label + 1 is below lab[v] of the own node, when lab is given); returns
+ * how many. */
+static int64_t ghost_seeds(gcut_i_region *r, const int32_t *lab)
 {
     const int32_t n = r->n, P = r->plane, d_inf = r->s.d_inf;
-    int32_t head = 0;
-    int64_t ns = 0, lowered = 0;
+    int64_t ns = 0;
     for (int side = 0; side < 2; side++) {
         if (side == 0 ? !r->has_lo : !r->has_hi)
             continue;
@@ -532,11 +535,19 @@ static int64_t relabel_search(gcut_i_region *r, int32_t *lab, int32_t tail)
                 if (r->res[d][v] == 0)
                     continue;
                 const int32_t lu = r->lab[v + r->off[d]];
-                if (lu < d_inf - 1 && lu + 1 < lab[v])
+                if (lu < d_inf - 1 && (!lab || lu + 1 < lab[v]))
                     r->seeds[ns++] = ((int64_t)(lu + 1) << 32) | (uint32_t)v;
             }
         }
     }
+    return ns;
+}
+
+static int64_t relabel_search(gcut_i_region *r, int32_t *lab, int32_t tail)
+{
+    int32_t head = 0;
+    int64_t lowered = 0;
+    const int64_t ns = ghost_seeds(r, lab);
     if (ns > 1)
         qsort(r->seeds, (size_t)ns, sizeof *r->seeds, seed_cmp);
     int64_t si = 0;
@@ -766,24 +777,9 @@ static void ard_discharge(gcut_i_region *r)
         return;
     /* The stages: 0 (the sink), then each distinct finite ghost label + 1
      * over the residual arcs into the ghosts. */
-    int32_t nc = 0;
-    for (int side = 0; side < 2; side++) {
-        if (side == 0 ? !r->has_lo : !r->has_hi)
-            continue;
-        const int32_t base = side == 0 ? 0 : n - P;
-        const int32_t *dirs = side == 0 ? r->down : r->up;
-        for (int32_t k = 0; k < r->ncross; k++) {
-            const int32_t d = dirs[k];
-            for (int32_t j = 0; j < P; j++) {
-                const int32_t v = base + j;
-                if (r->res[d][v] == 0)
-                    continue;
-                const int32_t lg = r->lab[v + r->off[d]];
-                if (lg < d_inf - 1)
-                    r->costs[nc++] = lg + 1;
-            }
-        }
-    }
+    int32_t nc = (int32_t)ghost_seeds(r, NULL);
+    for (int32_t i = 0; i < nc; i++)
+        r->costs[i] = (int32_t)(r->seeds[i] >> 32);
     if (nc > 1)
         qsort(r->costs, (size_t)nc, sizeof *r->costs, cmp_i32);
     int32_t u = 0;
