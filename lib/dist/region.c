@@ -85,6 +85,8 @@ struct gcut_i_region {
     int32_t *plab_mem, *plab;
     int32_t *costs;
     int metric_ard;
+    int plab_sink; /* plab is valid for the sink alone (the last discharge
+                    * ended at stage 0): the next stage 0 needs no relabel */
     int32_t *queue;
     int32_t *tmp;
     int64_t *seeds; /* (label << 32 | node) of a relabel's ghost seeds */
@@ -797,16 +799,22 @@ static void ard_discharge(gcut_i_region *r)
                 j = n; /* the ghost planes and pads only */
             r->plab[j] = A[j] < d_inf - 1 && A[j] + 1 <= cost ? 0 : d_inf;
         }
-        /* Stage 0 relabels plab afresh (the last discharge left labels for
-         * more targets than the sink, not valid for the sink alone); a
-         * later stage only adds targets, so labels only go down where the
-         * new ones are nearer: the search from the lowered ghosts (the
-         * labels stay valid, and the stage's discharge starts from them). */
-        r->st.local_relabels++;
-        if (stage == 0)
-            gcut_i_region_relabel(r);
-        else
+        /* Stage 0 relabels plab afresh when the last discharge went past
+         * it (its labels were for more targets than the sink: not valid
+         * for the sink alone); otherwise they are still valid (the
+         * exchanges since only added residual into ghosts, which are not
+         * targets at stage 0). A later stage only adds targets, so labels
+         * only go down where the new ones are nearer: the search from the
+         * lowered ghosts (the labels stay valid, and the stage's discharge
+         * starts from them). */
+        if (stage > 0) {
+            r->st.local_relabels++;
             relabel_search(r, r->lab, 0);
+        } else if (!r->plab_sink) {
+            r->st.local_relabels++;
+            gcut_i_region_relabel(r);
+        }
+        r->plab_sink = stage == 0;
         r->full_scan = 1;
         pr_discharge(r);
         int left = 0;
