@@ -603,8 +603,68 @@ static int distinct_colours(const float *rgb, int64_t n, const uint8_t *select, 
     return 1;
 }
 
+/* The fit over m distinct colours with their pixel counts. Returns 0
+ * without memory (nothing done: the caller fits pixel by pixel). */
+static int fit_distinct(gcut_i_gmm *g, int32_t k, const float *ucol, const int64_t *uw, int64_t m,
+                        uint8_t want, int32_t rounds, gcut_status *st)
+{
+    uint8_t *ucomp = gcut_i_malloc_array(m, 1);
+    if (!ucomp)
+        return 0;
+    cpu_upasses c = {ucol, uw, m, ucomp};
+    const gcut_i_gmm_passes ps = {&c, u_start, u_split, u_assign};
+    *st = gcut_i_gmm_fit_passes(g, k, &ps, want, rounds);
+    gcut_i_free(ucomp);
+    return 1;
+}
+
 gcut_status gcut_i_gmm_fit(gcut_i_gmm *g, int32_t k, const float *rgb, int64_t n,
                            const uint8_t *select, uint8_t want, int32_t rounds, uint8_t *comp)
+{
+    return gcut_i_gmm_fit_index(g, k, rgb, n, NULL, select, want, rounds, comp);
+}
+
+/* The distinct colours of the pixels with select[p] == want from the
+ * image's colour index: the same list, in the same (code) order, and with
+ * the same counts as distinct_colours, by one counting pass. Returns 0
+ * when no pixel is selected or without memory. */
+static int distinct_from_index(const gcut_i_colour_index *ci, const uint8_t *select, uint8_t want,
+                               void **block, float **rgb_out, int64_t **w_out, int64_t *m_out)
+{
+    uint32_t *cnt = gcut_i_calloc((size_t)ci->u, sizeof(uint32_t));
+    if (!cnt)
+        return 0;
+    for (int64_t p = 0; p < ci->n; p++)
+        cnt[ci->id[p]] += select[p] == want;
+    int64_t m = 0;
+    for (int64_t i = 0; i < ci->u; i++)
+        m += cnt[i] != 0;
+    void *blk = m ? gcut_i_malloc((size_t)m * (3 * sizeof(float) + sizeof(int64_t))) : NULL;
+    if (!blk) {
+        gcut_i_free(cnt);
+        return 0;
+    }
+    int64_t *w = blk;
+    float *col = (float *)(w + m);
+    int64_t q = 0;
+    for (int64_t i = 0; i < ci->u; i++) {
+        if (!cnt[i])
+            continue;
+        w[q] = cnt[i];
+        memcpy(col + 3 * q, ci->col + 3 * i, 3 * sizeof(float));
+        q++;
+    }
+    gcut_i_free(cnt);
+    *block = blk;
+    *rgb_out = col;
+    *w_out = w;
+    *m_out = m;
+    return 1;
+}
+
+gcut_status gcut_i_gmm_fit_index(gcut_i_gmm *g, int32_t k, const float *rgb, int64_t n,
+                                 const gcut_i_colour_index *ci, const uint8_t *select,
+                                 uint8_t want, int32_t rounds, uint8_t *comp)
 {
     if (k < 1 || k > GCUT_I_GMM_MAX_K)
         return GCUT_FAIL(GCUT_ERR_INVALID, "GMM components %d outside 1..%d", (int)k,
@@ -612,18 +672,15 @@ gcut_status gcut_i_gmm_fit(gcut_i_gmm *g, int32_t k, const float *rgb, int64_t n
     void *block = NULL;
     float *ucol = NULL;
     int64_t *uw = NULL, m = 0;
-    if (!comp && distinct_colours(rgb, n, select, want, &block, &ucol, &uw, &m)) {
-        /* The caller wants no per-pixel components: the distinct colours. */
-        uint8_t *ucomp = gcut_i_malloc_array(m, 1);
-        if (ucomp) {
-            cpu_upasses c = {ucol, uw, m, ucomp};
-            const gcut_i_gmm_passes ps = {&c, u_start, u_split, u_assign};
-            gcut_status st = gcut_i_gmm_fit_passes(g, k, &ps, want, rounds);
-            gcut_i_free(ucomp);
-            gcut_i_free(block);
-            return st;
-        }
+    /* The caller wants no per-pixel components: the distinct colours. */
+    if (!comp && (ci && ci->u && ci->n == n
+                      ? distinct_from_index(ci, select, want, &block, &ucol, &uw, &m)
+                      : distinct_colours(rgb, n, select, want, &block, &ucol, &uw, &m))) {
+        gcut_status st = GCUT_OK;
+        const int done = fit_distinct(g, k, ucol, uw, m, want, rounds, &st);
         gcut_i_free(block);
+        if (done)
+            return st;
     }
     uint8_t *own = NULL;
     if (!comp) {
@@ -637,4 +694,87 @@ gcut_status gcut_i_gmm_fit(gcut_i_gmm *g, int32_t k, const float *rgb, int64_t n
     gcut_status st = gcut_i_gmm_fit_passes(g, k, &ps, want, rounds);
     gcut_i_free(own);
     return st;
+}
+
+/* ------------------------------------------------------------ the colour index */
+
+void gcut_i_colour_index_free(gcut_i_colour_index *ci)
+{
+    gcut_i_free(ci->id);
+    gcut_i_free(ci->col);
+    memset(ci, 0, sizeof *ci);
+}
+
+int gcut_i_colour_index_build(gcut_i_colour_index *ci, const float *rgb, int64_t n, int64_t max_u)
+{
+    memset(ci, 0, sizeof *ci);
+    if (n <= 0 || n > (int64_t)UINT32_MAX)
+        return 0;
+    /* Keys code << 32 | pixel, sorted by the code's three bytes (LSD,
+     * stable): the pixels of one colour end up together. */
+    uint64_t *key = gcut_i_malloc_array(2 * n, sizeof(uint64_t));
+    if (!key)
+        return 0;
+    uint64_t *tmp = key + n;
+    uint32_t cnt[3][256];
+    memset(cnt, 0, sizeof cnt);
+    for (int64_t p = 0; p < n; p++) {
+        const float *x = rgb + 3 * p;
+        const int32_t r = (int32_t)x[0], g = (int32_t)x[1], b = (int32_t)x[2];
+        if ((float)r != x[0] || (float)g != x[1] || (float)b != x[2] ||
+            ((uint32_t)r | (uint32_t)g | (uint32_t)b) > 255u) {
+            gcut_i_free(key);
+            return 0;
+        }
+        key[p] = (uint64_t)((uint32_t)r << 16 | (uint32_t)g << 8 | (uint32_t)b) << 32 |
+                 (uint64_t)p;
+        cnt[0][b]++;
+        cnt[1][g]++;
+        cnt[2][r]++;
+    }
+    uint64_t *base = key;
+    for (int pass = 0; pass < 3; pass++) {
+        const int shift = 32 + 8 * pass;
+        uint32_t at = 0;
+        for (int c = 0; c < 256; c++) {
+            const uint32_t k = cnt[pass][c];
+            cnt[pass][c] = at;
+            at += k;
+        }
+        uint32_t *o = cnt[pass];
+        for (int64_t i = 0; i < n; i++)
+            tmp[o[(key[i] >> shift) & 255u]++] = key[i];
+        uint64_t *t = key;
+        key = tmp;
+        tmp = t;
+    }
+    int64_t u = 1;
+    for (int64_t i = 1; i < n; i++)
+        u += (key[i] >> 32) != (key[i - 1] >> 32);
+    if (u > max_u) {
+        gcut_i_free(base);
+        return 0;
+    }
+    ci->id = gcut_i_malloc_array(n, sizeof(uint32_t));
+    ci->col = gcut_i_malloc_array(3 * u, sizeof(float));
+    if (!ci->id || !ci->col) {
+        gcut_i_free(base);
+        gcut_i_colour_index_free(ci);
+        return 0;
+    }
+    int64_t q = -1;
+    for (int64_t i = 0; i < n; i++) {
+        const uint32_t code = (uint32_t)(key[i] >> 32);
+        if (i == 0 || code != (uint32_t)(key[i - 1] >> 32)) {
+            q++;
+            ci->col[3 * q] = (float)(code >> 16);
+            ci->col[3 * q + 1] = (float)((code >> 8) & 255u);
+            ci->col[3 * q + 2] = (float)(code & 255u);
+        }
+        ci->id[(uint32_t)key[i]] = (uint32_t)q;
+    }
+    gcut_i_free(base);
+    ci->n = n;
+    ci->u = u;
+    return 1;
 }
