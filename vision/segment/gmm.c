@@ -663,8 +663,8 @@ static int distinct_from_index(const gcut_i_colour_index *ci, const uint8_t *sel
 }
 
 gcut_status gcut_i_gmm_fit_index(gcut_i_gmm *g, int32_t k, const float *rgb, int64_t n,
-                                 const gcut_i_colour_index *ci, const uint8_t *select,
-                                 uint8_t want, int32_t rounds, uint8_t *comp)
+                                 const gcut_i_colour_index *ci, const uint8_t *select, uint8_t want,
+                                 int32_t rounds, uint8_t *comp)
 {
     if (k < 1 || k > GCUT_I_GMM_MAX_K)
         return GCUT_FAIL(GCUT_ERR_INVALID, "GMM components %d outside 1..%d", (int)k,

@@ -291,8 +291,8 @@ static gcut_status cpu_data(gcut_i_seg_eval *ev, const gcut_i_seg_models *m, gcu
 }
 
 void gcut_i_seg_cpu_data(gcut_i_seg_eval *ev, const gcut_i_seg_models *m, gcut_i_box b,
-                         const uint8_t *seeds, gcut_i_energy *e, uint8_t *comp_fg,
-                         uint8_t *comp_bg, int classes)
+                         const uint8_t *seeds, gcut_i_energy *e, uint8_t *comp_fg, uint8_t *comp_bg,
+                         int classes)
 {
     const float *rgb = ev->rgb;
     const int gmm = m->gmm != NULL;
@@ -308,8 +308,7 @@ void gcut_i_seg_cpu_data(gcut_i_seg_eval *ev, const gcut_i_seg_models *m, gcut_i
         nll_colours(m->gmm[0], ci->col, ci->u, NULL, ev->unll, ev->ucomp);
         lut_bg = 1;
     }
-    if (ci && do_fg && b.w > 0 && box_colours(ev, b) &&
-        ev->nubox < (int64_t)b.w * b.h) {
+    if (ci && do_fg && b.w > 0 && box_colours(ev, b) && ev->nubox < (int64_t)b.w * b.h) {
         nll_colours(m->gmm[1], ev->ubox_col, ev->nubox, ev->ubox_id, ev->unll + ci->u,
                     ev->ucomp + ci->u);
         lut_fg = 1;
