@@ -140,6 +140,124 @@ static void test_gmm_fit_distinct_colours(void **state)
     free(comp);
 }
 
+/* The CPU evaluator's colour tables (seg_cpu.c): the image's colour index
+ * (every pixel's colour at its index, the colours in increasing code
+ * order, refused past max_u or for colours that are not whole numbers in
+ * 0..255), and the passes that use it against the same passes pixel by
+ * pixel: the data costs and both classes' components of a pass through
+ * the tables, bit for bit those of an evaluator without them (foreground
+ * seeds outside the box included); the learning step counted per colour,
+ * the models of gcut_i_gmm_learn_both byte for byte; the fit's colours
+ * counted from the index, the model of gcut_i_gmm_fit. */
+static void test_colour_tables(void **state)
+{
+    (void)state;
+    const int32_t w = 67, h = 41;
+    const int64_t n = (int64_t)w * h;
+    float *rgb = malloc(3 * n * sizeof(float));
+    uint8_t *seeds = malloc(n), *label = malloc(n), *sel = malloc(n);
+    srand(5);
+    for (int64_t p = 0; p < n; p++) {
+        const int c = rand() % 4;
+        const double base[4][3] = {{40, 60, 220}, {200, 100, 30}, {128, 128, 128}, {250, 5, 90}};
+        for (int i = 0; i < 3; i++)
+            rgb[3 * p + i] = (float)c8(base[c][i] + 1.5 * gauss());
+    }
+    /* A rectangle, and two foreground seeds outside it. */
+    assert_int_equal(gcut_seeds_from_rect(w, h, 9, 5, 40, 30, seeds), GCUT_OK);
+    seeds[2 * w + 3] = GCUT_SEED_FG;
+    seeds[(h - 2) * w + w - 4] = GCUT_SEED_FG;
+    for (int64_t p = 0; p < n; p++) {
+        sel[p] = seeds[p] == GCUT_SEED_BG ? 2 : 1;
+        label[p] = seeds[p] == GCUT_SEED_UNKNOWN ? (uint8_t)(rand() % 2) : seeds[p] == GCUT_SEED_FG;
+    }
+
+    /* The index. */
+    gcut_i_colour_index ci;
+    assert_int_equal(gcut_i_colour_index_build(&ci, rgb, n, n), 1);
+    assert_true(ci.u > 1 && ci.u <= n / 2);
+    for (int64_t p = 0; p < n; p++) {
+        assert_true(ci.id[p] < ci.u);
+        assert_memory_equal(ci.col + 3 * ci.id[p], rgb + 3 * p, 3 * sizeof(float));
+    }
+    for (int64_t i = 1; i < ci.u; i++) {
+        const float *a = ci.col + 3 * (i - 1), *b = ci.col + 3 * i;
+        const long ca = ((long)a[0] << 16) | ((long)a[1] << 8) | (long)a[2];
+        const long cb = ((long)b[0] << 16) | ((long)b[1] << 8) | (long)b[2];
+        assert_true(ca < cb);
+    }
+    gcut_i_colour_index none;
+    assert_int_equal(gcut_i_colour_index_build(&none, rgb, n, ci.u - 1), 0);
+    assert_null(none.id);
+
+    /* The fit from the index. */
+    gcut_i_gmm g[2], f2;
+    for (int c = 0; c < 2; c++) {
+        const uint8_t want = c ? 1 : 2;
+        assert_int_equal(gcut_i_gmm_fit_index(&g[c], 5, rgb, n, &ci, sel, want, 2, NULL), GCUT_OK);
+        assert_int_equal(gcut_i_gmm_fit(&f2, 5, rgb, n, sel, want, 2, NULL), GCUT_OK);
+        assert_memory_equal(&g[c], &f2, sizeof f2);
+    }
+
+    /* The data pass with the tables (through the evaluator's ops, which
+     * build them) and without (an evaluator whose index was refused). */
+    gcut_i_seg_eval with, without;
+    gcut_i_seg_eval_init(&with, w, h, rgb);
+    gcut_i_seg_eval_init(&without, w, h, rgb);
+    without.index_tried = 1;
+    gcut_i_energy e[2];
+    uint8_t *cf[2], *cb[2];
+    for (int i = 0; i < 2; i++) {
+        memset(&e[i], 0, sizeof e[i]);
+        e[i].dfg = calloc((size_t)n, sizeof(float));
+        e[i].dbg = calloc((size_t)n, sizeof(float));
+        cf[i] = calloc((size_t)n, 1);
+        cb[i] = calloc((size_t)n, 1);
+    }
+    const gcut_i_gmm *gp[2] = {&g[0], &g[1]};
+    const gcut_i_seg_models m = {gp, NULL};
+    const gcut_i_box box = gcut_i_seed_box(seeds, w, h);
+    assert_int_equal(with.ops->data(&with, &m, box, seeds, &e[0], cf[0], cb[0]), GCUT_OK);
+    assert_true(with.ci.u > 0 && with.ucomp_box); /* the tables were used */
+    gcut_i_seg_cpu_data(&without, &m, box, seeds, &e[1], cf[1], cb[1], 3);
+    assert_int_equal(without.ci.u, 0);
+    assert_memory_equal(e[0].dfg, e[1].dfg, n * sizeof(float));
+    assert_memory_equal(e[0].dbg, e[1].dbg, n * sizeof(float));
+    assert_memory_equal(cf[0], cf[1], (size_t)n);
+    assert_memory_equal(cb[0], cb[1], (size_t)n);
+
+    /* The learning step by colour against learn_both. */
+    gcut_i_gmm by_colour[2] = {g[0], g[1]}, by_pixel[2] = {g[0], g[1]};
+    assert_int_equal(with.ops->gmm_learn(&with, by_colour, 5, label, cb[0], cf[0]), GCUT_OK);
+    gcut_i_gmm_learn_both(by_pixel, 5, rgb, n, label, cb[1], cf[1]);
+    assert_memory_equal(by_colour, by_pixel, sizeof by_pixel);
+    assert_true(memcmp(&by_colour[1], &g[1], sizeof g[1]) != 0); /* it did learn */
+
+    /* A pass of one class leaves the tables apart from the arrays: the
+     * next learning step goes pixel by pixel. */
+    gcut_i_seg_cpu_data(&with, &m, box, seeds, &e[0], cf[0], cb[0], 2);
+    assert_false(with.ucomp_box);
+
+    /* Colours that are not whole numbers: no index, the same costs. */
+    rgb[3 * 7 + 1] = 17.5f;
+    gcut_i_colour_index frac;
+    assert_int_equal(gcut_i_colour_index_build(&frac, rgb, n, n), 0);
+
+    for (int i = 0; i < 2; i++) {
+        free(e[i].dfg);
+        free(e[i].dbg);
+        free(cf[i]);
+        free(cb[i]);
+    }
+    gcut_i_seg_eval_free(&with);
+    gcut_i_seg_eval_free(&without);
+    gcut_i_colour_index_free(&ci);
+    free(rgb);
+    free(seeds);
+    free(label);
+    free(sel);
+}
+
 static void test_gmm_two_clusters(void **state)
 {
     (void)state;
@@ -1604,6 +1722,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gmm_two_clusters),
         cmocka_unit_test(test_gmm_fit_distinct_colours),
+        cmocka_unit_test(test_colour_tables),
         cmocka_unit_test(test_gmm_flat_and_gray),
         cmocka_unit_test(test_histogram),
         cmocka_unit_test(test_beta),

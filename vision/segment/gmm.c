@@ -603,8 +603,68 @@ static int distinct_colours(const float *rgb, int64_t n, const uint8_t *select, 
     return 1;
 }
 
+/* The fit over m distinct colours with their pixel counts. Returns 0
+ * without memory (nothing done: the caller fits pixel by pixel). */
+static int fit_distinct(gcut_i_gmm *g, int32_t k, const float *ucol, const int64_t *uw, int64_t m,
+                        uint8_t want, int32_t rounds, gcut_status *st)
+{
+    uint8_t *ucomp = gcut_i_malloc_array(m, 1);
+    if (!ucomp)
+        return 0;
+    cpu_upasses c = {ucol, uw, m, ucomp};
+    const gcut_i_gmm_passes ps = {&c, u_start, u_split, u_assign};
+    *st = gcut_i_gmm_fit_passes(g, k, &ps, want, rounds);
+    gcut_i_free(ucomp);
+    return 1;
+}
+
 gcut_status gcut_i_gmm_fit(gcut_i_gmm *g, int32_t k, const float *rgb, int64_t n,
                            const uint8_t *select, uint8_t want, int32_t rounds, uint8_t *comp)
+{
+    return gcut_i_gmm_fit_index(g, k, rgb, n, NULL, select, want, rounds, comp);
+}
+
+/* The distinct colours of the pixels with select[p] == want from the
+ * image's colour index: the same list, in the same (code) order, and with
+ * the same counts as distinct_colours, by one counting pass. Returns 0
+ * when no pixel is selected or without memory. */
+static int distinct_from_index(const gcut_i_colour_index *ci, const uint8_t *select, uint8_t want,
+                               void **block, float **rgb_out, int64_t **w_out, int64_t *m_out)
+{
+    uint32_t *cnt = gcut_i_calloc((size_t)ci->u, sizeof(uint32_t));
+    if (!cnt)
+        return 0;
+    for (int64_t p = 0; p < ci->n; p++)
+        cnt[ci->id[p]] += select[p] == want;
+    int64_t m = 0;
+    for (int64_t i = 0; i < ci->u; i++)
+        m += cnt[i] != 0;
+    void *blk = m ? gcut_i_malloc((size_t)m * (3 * sizeof(float) + sizeof(int64_t))) : NULL;
+    if (!blk) {
+        gcut_i_free(cnt);
+        return 0;
+    }
+    int64_t *w = blk;
+    float *col = (float *)(w + m);
+    int64_t q = 0;
+    for (int64_t i = 0; i < ci->u; i++) {
+        if (!cnt[i])
+            continue;
+        w[q] = cnt[i];
+        memcpy(col + 3 * q, ci->col + 3 * i, 3 * sizeof(float));
+        q++;
+    }
+    gcut_i_free(cnt);
+    *block = blk;
+    *rgb_out = col;
+    *w_out = w;
+    *m_out = m;
+    return 1;
+}
+
+gcut_status gcut_i_gmm_fit_index(gcut_i_gmm *g, int32_t k, const float *rgb, int64_t n,
+                                 const gcut_i_colour_index *ci, const uint8_t *select, uint8_t want,
+                                 int32_t rounds, uint8_t *comp)
 {
     if (k < 1 || k > GCUT_I_GMM_MAX_K)
         return GCUT_FAIL(GCUT_ERR_INVALID, "GMM components %d outside 1..%d", (int)k,
@@ -612,18 +672,15 @@ gcut_status gcut_i_gmm_fit(gcut_i_gmm *g, int32_t k, const float *rgb, int64_t n
     void *block = NULL;
     float *ucol = NULL;
     int64_t *uw = NULL, m = 0;
-    if (!comp && distinct_colours(rgb, n, select, want, &block, &ucol, &uw, &m)) {
-        /* The caller wants no per-pixel components: the distinct colours. */
-        uint8_t *ucomp = gcut_i_malloc_array(m, 1);
-        if (ucomp) {
-            cpu_upasses c = {ucol, uw, m, ucomp};
-            const gcut_i_gmm_passes ps = {&c, u_start, u_split, u_assign};
-            gcut_status st = gcut_i_gmm_fit_passes(g, k, &ps, want, rounds);
-            gcut_i_free(ucomp);
-            gcut_i_free(block);
-            return st;
-        }
+    /* The caller wants no per-pixel components: the distinct colours. */
+    if (!comp && (ci && ci->u && ci->n == n
+                      ? distinct_from_index(ci, select, want, &block, &ucol, &uw, &m)
+                      : distinct_colours(rgb, n, select, want, &block, &ucol, &uw, &m))) {
+        gcut_status st = GCUT_OK;
+        const int done = fit_distinct(g, k, ucol, uw, m, want, rounds, &st);
         gcut_i_free(block);
+        if (done)
+            return st;
     }
     uint8_t *own = NULL;
     if (!comp) {
@@ -637,4 +694,99 @@ gcut_status gcut_i_gmm_fit(gcut_i_gmm *g, int32_t k, const float *rgb, int64_t n
     gcut_status st = gcut_i_gmm_fit_passes(g, k, &ps, want, rounds);
     gcut_i_free(own);
     return st;
+}
+
+/* ------------------------------------------------------------ the colour index */
+
+void gcut_i_colour_index_free(gcut_i_colour_index *ci)
+{
+    gcut_i_free(ci->id);
+    gcut_i_free(ci->col);
+    memset(ci, 0, sizeof *ci);
+}
+
+/* Set bits of a 64-bit word (SWAR: no builtin needed). */
+static inline uint32_t popcount64(uint64_t x)
+{
+    x = x - ((x >> 1) & 0x5555555555555555ull);
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
+    return (uint32_t)((x * 0x0101010101010101ull) >> 56);
+}
+
+/* A bitmap of the 2^24 codes marks the colours present; a colour's index
+ * is the number of marked codes below its own: the rank of its bitmap word
+ * (the marks of the words before it, computed only for the words of
+ * non-empty groups of 64, which are the only ones read) plus the marks
+ * below it in the word. Two passes over the pixels and the groups touched;
+ * about twice as fast as a radix sort of the codes with the pixels on the
+ * GrabCut images (2-13 % of the pixels have a colour of their own). */
+int gcut_i_colour_index_build(gcut_i_colour_index *ci, const float *rgb, int64_t n, int64_t max_u)
+{
+    enum { WORDS = 1 << 18, GROUPS = WORDS / 64 };
+    memset(ci, 0, sizeof *ci);
+    if (n <= 0 || n > (int64_t)UINT32_MAX)
+        return 0;
+    uint64_t *bits = gcut_i_calloc(WORDS, sizeof(uint64_t));
+    uint32_t *rank = gcut_i_malloc_array(WORDS, sizeof(uint32_t));
+    uint32_t *id = gcut_i_malloc_array(n, sizeof(uint32_t));
+    uint64_t groups[GROUPS / 64];
+    memset(groups, 0, sizeof groups);
+    int ok = bits && rank && id;
+    for (int64_t p = 0; ok && p < n; p++) {
+        const float *x = rgb + 3 * p;
+        const int32_t r = (int32_t)x[0], g = (int32_t)x[1], b = (int32_t)x[2];
+        if ((float)r != x[0] || (float)g != x[1] || (float)b != x[2] ||
+            ((uint32_t)r | (uint32_t)g | (uint32_t)b) > 255u) {
+            ok = 0;
+            break;
+        }
+        const uint32_t code = (uint32_t)r << 16 | (uint32_t)g << 8 | (uint32_t)b;
+        id[p] = code;
+        bits[code >> 6] |= 1ull << (code & 63u);
+        groups[code >> 18] |= 1ull << ((code >> 12) & 63u);
+    }
+    uint32_t u = 0;
+    for (int k = 0; ok && k < GROUPS / 64; k++)
+        for (uint64_t m = groups[k]; m; m &= m - 1) {
+            const int64_t w0 = ((int64_t)k * 64 + popcount64((m & -m) - 1)) * 64;
+            for (int64_t w = w0; w < w0 + 64; w++) {
+                rank[w] = u;
+                u += popcount64(bits[w]);
+            }
+        }
+    if (ok && (int64_t)u > max_u)
+        ok = 0;
+    if (ok && !(ci->col = gcut_i_malloc_array(3 * (int64_t)u, sizeof(float))))
+        ok = 0;
+    if (!ok) {
+        gcut_i_free(bits);
+        gcut_i_free(rank);
+        gcut_i_free(id);
+        return 0;
+    }
+    /* The colours in code order. */
+    int64_t q = 0;
+    for (int k = 0; k < GROUPS / 64; k++)
+        for (uint64_t m = groups[k]; m; m &= m - 1) {
+            const int64_t w0 = ((int64_t)k * 64 + popcount64((m & -m) - 1)) * 64;
+            for (int64_t w = w0; w < w0 + 64; w++)
+                for (uint64_t x = bits[w]; x; x &= x - 1) {
+                    const uint32_t code = (uint32_t)(w * 64 + popcount64((x & -x) - 1));
+                    ci->col[3 * q] = (float)(code >> 16);
+                    ci->col[3 * q + 1] = (float)((code >> 8) & 255u);
+                    ci->col[3 * q + 2] = (float)(code & 255u);
+                    q++;
+                }
+        }
+    for (int64_t p = 0; p < n; p++) {
+        const uint32_t code = id[p], w = code >> 6;
+        id[p] = rank[w] + popcount64(bits[w] & ((1ull << (code & 63u)) - 1));
+    }
+    gcut_i_free(bits);
+    gcut_i_free(rank);
+    ci->id = id;
+    ci->n = n;
+    ci->u = u;
+    return 1;
 }

@@ -46,6 +46,33 @@ GCUT_HIDDEN gcut_status gcut_i_gmm_fit(gcut_i_gmm *g, int32_t k, const float *rg
                                        const uint8_t *select, uint8_t want, int32_t rounds,
                                        uint8_t *comp);
 
+/* The distinct colours of an image with whole-number colours in [0, 255]
+ * (8-bit images): col holds the u colours in increasing order of their
+ * 24-bit codes (r << 16 | g << 8 | b), id[p] the index of pixel p's colour
+ * there. Every evaluation of a colour model gives the same bits for the
+ * same colour (gcut_i_gmm_nll_run works lane by lane), so a pass over the
+ * u colours and a gather by id gives the values of a pass over the n
+ * pixels. u == 0: no index. */
+typedef struct gcut_i_colour_index {
+    int64_t n, u;
+    uint32_t *id; /* n */
+    float *col;   /* 3u */
+} gcut_i_colour_index;
+
+/* Builds the index of the n colours rgb (3 floats each). Returns 0 with
+ * *ci empty when some colour is not a whole number in [0, 255], when the
+ * image has more than max_u distinct colours, or without memory. */
+GCUT_HIDDEN int gcut_i_colour_index_build(gcut_i_colour_index *ci, const float *rgb, int64_t n,
+                                          int64_t max_u);
+GCUT_HIDDEN void gcut_i_colour_index_free(gcut_i_colour_index *ci);
+
+/* gcut_i_gmm_fit, with the distinct colours of the class counted from ci
+ * (when not NULL, built and of n pixels) instead of sorted afresh: the
+ * same model, bit for bit. */
+GCUT_HIDDEN gcut_status gcut_i_gmm_fit_index(gcut_i_gmm *g, int32_t k, const float *rgb, int64_t n,
+                                             const gcut_i_colour_index *ci, const uint8_t *select,
+                                             uint8_t want, int32_t rounds, uint8_t *comp);
+
 /* Sufficient statistics of a set of pixels (one GMM component): count,
  * sums of r g b, sums of the products rr rg rb gg gb bb, in double. The
  * layout is that of GCUT_SEG_MOMENTS in vision_plugin.h. */
@@ -347,6 +374,19 @@ struct gcut_i_seg_eval {
     int64_t tbase_cap;         /* its size in pixels */
     const gcut_seg_plugin *pl; /* device: the back end's energies */
     void *dev;                 /* device: the plugin's state */
+    /* CPU: the image's distinct colours (seg_cpu.c, colour_tables), built
+     * at the first GMM pass unless they are not worth it (index_tried). */
+    gcut_i_colour_index ci;
+    int index_tried;
+    float *unll;       /* 2u: per distinct colour, the last data pass's costs (bg, fg) */
+    uint8_t *ucomp;    /* 2u: and most likely components */
+    gcut_i_box ubox;   /* the box whose colours ubox_col lists */
+    int64_t nubox;     /* how many: the distinct colours of the box */
+    uint32_t *ubox_id; /* nubox: their indices in ci */
+    float *ubox_col;   /* 3 nubox: the colours */
+    int ucomp_box;     /* comp_bg of every pixel and comp_fg of those in ubox are
+                          ucomp's, gathered by the last data pass */
+    uint32_t *ucount;  /* 2u: scratch of the learning step (pixels per colour) */
 };
 
 GCUT_HIDDEN extern const gcut_i_seg_eval_ops gcut_i_seg_eval_cpu;
@@ -358,9 +398,9 @@ GCUT_HIDDEN extern const gcut_i_seg_eval_ops gcut_i_seg_eval_cpu;
  * would write, bit for bit (each class's values come from its own model,
  * row by row, in the same calls). The incremental model update uses it
  * for the class whose model changed. */
-GCUT_HIDDEN void gcut_i_seg_cpu_data(const gcut_i_seg_eval *ev, const gcut_i_seg_models *m,
-                                     gcut_i_box b, const uint8_t *seeds, gcut_i_energy *e,
-                                     uint8_t *comp_fg, uint8_t *comp_bg, int classes);
+GCUT_HIDDEN void gcut_i_seg_cpu_data(gcut_i_seg_eval *ev, const gcut_i_seg_models *m, gcut_i_box b,
+                                     const uint8_t *seeds, gcut_i_energy *e, uint8_t *comp_fg,
+                                     uint8_t *comp_bg, int classes);
 GCUT_HIDDEN extern const gcut_i_seg_eval_ops gcut_i_seg_eval_device;
 
 /* A CPU evaluator of the width x height image rgb (kept, not copied). */
