@@ -137,7 +137,8 @@ typedef struct eb_node {
     int32_t d;      /* label */
     int32_t next;   /* active-queue link: EB_NONE if not queued, itself if last */
     uint8_t tree;   /* EB_FREE, EB_S or EB_T */
-    uint8_t pad[3];
+    uint8_t pcur;   /* the parent arc is a current arc (see eb_make_orphan) */
+    uint8_t pad[2];
 } eb_node;
 
 /* The engine, and the state the graph may keep between solves. */
@@ -149,9 +150,14 @@ typedef struct eb_state {
     eb_arc *arcs;
     eb_node *nodes;
     int32_t *cs, *ck; /* terminal capacities of the last solve */
-    int32_t *ring;    /* orphan FIFO: a node is in it at most once */
-    int32_t rhead, rlen;
-    int32_t qhead, qtail; /* active FIFO, linked through next */
+    int32_t *olink;   /* orphan buckets, linked: a node is in one at most once */
+    int32_t *cur;     /* an orphan's current arc, as an offset from first[v] */
+    int32_t *bhead;   /* bucket heads by label, S's (nb) then T's (nb) */
+    int32_t nb;       /* buckets per tree; higher labels share the last */
+    int32_t bmin[3], bmax[3]; /* the non-empty buckets of each tree lie within */
+    int64_t rlen;             /* orphans in the buckets */
+    int32_t qhead[3], qtail[3]; /* active FIFOs of S and T, linked through next */
+    int32_t queued[3]; /* queued nodes per tree (EB_FREE: left their tree while queued) */
     int64_t work, budget;
     int32_t front[3]; /* label of the last node that grew, per tree */
     int over;         /* the work budget is spent */
@@ -173,41 +179,94 @@ static inline void eb_push(eb_state *s, int64_t a, uint32_t f)
     gcut_i_marc_push(s->arcs, s->sister, a, f);
 }
 
+/* Queue v (of S or T) for growth in its tree's FIFO. A queued node that
+ * changes tree stays where it is; eb_pop_active moves it on. */
 static inline void eb_activate(eb_state *s, int32_t v)
 {
     eb_node *nv = &s->nodes[v];
     if (nv->next != EB_NONE)
         return;
+    const uint8_t t = nv->tree;
+    s->queued[t]++;
     nv->next = v;
-    if (s->qtail == EB_NONE)
-        s->qhead = v;
+    if (s->qtail[t] == EB_NONE)
+        s->qhead[t] = v;
     else
-        s->nodes[s->qtail].next = v;
-    s->qtail = v;
+        s->nodes[s->qtail[t]].next = v;
+    s->qtail[t] = v;
 }
 
+/* The next node to grow: from the tree with fewer nodes queued (as IBFS
+ * grows the smaller side first). Each tree's FIFO keeps its growth
+ * breadth-first; the choice only decides which tree moves, and the tree
+ * that closes first ends the solve (eb_run). On a power-law graph with 8
+ * sources and 8 sinks S keeps a handful of queued nodes while T's front
+ * covers the graph: one FIFO for both grew T over everything before S
+ * closed. */
 static inline int32_t eb_pop_active(eb_state *s)
 {
-    while (s->qhead != EB_NONE) {
-        const int32_t v = s->qhead;
+    for (;;) {
+        int t = s->queued[EB_S] <= s->queued[EB_T] ? EB_S : EB_T;
+        if (s->qhead[t] == EB_NONE)
+            t = t == EB_S ? EB_T : EB_S;
+        if (s->qhead[t] == EB_NONE)
+            return EB_NONE;
+        const int32_t v = s->qhead[t];
         eb_node *nv = &s->nodes[v];
-        s->qhead = nv->next == v ? EB_NONE : nv->next;
-        if (s->qhead == EB_NONE)
-            s->qtail = EB_NONE;
+        s->qhead[t] = nv->next == v ? EB_NONE : nv->next;
+        if (s->qhead[t] == EB_NONE)
+            s->qtail[t] = EB_NONE;
         nv->next = EB_NONE;
-        if (nv->tree != EB_FREE)
+        s->queued[nv->tree]--;
+        if (nv->tree == t)
             return v;
+        if (nv->tree != EB_FREE)
+            eb_activate(s, v); /* changed tree while queued: to its tree's FIFO */
     }
-    return EB_NONE;
 }
 
+/* Every change of a node's tree goes through here: a queued node moves to
+ * its new tree's count (the loop stops when one tree has none queued). */
+static inline void eb_set_tree(eb_state *s, int32_t v, uint8_t tree)
+{
+    eb_node *nv = &s->nodes[v];
+    if (nv->next != EB_NONE) {
+        s->queued[nv->tree]--;
+        s->queued[tree]++;
+    }
+    nv->tree = tree;
+}
+
+/* Orphans wait in buckets by tree and label and are processed lowest
+ * label first (eb_adopt), as in IBFS: a parent level is settled before the
+ * level below looks for parents in it, so a node is not re-hung under a
+ * node that is itself about to go. With one FIFO for all orphans, hubs of
+ * a power-law graph were orphaned again and again (1,089 orphanings of
+ * nodes of degree > 1000, 4 M arc scans, on 200K nodes).
+ *
+ * The current arc (IBFS): an orphan's search for a parent one level lower
+ * resumes at its old parent arc when that arc was itself found by such a
+ * search or by a relabel (pcur): the arcs before it held no parent at
+ * that level then, and seldom gain one (flow pulled along a tree arc opens
+ * residual only from the higher label to the lower one; nodes mostly join
+ * a tree at or above the levels already there). A parent missed all the
+ * same costs a relabel, which scans every arc and finds it again: the
+ * answer does not depend on it. */
 static inline void eb_make_orphan(eb_state *s, int32_t v)
 {
-    s->nodes[v].parent = EB_ORPHAN;
-    int32_t at = s->rhead + s->rlen;
-    if (at >= s->n)
-        at -= s->n;
-    s->ring[at] = v;
+    eb_node *nv = &s->nodes[v];
+    const int64_t off = nv->parent >= 0 && nv->pcur ? nv->parent - s->first[v] : 0;
+    s->cur[v] = off <= INT32_MAX ? (int32_t)off : 0;
+    nv->parent = EB_ORPHAN;
+    const int t = nv->tree == EB_S ? 0 : 1;
+    const int32_t b = nv->d < s->nb ? nv->d : s->nb - 1;
+    int32_t *head = &s->bhead[(int64_t)t * s->nb + b];
+    s->olink[v] = *head;
+    *head = v;
+    if (b < s->bmin[nv->tree])
+        s->bmin[nv->tree] = b;
+    if (b > s->bmax[nv->tree])
+        s->bmax[nv->tree] = b;
     s->rlen++;
     s->orphans++;
 }
@@ -304,14 +363,15 @@ static void eb_process_orphan(eb_state *s, int32_t x)
         return;
     }
 
-    /* Pass 1: a parent at the same level. */
-    for (int64_t a = beg; a < end; a++) {
+    /* Pass 1: a parent at the same level, from the current arc. */
+    for (int64_t a = beg + s->cur[x]; a < end; a++) {
         if (!eb_up_res(&arcs[a], tree))
             continue;
         const int32_t w = arcs[a].head;
         if (nodes[w].tree == tree && nodes[w].d == nx->d - 1) {
             nx->parent = a;
             nx->pnode = w;
+            nx->pcur = 1;
             if (nx->ex != 0)
                 eb_drain(s, x);
             return;
@@ -336,8 +396,9 @@ static void eb_process_orphan(eb_state *s, int32_t x)
      * orphan that would goes, and growth takes it back later. */
     const int32_t front = s->front[tree] > nx->d ? s->front[tree] : nx->d;
     if (best >= 0 && dmin <= front) {
-        nx->parent = best;
+        nx->parent = best; /* the first arc of the lowest label: a current arc */
         nx->pnode = arcs[best].head;
+        nx->pcur = 1;
         nx->d = dmin + 1;
         s->relabels++;
         eb_activate(s, x);
@@ -354,12 +415,12 @@ static void eb_process_orphan(eb_state *s, int32_t x)
             eb_activate(s, w);
     }
     if (nx->ex == 0) {
-        nx->tree = EB_FREE;
+        eb_set_tree(s, x, EB_FREE);
         nx->parent = EB_ROOT;
         return;
     }
     /* A deficit left in S (an excess in T) roots the other tree. */
-    nx->tree = tree == EB_S ? EB_T : EB_S;
+    eb_set_tree(s, x, tree == EB_S ? EB_T : EB_S);
     nx->parent = EB_ROOT;
     nx->d = 0;
     eb_activate(s, x);
@@ -372,9 +433,21 @@ static void eb_adopt(eb_state *s)
             s->over = 1;
             return;
         }
-        const int32_t x = s->ring[s->rhead];
-        if (++s->rhead == s->n)
-            s->rhead = 0;
+        /* The lowest non-empty bucket, S's first (the trees' orphans do not
+         * touch each other). */
+        int t = EB_S;
+        for (;; t = EB_T) {
+            int32_t *heads = s->bhead + (int64_t)(t - 1) * s->nb;
+            while (s->bmin[t] <= s->bmax[t] && heads[s->bmin[t]] == EB_NONE)
+                s->bmin[t]++;
+            if (s->bmin[t] <= s->bmax[t])
+                break;
+            s->bmin[t] = s->nb;
+            s->bmax[t] = -1;
+        }
+        int32_t *head = &s->bhead[(int64_t)(t - 1) * s->nb + s->bmin[t]];
+        const int32_t x = *head;
+        *head = s->olink[x];
         s->rlen--;
         eb_process_orphan(s, x);
     }
@@ -423,8 +496,9 @@ static void eb_grow(eb_state *s, int32_t v)
             const int32_t w = s->arcs[a].head;
             eb_node *nw = &nodes[w];
             if (nw->tree == EB_FREE) {
-                nw->tree = EB_S;
+                eb_set_tree(s, w, EB_S);
                 nw->parent = eb_sister(s, a);
+                nw->pcur = 0;
                 nw->pnode = v;
                 nw->d = nv->d + 1;
                 eb_activate(s, w);
@@ -438,8 +512,9 @@ static void eb_grow(eb_state *s, int32_t v)
             const int32_t w = s->arcs[a].head;
             eb_node *nw = &nodes[w];
             if (nw->tree == EB_FREE) {
-                nw->tree = EB_T;
+                eb_set_tree(s, w, EB_T);
                 nw->parent = eb_sister(s, a);
+                nw->pcur = 0;
                 nw->pnode = v;
                 nw->d = nv->d + 1;
                 eb_activate(s, w);
@@ -464,7 +539,16 @@ static gcut_status eb_run(eb_state *s)
     int32_t v;
     if (s->over)
         return EB_OVER_BUDGET;
-    while ((v = eb_pop_active(s)) != EB_NONE) {
+    /* Done as soon as one tree has nothing left to grow (orphans are all
+     * processed between two growth steps): a closed S holds every excess
+     * and reaches no deficit, a closed T holds every deficit and nothing
+     * outside it reaches one; either way the pseudoflow is maximum. Growing
+     * the other tree on would scan the rest of the graph for nothing: on a
+     * power-law graph with 8 sources S closes after a few dozen steps while
+     * T would cover the whole graph. What is still queued stays queued
+     * (a warm re-solve goes on from it); the canonical cut completes T
+     * where S closed first (eb_cut). */
+    while (s->queued[EB_S] > 0 && s->queued[EB_T] > 0 && (v = eb_pop_active(s)) != EB_NONE) {
         eb_grow(s, v);
         if (s->over)
             return EB_OVER_BUDGET;
@@ -486,7 +570,9 @@ static void eb_state_release(eb_state *s)
     gcut_i_free(s->nodes);
     gcut_i_free(s->cs);
     gcut_i_free(s->ck);
-    gcut_i_free(s->ring);
+    gcut_i_free(s->olink);
+    gcut_i_free(s->cur);
+    gcut_i_free(s->bhead);
     memset(s, 0, sizeof *s);
 }
 
@@ -499,12 +585,15 @@ static gcut_status eb_alloc(eb_state *s, int32_t n, int64_t m)
     s->nodes = gcut_i_malloc_array(n > 0 ? n : 1, sizeof(eb_node));
     s->cs = gcut_i_malloc_array(n > 0 ? n : 1, sizeof(int32_t));
     s->ck = gcut_i_malloc_array(n > 0 ? n : 1, sizeof(int32_t));
-    s->ring = gcut_i_malloc_array(n > 0 ? n : 1, sizeof(int32_t));
+    s->olink = gcut_i_malloc_array(n > 0 ? n : 1, sizeof(int32_t));
+    s->cur = gcut_i_malloc_array(n > 0 ? n : 1, sizeof(int32_t));
+    s->nb = n + 2;
+    s->bhead = gcut_i_malloc_array(2 * (int64_t)s->nb, sizeof(int32_t));
     /* The two big arrays are filled next: huge pages spare most of the
      * page faults (as cpu-bk's set-up). */
     gcut_i_advise_huge(s->arcs, (size_t)(m > 0 ? m : 1) * sizeof(eb_arc));
     gcut_i_advise_huge(s->nodes, (size_t)(n > 0 ? n : 1) * sizeof(eb_node));
-    if (!s->arcs || !s->nodes || !s->cs || !s->ck || !s->ring) {
+    if (!s->arcs || !s->nodes || !s->cs || !s->ck || !s->olink || !s->cur || !s->bhead) {
         eb_state_release(s);
         return GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-eibfs: cannot allocate %d nodes and %lld arcs",
                          (int)n, (long long)m);
@@ -512,10 +601,11 @@ static gcut_status eb_alloc(eb_state *s, int32_t n, int64_t m)
     return GCUT_OK;
 }
 
+/* The active queue is not reset: after a solve it may still hold nodes of
+ * the tree that did not close, which a warm re-solve goes on from. */
 static void eb_reset_counters(eb_state *s)
 {
-    s->qhead = s->qtail = EB_NONE;
-    s->rhead = s->rlen = 0;
+    s->rlen = 0; /* the buckets are empty after every solve that completed */
     s->work = 0;
     s->budget = EB_WORK_PER_ARC * (s->m + s->n) + EB_WORK_BASE;
     s->crossings = s->pushes = s->relabels = s->orphans = 0;
@@ -529,6 +619,12 @@ static void eb_init_cold(eb_state *s, const gcut_problem *p)
 {
     const gcut_bcsr *b = p->bcsr;
     gcut_i_marc_fill(s->arcs, b);
+    s->qhead[EB_S] = s->qtail[EB_S] = s->qhead[EB_T] = s->qtail[EB_T] = EB_NONE;
+    for (int64_t i = 0; i < 2 * (int64_t)s->nb; i++)
+        s->bhead[i] = EB_NONE;
+    s->bmin[EB_S] = s->bmin[EB_T] = s->nb;
+    s->bmax[EB_S] = s->bmax[EB_T] = -1;
+    s->queued[0] = s->queued[1] = s->queued[2] = 0;
     for (int32_t v = 0; v < s->n; v++) {
         eb_node *nv = &s->nodes[v];
         s->cs[v] = p->cap_source[v];
@@ -538,6 +634,7 @@ static void eb_init_cold(eb_state *s, const gcut_problem *p)
         nv->pnode = EB_NONE;
         nv->d = 0;
         nv->next = EB_NONE;
+        nv->pcur = 0;
         nv->tree = nv->ex > 0 ? EB_S : (nv->ex < 0 ? EB_T : EB_FREE);
         if (nv->tree != EB_FREE)
             eb_activate(s, v);
@@ -560,7 +657,7 @@ static void eb_init_warm(eb_state *s, const gcut_problem *p)
         const uint8_t own = nv->tree == EB_S ? 1 : (nv->tree == EB_T ? 2 : 0);
         if (own == 0) {
             if (nv->ex != 0) {
-                nv->tree = nv->ex > 0 ? EB_S : EB_T;
+                eb_set_tree(s, v, nv->ex > 0 ? EB_S : EB_T);
                 nv->parent = EB_ROOT;
                 nv->d = 0;
                 eb_activate(s, v);
@@ -580,7 +677,7 @@ static void eb_init_warm(eb_state *s, const gcut_problem *p)
                 eb_drain(s, v);
             }
         }
-        /* An orphan already in the ring is processed with its new excess. */
+        /* An orphan already in a bucket is processed with its new excess. */
     }
     eb_adopt(s);
 }
@@ -663,43 +760,142 @@ done:
     return st;
 }
 
+/* ------------------------------------------------------------ the cut */
+
+/* The canonical cut (residual.c: the sink side is every node from which a
+ * deficit, the sink's residual, is reachable) from the final forests. Every
+ * node of T reaches its root, a deficit, through tree arcs; when T is
+ * closed (nothing of it queued) nothing outside it reaches one, so the sink
+ * side is T and no arc is looked at. When S closed first, T is completed
+ * here as a search backwards over the residual arcs from T's queued nodes
+ * (the only ones of T not yet scanned), into the free nodes only (a closed
+ * S reaches nothing outside it). The search is direction-optimizing
+ * (Beamer, Asanovic, Patterson, SC 2012): from the frontier while its arcs
+ * are few against those of the free nodes left, else each free node looks
+ * through its own arcs for a residual one into the sink side and stops at
+ * the first; on a power-law graph where S closed after a few dozen growth
+ * steps, most free nodes find one in the first few arcs. The forests are
+ * not changed. */
+static gcut_status eb_cut(const eb_state *s, uint8_t *cut)
+{
+    const eb_node *const nodes = s->nodes;
+    const eb_arc *const arcs = s->arcs;
+    const int64_t *const first = s->first;
+    const int32_t n = s->n;
+    for (int32_t v = 0; v < n; v++)
+        cut[v] = nodes[v].tree == EB_T ? GCUT_SINK : GCUT_SOURCE;
+    if (s->queued[EB_T] == 0)
+        return GCUT_OK;
+
+    const int64_t nn = n > 0 ? n : 1;
+    int32_t *front = gcut_i_malloc_array(nn, sizeof(int32_t));
+    int32_t *next = gcut_i_malloc_array(nn, sizeof(int32_t));
+    int32_t *cand = gcut_i_malloc_array(nn, sizeof(int32_t));
+    if (!front || !next || !cand) {
+        gcut_i_free(front);
+        gcut_i_free(next);
+        gcut_i_free(cand);
+        return GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-eibfs: cannot allocate the cut search (%d nodes)",
+                         (int)n);
+    }
+    int32_t nf = 0, nc = 0;
+    int64_t mf = 0, mc = 0; /* arcs of the frontier and of the candidates */
+    for (int t = EB_S; t <= EB_T; t++) {
+        for (int32_t v = s->qhead[t]; v != EB_NONE;
+             v = nodes[v].next == v ? EB_NONE : nodes[v].next) {
+            if (nodes[v].tree == EB_T)
+                front[nf++] = v, mf += first[v + 1] - first[v];
+        }
+    }
+    for (int32_t v = 0; v < n; v++) {
+        if (nodes[v].tree == EB_FREE)
+            cand[nc++] = v, mc += first[v + 1] - first[v];
+    }
+    while (nf > 0 && nc > 0) {
+        int32_t nn2 = 0;
+        if (mf > mc / 14) {
+            /* Bottom-up: each candidate looks for a residual arc into the
+             * sink side (any level: nodes found earlier in the same sweep
+             * count too). The frontier becomes the nodes found. */
+            int32_t keep = 0;
+            for (int32_t i = 0; i < nc; i++) {
+                const int32_t v = cand[i];
+                if (cut[v] == GCUT_SINK)
+                    continue;
+                int64_t a = first[v];
+                const int64_t end = first[v + 1];
+                while (a < end && !(arcs[a].res && cut[arcs[a].head] == GCUT_SINK))
+                    a++;
+                if (a < end) {
+                    cut[v] = GCUT_SINK;
+                    next[nn2++] = v;
+                    mc -= end - first[v];
+                } else {
+                    cand[keep++] = v;
+                }
+            }
+            nc = keep;
+        } else {
+            /* Top-down: the frontier's in-neighbours through residual arcs
+             * (the arc w -> v is the sister of v's arc a: its residual is
+             * a's rev). */
+            for (int32_t i = 0; i < nf; i++) {
+                const int32_t v = front[i];
+                for (int64_t a = first[v]; a < first[v + 1]; a++) {
+                    const int32_t w = arcs[a].head;
+                    if (arcs[a].rev && cut[w] == GCUT_SOURCE && nodes[w].tree == EB_FREE) {
+                        cut[w] = GCUT_SINK;
+                        next[nn2++] = w;
+                        mc -= first[w + 1] - first[w];
+                    }
+                }
+            }
+        }
+        int32_t *t = front;
+        front = next;
+        next = t;
+        nf = nn2;
+        mf = 0;
+        for (int32_t i = 0; i < nf; i++)
+            mf += first[front[i] + 1] - first[front[i]];
+    }
+    gcut_i_free(front);
+    gcut_i_free(next);
+    gcut_i_free(cand);
+    return GCUT_OK;
+}
+
 /* ------------------------------------------------------------ driver */
 
 /* The answer from the engine's final state: value, canonical cut, flows. */
 static gcut_status eb_answer(eb_state *s, const gcut_problem *p, gcut_solution *sol)
 {
     const gcut_bcsr *b = p->bcsr;
-    const int32_t n = s->n;
     gcut_status st;
     if ((st = gcut_i_poll("cut", -1, NULL)) != GCUT_OK)
         return st;
     double t0 = gcut_i_now_ms();
-    uint32_t *res = gcut_i_malloc_array(b->m > 0 ? b->m : 1, sizeof(uint32_t));
-    int64_t *sink_res = gcut_i_malloc_array(n > 0 ? n : 1, sizeof(int64_t));
-    if (!res || !sink_res) {
-        st = GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-eibfs: cannot allocate the final residuals");
-        goto done;
-    }
-    for (int64_t a = 0; a < b->m; a++)
-        res[a] = s->arcs[a].res;
-    for (int32_t v = 0; v < n; v++)
-        sink_res[v] = s->nodes[v].ex < 0 ? -s->nodes[v].ex : 0;
-    if ((st = gcut_i_cut_from_residual(b, res, sink_res, sol->cut)) != GCUT_OK)
-        goto done;
+    uint32_t *res = NULL;
+    if ((st = eb_cut(s, sol->cut)) != GCUT_OK)
+        return st;
     sol->stats->cut_ms = gcut_i_now_ms() - t0;
     if (sol->edge_flows) {
         if ((st = gcut_i_poll("flows", -1, NULL)) != GCUT_OK)
-            goto done;
+            return st;
         t0 = gcut_i_now_ms();
-        if ((st = eb_flows(s, p, res, sol->edge_flows)) != GCUT_OK)
-            goto done;
+        res = gcut_i_malloc_array(b->m > 0 ? b->m : 1, sizeof(uint32_t));
+        if (!res)
+            return GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-eibfs: cannot allocate the final residuals");
+        for (int64_t a = 0; a < b->m; a++)
+            res[a] = s->arcs[a].res;
+        st = eb_flows(s, p, res, sol->edge_flows);
+        gcut_i_free(res);
+        if (st != GCUT_OK)
+            return st;
         sol->stats->flow_ms = gcut_i_now_ms() - t0;
     }
     sol->flow = eb_value(s);
-done:
-    gcut_i_free(res);
-    gcut_i_free(sink_res);
-    return st;
+    return GCUT_OK;
 }
 
 gcut_status gcut_i_eibfs_solve_kept(void **kept, const gcut_problem *p,
