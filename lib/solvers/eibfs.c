@@ -49,8 +49,9 @@
  * Orphans (the three passes of IBFS). An orphan x of label d looks for a
  * parent of its tree of label d - 1 with a residual arc towards it (same
  * level: nothing below x changes). Failing that, every child of x is
- * orphaned and x is relabelled under the neighbour of smallest label, and
- * queued to grow again; orphans are not candidates, and the new label may
+ * orphaned and x is relabelled under the neighbour of smallest label (not
+ * queued again: see eb_process_orphan); orphans are not candidates, and
+ * the new label may
  * pass the growth front (the label of the last node that grew in that
  * tree) by at most one: IBFS's bound, without which two orphans can lift
  * each other for ever. Otherwise, or with no neighbour of its tree, x
@@ -403,7 +404,11 @@ static void eb_process_orphan(eb_state *s, int32_t x)
         nx->pcur = 1;
         nx->d = dmin + 1;
         s->relabels++;
-        eb_activate(s, x);
+        /* Not queued again: a relabel changes no residual and no
+         * neighbour's tree, so x keeps the queue invariant it had (every
+         * residual arc of it within its tree, or x still queued). Growing
+         * it again scanned every arc of every relabelled node for nothing
+         * (3.3 M relabels on a 0.3 MP GrabCut graph). */
         if (nx->ex != 0)
             eb_drain(s, x);
         return;
