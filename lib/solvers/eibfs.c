@@ -219,6 +219,10 @@ static inline int32_t eb_pop_active(eb_state *s)
         s->qhead[t] = nv->next == v ? EB_NONE : nv->next;
         if (s->qhead[t] == EB_NONE)
             s->qtail[t] = EB_NONE;
+#if defined(__GNUC__)
+        else /* the next pop of this tree: its record is a miss otherwise */
+            __builtin_prefetch(&s->nodes[s->qhead[t]]);
+#endif
         nv->next = EB_NONE;
         s->queued[nv->tree]--;
         if (nv->tree == t)
