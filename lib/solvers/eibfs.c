@@ -29,8 +29,9 @@
  * happens. Roots of the first forests have label 0.
  *
  * Growth. An active node v scans its arcs: a free neighbour joins v's tree
- * as a child of label d(v) + 1 (breadth-first: the active queue is FIFO,
- * so labels grow a level at a time); a neighbour of the other tree closes
+ * as a child of label d(v) + 1 (breadth-first: each tree has a FIFO of its
+ * active nodes, so its labels grow a level at a time, and the two trees
+ * take turns, one node each); a neighbour of the other tree closes
  * an S -> T residual arc (x, y), and the arc's residual crosses at once,
  * bounded only by what the two roots hold (the ESA 2015 augmentation: the
  * tree arcs between are not searched for a bottleneck; the walk up only
@@ -46,17 +47,17 @@
  * node below becomes an orphan and keeps what it still holds; a root whose
  * excess changes sign (or reaches 0) becomes an orphan too.
  *
- * Orphans (the three passes of IBFS). An orphan x of label d looks for a
- * parent of its tree of label d - 1 with a residual arc towards it (same
- * level: nothing below x changes). Failing that, every child of x is
- * orphaned and x is relabelled under the neighbour of smallest label (not
- * queued again: see eb_process_orphan); orphans are not candidates, and
- * the new label may
+ * Orphans (the three passes of IBFS). Orphans are processed lowest label
+ * first, S's before T's (buckets by label, eb_make_orphan). An orphan x of
+ * label d looks for a parent of its tree of label d - 1 with a residual arc
+ * towards it (same level: nothing below x changes), from its current arc
+ * on. Failing that, every child of x is orphaned and x is relabelled under
+ * the neighbour of smallest label (not queued again: see
+ * eb_process_orphan); orphans are not candidates, and the new label may
  * pass the growth front (the label of the last node that grew in that
  * tree) by at most one: IBFS's bound, without which two orphans can lift
  * each other for ever. Otherwise, or with no neighbour of its tree, x
- * leaves it:
- * with nothing held it becomes free, with a deficit in S it becomes a root
+ * leaves it: with nothing held it becomes free, with a deficit in S it becomes a root
  * of T (and with an excess in T a root of S), at label 0; the neighbours of
  * its old tree that reach it become active again. An orphan that found a
  * parent drains what it holds on.
@@ -67,10 +68,13 @@
  * T. The queue invariant: a node not queued has every residual arc out of
  * it (S) or into it (T) within its tree; growth keeps it, a crossing
  * looks at its arc again until the arc is saturated or a tree has moved
- * away, and a node that leaves a tree re-activates
- * the nodes of that tree that reach it. When the queue is empty, S is
- * closed under residual arcs, T is closed backwards, and they are
- * disjoint: no excess can reach a deficit, the pseudoflow is maximum.
+ * away, and a node that leaves a tree re-activates the nodes of that tree
+ * that reach it. When no node of S is queued (and no orphan waits), S is
+ * closed under residual arcs; when none of T is, T is closed backwards;
+ * either is enough, since S holds every excess and T every deficit and the
+ * two are disjoint: no excess can reach a deficit, the pseudoflow is
+ * maximum. The solve stops at the first tree that closes; the other keeps
+ * its queue (eb_run).
  * Excess may go round (a crossing does not add to the flow by itself), and
  * on layered graphs (genrmf) orphans churn, so the solve has a work budget
  * (EB_WORK_PER_ARC arc scans per arc): past it the problem is handed to
@@ -82,8 +86,9 @@
  * of every node shifted by a constant large enough to make its terminal
  * flows non-negative; the shift moves every cut by the same amount, so the
  * minimum cuts and, after taking the shift off, the value stay those of
- * the problem). The canonical cut comes from the residual graph
- * (residual.c, with sink residual max(-ex, 0)). Per-edge flows: a root of T
+ * the problem). The canonical cut (residual.c's: the nodes that reach a
+ * deficit) is T when T closed, and T completed by a search into the free
+ * nodes when S closed first (eb_cut). Per-edge flows: a root of T
  * may hold a deficit larger than its sink capacity (more flow left than
  * arrived), so two phase-II passes of flow.c run: one on the reversed
  * graph sends such deficits back towards the sink, one returns the
@@ -101,8 +106,9 @@
  * cut of a maximum pseudoflow, the value is fixed).
  *
  * Layout: 16 bytes per arc (head, residual, the sister's residual
- * mirrored, the offset to the sister), 32 bytes per node, plus 12 per node
- * (the orphan ring and the kept terminal capacities).
+ * mirrored, the offset to the sister), 32 bytes per node, plus 16 per node
+ * (the kept terminal capacities, the orphan links and current arcs) and
+ * the orphan buckets (at most 512 KiB).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -119,6 +125,11 @@ enum { EB_FREE = 0, EB_S = 1, EB_T = 2 };
 
 /* Growth scans between two looks at the clock. */
 #define EB_CLOCK_EVERY 4096
+
+/* Orphan buckets per tree: labels past the last share it (their order
+ * there is a heuristic's only). Breadth-first labels of the graphs we meet
+ * stay far below; a fixed 512 KiB instead of 8 bytes per node. */
+#define EB_BUCKETS (1 << 16)
 
 /* Work budget: arc scans per arc (plus a constant) before the solve is
  * handed to cpu-hpf (see the top). Vision grids and volumes take about 1
@@ -598,7 +609,7 @@ static gcut_status eb_alloc(eb_state *s, int32_t n, int64_t m)
     s->ck = gcut_i_malloc_array(n > 0 ? n : 1, sizeof(int32_t));
     s->olink = gcut_i_malloc_array(n > 0 ? n : 1, sizeof(int32_t));
     s->cur = gcut_i_malloc_array(n > 0 ? n : 1, sizeof(int32_t));
-    s->nb = n + 2;
+    s->nb = n + 2 < EB_BUCKETS ? n + 2 : EB_BUCKETS;
     s->bhead = gcut_i_malloc_array(2 * (int64_t)s->nb, sizeof(int32_t));
     /* The two big arrays are filled next: huge pages spare most of the
      * page faults (as cpu-bk's set-up). */
