@@ -106,16 +106,17 @@
  * cut of a maximum pseudoflow, the value is fixed).
  *
  * Layout: 16 bytes per arc (head, residual, the sister's residual
- * mirrored, the offset to the sister), 32 bytes per node, plus 16 per node
- * (the kept terminal capacities, the orphan links and current arcs) and
- * the orphan buckets (at most 512 KiB).
+ * mirrored, the offset to the sister), 32 bytes per node (an orphan's
+ * current arc and bucket link in it), plus 8 per node (the kept terminal
+ * capacities) and the orphan buckets (at most 512 KiB).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "solvers/solvers_internal.h"
 
-/* Parent codes (real parents are arc indices >= 0). */
+/* Parent codes (real parents are arc indices >= 0). An orphan's parent is
+ * EB_ORPHAN - c, c >= 0 the offset of its current arc (eb_make_orphan). */
 #define EB_ROOT ((int64_t)-1)
 #define EB_ORPHAN ((int64_t)-2)
 
@@ -144,8 +145,8 @@ typedef gcut_i_marc eb_arc;
 
 typedef struct eb_node {
     int64_t ex;     /* excess (> 0) or deficit (< 0) */
-    int64_t parent; /* arc from this node to its parent, EB_ROOT or EB_ORPHAN */
-    int32_t pnode;  /* head of the parent arc */
+    int64_t parent; /* arc from this node to its parent, EB_ROOT or <= EB_ORPHAN */
+    int32_t pnode;  /* head of the parent arc; an orphan's: the next in its bucket */
     int32_t d;      /* label */
     int32_t next;   /* active-queue link: EB_NONE if not queued, itself if last */
     uint8_t tree;   /* EB_FREE, EB_S or EB_T */
@@ -162,8 +163,6 @@ typedef struct eb_state {
     eb_arc *arcs;
     eb_node *nodes;
     int32_t *cs, *ck; /* terminal capacities of the last solve */
-    int32_t *olink;   /* orphan buckets, linked: a node is in one at most once */
-    int32_t *cur;     /* an orphan's current arc, as an offset from first[v] */
     int32_t *bhead;   /* bucket heads by label, S's (nb) then T's (nb) */
     int32_t nb;       /* buckets per tree; higher labels share the last */
     int32_t bmin[3], bmax[3]; /* the non-empty buckets of each tree lie within */
@@ -273,13 +272,14 @@ static inline void eb_set_tree(eb_state *s, int32_t v, uint8_t tree)
 static inline void eb_make_orphan(eb_state *s, int32_t v)
 {
     eb_node *nv = &s->nodes[v];
-    const int64_t off = nv->parent >= 0 && nv->pcur ? nv->parent - s->first[v] : 0;
-    s->cur[v] = off <= INT32_MAX ? (int32_t)off : 0;
-    nv->parent = EB_ORPHAN;
+    /* The current arc and the bucket link live in the record (parent and
+     * pnode mean nothing while it is an orphan): an orphan costs no access
+     * beyond its own record. */
+    nv->parent = EB_ORPHAN - (nv->parent >= 0 && nv->pcur ? nv->parent - s->first[v] : 0);
     const int t = nv->tree == EB_S ? 0 : 1;
     const int32_t b = nv->d < s->nb ? nv->d : s->nb - 1;
     int32_t *head = &s->bhead[(int64_t)t * s->nb + b];
-    s->olink[v] = *head;
+    nv->pnode = *head;
     *head = v;
     if (b < s->bmin[nv->tree])
         s->bmin[nv->tree] = b;
@@ -302,7 +302,7 @@ static void eb_drain_s(eb_state *s, int32_t x)
                 eb_make_orphan(s, x);
             return;
         }
-        if (nx->parent == EB_ORPHAN || nx->ex >= 0)
+        if (nx->parent <= EB_ORPHAN || nx->ex >= 0)
             return;
         /* Flow runs parent -> x: against the parent arc, whose rev is that
          * residual. */
@@ -331,7 +331,7 @@ static void eb_drain_t(eb_state *s, int32_t x)
                 eb_make_orphan(s, x);
             return;
         }
-        if (nx->parent == EB_ORPHAN || nx->ex <= 0)
+        if (nx->parent <= EB_ORPHAN || nx->ex <= 0)
             return;
         const int64_t p = nx->parent;
         const uint32_t r = s->arcs[p].res;
@@ -382,7 +382,7 @@ static void eb_process_orphan(eb_state *s, int32_t x)
     }
 
     /* Pass 1: a parent at the same level, from the current arc. */
-    for (int64_t a = beg + s->cur[x]; a < end; a++) {
+    for (int64_t a = beg + (EB_ORPHAN - nx->parent); a < end; a++) {
         if (!eb_up_res(&arcs[a], tree))
             continue;
         const int32_t w = arcs[a].head;
@@ -406,7 +406,7 @@ static void eb_process_orphan(eb_state *s, int32_t x)
             continue;
         if (nw->parent >= 0 && nw->pnode == x)
             eb_make_orphan(s, w);
-        else if (nw->parent != EB_ORPHAN && eb_up_res(&arcs[a], tree) && nw->d < dmin)
+        else if (nw->parent >= EB_ROOT && eb_up_res(&arcs[a], tree) && nw->d < dmin)
             dmin = nw->d, best = a;
     }
     /* The label may not pass the growth front by more than one (IBFS's
@@ -469,7 +469,7 @@ static void eb_adopt(eb_state *s)
         }
         int32_t *head = &s->bhead[(int64_t)(t - 1) * s->nb + s->bmin[t]];
         const int32_t x = *head;
-        *head = s->olink[x];
+        *head = s->nodes[x].pnode;
         s->rlen--;
         eb_process_orphan(s, x);
     }
@@ -592,8 +592,6 @@ static void eb_state_release(eb_state *s)
     gcut_i_free(s->nodes);
     gcut_i_free(s->cs);
     gcut_i_free(s->ck);
-    gcut_i_free(s->olink);
-    gcut_i_free(s->cur);
     gcut_i_free(s->bhead);
     memset(s, 0, sizeof *s);
 }
@@ -607,15 +605,13 @@ static gcut_status eb_alloc(eb_state *s, int32_t n, int64_t m)
     s->nodes = gcut_i_malloc_array(n > 0 ? n : 1, sizeof(eb_node));
     s->cs = gcut_i_malloc_array(n > 0 ? n : 1, sizeof(int32_t));
     s->ck = gcut_i_malloc_array(n > 0 ? n : 1, sizeof(int32_t));
-    s->olink = gcut_i_malloc_array(n > 0 ? n : 1, sizeof(int32_t));
-    s->cur = gcut_i_malloc_array(n > 0 ? n : 1, sizeof(int32_t));
     s->nb = n + 2 < EB_BUCKETS ? n + 2 : EB_BUCKETS;
     s->bhead = gcut_i_malloc_array(2 * (int64_t)s->nb, sizeof(int32_t));
     /* The two big arrays are filled next: huge pages spare most of the
      * page faults (as cpu-bk's set-up). */
     gcut_i_advise_huge(s->arcs, (size_t)(m > 0 ? m : 1) * sizeof(eb_arc));
     gcut_i_advise_huge(s->nodes, (size_t)(n > 0 ? n : 1) * sizeof(eb_node));
-    if (!s->arcs || !s->nodes || !s->cs || !s->ck || !s->olink || !s->cur || !s->bhead) {
+    if (!s->arcs || !s->nodes || !s->cs || !s->ck || !s->bhead) {
         eb_state_release(s);
         return GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-eibfs: cannot allocate %d nodes and %lld arcs",
                          (int)n, (long long)m);
