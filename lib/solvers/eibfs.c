@@ -165,10 +165,10 @@ typedef struct eb_state {
     int32_t *cs, *ck; /* terminal capacities of the last solve */
     int32_t *bhead;   /* bucket heads by label, S's (nb) then T's (nb) */
     int32_t nb;       /* buckets per tree; higher labels share the last */
-    int32_t bmin[3], bmax[3]; /* the non-empty buckets of each tree lie within */
-    int64_t rlen;             /* orphans in the buckets */
+    int32_t bmin[3], bmax[3];   /* the non-empty buckets of each tree lie within */
+    int64_t rlen;               /* orphans in the buckets */
     int32_t qhead[3], qtail[3]; /* active FIFOs of S and T, linked through next */
-    int32_t queued[3]; /* queued nodes per tree (EB_FREE: left their tree while queued) */
+    int32_t queued[3];          /* queued nodes per tree (EB_FREE: left their tree while queued) */
     int64_t work, budget;
     int32_t front[3]; /* label of the last node that grew, per tree */
     int over;         /* the work budget is spent */
