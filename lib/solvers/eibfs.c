@@ -29,8 +29,9 @@
  * happens. Roots of the first forests have label 0.
  *
  * Growth. An active node v scans its arcs: a free neighbour joins v's tree
- * as a child of label d(v) + 1 (breadth-first: the active queue is FIFO,
- * so labels grow a level at a time); a neighbour of the other tree closes
+ * as a child of label d(v) + 1 (breadth-first: each tree has a FIFO of its
+ * active nodes, so its labels grow a level at a time, and the two trees
+ * take turns, one node each); a neighbour of the other tree closes
  * an S -> T residual arc (x, y), and the arc's residual crosses at once,
  * bounded only by what the two roots hold (the ESA 2015 augmentation: the
  * tree arcs between are not searched for a bottleneck; the walk up only
@@ -46,16 +47,17 @@
  * node below becomes an orphan and keeps what it still holds; a root whose
  * excess changes sign (or reaches 0) becomes an orphan too.
  *
- * Orphans (the three passes of IBFS). An orphan x of label d looks for a
- * parent of its tree of label d - 1 with a residual arc towards it (same
- * level: nothing below x changes). Failing that, every child of x is
- * orphaned and x is relabelled under the neighbour of smallest label, and
- * queued to grow again; orphans are not candidates, and the new label may
+ * Orphans (the three passes of IBFS). Orphans are processed lowest label
+ * first, S's before T's (buckets by label, eb_make_orphan). An orphan x of
+ * label d looks for a parent of its tree of label d - 1 with a residual arc
+ * towards it (same level: nothing below x changes), from its current arc
+ * on. Failing that, every child of x is orphaned and x is relabelled under
+ * the neighbour of smallest label (not queued again: see
+ * eb_process_orphan); orphans are not candidates, and the new label may
  * pass the growth front (the label of the last node that grew in that
  * tree) by at most one: IBFS's bound, without which two orphans can lift
  * each other for ever. Otherwise, or with no neighbour of its tree, x
- * leaves it:
- * with nothing held it becomes free, with a deficit in S it becomes a root
+ * leaves it: with nothing held it becomes free, with a deficit in S it becomes a root
  * of T (and with an excess in T a root of S), at label 0; the neighbours of
  * its old tree that reach it become active again. An orphan that found a
  * parent drains what it holds on.
@@ -66,10 +68,13 @@
  * T. The queue invariant: a node not queued has every residual arc out of
  * it (S) or into it (T) within its tree; growth keeps it, a crossing
  * looks at its arc again until the arc is saturated or a tree has moved
- * away, and a node that leaves a tree re-activates
- * the nodes of that tree that reach it. When the queue is empty, S is
- * closed under residual arcs, T is closed backwards, and they are
- * disjoint: no excess can reach a deficit, the pseudoflow is maximum.
+ * away, and a node that leaves a tree re-activates the nodes of that tree
+ * that reach it. When no node of S is queued (and no orphan waits), S is
+ * closed under residual arcs; when none of T is, T is closed backwards;
+ * either is enough, since S holds every excess and T every deficit and the
+ * two are disjoint: no excess can reach a deficit, the pseudoflow is
+ * maximum. The solve stops at the first tree that closes; the other keeps
+ * its queue (eb_run).
  * Excess may go round (a crossing does not add to the flow by itself), and
  * on layered graphs (genrmf) orphans churn, so the solve has a work budget
  * (EB_WORK_PER_ARC arc scans per arc): past it the problem is handed to
@@ -81,8 +86,9 @@
  * of every node shifted by a constant large enough to make its terminal
  * flows non-negative; the shift moves every cut by the same amount, so the
  * minimum cuts and, after taking the shift off, the value stay those of
- * the problem). The canonical cut comes from the residual graph
- * (residual.c, with sink residual max(-ex, 0)). Per-edge flows: a root of T
+ * the problem). The canonical cut (residual.c's: the nodes that reach a
+ * deficit) is T when T closed, and T completed by a search into the free
+ * nodes when S closed first (eb_cut). Per-edge flows: a root of T
  * may hold a deficit larger than its sink capacity (more flow left than
  * arrived), so two phase-II passes of flow.c run: one on the reversed
  * graph sends such deficits back towards the sink, one returns the
@@ -100,15 +106,17 @@
  * cut of a maximum pseudoflow, the value is fixed).
  *
  * Layout: 16 bytes per arc (head, residual, the sister's residual
- * mirrored, the offset to the sister), 32 bytes per node, plus 12 per node
- * (the orphan ring and the kept terminal capacities).
+ * mirrored, the offset to the sister), 32 bytes per node (an orphan's
+ * current arc and bucket link in it), plus 8 per node (the kept terminal
+ * capacities) and the orphan buckets (at most 512 KiB).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "solvers/solvers_internal.h"
 
-/* Parent codes (real parents are arc indices >= 0). */
+/* Parent codes (real parents are arc indices >= 0). An orphan's parent is
+ * EB_ORPHAN - c, c >= 0 the offset of its current arc (eb_make_orphan). */
 #define EB_ROOT ((int64_t)-1)
 #define EB_ORPHAN ((int64_t)-2)
 
@@ -118,6 +126,11 @@ enum { EB_FREE = 0, EB_S = 1, EB_T = 2 };
 
 /* Growth scans between two looks at the clock. */
 #define EB_CLOCK_EVERY 4096
+
+/* Orphan buckets per tree: labels past the last share it (their order
+ * there is a heuristic's only). Breadth-first labels of the graphs we meet
+ * stay far below; a fixed 512 KiB instead of 8 bytes per node. */
+#define EB_BUCKETS (1 << 16)
 
 /* Work budget: arc scans per arc (plus a constant) before the solve is
  * handed to cpu-hpf (see the top). Vision grids and volumes take about 1
@@ -132,12 +145,13 @@ typedef gcut_i_marc eb_arc;
 
 typedef struct eb_node {
     int64_t ex;     /* excess (> 0) or deficit (< 0) */
-    int64_t parent; /* arc from this node to its parent, EB_ROOT or EB_ORPHAN */
-    int32_t pnode;  /* head of the parent arc */
+    int64_t parent; /* arc from this node to its parent, EB_ROOT or <= EB_ORPHAN */
+    int32_t pnode;  /* head of the parent arc; an orphan's: the next in its bucket */
     int32_t d;      /* label */
     int32_t next;   /* active-queue link: EB_NONE if not queued, itself if last */
     uint8_t tree;   /* EB_FREE, EB_S or EB_T */
-    uint8_t pad[3];
+    uint8_t pcur;   /* the parent arc is a current arc (see eb_make_orphan) */
+    uint8_t pad[2];
 } eb_node;
 
 /* The engine, and the state the graph may keep between solves. */
@@ -149,12 +163,16 @@ typedef struct eb_state {
     eb_arc *arcs;
     eb_node *nodes;
     int32_t *cs, *ck; /* terminal capacities of the last solve */
-    int32_t *ring;    /* orphan FIFO: a node is in it at most once */
-    int32_t rhead, rlen;
-    int32_t qhead, qtail; /* active FIFO, linked through next */
+    int32_t *bhead;   /* bucket heads by label, S's (nb) then T's (nb) */
+    int32_t nb;       /* buckets per tree; higher labels share the last */
+    int32_t bmin[3], bmax[3];   /* the non-empty buckets of each tree lie within */
+    int64_t rlen;               /* orphans in the buckets */
+    int32_t qhead[3], qtail[3]; /* active FIFOs of S and T, linked through next */
+    int32_t queued[3];          /* queued nodes per tree (EB_FREE: left their tree while queued) */
     int64_t work, budget;
     int32_t front[3]; /* label of the last node that grew, per tree */
     int over;         /* the work budget is spent */
+    int turn;         /* the tree that grows next (eb_pop_active) */
     int valid;        /* a solve completed: the state may start the next */
     /* counters of the current solve */
     int64_t crossings, pushes, relabels, orphans;
@@ -173,41 +191,100 @@ static inline void eb_push(eb_state *s, int64_t a, uint32_t f)
     gcut_i_marc_push(s->arcs, s->sister, a, f);
 }
 
+/* Queue v (of S or T) for growth in its tree's FIFO. A queued node that
+ * changes tree stays where it is; eb_pop_active moves it on. */
 static inline void eb_activate(eb_state *s, int32_t v)
 {
     eb_node *nv = &s->nodes[v];
     if (nv->next != EB_NONE)
         return;
+    const uint8_t t = nv->tree;
+    s->queued[t]++;
     nv->next = v;
-    if (s->qtail == EB_NONE)
-        s->qhead = v;
+    if (s->qtail[t] == EB_NONE)
+        s->qhead[t] = v;
     else
-        s->nodes[s->qtail].next = v;
-    s->qtail = v;
+        s->nodes[s->qtail[t]].next = v;
+    s->qtail[t] = v;
 }
 
+/* The next node to grow: S and T take turns, one node each (IBFS grows
+ * both trees alike). Each tree's FIFO keeps its growth breadth-first, and
+ * the tree that closes first ends the solve (eb_run). On a power-law graph
+ * with 8 sources and 8 sinks S keeps a handful of queued nodes while T's
+ * front covers the graph: with one FIFO for both, T grew over everything
+ * before S could close. Turns beat growing the tree with fewer queued
+ * nodes first, on orphans: power-law n=200K 1.4 -> 1.0 arc scans per arc,
+ * random grid 512^2 19.2 -> 12.0 (bench/results/eibfs-2026-11-27b.md). */
 static inline int32_t eb_pop_active(eb_state *s)
 {
-    while (s->qhead != EB_NONE) {
-        const int32_t v = s->qhead;
+    for (;;) {
+        int t = (s->turn ^= 1) ? EB_S : EB_T;
+        if (s->qhead[t] == EB_NONE)
+            t = t == EB_S ? EB_T : EB_S;
+        if (s->qhead[t] == EB_NONE)
+            return EB_NONE;
+        const int32_t v = s->qhead[t];
         eb_node *nv = &s->nodes[v];
-        s->qhead = nv->next == v ? EB_NONE : nv->next;
-        if (s->qhead == EB_NONE)
-            s->qtail = EB_NONE;
+        s->qhead[t] = nv->next == v ? EB_NONE : nv->next;
+        if (s->qhead[t] == EB_NONE)
+            s->qtail[t] = EB_NONE;
+#if defined(__GNUC__)
+        else /* the next pop of this tree: its record is a miss otherwise */
+            __builtin_prefetch(&s->nodes[s->qhead[t]]);
+#endif
         nv->next = EB_NONE;
-        if (nv->tree != EB_FREE)
+        s->queued[nv->tree]--;
+        if (nv->tree == t)
             return v;
+        if (nv->tree != EB_FREE)
+            eb_activate(s, v); /* changed tree while queued: to its tree's FIFO */
     }
-    return EB_NONE;
 }
 
+/* Every change of a node's tree goes through here: a queued node moves to
+ * its new tree's count (the loop stops when one tree has none queued). */
+static inline void eb_set_tree(eb_state *s, int32_t v, uint8_t tree)
+{
+    eb_node *nv = &s->nodes[v];
+    if (nv->next != EB_NONE) {
+        s->queued[nv->tree]--;
+        s->queued[tree]++;
+    }
+    nv->tree = tree;
+}
+
+/* Orphans wait in buckets by tree and label and are processed lowest
+ * label first (eb_adopt), as in IBFS: a parent level is settled before the
+ * level below looks for parents in it, so a node is not re-hung under a
+ * node that is itself about to go. With one FIFO for all orphans, hubs of
+ * a power-law graph were orphaned again and again (1,089 orphanings of
+ * nodes of degree > 1000, 4 M arc scans, on 200K nodes).
+ *
+ * The current arc (IBFS): an orphan's search for a parent one level lower
+ * resumes at its old parent arc when that arc was itself found by such a
+ * search or by a relabel (pcur): the arcs before it held no parent at
+ * that level then, and seldom gain one (flow pulled along a tree arc opens
+ * residual only from the higher label to the lower one; nodes mostly join
+ * a tree at or above the levels already there). A parent missed all the
+ * same costs a relabel, which scans every arc and finds it again: the
+ * answer does not depend on it. */
 static inline void eb_make_orphan(eb_state *s, int32_t v)
 {
-    s->nodes[v].parent = EB_ORPHAN;
-    int32_t at = s->rhead + s->rlen;
-    if (at >= s->n)
-        at -= s->n;
-    s->ring[at] = v;
+    eb_node *nv = &s->nodes[v];
+    /* The current arc and the bucket link live in the record (parent and
+     * pnode mean nothing while it is an orphan): an orphan costs no access
+     * beyond its own record. */
+    nv->parent = EB_ORPHAN - (nv->parent >= 0 && nv->pcur ? nv->parent - s->first[v] : 0);
+    const int t = nv->tree == EB_S ? 0 : 1;
+    const int32_t b = nv->d < s->nb ? nv->d : s->nb - 1;
+    int32_t *head = &s->bhead[(int64_t)t * s->nb + b];
+    nv->pnode = *head;
+    *head = v;
+    if (b < s->bmin[nv->tree])
+        s->bmin[nv->tree] = b;
+    if (b > s->bmax[nv->tree])
+        s->bmax[nv->tree] = b;
     s->rlen++;
     s->orphans++;
 }
@@ -225,7 +302,7 @@ static void eb_drain_s(eb_state *s, int32_t x)
                 eb_make_orphan(s, x);
             return;
         }
-        if (nx->parent == EB_ORPHAN || nx->ex >= 0)
+        if (nx->parent <= EB_ORPHAN || nx->ex >= 0)
             return;
         /* Flow runs parent -> x: against the parent arc, whose rev is that
          * residual. */
@@ -254,7 +331,7 @@ static void eb_drain_t(eb_state *s, int32_t x)
                 eb_make_orphan(s, x);
             return;
         }
-        if (nx->parent == EB_ORPHAN || nx->ex <= 0)
+        if (nx->parent <= EB_ORPHAN || nx->ex <= 0)
             return;
         const int64_t p = nx->parent;
         const uint32_t r = s->arcs[p].res;
@@ -304,14 +381,15 @@ static void eb_process_orphan(eb_state *s, int32_t x)
         return;
     }
 
-    /* Pass 1: a parent at the same level. */
-    for (int64_t a = beg; a < end; a++) {
+    /* Pass 1: a parent at the same level, from the current arc. */
+    for (int64_t a = beg + (EB_ORPHAN - nx->parent); a < end; a++) {
         if (!eb_up_res(&arcs[a], tree))
             continue;
         const int32_t w = arcs[a].head;
         if (nodes[w].tree == tree && nodes[w].d == nx->d - 1) {
             nx->parent = a;
             nx->pnode = w;
+            nx->pcur = 1;
             if (nx->ex != 0)
                 eb_drain(s, x);
             return;
@@ -328,7 +406,7 @@ static void eb_process_orphan(eb_state *s, int32_t x)
             continue;
         if (nw->parent >= 0 && nw->pnode == x)
             eb_make_orphan(s, w);
-        else if (nw->parent != EB_ORPHAN && eb_up_res(&arcs[a], tree) && nw->d < dmin)
+        else if (nw->parent >= EB_ROOT && eb_up_res(&arcs[a], tree) && nw->d < dmin)
             dmin = nw->d, best = a;
     }
     /* The label may not pass the growth front by more than one (IBFS's
@@ -336,11 +414,16 @@ static void eb_process_orphan(eb_state *s, int32_t x)
      * orphan that would goes, and growth takes it back later. */
     const int32_t front = s->front[tree] > nx->d ? s->front[tree] : nx->d;
     if (best >= 0 && dmin <= front) {
-        nx->parent = best;
+        nx->parent = best; /* the first arc of the lowest label: a current arc */
         nx->pnode = arcs[best].head;
+        nx->pcur = 1;
         nx->d = dmin + 1;
         s->relabels++;
-        eb_activate(s, x);
+        /* Not queued again: a relabel changes no residual and no
+         * neighbour's tree, so x keeps the queue invariant it had (every
+         * residual arc of it within its tree, or x still queued). Growing
+         * it again scanned every arc of every relabelled node for nothing
+         * (3.3 M relabels on a 0.3 MP GrabCut graph). */
         if (nx->ex != 0)
             eb_drain(s, x);
         return;
@@ -354,12 +437,12 @@ static void eb_process_orphan(eb_state *s, int32_t x)
             eb_activate(s, w);
     }
     if (nx->ex == 0) {
-        nx->tree = EB_FREE;
+        eb_set_tree(s, x, EB_FREE);
         nx->parent = EB_ROOT;
         return;
     }
     /* A deficit left in S (an excess in T) roots the other tree. */
-    nx->tree = tree == EB_S ? EB_T : EB_S;
+    eb_set_tree(s, x, tree == EB_S ? EB_T : EB_S);
     nx->parent = EB_ROOT;
     nx->d = 0;
     eb_activate(s, x);
@@ -372,9 +455,21 @@ static void eb_adopt(eb_state *s)
             s->over = 1;
             return;
         }
-        const int32_t x = s->ring[s->rhead];
-        if (++s->rhead == s->n)
-            s->rhead = 0;
+        /* The lowest non-empty bucket, S's first (the trees' orphans do not
+         * touch each other). */
+        int t = EB_S;
+        for (;; t = EB_T) {
+            int32_t *heads = s->bhead + (int64_t)(t - 1) * s->nb;
+            while (s->bmin[t] <= s->bmax[t] && heads[s->bmin[t]] == EB_NONE)
+                s->bmin[t]++;
+            if (s->bmin[t] <= s->bmax[t])
+                break;
+            s->bmin[t] = s->nb;
+            s->bmax[t] = -1;
+        }
+        int32_t *head = &s->bhead[(int64_t)(t - 1) * s->nb + s->bmin[t]];
+        const int32_t x = *head;
+        *head = s->nodes[x].pnode;
         s->rlen--;
         eb_process_orphan(s, x);
     }
@@ -423,8 +518,9 @@ static void eb_grow(eb_state *s, int32_t v)
             const int32_t w = s->arcs[a].head;
             eb_node *nw = &nodes[w];
             if (nw->tree == EB_FREE) {
-                nw->tree = EB_S;
+                eb_set_tree(s, w, EB_S);
                 nw->parent = eb_sister(s, a);
+                nw->pcur = 0;
                 nw->pnode = v;
                 nw->d = nv->d + 1;
                 eb_activate(s, w);
@@ -438,8 +534,9 @@ static void eb_grow(eb_state *s, int32_t v)
             const int32_t w = s->arcs[a].head;
             eb_node *nw = &nodes[w];
             if (nw->tree == EB_FREE) {
-                nw->tree = EB_T;
+                eb_set_tree(s, w, EB_T);
                 nw->parent = eb_sister(s, a);
+                nw->pcur = 0;
                 nw->pnode = v;
                 nw->d = nv->d + 1;
                 eb_activate(s, w);
@@ -464,7 +561,16 @@ static gcut_status eb_run(eb_state *s)
     int32_t v;
     if (s->over)
         return EB_OVER_BUDGET;
-    while ((v = eb_pop_active(s)) != EB_NONE) {
+    /* Done as soon as one tree has nothing left to grow (orphans are all
+     * processed between two growth steps): a closed S holds every excess
+     * and reaches no deficit, a closed T holds every deficit and nothing
+     * outside it reaches one; either way the pseudoflow is maximum. Growing
+     * the other tree on would scan the rest of the graph for nothing: on a
+     * power-law graph with 8 sources S closes after a few dozen steps while
+     * T would cover the whole graph. What is still queued stays queued
+     * (a warm re-solve goes on from it); the canonical cut completes T
+     * where S closed first (eb_cut). */
+    while (s->queued[EB_S] > 0 && s->queued[EB_T] > 0 && (v = eb_pop_active(s)) != EB_NONE) {
         eb_grow(s, v);
         if (s->over)
             return EB_OVER_BUDGET;
@@ -486,7 +592,7 @@ static void eb_state_release(eb_state *s)
     gcut_i_free(s->nodes);
     gcut_i_free(s->cs);
     gcut_i_free(s->ck);
-    gcut_i_free(s->ring);
+    gcut_i_free(s->bhead);
     memset(s, 0, sizeof *s);
 }
 
@@ -499,12 +605,13 @@ static gcut_status eb_alloc(eb_state *s, int32_t n, int64_t m)
     s->nodes = gcut_i_malloc_array(n > 0 ? n : 1, sizeof(eb_node));
     s->cs = gcut_i_malloc_array(n > 0 ? n : 1, sizeof(int32_t));
     s->ck = gcut_i_malloc_array(n > 0 ? n : 1, sizeof(int32_t));
-    s->ring = gcut_i_malloc_array(n > 0 ? n : 1, sizeof(int32_t));
+    s->nb = n + 2 < EB_BUCKETS ? n + 2 : EB_BUCKETS;
+    s->bhead = gcut_i_malloc_array(2 * (int64_t)s->nb, sizeof(int32_t));
     /* The two big arrays are filled next: huge pages spare most of the
      * page faults (as cpu-bk's set-up). */
     gcut_i_advise_huge(s->arcs, (size_t)(m > 0 ? m : 1) * sizeof(eb_arc));
     gcut_i_advise_huge(s->nodes, (size_t)(n > 0 ? n : 1) * sizeof(eb_node));
-    if (!s->arcs || !s->nodes || !s->cs || !s->ck || !s->ring) {
+    if (!s->arcs || !s->nodes || !s->cs || !s->ck || !s->bhead) {
         eb_state_release(s);
         return GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-eibfs: cannot allocate %d nodes and %lld arcs",
                          (int)n, (long long)m);
@@ -512,10 +619,11 @@ static gcut_status eb_alloc(eb_state *s, int32_t n, int64_t m)
     return GCUT_OK;
 }
 
+/* The active queue is not reset: after a solve it may still hold nodes of
+ * the tree that did not close, which a warm re-solve goes on from. */
 static void eb_reset_counters(eb_state *s)
 {
-    s->qhead = s->qtail = EB_NONE;
-    s->rhead = s->rlen = 0;
+    s->rlen = 0; /* the buckets are empty after every solve that completed */
     s->work = 0;
     s->budget = EB_WORK_PER_ARC * (s->m + s->n) + EB_WORK_BASE;
     s->crossings = s->pushes = s->relabels = s->orphans = 0;
@@ -529,6 +637,12 @@ static void eb_init_cold(eb_state *s, const gcut_problem *p)
 {
     const gcut_bcsr *b = p->bcsr;
     gcut_i_marc_fill(s->arcs, b);
+    s->qhead[EB_S] = s->qtail[EB_S] = s->qhead[EB_T] = s->qtail[EB_T] = EB_NONE;
+    for (int64_t i = 0; i < 2 * (int64_t)s->nb; i++)
+        s->bhead[i] = EB_NONE;
+    s->bmin[EB_S] = s->bmin[EB_T] = s->nb;
+    s->bmax[EB_S] = s->bmax[EB_T] = -1;
+    s->queued[0] = s->queued[1] = s->queued[2] = 0;
     for (int32_t v = 0; v < s->n; v++) {
         eb_node *nv = &s->nodes[v];
         s->cs[v] = p->cap_source[v];
@@ -538,6 +652,7 @@ static void eb_init_cold(eb_state *s, const gcut_problem *p)
         nv->pnode = EB_NONE;
         nv->d = 0;
         nv->next = EB_NONE;
+        nv->pcur = 0;
         nv->tree = nv->ex > 0 ? EB_S : (nv->ex < 0 ? EB_T : EB_FREE);
         if (nv->tree != EB_FREE)
             eb_activate(s, v);
@@ -560,7 +675,7 @@ static void eb_init_warm(eb_state *s, const gcut_problem *p)
         const uint8_t own = nv->tree == EB_S ? 1 : (nv->tree == EB_T ? 2 : 0);
         if (own == 0) {
             if (nv->ex != 0) {
-                nv->tree = nv->ex > 0 ? EB_S : EB_T;
+                eb_set_tree(s, v, nv->ex > 0 ? EB_S : EB_T);
                 nv->parent = EB_ROOT;
                 nv->d = 0;
                 eb_activate(s, v);
@@ -580,7 +695,7 @@ static void eb_init_warm(eb_state *s, const gcut_problem *p)
                 eb_drain(s, v);
             }
         }
-        /* An orphan already in the ring is processed with its new excess. */
+        /* An orphan already in a bucket is processed with its new excess. */
     }
     eb_adopt(s);
 }
@@ -663,43 +778,142 @@ done:
     return st;
 }
 
+/* ------------------------------------------------------------ the cut */
+
+/* The canonical cut (residual.c: the sink side is every node from which a
+ * deficit, the sink's residual, is reachable) from the final forests. Every
+ * node of T reaches its root, a deficit, through tree arcs; when T is
+ * closed (nothing of it queued) nothing outside it reaches one, so the sink
+ * side is T and no arc is looked at. When S closed first, T is completed
+ * here as a search backwards over the residual arcs from T's queued nodes
+ * (the only ones of T not yet scanned), into the free nodes only (a closed
+ * S reaches nothing outside it). The search is direction-optimizing
+ * (Beamer, Asanovic, Patterson, SC 2012): from the frontier while its arcs
+ * are few against those of the free nodes left, else each free node looks
+ * through its own arcs for a residual one into the sink side and stops at
+ * the first; on a power-law graph where S closed after a few dozen growth
+ * steps, most free nodes find one in the first few arcs. The forests are
+ * not changed. */
+static gcut_status eb_cut(const eb_state *s, uint8_t *cut)
+{
+    const eb_node *const nodes = s->nodes;
+    const eb_arc *const arcs = s->arcs;
+    const int64_t *const first = s->first;
+    const int32_t n = s->n;
+    for (int32_t v = 0; v < n; v++)
+        cut[v] = nodes[v].tree == EB_T ? GCUT_SINK : GCUT_SOURCE;
+    if (s->queued[EB_T] == 0)
+        return GCUT_OK;
+
+    const int64_t nn = n > 0 ? n : 1;
+    int32_t *front = gcut_i_malloc_array(nn, sizeof(int32_t));
+    int32_t *next = gcut_i_malloc_array(nn, sizeof(int32_t));
+    int32_t *cand = gcut_i_malloc_array(nn, sizeof(int32_t));
+    if (!front || !next || !cand) {
+        gcut_i_free(front);
+        gcut_i_free(next);
+        gcut_i_free(cand);
+        return GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-eibfs: cannot allocate the cut search (%d nodes)",
+                         (int)n);
+    }
+    int32_t nf = 0, nc = 0;
+    int64_t mf = 0, mc = 0; /* arcs of the frontier and of the candidates */
+    for (int t = EB_S; t <= EB_T; t++) {
+        for (int32_t v = s->qhead[t]; v != EB_NONE;
+             v = nodes[v].next == v ? EB_NONE : nodes[v].next) {
+            if (nodes[v].tree == EB_T)
+                front[nf++] = v, mf += first[v + 1] - first[v];
+        }
+    }
+    for (int32_t v = 0; v < n; v++) {
+        if (nodes[v].tree == EB_FREE)
+            cand[nc++] = v, mc += first[v + 1] - first[v];
+    }
+    while (nf > 0 && nc > 0) {
+        int32_t nn2 = 0;
+        if (mf > mc / 14) {
+            /* Bottom-up: each candidate looks for a residual arc into the
+             * sink side (any level: nodes found earlier in the same sweep
+             * count too). The frontier becomes the nodes found. */
+            int32_t keep = 0;
+            for (int32_t i = 0; i < nc; i++) {
+                const int32_t v = cand[i];
+                if (cut[v] == GCUT_SINK)
+                    continue;
+                int64_t a = first[v];
+                const int64_t end = first[v + 1];
+                while (a < end && !(arcs[a].res && cut[arcs[a].head] == GCUT_SINK))
+                    a++;
+                if (a < end) {
+                    cut[v] = GCUT_SINK;
+                    next[nn2++] = v;
+                    mc -= end - first[v];
+                } else {
+                    cand[keep++] = v;
+                }
+            }
+            nc = keep;
+        } else {
+            /* Top-down: the frontier's in-neighbours through residual arcs
+             * (the arc w -> v is the sister of v's arc a: its residual is
+             * a's rev). */
+            for (int32_t i = 0; i < nf; i++) {
+                const int32_t v = front[i];
+                for (int64_t a = first[v]; a < first[v + 1]; a++) {
+                    const int32_t w = arcs[a].head;
+                    if (arcs[a].rev && cut[w] == GCUT_SOURCE && nodes[w].tree == EB_FREE) {
+                        cut[w] = GCUT_SINK;
+                        next[nn2++] = w;
+                        mc -= first[w + 1] - first[w];
+                    }
+                }
+            }
+        }
+        int32_t *t = front;
+        front = next;
+        next = t;
+        nf = nn2;
+        mf = 0;
+        for (int32_t i = 0; i < nf; i++)
+            mf += first[front[i] + 1] - first[front[i]];
+    }
+    gcut_i_free(front);
+    gcut_i_free(next);
+    gcut_i_free(cand);
+    return GCUT_OK;
+}
+
 /* ------------------------------------------------------------ driver */
 
 /* The answer from the engine's final state: value, canonical cut, flows. */
 static gcut_status eb_answer(eb_state *s, const gcut_problem *p, gcut_solution *sol)
 {
     const gcut_bcsr *b = p->bcsr;
-    const int32_t n = s->n;
     gcut_status st;
     if ((st = gcut_i_poll("cut", -1, NULL)) != GCUT_OK)
         return st;
     double t0 = gcut_i_now_ms();
-    uint32_t *res = gcut_i_malloc_array(b->m > 0 ? b->m : 1, sizeof(uint32_t));
-    int64_t *sink_res = gcut_i_malloc_array(n > 0 ? n : 1, sizeof(int64_t));
-    if (!res || !sink_res) {
-        st = GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-eibfs: cannot allocate the final residuals");
-        goto done;
-    }
-    for (int64_t a = 0; a < b->m; a++)
-        res[a] = s->arcs[a].res;
-    for (int32_t v = 0; v < n; v++)
-        sink_res[v] = s->nodes[v].ex < 0 ? -s->nodes[v].ex : 0;
-    if ((st = gcut_i_cut_from_residual(b, res, sink_res, sol->cut)) != GCUT_OK)
-        goto done;
+    uint32_t *res = NULL;
+    if ((st = eb_cut(s, sol->cut)) != GCUT_OK)
+        return st;
     sol->stats->cut_ms = gcut_i_now_ms() - t0;
     if (sol->edge_flows) {
         if ((st = gcut_i_poll("flows", -1, NULL)) != GCUT_OK)
-            goto done;
+            return st;
         t0 = gcut_i_now_ms();
-        if ((st = eb_flows(s, p, res, sol->edge_flows)) != GCUT_OK)
-            goto done;
+        res = gcut_i_malloc_array(b->m > 0 ? b->m : 1, sizeof(uint32_t));
+        if (!res)
+            return GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-eibfs: cannot allocate the final residuals");
+        for (int64_t a = 0; a < b->m; a++)
+            res[a] = s->arcs[a].res;
+        st = eb_flows(s, p, res, sol->edge_flows);
+        gcut_i_free(res);
+        if (st != GCUT_OK)
+            return st;
         sol->stats->flow_ms = gcut_i_now_ms() - t0;
     }
     sol->flow = eb_value(s);
-done:
-    gcut_i_free(res);
-    gcut_i_free(sink_res);
-    return st;
+    return GCUT_OK;
 }
 
 gcut_status gcut_i_eibfs_solve_kept(void **kept, const gcut_problem *p,

@@ -103,7 +103,7 @@ GCUT_EXPORT gcut_status gcut_graph_set_tweights(gcut_graph *g, int32_t v, int32_
  *
  *  A solve with cpu-eibfs leaves its final state in the graph: the flow,
  *  the two search forests and their labels, and the terminal capacities it
- *  solved (about 16 bytes per arc and 44 per node). When only terminal
+ *  solved (about 16 bytes per arc and 40 per node). When only terminal
  *  capacities change before the next cpu-eibfs solve
  *  (gcut_graph_add_tweights, gcut_graph_set_tweights, the bulk call), that
  *  solve starts from the kept flow and forests: each changed node's excess
