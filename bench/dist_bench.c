@@ -627,10 +627,13 @@ static void run_mpi(gcut_grid *g, const gcut_result *ref, int repeat)
         die("gcut_dist_grid_set_terminal_caps");
     double t[64];
     int64_t flow = 0;
+    gcut_solve_options opt;
+    gcut_solve_options_init(&opt);
+    opt.params = g_params; /* --params: e.g. discharge=ard */
     for (int i = 0; i < repeat; i++) {
         MPI_Barrier(MPI_COMM_WORLD);
         const double t0 = wall_ms();
-        if (gcut_dist_grid_solve(dg, NULL, &flow) != GCUT_OK)
+        if (gcut_dist_grid_solve(dg, &opt, &flow) != GCUT_OK)
             die("gcut_dist_grid_solve");
         MPI_Barrier(MPI_COMM_WORLD);
         t[i] = wall_ms() - t0;
