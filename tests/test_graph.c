@@ -249,6 +249,60 @@ static void test_registry(void **state)
     gcut_graph_free(g);
 }
 
+/* The engine auto takes for g (gcut_backend_choose), and whether it has
+ * capability bit want and the reason says `says`. */
+static void expect_auto(const gcut_graph *g, uint32_t want, const char *says)
+{
+    int32_t idx = -1;
+    const char *why = NULL;
+    assert_int_equal(gcut_backend_choose(g, NULL, &idx, &why), GCUT_OK);
+    if (!(gcut_backend_caps(idx) & want) || !strstr(why, says))
+        fail_msg("auto took %s (%s); want the bit %#x and \"%s\"", gcut_backend_name(idx), why,
+                 (unsigned)want, says);
+}
+
+/* auto's classes of general graphs on the CPU: vision-like, dense, with
+ * hubs, general; a super source given as a node with many edges is not a
+ * hub. */
+static void test_auto_classes(void **state)
+{
+    (void)state;
+    /* Dense: a complete DAG on 100 nodes (49.5 edges per node). */
+    gcut_graph *g;
+    assert_int_equal(gcut_graph_new(&g, 100, 0), GCUT_OK);
+    for (int32_t u = 0; u < 100; u++)
+        for (int32_t v = u + 1; v < 100; v++)
+            assert_int_equal(gcut_graph_add_edge(g, u, v, 1 + (u * 7 + v) % 13, 0), GCUT_OK);
+    assert_int_equal(gcut_graph_add_tweights(g, 0, 1000, 0), GCUT_OK);
+    assert_int_equal(gcut_graph_add_tweights(g, 99, 0, 1000), GCUT_OK);
+    expect_auto(g, GCUT_BACKEND_AUTO_DENSE, "dense graph");
+    gcut_graph_free(g);
+    /* Hubs: a sparse ring of 20000 nodes and 10 hubs of degree 1000. */
+    const int32_t n = 20000;
+    assert_int_equal(gcut_graph_new(&g, n, 0), GCUT_OK);
+    for (int32_t v = 0; v < n; v++)
+        assert_int_equal(gcut_graph_add_edge(g, v, (v + 1) % n, 3, 3), GCUT_OK);
+    for (int32_t h = 0; h < 10; h++)
+        for (int32_t k = 0; k < 1000; k++)
+            assert_int_equal(gcut_graph_add_edge(g, 100 + h, 1000 + (h * 1000 + k * 7) % 19000, 2, 1),
+                             GCUT_OK);
+    assert_int_equal(gcut_graph_add_tweights(g, 0, 50, 0), GCUT_OK);
+    assert_int_equal(gcut_graph_add_tweights(g, n / 2, 0, 50), GCUT_OK);
+    expect_auto(g, GCUT_BACKEND_AUTO_HUBS, "graph with hubs");
+    gcut_graph_free(g);
+    /* General: the same ring with one super source of degree 5000 as a
+     * node (one hub, and it carries the source link). */
+    assert_int_equal(gcut_graph_new(&g, n, 0), GCUT_OK);
+    for (int32_t v = 0; v < n; v++)
+        assert_int_equal(gcut_graph_add_edge(g, v, (v + 1) % n, 3, 3), GCUT_OK);
+    for (int32_t k = 0; k < 5000; k++)
+        assert_int_equal(gcut_graph_add_edge(g, 0, 1 + k * 3, 2, 0), GCUT_OK);
+    assert_int_equal(gcut_graph_add_tweights(g, 0, 100000, 0), GCUT_OK);
+    assert_int_equal(gcut_graph_add_tweights(g, n - 1, 0, 100000), GCUT_OK);
+    expect_auto(g, GCUT_BACKEND_AUTO_GENERAL, "general graph");
+    gcut_graph_free(g);
+}
+
 static int g_log_lines;
 static void count_log(void *user, gcut_log_level level, const char *msg)
 {
@@ -348,7 +402,7 @@ int main(void)
         cmocka_unit_test(test_basic_interface),   cmocka_unit_test(test_check_flow_rejects),
         cmocka_unit_test(test_check_flow_direct), cmocka_unit_test(test_registry),
         cmocka_unit_test(test_log_callback),      cmocka_unit_test(test_status_strings),
-        cmocka_unit_test(test_params),
+        cmocka_unit_test(test_params),            cmocka_unit_test(test_auto_classes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -14,8 +14,16 @@
  *           engine has been set up in this process) and one is available;
  *           else the vision engine (AUTO_VISION) for vision-like graphs (at
  *           least a quarter of the nodes carry a terminal link, at most 8
- *           edges per node); else the general CPU engine (AUTO_GENERAL);
- *           else the first graph engine available.
+ *           edges per node); else the dense-graph engine (AUTO_DENSE) for
+ *           graphs of GCUT_AUTO_DENSE_EDGES_PER_NODE edges per node or more;
+ *           else the engine for graphs with hubs (AUTO_HUBS) when at least
+ *           8 nodes without terminal links have GCUT_AUTO_HUB_FACTOR times
+ *           the average degree (and at least GCUT_AUTO_HUB_MIN_DEGREE); else
+ *           the general CPU engine
+ *           (AUTO_GENERAL); else the first graph engine available. The
+ *           dense and hub rules come from bench/results/auto-cpu-2026-11-27.md
+ *           (2-core machine: on dense acyclic graphs cpu-hipr took 4-6x
+ *           cpu-hpf's time, on power-law graphs 3-9x cpu-eibfs's).
  *   grids   a grid that holds the warm state of a back end stays with it;
  *           a grid-native GPU engine when the grid is large enough to repay
  *           the device (below); else a grid-native CPU engine (AUTO_VISION
@@ -155,6 +163,44 @@ static int32_t first_any(uint32_t want, uint32_t avoid, int native_grid)
 
 static _Thread_local char tl_reason[REASON_MAX];
 
+/* Whether g has hubs (GCUT_BACKEND_AUTO_HUBS): at least AUTO_HUB_COUNT
+ * nodes without terminal links whose degree (in + out edges) is at least
+ * GCUT_AUTO_HUB_FACTOR times the average and GCUT_AUTO_HUB_MIN_DEGREE, so
+ * that a super source or sink given as a node with many edges is not
+ * taken for a hub. One pass over the edges and one over the nodes; 0 when
+ * the counts cannot be had (no memory: the choice then goes on as for a
+ * graph without hubs). *top: the largest such degree. */
+#define AUTO_HUB_COUNT 8
+static int has_hubs(const gcut_graph *g, int64_t *top)
+{
+    *top = 0;
+    if (!g || g->n <= 0 || g->m <= 0)
+        return 0;
+    const double avg = 2.0 * (double)g->m / g->n;
+    const double at_least = avg * GCUT_AUTO_HUB_FACTOR > GCUT_AUTO_HUB_MIN_DEGREE
+                                ? avg * GCUT_AUTO_HUB_FACTOR
+                                : GCUT_AUTO_HUB_MIN_DEGREE;
+    if ((double)g->m < at_least * AUTO_HUB_COUNT / 2)
+        return 0; /* too few edges for that many hubs */
+    int32_t *deg = calloc((size_t)g->n, sizeof *deg);
+    if (!deg)
+        return 0;
+    for (int64_t e = 0; e < g->m; e++) {
+        deg[g->eu[e]]++;
+        deg[g->ev[e]]++;
+    }
+    int64_t hubs = 0;
+    for (int32_t v = 0; v < g->n; v++) {
+        if ((double)deg[v] < at_least || (g->cap_source[v] | g->cap_sink[v]) != 0)
+            continue;
+        hubs++;
+        if (deg[v] > *top)
+            *top = deg[v];
+    }
+    free(deg);
+    return hubs >= AUTO_HUB_COUNT;
+}
+
 gcut_status gcut_i_choose_graph(const gcut_graph *g, const char *name, uint32_t need,
                                 uint32_t avoid, int32_t *index, const char **reason)
 {
@@ -175,6 +221,7 @@ gcut_status gcut_i_choose_graph(const gcut_graph *g, const char *name, uint32_t 
         terminals += (g->cap_source[v] | g->cap_sink[v]) != 0;
     const uint32_t graph = GCUT_BACKEND_GRAPH | need;
     int32_t pick = -1;
+    int64_t hub = 0;
     const int device = gcut_i_device_used();
     if (m >= (device ? GPU_MIN_EDGES_WARM : GCUT_AUTO_GPU_MIN_EDGES) &&
         (pick = first(0, gcut_backend_count(), graph | GCUT_BACKEND_AUTO_LARGE, avoid, 0)) >= 0) {
@@ -190,6 +237,18 @@ gcut_status gcut_i_choose_graph(const gcut_graph *g, const char *name, uint32_t 
                  "%.1f edges per node)",
                  gcut_backend_name(pick), (long long)terminals, (int)n,
                  n ? (double)m / n : 0.0);
+    } else if (n > 0 && m >= (int64_t)GCUT_AUTO_DENSE_EDGES_PER_NODE * n &&
+               (pick = first_any(graph | GCUT_BACKEND_AUTO_DENSE, avoid, 0)) >= 0) {
+        snprintf(tl_reason, sizeof tl_reason,
+                 "auto: %s (dense graph: %d nodes, %.1f edges per node)", gcut_backend_name(pick),
+                 (int)n, (double)m / n);
+    } else if (has_hubs(g, &hub) &&
+               (pick = first_any(graph | GCUT_BACKEND_AUTO_HUBS, avoid, 0)) >= 0) {
+        snprintf(tl_reason, sizeof tl_reason,
+                 "auto: %s (graph with hubs: %d nodes, %lld edges, a node of degree %lld, "
+                 "%.1f on average)",
+                 gcut_backend_name(pick), (int)n, (long long)m, (long long)hub,
+                 2.0 * (double)m / n);
     } else if ((pick = first_any(graph | GCUT_BACKEND_AUTO_GENERAL, avoid, 0)) >= 0) {
         snprintf(tl_reason, sizeof tl_reason,
                  "auto: %s (general graph: %d nodes, %lld edges, %lld with terminal links)",

@@ -51,12 +51,28 @@ enum {
     /** `auto` prefers it for other graphs on the CPU */
     GCUT_BACKEND_AUTO_GENERAL = 1u << 9,
     /** `auto` prefers it for graphs of at least GCUT_AUTO_GPU_MIN_EDGES edges */
-    GCUT_BACKEND_AUTO_LARGE = 1u << 10
+    GCUT_BACKEND_AUTO_LARGE = 1u << 10,
+    /** `auto` prefers it on the CPU for dense graphs (at least
+     *  GCUT_AUTO_DENSE_EDGES_PER_NODE edges per node) that are not vision-like
+     *  (since 0.3) */
+    GCUT_BACKEND_AUTO_DENSE = 1u << 11,
+    /** `auto` prefers it on the CPU for graphs with hubs (at least 8 nodes
+     *  without terminal links of at least GCUT_AUTO_HUB_FACTOR times the
+     *  average degree, and at least GCUT_AUTO_HUB_MIN_DEGREE) that are
+     *  neither vision-like nor dense (since 0.3) */
+    GCUT_BACKEND_AUTO_HUBS = 1u << 12
 };
 
 /** Graphs with at least this many edges go to a GPU back end (GCUT_BACKEND_AUTO_LARGE)
  *  when one is available (bench/results: a GPU pays off from about a million arcs). */
 #define GCUT_AUTO_GPU_MIN_EDGES 1000000
+
+/** Dense graphs for `auto` (GCUT_BACKEND_AUTO_DENSE): edges per node (since 0.3). */
+#define GCUT_AUTO_DENSE_EDGES_PER_NODE 32
+/** Graphs with hubs for `auto` (GCUT_BACKEND_AUTO_HUBS): the largest degree
+ *  (in + out) against the average, and its least value (since 0.3). */
+#define GCUT_AUTO_HUB_FACTOR 64
+#define GCUT_AUTO_HUB_MIN_DEGREE 256
 
 /* ------------------------------------------------------------------ registry */
 
