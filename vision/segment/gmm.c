@@ -454,21 +454,6 @@ typedef struct cpu_upasses {
     uint8_t *comp;    /* m: the component of each */
 } cpu_upasses;
 
-static void mom_add_w(gcut_i_gmm_mom *a, const float *x, int64_t w)
-{
-    const int64_t r = (int64_t)x[0], g = (int64_t)x[1], b = (int64_t)x[2];
-    a->count += w;
-    a->sum[0] += w * r;
-    a->sum[1] += w * g;
-    a->sum[2] += w * b;
-    a->prod[0] += w * (r * r);
-    a->prod[1] += w * (r * g);
-    a->prod[2] += w * (r * b);
-    a->prod[3] += w * (g * g);
-    a->prod[4] += w * (g * b);
-    a->prod[5] += w * (b * b);
-}
-
 static gcut_status u_start(void *user, gcut_i_gmm_acc *acc)
 {
     const cpu_upasses *c = user;
@@ -476,7 +461,7 @@ static gcut_status u_start(void *user, gcut_i_gmm_acc *acc)
     memset(&m, 0, sizeof m);
     for (int64_t i = 0; i < c->m; i++) {
         c->comp[i] = 0;
-        mom_add_w(&m, c->rgb + 3 * i, c->w[i]);
+        gcut_i_gmm_mom_add(&m, c->rgb + 3 * i, c->w[i]);
     }
     gcut_i_gmm_mom_to_acc(&m, acc);
     return GCUT_OK;
@@ -495,7 +480,7 @@ static gcut_status u_split(void *user, int32_t widest, int32_t used, const doubl
         const double proj = axis[0] * x[0] + axis[1] * x[1] + axis[2] * x[2];
         const int up = proj > thr;
         c->comp[i] = (uint8_t)(up ? used : widest);
-        mom_add_w(&m[up], x, c->w[i]);
+        gcut_i_gmm_mom_add(&m[up], x, c->w[i]);
     }
     gcut_i_gmm_mom_to_acc(&m[0], a_widest);
     gcut_i_gmm_mom_to_acc(&m[1], a_used);
@@ -513,7 +498,7 @@ static gcut_status u_assign(void *user, const gcut_i_gmm *g, int32_t k, gcut_i_g
     gcut_i_gmm_mom m[GCUT_I_GMM_MAX_K];
     memset(m, 0, sizeof m);
     for (int64_t i = 0; i < c->m; i++)
-        mom_add_w(&m[c->comp[i] < k ? c->comp[i] : 0], c->rgb + 3 * i, c->w[i]);
+        gcut_i_gmm_mom_add(&m[c->comp[i] < k ? c->comp[i] : 0], c->rgb + 3 * i, c->w[i]);
     for (int32_t j = 0; j < k; j++)
         gcut_i_gmm_mom_to_acc(&m[j], &acc[j]);
     return GCUT_OK;

@@ -189,21 +189,6 @@ static gcut_status cpu_gmm_fit(gcut_i_seg_eval *ev, gcut_i_gmm *g, int32_t k,
                                 want, rounds, NULL);
 }
 
-static void mom_add_w(gcut_i_gmm_mom *a, const float *x, int64_t w)
-{
-    const int64_t r = (int64_t)x[0], g = (int64_t)x[1], b = (int64_t)x[2];
-    a->count += w;
-    a->sum[0] += w * r;
-    a->sum[1] += w * g;
-    a->sum[2] += w * b;
-    a->prod[0] += w * (r * r);
-    a->prod[1] += w * (r * g);
-    a->prod[2] += w * (r * b);
-    a->prod[3] += w * (g * g);
-    a->prod[4] += w * (g * b);
-    a->prod[5] += w * (b * b);
-}
-
 /* gcut_i_gmm_learn_both when the last data pass gathered the components
  * from the colour tables (ucomp_box): a pixel's component is then that of
  * its colour in its class, so a pass counts the pixels of each colour per
@@ -240,7 +225,7 @@ static int learn_by_colour(gcut_i_seg_eval *ev, gcut_i_gmm g[2], int32_t k, cons
                     cnt[id[x]]++;
                 } else {
                     const uint8_t c = comp_fg[r + x];
-                    mom_add_w(&mom[1][c < k ? c : 0], ev->rgb + 3 * (r + x), 1);
+                    gcut_i_gmm_mom_add(&mom[1][c < k ? c : 0], ev->rgb + 3 * (r + x), 1);
                 }
             }
         }
@@ -250,7 +235,7 @@ static int learn_by_colour(gcut_i_seg_eval *ev, gcut_i_gmm g[2], int32_t k, cons
         const uint8_t *uc = ev->ucomp + l * u;
         for (int64_t i = 0; i < u; i++)
             if (cl[i])
-                mom_add_w(&mom[l][uc[i] < k ? uc[i] : 0], ev->ci.col + 3 * i, cl[i]);
+                gcut_i_gmm_mom_add(&mom[l][uc[i] < k ? uc[i] : 0], ev->ci.col + 3 * i, cl[i]);
     }
     for (int l = 1; l >= 0; l--) {
         int64_t used = 0;

@@ -97,7 +97,8 @@ typedef struct gcut_i_gmm_mom {
 } gcut_i_gmm_mom;
 
 /* Add (sign 1) or remove (sign -1) the colour x, whose channels are
- * whole numbers. */
+ * whole numbers; sign w > 1 adds w pixels of that colour at once (the
+ * passes over distinct colours, seg_cpu.c and gmm.c). */
 static inline void gcut_i_gmm_mom_add(gcut_i_gmm_mom *m, const float *x, int64_t sign)
 {
     const int64_t r = (int64_t)x[0], g = (int64_t)x[1], b = (int64_t)x[2];
