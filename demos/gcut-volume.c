@@ -263,6 +263,18 @@ static void report(const args *a, size_t est, double scale, int64_t flow, double
 #ifndef GCUT_VOLUME_MPI
 /* The foreground voxels of a cut of n voxels into *nfg, and the mask into
  * --output (one byte per voxel, 1 foreground); 0, or 1 after a message. */
+/* The solve options of the command line; with --devices the slabs go to
+ * the GPUs (cuda-grid regions). */
+static void solve_options(const args *a, gcut_solve_options *opt)
+{
+    gcut_solve_options_init(opt);
+    cli_apply_solve(&a->c, opt);
+    if (a->ndevices > 0) {
+        opt->backend = "cuda-grid";
+        opt->params = a->params;
+    }
+}
+
 static int mask_out(const args *a, const uint8_t *cut, int64_t n, int64_t *nfg)
 {
     *nfg = 0;
@@ -372,12 +384,7 @@ static int run_slabs(args *a, double t0)
     for (int32_t i = 0; i < ns; i++)
         sl[i].cut = cut + plane * sl[i].first;
     gcut_solve_options opt;
-    gcut_solve_options_init(&opt);
-    cli_apply_solve(&a->c, &opt);
-    if (a->ndevices > 0) { /* the slabs on the GPUs */
-        opt.backend = "cuda-grid";
-        opt.params = a->params;
-    }
+    solve_options(a, &opt);
     int64_t flow = 0;
     gcut_stats stats;
     if (gcut_grid_solve_slabs((int32_t)a->w, (int32_t)a->h, a->d, a->conn, sl, ns, &opt, &flow,
@@ -453,12 +460,7 @@ static int run(args *a)
             goto done;
         }
     gcut_solve_options opt;
-    gcut_solve_options_init(&opt);
-    cli_apply_solve(&a->c, &opt);
-    if (a->ndevices > 0) { /* the slabs on the GPUs */
-        opt.backend = "cuda-grid";
-        opt.params = a->params;
-    }
+    solve_options(a, &opt);
     gcut_status st = gcut_result_new(&res);
     if (st == GCUT_OK)
         st = gcut_grid_solve(g, &opt, res);

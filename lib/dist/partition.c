@@ -130,9 +130,9 @@ static gcut_status partition_planes(int64_t planes, int32_t nregions, const int3
     return GCUT_OK;
 }
 
-/* The back-end settings of a partitioned solve: "devices=0:1:2:3", the
- * CUDA devices of cuda-grid regions (default: device 0). */
-gcut_status gcut_i_dist_devices(const gcut_solve_options *opt, int32_t *devices, int32_t *ndev,
+/* The settings of a partitioned solve (region_internal.h): the devices of
+ * cuda-grid regions, relabel_every=, discharge=. */
+gcut_status gcut_i_dist_settings(const gcut_solve_options *opt, int32_t *devices, int32_t *ndev,
                                 int32_t *relabel_every, int32_t *ard)
 {
     *ndev = 0;
@@ -493,7 +493,7 @@ static gcut_status slabs_run(int32_t width, int32_t height, int64_t depth, int32
     const int64_t planes = three_d ? depth : height;
     int32_t devices[GCUT_I_MAX_DEVICES], ndev = 0;
     memset(c, 0, sizeof *c);
-    if ((st = gcut_i_dist_devices(opt, devices, &ndev, &c->relabel_every, &c->ard)) != GCUT_OK)
+    if ((st = gcut_i_dist_settings(opt, devices, &ndev, &c->relabel_every, &c->ard)) != GCUT_OK)
         return st;
     const int on_device = opt->backend && strcmp(opt->backend, "cuda-grid") == 0;
     int64_t next = 0;

@@ -183,7 +183,7 @@ GCUT_HIDDEN gcut_status gcut_i_dist_solve(gcut_i_region *const *regs, int32_t nr
  * GCUT_I_MAX_DEVICES. */
 #define GCUT_I_DIST_ARD_DEFAULT 0
 #define GCUT_I_MAX_DEVICES 64
-GCUT_I_SHARED gcut_status gcut_i_dist_devices(const gcut_solve_options *opt, int32_t *devices,
+GCUT_I_SHARED gcut_status gcut_i_dist_settings(const gcut_solve_options *opt, int32_t *devices,
                                               int32_t *ndev, int32_t *relabel_every,
                                               int32_t *ard);
 /* The "gcut.grid.region" extension of back end `backend`, or NULL with

@@ -406,7 +406,7 @@ gcut_status gcut_dist_grid_solve(gcut_dist_grid *dg, const gcut_solve_options *o
      * (default: device 0); every rank must find the extension. */
     int32_t devices[GCUT_I_MAX_DEVICES], ndev = 0, device = 0;
     const gcut_grid_region_ext *dev = NULL;
-    gcut_status st = gcut_i_dist_devices(opt, devices, &ndev, &shape.relabel_every, &shape.ard);
+    gcut_status st = gcut_i_dist_settings(opt, devices, &ndev, &shape.relabel_every, &shape.ard);
     if (st == GCUT_OK && ndev > 0) {
         if (!(dev = gcut_i_dist_region_ext(opt->backend)))
             st = gcut_last_status();
