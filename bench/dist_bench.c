@@ -568,12 +568,40 @@ static void run_regions(gcut_grid *g, const gcut_result *ref, gcut_result **firs
         opt.params = g_params; /* CPU regions: the settings as given (discharge=ard|pr) */
         snprintf(label, sizeof label, "regions %2d threads %d", (int)regions, (int)threads);
     }
+    if (regions == 0) {
+        snprintf(label, sizeof label, "gpus %d spread   ", (int)gpus);
+        gcut_grid_set_warm_start(g, 0);
+    }
     double t[64];
     for (int i = 0; i < repeat; i++) {
         const double t0 = wall_ms();
-        if (gcut_grid_solve_partitioned(g, regions, NULL, &opt, res) != GCUT_OK)
+        if ((regions == 0 ? gcut_grid_solve(g, &opt, res)
+                          : gcut_grid_solve_partitioned(g, regions, NULL, &opt, res)) != GCUT_OK)
             die(label);
         t[i] = wall_ms() - t0;
+    }
+    if (regions == 0) {
+        /* One grid on G GPUs: push launches and global relabels, no sweeps. */
+        const gcut_stats *s = gcut_result_stats(res);
+        const size_t n = (size_t)gcut_grid_num_nodes(g);
+        const gcut_result *want = ref ? ref : *first;
+        const int same = !want || (gcut_result_flow(res) == gcut_result_flow(want) &&
+                                   memcmp(gcut_result_cut(res), gcut_result_cut(want), n) == 0);
+        printf("%s: %9.1f ms median of %d  flow %lld  same cut %s%s  cut hash %016llx  push "
+               "launches %lld  global relabels %lld  (init %.0f, solve %.0f, transfers %.0f, cut "
+               "%.0f ms)\n",
+               label, t[repeat / 2], repeat, (long long)gcut_result_flow(res), same ? "yes" : "NO",
+               want ? (ref ? "" : " (as the first run)") : " (first run)",
+               (unsigned long long)cut_hash(gcut_result_cut(res), n), (long long)s->rounds,
+               (long long)s->global_relabels, s->init_ms, s->solve_ms, s->transfer_ms, s->cut_ms);
+        fflush(stdout);
+        if (!same)
+            exit(1);
+        if (!*first)
+            *first = res;
+        else
+            gcut_result_free(res);
+        return;
     }
     qsort(t, (size_t)repeat, sizeof *t, cmp_double);
     const gcut_stats *s = gcut_result_stats(res);
@@ -704,13 +732,14 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             printf("usage: gcut-dist-bench SPEC [--regions 1,2,4] [--threads N] [--repeat N]\n"
-                   "       [--backend cuda-grid --runs GxR,...] [--reference cpu-bk|cuda-grid|none]\n"
+                   "       [--backend cuda-grid --runs GxR|Gs,...] [--reference cpu-bk|cuda-grid|none]\n"
                    "       [--time-limit S] [--reference-only] [-v] [--params K=V,...]\n"
                    "       gcut-dist-bench vol:... --slabs [--backend cuda-grid] --runs GxR,...\n"
                    "SPEC: a grid2d/grid3d spec of gcut-gen, or vol:w=W,h=H,d=D[,conn=C][,seed=S]\n"
                    "--slabs: the volume in R slabs of arrays of their own (gcut_grid_solve_slabs,\n"
                    "  past 2^31 voxels too), on G GPUs with cuda-grid; each answer checked by its\n"
-                   "  cut's capacity and against the first run\n");
+                   "  cut's capacity and against the first run\n"
+                   "--runs Gs: no regions; the grid spread over G GPUs by cuda-grid (devices=)\n");
             return 0;
         }
         if (!strcmp(argv[i], "--version")) {
@@ -737,8 +766,14 @@ int main(int argc, char **argv)
             const char *q = argv[++i];
             while (*q && nruns < 16) {
                 int used = 0;
-                if (sscanf(q, "%dx%d%n", &rgpus[nruns], &rregs[nruns], &used) != 2 ||
-                    rgpus[nruns] < 1 || rregs[nruns] < 1) {
+                char sp = 0;
+                /* "Gs": the grid spread over G GPUs by cuda-grid itself
+                 * (devices=, no regions): regions 0 below. */
+                if (sscanf(q, "%d%c%n", &rgpus[nruns], &sp, &used) == 2 && sp == 's' &&
+                    rgpus[nruns] >= 1)
+                    rregs[nruns] = 0;
+                else if (sscanf(q, "%dx%d%n", &rgpus[nruns], &rregs[nruns], &used) != 2 ||
+                         rgpus[nruns] < 1 || rregs[nruns] < 1) {
                     nruns = -1;
                     break;
                 }

@@ -22,7 +22,12 @@
  *               (default) keeps each label's move graph for the next
  *               cycle's move on it when the memory allows; 0 makes every
  *               move cold
+ *   devices=0:1:...  the grid spread over these GPUs of the node, a slab
+ *               of tiles each (grid_span.cu, docs/grid.md "Several GPUs");
+ *               a device listed twice holds two parts (a test of the
+ *               machinery on one GPU); every solve cold
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "grid/grid_internal.h"
@@ -55,6 +60,35 @@ void gcut_cu_grid_params_default(gcut_cu_grid_params *prm)
     prm->pin = 1;
     prm->coop = 1;
     prm->reuse = 1;
+    prm->ndevices = 0;
+}
+
+/* "0:1:2:3" into prm->devices. */
+static gcut_status parse_devices(const char *value, gcut_cu_grid_params *prm)
+{
+    const char *q = value;
+    int n = 0;
+    while (*q) {
+        char *end = NULL;
+        const long d = strtol(q, &end, 10);
+        if (end == q || d < 0 || d > 1023 || (*end && *end != ':'))
+            return GCUT_CU_FAIL(GCUT_ERR_INVALID,
+                                "cuda-grid: devices=%s: a list of CUDA device numbers, e.g. "
+                                "devices=0:1:2:3",
+                                value);
+        if (n == GCUT_CU_GRID_MAX_DEVICES)
+            return GCUT_CU_FAIL(GCUT_ERR_INVALID, "cuda-grid: devices=%s: more than %d parts",
+                                value, GCUT_CU_GRID_MAX_DEVICES);
+        prm->devices[n++] = (int32_t)d;
+        q = *end ? end + 1 : end;
+    }
+    if (n == 0)
+        return GCUT_CU_FAIL(GCUT_ERR_INVALID,
+                            "cuda-grid: devices=%s: a list of CUDA device numbers, e.g. "
+                            "devices=0:1:2:3",
+                            value);
+    prm->ndevices = n;
+    return GCUT_OK;
 }
 
 /* The core's settings parser (gcut_host_api), so that every back end
@@ -82,8 +116,13 @@ gcut_status gcut_cu_grid_params_apply(const char *params, gcut_cu_grid_params *p
                     : it.key[0] == 'c' ? &prm->coop
                     : it.key[0] == 'p' ? &prm->pin
                                        : &prm->reuse;
+        } else if (strcmp(it.key, "devices") == 0) {
+            st = parse_devices(it.value, prm);
+            if (st != GCUT_OK)
+                return st;
+            continue;
         } else {
-            return h->param_unknown(&it, who, "sweeps, launches, warm, pin, coop, reuse");
+            return h->param_unknown(&it, who, "sweeps, launches, warm, pin, coop, reuse, devices");
         }
         if (st != GCUT_OK)
             return st;

@@ -16,6 +16,9 @@ extern "C" {
 /* The back-end table (grid_backend.c), listed by gcut_plugin_entry. */
 GCUT_CU_HIDDEN extern const gcut_backend gcut_cu_backend_grid;
 
+/* Most parts of a grid spread over GPUs ("devices=" of cuda-grid). */
+#define GCUT_CU_GRID_MAX_DEVICES 16
+
 /* Settings parsed from opt->params (grid_backend.c). */
 typedef struct gcut_cu_grid_params {
     int32_t sweeps;   /* push-relabel sweeps inside a tile per launch (default 32) */
@@ -24,6 +27,10 @@ typedef struct gcut_cu_grid_params {
     int32_t pin;      /* 1: register the grid's host arrays for fast uploads (default 1) */
     int32_t coop;     /* 1: each global relabel is one cooperative launch (default 1) */
     int32_t reuse;    /* device moves: 1 keeps each label's move graph (default 1) */
+    /* "devices=0:1:...": the grid spread over these GPUs, one part each
+     * (grid_span.cu); 0 devices: the current device, the usual engine. */
+    int32_t ndevices;
+    int32_t devices[GCUT_CU_GRID_MAX_DEVICES];
 } gcut_cu_grid_params;
 
 /* Device-side alpha-expansion and alpha-beta swap with this engine
@@ -68,6 +75,14 @@ GCUT_CU_HIDDEN extern const gcut_grid_device_ext gcut_cu_grid_device;
 /* Regions of a partitioned grid kept on the device (grid_region.cu),
  * extension "gcut.grid.region", listed by the descriptor. */
 GCUT_CU_HIDDEN extern const gcut_grid_region_ext gcut_cu_grid_region;
+
+/* One grid spread over the GPUs of prm->devices (grid_span.cu): cuda-grid's
+ * kernels on slabs of tiles, the arrays in one address range whose pages
+ * live on the GPU that owns their nodes. Always cold; host arrays only. */
+GCUT_CU_HIDDEN gcut_status gcut_cu_grid_span_solve(const gcut_grid_problem *p,
+                                                   const gcut_solve_options *opt,
+                                                   const gcut_cu_grid_params *prm,
+                                                   gcut_solution *sol);
 
 /* Solve the grid p into sol (warm when p->warm and the state allows). */
 GCUT_CU_HIDDEN gcut_status gcut_cu_grid_solve(gcut_cu_grid_state *s, const gcut_grid_problem *p,

@@ -125,7 +125,23 @@ struct Dev {
     unsigned *mask;         /* n: residual directions, for the BFS */
     unsigned char *tflag;   /* 2 * ntiles: tile changed in the last BFS launch */
     u64 *acc;               /* ACC_SLOTS */
+    /* A grid spanning several GPUs (grid_span.cu): this launch's tiles
+     * start at tile0 (block b takes tile tile0 + b), and the arrays are
+     * spread over the devices, so the atomics that another device may
+     * race with are system-wide (sys). 0 and 0 for one device. */
+    int tile0;
+    int sys;
 };
+
+/* An atomic add that may meet another device's atomics on the same word
+ * (g.sys: the grid spans GPUs; a uniform branch). */
+template <typename T> __device__ __forceinline__ void gadd(const Dev &g, T *at, T v)
+{
+    if (g.sys)
+        atomicAdd_system(at, v);
+    else
+        atomicAdd(at, v);
+}
 
 /* Position of this thread's node. */
 template <bool D3> struct Pos {
@@ -135,7 +151,7 @@ template <bool D3> struct Pos {
     int valid;
     int v;             /* node index (0 when not valid) */
     int center;        /* index of the node in the halo'd label array */
-    __device__ Pos(const Dev &g) : Pos(g, blockIdx.x) {}
+    __device__ Pos(const Dev &g) : Pos(g, g.tile0 + (int)blockIdx.x) {}
     __device__ Pos(const Dev &g, int tile)
     {
         typedef Tile<D3> T;
@@ -310,8 +326,8 @@ template <int ND, bool D3> __device__ void push_tile(const Dev &g, int tile, int
                     atomicAdd((u64 *)&s_in[nt], (u64)delta);
                 } else {
                     const int nv = p.v + c_dx[d] + g.W * (c_dy[d] + g.H * c_dz[d]);
-                    atomicAdd(&g.res[(size_t)(d ^ 1) * g.n + nv], delta);
-                    atomicAdd((u64 *)&g.ex[nv], (u64)delta);
+                    gadd(g, &g.res[(size_t)(d ^ 1) * g.n + nv], delta);
+                    gadd(g, (u64 *)&g.ex[nv], (u64)delta);
                 }
             }
         }
@@ -347,10 +363,10 @@ template <int ND, bool D3> __device__ void push_tile(const Dev &g, int tile, int
         for (int d = 0; d < ND; d++) {
             const unsigned dr = s_res[d * NT + t] - r0[d];
             if (dr)
-                atomicAdd(&g.res[(size_t)d * g.n + p.v], dr);
+                gadd(g, &g.res[(size_t)d * g.n + p.v], dr);
         }
         if (e != e0)
-            atomicAdd((u64 *)&g.ex[p.v], (u64)(e - e0));
+            gadd(g, (u64 *)&g.ex[p.v], (u64)(e - e0));
         g.rs[p.v] = rs;
         g.lab[p.v] = l;
     }
@@ -361,7 +377,7 @@ template <int ND, bool D3> __device__ void push_tile(const Dev &g, int tile, int
 template <int ND, bool D3>
 __global__ void __launch_bounds__(kThreads) push_kernel(Dev g, int sweeps)
 {
-    push_tile<ND, D3>(g, blockIdx.x, sweeps);
+    push_tile<ND, D3>(g, g.tile0 + (int)blockIdx.x, sweeps);
 }
 
 /* ------------------------------------------------------ global relabel */
@@ -388,7 +404,7 @@ template <int ND, bool D3> __device__ void bfs_init_tile(const Dev &g, int tile,
 template <int ND, bool D3>
 __global__ void __launch_bounds__(kThreads) bfs_init_kernel(Dev g, int parity)
 {
-    bfs_init_tile<ND, D3>(g, blockIdx.x, parity);
+    bfs_init_tile<ND, D3>(g, g.tile0 + (int)blockIdx.x, parity);
 }
 
 /* One step of the tiled relaxation on one tile (labels of the halo as they
@@ -454,7 +470,7 @@ template <int ND, bool D3> __device__ int bfs_tile(const Dev &g, int tile, int p
 template <int ND, bool D3>
 __global__ void __launch_bounds__(kThreads) bfs_kernel(Dev g, int parity, int slot)
 {
-    if (bfs_tile<ND, D3>(g, blockIdx.x, parity) && threadIdx.x == 0)
+    if (bfs_tile<ND, D3>(g, g.tile0 + (int)blockIdx.x, parity) && threadIdx.x == 0)
         atomicAdd(&g.acc[ACC_CHANGED + slot], 1ull);
 }
 

@@ -426,6 +426,21 @@ extern "C" gcut_status gcut_cu_grid_solve_io(gcut_cu_grid_state *s, const gcut_g
 {
     if (p->num_nodes <= 0 || p->num_nodes >= INT32_MAX)
         return GCUT_CU_FAIL(GCUT_ERR_INVALID, "cuda-grid: bad node count %d", p->num_nodes);
+    if (prm->ndevices > 0) {
+        /* Spread over GPUs: the kept arrays no longer follow the grid's
+         * changes, so the next solve here is cold. */
+        s->valid = 0;
+        if (io)
+            return GCUT_CU_FAIL(GCUT_ERR_INVALID,
+                                "cuda-grid: devices= spreads a grid of host arrays over GPUs; "
+                                "a grid in device memory stays on its device");
+        /* The same page-locking policy as one GPU's cold uploads (from
+         * the second solve of the same arrays on; the state keeps the
+         * registration for the grid's lifetime). */
+        if (prm->pin)
+            pin_arrays(s, p);
+        return gcut_cu_grid_span_solve(p, opt, prm, sol);
+    }
     gcut_status st;
     switch (p->connectivity) {
     case 4:

@@ -563,3 +563,60 @@ gcut_status tu_solve_slabs(gcut_grid *g, int32_t nslabs, const int32_t *counts,
     free(sl);
     return st;
 }
+
+/* A vision-like grid: a few bright balls on a dark background with noise;
+ * t-links from the distance of each intensity to the two means, n-links
+ * that are weak across edges of the image (a contrast-sensitive Potts
+ * term), all of it on integers (the energy of the GPU grid suites). */
+void tu_grid_fill_vision(gcut_grid *g, uint64_t seed)
+{
+    const int32_t w = gcut_grid_width(g), h = gcut_grid_height(g), d = gcut_grid_depth(g);
+    const int32_t n = gcut_grid_num_nodes(g), c = gcut_grid_connectivity(g);
+    tu_rng r = {seed};
+    uint8_t *img = malloc((size_t)n);
+    int32_t *a = malloc((size_t)n * 4), *b = malloc((size_t)n * 4);
+    assert_non_null(img);
+    assert_non_null(a);
+    assert_non_null(b);
+    double cx[3], cy[3], cz[3], rad[3];
+    for (int i = 0; i < 3; i++) {
+        cx[i] = (double)tu_range(&r, 0, w - 1);
+        cy[i] = (double)tu_range(&r, 0, h - 1);
+        cz[i] = (double)tu_range(&r, 0, d - 1);
+        const int32_t m = w < h ? w : h;
+        rad[i] = 0.15 * m + (double)tu_range(&r, 0, m / 4 + 1);
+    }
+    for (int32_t z = 0; z < d; z++)
+        for (int32_t y = 0; y < h; y++)
+            for (int32_t x = 0; x < w; x++) {
+                int in = 0;
+                for (int i = 0; i < 3; i++) {
+                    const double ex = x - cx[i], ey = y - cy[i], ez = d > 1 ? z - cz[i] : 0;
+                    in |= ex * ex + ey * ey + ez * ez < rad[i] * rad[i];
+                }
+                int v = (in ? 170 : 80) + (int)tu_range(&r, -45, 45);
+                img[x + (size_t)w * (y + (size_t)h * z)] = (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
+            }
+    int32_t table[256];
+    for (int i = 0; i < 256; i++)
+        table[i] = 2 + (int32_t)(60.0 * exp(-(double)(i * i) / (2.0 * 25.0 * 25.0)));
+    for (int32_t dir = 0; dir < c; dir++) {
+        int32_t dx, dy, dz;
+        assert_int_equal(gcut_grid_direction(c, dir, &dx, &dy, &dz), GCUT_OK);
+        const ptrdiff_t step = dx + (ptrdiff_t)w * (dy + (ptrdiff_t)h * dz);
+        for (int32_t v = 0; v < n; v++) {
+            const ptrdiff_t u = v + step;
+            const int diff = u >= 0 && u < n ? abs((int)img[v] - (int)img[u]) : 0;
+            a[v] = table[diff];
+        }
+        assert_int_equal(gcut_grid_set_caps(g, dir, a), GCUT_OK);
+    }
+    for (int32_t v = 0; v < n; v++) {
+        a[v] = 2 * abs((int)img[v] - 80);  /* source link: the cost of the background label */
+        b[v] = 2 * abs((int)img[v] - 170); /* sink link: the cost of the foreground label */
+    }
+    assert_int_equal(gcut_grid_set_terminal_caps(g, a, b), GCUT_OK);
+    free(img);
+    free(a);
+    free(b);
+}

@@ -91,6 +91,11 @@ void tu_grid_randomise(gcut_grid *g, tu_rng *r, tu_grid_kind k);
  * solves' hardest cases (test_dist, test_gpu_dist, test_dist_mpi). */
 void tu_grid_set_crossing(gcut_grid *g, tu_rng *r, int across, int huge);
 
+/* A vision-like grid: a few bright balls on a dark background with noise,
+ * t-links from each intensity's distance to the two means, contrast-
+ * sensitive n-links (the energy of test_gpu_dist and test_gpu_span). */
+void tu_grid_fill_vision(gcut_grid *g, uint64_t seed);
+
 /* Solve g through gcut_grid_solve_slabs as nslabs slabs of counts[i] >= 1
  * planes (NULL: an even split, nslabs <= planes), each slab's arrays
  * copied into buffers of their own: host memory, or memory of device 0
