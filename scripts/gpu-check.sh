@@ -30,8 +30,9 @@
 #   CUDA_ARCH   CMAKE_CUDA_ARCHITECTURES (default 90: the H100/H200 only, to build fast)
 #   XSCALE      GCUT_TEST_SCALE of test_crosscheck (default 0.2)
 #   SANITIZE_TESTS  test programs run under compute-sanitizer (default test_gpu_csr
-#               test_gpu_grid test_gpu_device test_gpu_dist test_gpu_vision_mrf
-#               test_gpu_vision_energy)
+#               test_gpu_grid test_gpu_device test_gpu_dist test_gpu_span
+#               test_gpu_vision_mrf test_gpu_vision_energy; test_gpu_span spreads
+#               its grids over every GPU of the machine)
 #   DIST_REPEAT GCUT_GPU_REPEAT of test_gpu_dist, run apart from the other GPU
 #               suites (default 3: it solves some 1,700 partitioned cases)
 #   DIST_SIZE   side of test_gpu_dist's timing volume (default 256; 0: none)
@@ -40,7 +41,7 @@
 #   BENCH_TIMEOUT  seconds allowed to each gcut-bench run (default 900)
 #   BENCH_V     non-empty: gcut-bench -vv (the engines' summary lines into bench.txt)
 #   MULTI       what the multi step runs on the GPUs of the machine (default
-#               test,sanitize,strong): test (test_gpu_dist on 2 and on all GPUs,
+#               test,sanitize,strong,span): test (test_gpu_dist on 2 and on all GPUs,
 #               MULTI_REPEAT solves per case, default 10, on the quick set, then
 #               the whole set on all GPUs twice), sanitize (compute-sanitizer on
 #               2 GPUs), strong (gcut-dist-bench: a STRONG^3 volume, default 768,
@@ -51,6 +52,10 @@
 #               default vol:w=2048,h=2048,d=1024,conn=6 (4.3 G voxels), as slabs of
 #               arrays of their own on every GPU: runs $SLABS_RUNS, default
 #               NGPUx(2 NGPU),NGPUxNGPU; checked by the cut's capacity and across runs);
+#               span (one grid spread over 1, 2, 4, 8 GPUs by cuda-grid, devices=:
+#               the STRONG^3 and STRONG26^3 volumes with SPAN_REPEAT solves each,
+#               default 3, then weak scaling SPAN_WEAK^2 x (SPAN_WEAKD * G), default
+#               768 and 320, and SPAN_LARGE^3 (default 0: none) on 1 and all GPUs);
 #               rows in multi.txt. compute-sanitizer here runs with
 #               --report-api-errors $SAN_API (default no: NCCL raises and handles CUDA
 #               API errors of its own; gcut checks every call it makes)
@@ -225,7 +230,7 @@ fi
 if has_step sanitize; then
   t0=$(date +%s)
   : >"$OUT/sanitize.log"
-  for prog in ${SANITIZE_TESTS:-test_gpu_csr test_gpu_grid test_gpu_device test_gpu_dist test_gpu_vision_mrf test_gpu_vision_energy}; do
+  for prog in ${SANITIZE_TESTS:-test_gpu_csr test_gpu_grid test_gpu_device test_gpu_dist test_gpu_span test_gpu_vision_mrf test_gpu_vision_energy}; do
     for tool in memcheck racecheck synccheck; do
       # racecheck runs about 100 times slower: the smallest run for it.
       quick=1
@@ -358,7 +363,7 @@ fi
 # ---- several GPUs: the partitioned grid over NCCL (docs/distributed.md) -----
 NGPU=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ' || true)
 devlist() { seq -s: 0 $(($1 - 1)); }
-has_multi() { [[ ",${MULTI:-test,sanitize,strong}," == *",$1,"* ]]; }
+has_multi() { [[ ",${MULTI:-test,sanitize,strong,span}," == *",$1,"* ]]; }
 if has_step multi && [ "${NGPU:-0}" -lt 2 ]; then
   note "multi: skipped (${NGPU:-0} GPU; needs two or more)"
 elif has_step multi; then
@@ -471,6 +476,26 @@ elif has_step multi; then
     S=${STRONG26:-384}
     [ "$S" = 0 ] || dist_bench "strong ${S}^3 c26" "vol:w=$S,h=$S,d=$S,conn=26" --backend cuda-grid \
       --runs "$(runs_upto 2)" --repeat "${MULTI_BENCH_REPEAT:-1}"
+  fi
+  if has_multi span; then
+    # One grid spread over GPUs by cuda-grid itself (devices=, no regions).
+    spans_upto() { local r="1s" k; for k in 2 4 8; do [ "$k" -le "$NGPU" ] && r="$r,${k}s"; done; echo "$r"; }
+    S=${STRONG:-768}
+    dist_bench "span ${S}^3 c6" "vol:w=$S,h=$S,d=$S,conn=6" --backend cuda-grid \
+      --runs "$(spans_upto)" --repeat "${SPAN_REPEAT:-3}" -v
+    S=${STRONG26:-384}
+    [ "$S" = 0 ] || dist_bench "span ${S}^3 c26" "vol:w=$S,h=$S,d=$S,conn=26" --backend cuda-grid \
+      --runs "$(spans_upto)" --repeat "${SPAN_REPEAT:-3}"
+    S=${SPAN_WEAK:-768}
+    for k in 1 2 4 8; do
+      [ "$k" -le "$NGPU" ] && [ "$S" != 0 ] || continue
+      dist_bench "span weak ${S}^2x$((${SPAN_WEAKD:-320} * k)) on $k GPUs" \
+        "vol:w=$S,h=$S,d=$((${SPAN_WEAKD:-320} * k)),conn=6" --backend cuda-grid --runs "${k}s" \
+        --repeat "${SPAN_REPEAT:-3}"
+    done
+    S=${SPAN_LARGE:-0}
+    [ "$S" = 0 ] || dist_bench "span large ${S}^3 c6" "vol:w=$S,h=$S,d=$S,conn=6" --backend cuda-grid \
+      --runs "1s,${NGPU}s" --repeat 2 -v
   fi
   if has_multi weak; then
     S=${WEAK:-512}

@@ -15,7 +15,8 @@
  *
  * Environment:
  *   GCUT_GPU_REPEAT     solves of each case and list (default 1)
- *   GCUT_GPU_QUICK      1: a few small cases, no timing (compute-sanitizer)
+ *   GCUT_GPU_QUICK      1: a few small cases, no timing (compute-sanitizer);
+ *                       2: fewer still (racecheck)
  *   GCUT_GPU_SPAN_SIZE  side of the 6-connected timing volume (default 256;
  *                       0: none): cuda-grid on one GPU, then spread over
  *                       1, 2, ... every GPU
@@ -101,11 +102,12 @@ static void test_random(void **unused)
     static const size_t quick_set[] = {6, 7, 9, 14};
     tu_rng r = {4242};
     char label[128];
-    const size_t nshapes =
-        g_quick ? sizeof quick_set / sizeof quick_set[0] : sizeof shapes / sizeof shapes[0];
+    const size_t nshapes = g_quick >= 2 ? 2
+                           : g_quick    ? sizeof quick_set / sizeof quick_set[0]
+                                        : sizeof shapes / sizeof shapes[0];
     for (size_t s = 0; s < nshapes; s++) {
         const size_t at = g_quick ? quick_set[s] : s;
-        for (int k = 0; k < TU_GRID_COUNT; k += g_quick ? 3 : 1) {
+        for (int k = 0; k < TU_GRID_COUNT; k += g_quick >= 2 ? TU_GRID_COUNT : g_quick ? 3 : 1) {
             gcut_grid *g;
             assert_int_equal(
                 gcut_grid_new(&g, shapes[at].w, shapes[at].h, shapes[at].d, shapes[at].c), GCUT_OK);
@@ -128,7 +130,7 @@ static void test_crossing(void **unused)
     } shapes[] = {{12, 64, 1, 4}, {10, 49, 1, 8}, {6, 5, 40, 6}, {5, 4, 33, 18}, {4, 5, 30, 26}};
     tu_rng r = {77};
     char label[128];
-    const size_t nshapes = g_quick ? 1 : sizeof shapes / sizeof shapes[0];
+    const size_t nshapes = g_quick >= 2 ? 0 : g_quick ? 1 : sizeof shapes / sizeof shapes[0];
     for (size_t s = 0; s < nshapes; s++)
         for (int across = 0; across < 2; across++)
             for (int huge = 0; huge < 2; huge++) {
@@ -152,7 +154,7 @@ static void test_vision(void **unused)
     } shapes[] = {{64, 96, 1, 4},   {96, 80, 1, 8},  {24, 20, 40, 6}, {16, 14, 36, 18},
                   {12, 12, 30, 26}, {300, 200, 1, 4}, {48, 40, 64, 6}};
     char label[128];
-    const size_t nshapes = g_quick ? 1 : sizeof shapes / sizeof shapes[0];
+    const size_t nshapes = g_quick >= 2 ? 0 : g_quick ? 1 : sizeof shapes / sizeof shapes[0];
     for (size_t s = 0; s < nshapes; s++) {
         gcut_grid *g;
         assert_int_equal(gcut_grid_new(&g, shapes[s].w, shapes[s].h, shapes[s].d, shapes[s].c),

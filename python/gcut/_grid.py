@@ -275,13 +275,16 @@ class GridProblem:
         (source side). The full result is kept in ``self.result``.
         ``progress``: see docs/python.md, "Progress and cancelling".
 
-        ``regions=N`` cuts the grid into N slabs of planes solved by the
-        region-partitioned max-flow (docs/distributed.md): the same mask
-        and flow, on ``threads`` CPU threads, or with ``devices=[0, 1, ...]``
-        on those GPUs (cuda-grid regions, NCCL between GPUs; ``regions``
-        defaults to two per GPU there). ``discharge="ard"`` discharges CPU
-        regions by ARD (fewer sweeps where flow crosses regions) instead of
-        push-relabel (``"pr"``, the default). Experimental."""
+        ``devices=[0, 1, ...]`` alone spreads the grid over those GPUs of
+        the machine: cuda-grid's engine on a slab of tiles per GPU, the
+        arrays split between them (docs/grid.md, "Several GPUs"; GPUs that
+        can reach each other's memory, NVLink). ``regions=N`` cuts the grid
+        into N slabs of planes solved by the region-partitioned max-flow
+        (docs/distributed.md): the same mask and flow, on ``threads`` CPU
+        threads, or with ``devices`` on those GPUs (cuda-grid regions, NCCL
+        between GPUs). ``discharge="ard"`` discharges CPU regions by ARD
+        (fewer sweeps where flow crosses regions) instead of push-relabel
+        (``"pr"``, the default). Experimental."""
         params = None
         if devices is not None:
             devs = [int(d) for d in devices]
@@ -291,8 +294,6 @@ class GridProblem:
                 raise ValueError("devices= keeps the slabs on GPUs: backend must be cuda-grid")
             backend = "cuda-grid"
             params = "devices=" + ":".join(str(d) for d in devs)
-            if not regions:
-                regions = 2 * len(devs)
         if regions < 0:
             raise ValueError(f"regions must be >= 0 (got {regions})")
         if discharge is not None:

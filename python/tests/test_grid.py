@@ -244,7 +244,10 @@ def test_regions_on_devices_and_errors(rng):
     with pytest.raises(gcut.Error):
         p.solve(regions=3, devices=[0, 0])  # a device listed twice
     if "cuda-grid" in [b.name for b in gcut.backends() if b.available]:
-        mask = p.solve(devices=[0])
+        mask = p.solve(devices=[0])  # spread by cuda-grid (one GPU here: one part)
+        assert p.result.backend == "cuda-grid"
+        assert np.array_equal(mask, whole)
+        mask = p.solve(devices=[0], regions=2)  # the partitioned solve
         assert p.result.backend == "cuda-grid-region-pr"
         assert np.array_equal(mask, whole)
     else:
