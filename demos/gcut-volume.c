@@ -48,8 +48,10 @@ static const char usage[] =
     "      --regions N      solve as N slabs of planes of z, each with arrays of its own\n"
     "                       (gcut_grid_solve_slabs); 0 (default): the whole grid with the\n"
     "                       back end, or past 2^31 - 1 voxels slabs of at most 2^30\n"
-    "      --devices LIST   keep the slabs on these GPUs, e.g. 0,1,2,3 (cuda-grid regions,\n"
-    "                       NCCL between the GPUs; --regions defaults to two per GPU)\n"
+    "      --devices LIST   spread the volume over these GPUs, e.g. 0,1,2,3 (cuda-grid's\n"
+    "                       engine on a slab of each); with --regions, or past 2^31 - 1\n"
+    "                       voxels, the slabs on these GPUs (cuda-grid regions, NCCL\n"
+    "                       between the GPUs; --regions then defaults to two per GPU)\n"
     "  -o, --output FILE    write the mask: one byte per voxel, 1 foreground, 0 background\n"
     "\n"
     "It prints the memory it will need before it reads the files and stops with exit\n"
@@ -263,8 +265,8 @@ static void report(const args *a, size_t est, double scale, int64_t flow, double
 #ifndef GCUT_VOLUME_MPI
 /* The foreground voxels of a cut of n voxels into *nfg, and the mask into
  * --output (one byte per voxel, 1 foreground); 0, or 1 after a message. */
-/* The solve options of the command line; with --devices the slabs go to
- * the GPUs (cuda-grid regions). */
+/* The solve options of the command line; with --devices the volume (or
+ * its slabs) goes to the GPUs (cuda-grid). */
 static void solve_options(const args *a, gcut_solve_options *opt)
 {
     gcut_solve_options_init(opt);
@@ -635,8 +637,10 @@ int main(int argc, char **argv)
         rc = cli_usage_error("--devices is for one process (gcut-volume)", NULL);
     if (!rc && a.ndevices > 0 && a.c.params)
         rc = cli_usage_error("--devices and --params both set the back end's settings", a.c.params);
-    if (!rc && a.ndevices > 0 && a.regions == 0)
-        a.regions = 2 * a.ndevices; /* two slabs per GPU: one of each colour */
+    /* Below 2^31 voxels the whole grid spreads over the GPUs (cuda-grid,
+     * devices=); past it, slabs: two per GPU, one of each colour. */
+    if (!rc && a.ndevices > 0 && a.regions == 0 && a.w * a.h * a.d > INT32_MAX)
+        a.regions = 2 * a.ndevices;
     if (!rc && a.out) {
         const char *outs[] = {a.out}, *ins[] = {a.fg, a.bg};
         rc = cli_check_outputs(outs, 1, ins, 2);

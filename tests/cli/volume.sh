@@ -55,8 +55,9 @@ rc=0; "$vol" --size 23x17 --fg "$tmp/fg.f32" --bg "$tmp/bg.f32" > /dev/null 2>&1
 [ $rc = 2 ] || fail "bad --size: rc $rc"
 rc=0; "$vol" "${common[@]}" --conn 8 > /dev/null 2>&1 || rc=$?
 [ $rc = 2 ] || fail "bad --conn: rc $rc"
-# --devices: the slabs on GPUs (cuda-grid regions); the same mask where a
-# GPU is, a refusal naming cuda-grid where none is; bad lists are usage.
+# --devices: the volume spread over GPUs (cuda-grid), with --regions the
+# slabs on GPUs (cuda-grid regions); the same mask where a GPU is, a
+# refusal naming cuda-grid where none is; bad lists are usage.
 for bad in "x" "0,,1" "0," ",0" "1:2"; do
   rc=0; "$vol" "${common[@]}" --devices "$bad" > /dev/null 2>&1 || rc=$?
   [ $rc = 2 ] || fail "--devices '$bad': rc $rc"
@@ -65,12 +66,14 @@ rc=0; "$vol" "${common[@]}" --devices 0 --backend cpu-bk > /dev/null 2>&1 || rc=
 [ $rc = 2 ] || fail "--devices with cpu-bk: rc $rc"
 rc=0; "$vol" "${common[@]}" --devices 0 --params devices=1 > /dev/null 2>&1 || rc=$?
 [ $rc = 2 ] || fail "--devices with --params: rc $rc"
-rc=0; "$vol" "${common[@]}" --devices 0 -o "$tmp/dev.raw" > /dev/null 2> "$tmp/err" || rc=$?
-if [ $rc = 0 ]; then
-  cmp -s "$tmp/whole.raw" "$tmp/dev.raw" || fail "--devices 0: another mask"
-else
-  [ $rc = 1 ] && grep -q 'cuda-grid' "$tmp/err" || fail "--devices 0 without a GPU: rc $rc $(cat "$tmp/err")"
-fi
+for extra in "" "--regions 2"; do
+  rc=0; "$vol" "${common[@]}" --devices 0 $extra -o "$tmp/dev.raw" > /dev/null 2> "$tmp/err" || rc=$?
+  if [ $rc = 0 ]; then
+    cmp -s "$tmp/whole.raw" "$tmp/dev.raw" || fail "--devices 0 $extra: another mask"
+  else
+    [ $rc = 1 ] && grep -q 'cuda-grid' "$tmp/err" || fail "--devices 0 $extra without a GPU: rc $rc $(cat "$tmp/err")"
+  fi
+done
 if [ -n "$volmpi" ] && command -v mpirun > /dev/null; then
   # (no leak check under the sanitizers: Open MPI's, tests/CMakeLists.txt)
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
