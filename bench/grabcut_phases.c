@@ -1,0 +1,93 @@
+/*
+ * grabcut_phases - where the CPU time of one gcut_grabcut call goes: the
+ * first (cold) cut, the warm cuts of the later iterations, and the rest
+ * (session set-up, models, data costs, graph updates). Not built by
+ * CMake: compiled against a build as bench/run-grabcut-cpu.sh compiles
+ * grabcut_cpu.c, for example
+ *
+ *   cc -O2 -std=c11 -o gp bench/grabcut_phases.c -Ilib/include -Ivision/include \
+ *       -Ibuild/lib/include -Ibuild/vision/include -Lbuild/lib -lgcut_vision -lgcut -lm
+ *   LD_LIBRARY_PATH=build/lib taskset -c 0 ./gp IMAGE X,Y,W,H [ITERATIONS]
+ *
+ * Prints one line: `cpu_ms=MS first_ms=MS warm_ms=MS other_ms=MS
+ * iterations=N`. The cuts are timed through the debug log of the solve
+ * options (verbosity 3): the CPU time between the message the chooser
+ * logs before a solve and the one cpu-bk logs after it. So it reads
+ * cpu-bk's messages ("cpu-bk (grid): ..." for a cold solve, "cpu-bk (grid,
+ * warm): ..." for a warm one) and knows no other back end.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "gcut/gcut.h"
+#include "gcut/vision/image.h"
+#include "gcut/vision/segment.h"
+
+static double cpu_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
+}
+
+typedef struct phases {
+    double solve_t0; /* the chooser's message: a solve starts */
+    double first, warm;
+} phases;
+
+static void on_log(void *user, gcut_log_level level, const char *msg)
+{
+    (void)level;
+    phases *ph = user;
+    const double now = cpu_ms();
+    if (strncmp(msg, "gcut_grid_solve: auto:", 22) == 0)
+        ph->solve_t0 = now;
+    else if (strncmp(msg, "cpu-bk (grid, warm)", 19) == 0)
+        ph->warm += now - ph->solve_t0;
+    else if (strncmp(msg, "cpu-bk (grid)", 13) == 0)
+        ph->first += now - ph->solve_t0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 3) {
+        fprintf(stderr, "usage: grabcut_phases IMAGE X,Y,W,H [ITERATIONS]\n");
+        return 2;
+    }
+    gcut_image *im;
+    if (gcut_image_load(argv[1], &im) != GCUT_OK) {
+        fprintf(stderr, "grabcut_phases: %s\n", gcut_last_error());
+        return 1;
+    }
+    int x, y, w, h;
+    if (sscanf(argv[2], "%d,%d,%d,%d", &x, &y, &w, &h) != 4)
+        return 2;
+    const int iters = argc > 3 ? atoi(argv[3]) : 5;
+    const size_t n = (size_t)im->width * (size_t)im->height;
+    uint8_t *seeds = malloc(n), *mask = malloc(n);
+    if (!seeds || !mask ||
+        gcut_seeds_from_rect(im->width, im->height, x, y, w, h, seeds) != GCUT_OK)
+        return 1;
+    phases ph = {0};
+    gcut_seg_options p;
+    gcut_seg_options_init(&p);
+    p.solve.verbosity = 3;
+    p.solve.log = on_log;
+    p.solve.log_user = &ph;
+    gcut_seg_stats st;
+    const double t0 = cpu_ms();
+    if (gcut_grabcut(im, seeds, iters, &p, mask, &st) != GCUT_OK) {
+        fprintf(stderr, "grabcut_phases: %s\n", gcut_last_error());
+        return 1;
+    }
+    const double total = cpu_ms() - t0;
+    printf("cpu_ms=%.3f first_ms=%.3f warm_ms=%.3f other_ms=%.3f iterations=%d\n", total, ph.first,
+           ph.warm, total - ph.first - ph.warm, (int)st.iterations);
+    gcut_image_free(im);
+    free(seeds);
+    free(mask);
+    return 0;
+}
