@@ -88,7 +88,9 @@ GCUT_HIDDEN uint32_t *gcut_i_pack_residuals(void *arcs, size_t stride, size_t of
  * residual, its sister's residual (so a scan reads both directions from one
  * cache line) and the offset to its sister; an arc whose offset does not
  * fit int32 (more than 2^31 arcs) holds GCUT_I_MARC_FAR and its sister is
- * read from the layout (bcsr->sister). */
+ * read from the layout (bcsr->sister). Arcs of 8 or 12 bytes that read
+ * every sister from the layout set up faster and search slower on grids,
+ * no gain across families (bench/results/eibfs-2026-11-27e.md). */
 typedef struct gcut_i_marc {
     int32_t head;
     uint32_t res;  /* residual of this arc */
@@ -98,22 +100,10 @@ typedef struct gcut_i_marc {
 
 #define GCUT_I_MARC_FAR INT32_MIN
 
-static inline int64_t gcut_i_marc_sister(const gcut_i_marc *arcs, const int64_t *sister,
-                                         int64_t a)
+static inline int64_t gcut_i_marc_sister(const gcut_i_marc *arcs, const int64_t *sister, int64_t a)
 {
     const int32_t d = arcs[a].sdiff;
     return d != GCUT_I_MARC_FAR ? a + d : sister[a];
-}
-
-/* Push f units along arc a (and take them off its sister). */
-static inline void gcut_i_marc_push(gcut_i_marc *arcs, const int64_t *sister, int64_t a,
-                                    uint32_t f)
-{
-    const int64_t b = gcut_i_marc_sister(arcs, sister, a);
-    arcs[a].res -= f;
-    arcs[a].rev += f;
-    arcs[b].res += f;
-    arcs[b].rev -= f;
 }
 
 /* Fill the mirrored arcs from a layout's capacities (the cold residuals). */
