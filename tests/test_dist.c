@@ -297,7 +297,16 @@ static void test_slab_errors(void **unused)
     opt.params = "relabel_evry=4";
     assert_int_equal(gcut_grid_solve_slabs(W, H, D, 6, sl, 2, &opt, &flow, NULL), GCUT_ERR_INVALID);
     assert_non_null(strstr(gcut_last_error(), "relabel_every"));
+    opt.params = "relabel_every=8"; /* the jacobi discharge's setting */
+    assert_int_equal(gcut_grid_solve_slabs(W, H, D, 6, sl, 2, &opt, &flow, NULL), GCUT_ERR_INVALID);
+    assert_non_null(strstr(gcut_last_error(), "add discharge=jacobi"));
+    opt.params = "discharge=jakobi";
+    assert_int_equal(gcut_grid_solve_slabs(W, H, D, 6, sl, 2, &opt, &flow, NULL), GCUT_ERR_INVALID);
+    assert_non_null(strstr(gcut_last_error(), "\"jacobi\""));
     opt.backend = NULL;
+    opt.params = "discharge=jacobi";
+    assert_int_equal(gcut_grid_solve_slabs(W, H, D, 6, sl, 2, &opt, &flow, NULL), GCUT_ERR_INVALID);
+    assert_non_null(strstr(gcut_last_error(), "discharge=jacobi needs"));
     opt.params = NULL;
     assert_int_equal(flow, -7);
     /* Then it solves, as a grid of the same arrays does. */
@@ -371,7 +380,7 @@ static void test_device_choice(void **unused)
         {"cuda-grid", "devices=1.5", "CUDA device numbers"},
         {"cuda-grid", "devices=a:b", "CUDA device numbers"},
         {"cuda-grid", "devices=0::1", "CUDA device numbers"},
-        {"cpu-bk", "discharge=bk", "\"ard\" (augmenting paths) or \"pr\""},
+        {"cpu-bk", "discharge=bk", "\"ard\" (augmenting paths, CPU regions), \"pr\""},
         {"cuda-grid", "discharge=ard", "needs CPU regions"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {

@@ -13,8 +13,11 @@
  * arrays of their own (gcut_grid_solve_slabs) in host memory, device
  * memory or both. Every partitioned solve is
  * repeated GCUT_GPU_REPEAT times and must give the same answer each time
- * (an answer that changes is a race). Then one timing line for a 6-connected
- * vision-like volume (regions 1, 2, 4, 8: ms and sweeps) for the record.
+ * (an answer that changes is a race). The regions discharge by cuda-grid's
+ * tiled kernels (the default, discharge=pr); every third case is solved
+ * once more with discharge=jacobi (the simple synchronous discharge).
+ * Then one timing line per discharge for a 6-connected vision-like volume
+ * (regions 1, 2, 4, 8, 16: ms and sweeps) for the record.
  *
  * A failure names the case (shape, connectivity, capacity pattern), the
  * regions and their planes, the repeat, the two flows, and the first node
@@ -45,15 +48,20 @@ static int g_repeat = 1;
 static int g_quick;
 static int64_t g_cases;
 static char g_params[96]; /* "devices=..." or empty */
+static char g_params_jacobi[128]; /* the same with "discharge=jacobi" */
 static int g_ndev = 1;
+static int64_t g_jacobi; /* cases solved again with discharge=jacobi */
 
-/* opt for a partitioned device solve: cuda-grid on the devices asked for. */
-static void device_options(gcut_solve_options *opt)
+/* opt for a partitioned device solve: cuda-grid on the devices asked for,
+ * the tiled discharge or (jacobi) the simple one. */
+static void device_options_for(gcut_solve_options *opt, int jacobi)
 {
     gcut_solve_options_init(opt);
     opt->backend = "cuda-grid";
-    opt->params = g_params[0] ? g_params : NULL;
+    opt->params = jacobi ? g_params_jacobi : g_params[0] ? g_params : NULL;
 }
+
+static void device_options(gcut_solve_options *opt) { device_options_for(opt, 0); }
 
 static int is_2d(const gcut_grid *g)
 {
@@ -139,22 +147,22 @@ static void compare(const gcut_grid *g, const gcut_result *res, const gcut_resul
 }
 
 static gcut_result *solve_parts(gcut_grid *g, int32_t regions, const int32_t *planes, int rep,
-                                const char *label)
+                                int jacobi, const char *label)
 {
     gcut_result *res;
     assert_int_equal(gcut_result_new(&res), GCUT_OK);
     gcut_solve_options opt;
-    device_options(&opt);
+    device_options_for(&opt, jacobi);
     opt.time_limit = 300; /* a discharge that never ends becomes a failure */
     if (gcut_grid_solve_partitioned(g, regions, planes, &opt, res) != GCUT_OK) {
         char rg[160];
         describe_regions(rg, sizeof rg, g, regions, planes);
-        fail_msg("%s, %s, repeat %d: the device solve failed: %s", label, rg, rep,
-                 gcut_last_error());
+        fail_msg("%s, %s, repeat %d%s: the device solve failed: %s", label, rg, rep,
+                 jacobi ? " (jacobi)" : "", gcut_last_error());
     }
-    if (strcmp(gcut_result_backend(res), "cuda-grid-region-pr") != 0)
-        fail_msg("%s: solved by %s, not on the device (cuda-grid-region-pr)", label,
-                 gcut_result_backend(res));
+    const char *want = jacobi ? "cuda-grid-region-jacobi" : "cuda-grid-region-pr";
+    if (strcmp(gcut_result_backend(res), want) != 0)
+        fail_msg("%s: solved by %s, not on the device (%s)", label, gcut_result_backend(res), want);
     return res;
 }
 
@@ -164,7 +172,7 @@ static void check_one(gcut_grid *g, const gcut_result *ref, const gcut_result *w
 {
     gcut_result *first = NULL;
     for (int rep = 0; rep < g_repeat; rep++) {
-        gcut_result *res = solve_parts(g, regions, planes, rep, label);
+        gcut_result *res = solve_parts(g, regions, planes, rep, 0, label);
         if (first) {
             compare(g, res, first, "the first repeat (a race?)", regions, planes, rep, label);
             gcut_result_free(res);
@@ -175,6 +183,12 @@ static void check_one(gcut_grid *g, const gcut_result *ref, const gcut_result *w
         first = res;
     }
     gcut_result_free(first);
+    if (g_cases % 3 == 0) {
+        gcut_result *res = solve_parts(g, regions, planes, 0, 1, label);
+        compare(g, res, ref, "cpu-ref (discharge=jacobi)", regions, planes, 0, label);
+        gcut_result_free(res);
+        g_jacobi++;
+    }
     g_cases++;
     /* The same regions as slabs of arrays of their own
      * (gcut_grid_solve_slabs): in host memory, in device memory, or
@@ -336,27 +350,33 @@ static void test_timing(void **unused)
                       (int)S, gcut_result_stats(whole)->total_ms,
                       (long long)gcut_result_flow(whole), g_ndev, g_ndev == 1 ? "" : "s");
     const int32_t regions[] = {1, 2, 4, 8, 16};
-    for (size_t i = 0; i < sizeof regions / sizeof regions[0]; i++) {
-        const char *sep = i + 1 < sizeof regions / sizeof regions[0] ? "," : "";
+    const size_t nr = sizeof regions / sizeof regions[0];
+    for (size_t i = 0; i < 2 * nr; i++) {
+        const int jacobi = i >= nr;
+        if (i == nr) {
+            printf("%s\n", line);
+            at = snprintf(line, sizeof line, "gpu-dist %d^3 c6 vision, discharge=jacobi:", (int)S);
+        }
+        const char *sep = i % nr + 1 < nr ? "," : "";
         gcut_result *res;
         assert_int_equal(gcut_result_new(&res), GCUT_OK);
         gcut_solve_options opt;
-        device_options(&opt);
+        device_options_for(&opt, jacobi);
         opt.time_limit = 120; /* a slow solve is a number to record, not a failure */
-        const gcut_status st = gcut_grid_solve_partitioned(g, regions[i], NULL, &opt, res);
+        const gcut_status st = gcut_grid_solve_partitioned(g, regions[i % nr], NULL, &opt, res);
         if (st == GCUT_ERR_TIMEOUT) {
             at += snprintf(line + at, sizeof line - (size_t)at, " %d regions over 120 s%s",
-                           (int)regions[i], sep);
+                           (int)regions[i % nr], sep);
         } else {
             if (st != GCUT_OK)
-                fail_msg("%s, %d regions: the device solve failed: %s", label, (int)regions[i],
+                fail_msg("%s, %d regions: the device solve failed: %s", label, (int)regions[i % nr],
                          gcut_last_error());
-            compare(g, res, whole, "cuda-grid (one region)", regions[i], NULL, 0, label);
+            compare(g, res, whole, "cuda-grid (one region)", regions[i % nr], NULL, 0, label);
             const gcut_stats *ss = gcut_result_stats(res);
             at += snprintf(line + at, sizeof line - (size_t)at, " %d regions %.1f ms %lld sweeps%s",
-                           (int)regions[i], ss->total_ms, (long long)ss->rounds, sep);
+                           (int)regions[i % nr], ss->total_ms, (long long)ss->rounds, sep);
         }
-        printf("  %d regions done\n", (int)regions[i]);
+        printf("  %d regions%s done\n", (int)regions[i % nr], jacobi ? " (jacobi)" : "");
         fflush(stdout);
         gcut_result_free(res);
     }
@@ -381,6 +401,8 @@ static void test_bad_devices(void **unused)
         const char *params, *backend, *says;
     } bad[] = {
         {"devices=0:0", "cuda-grid", "listed twice"},
+        {"discharge=ard", "cuda-grid", "needs CPU regions"},
+        {"relabel_every=4", "cuda-grid", "add discharge=jacobi"},
         {"devices=4096", "cuda-grid", "does not exist"},
         {"devices=0:1:4096", "cuda-grid", "does not exist"},
         {"devices=x", "cuda-grid", "CUDA device numbers"},
@@ -455,9 +477,9 @@ static void test_summary(void **unused)
 {
     (void)unused;
     printf("gpu-dist: %lld partitioned cases on %d device%s%s%s, %d solves each, all equal to "
-           "cpu-ref and cuda-grid\n",
+           "cpu-ref and cuda-grid; %lld solved again with discharge=jacobi, equal\n",
            (long long)g_cases, g_ndev, g_ndev == 1 ? "" : "s", g_params[0] ? " " : "", g_params,
-           g_repeat);
+           g_repeat, (long long)g_jacobi);
 }
 
 int main(void)
@@ -481,6 +503,8 @@ int main(void)
         for (const char *c = devs; *c; c++)
             g_ndev += *c == ':';
     }
+    snprintf(g_params_jacobi, sizeof g_params_jacobi, "%s%sdischarge=jacobi", g_params,
+             g_params[0] ? "," : "");
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random),  cmocka_unit_test(test_crossing),
         cmocka_unit_test(test_vision),  cmocka_unit_test(test_bad_devices),

@@ -23,7 +23,7 @@ static size_t align_up(size_t x) { return (x + 255) & ~(size_t)255; }
 
 /* Allocate (or keep) the arrays for this shape; the state becomes invalid
  * when they change. */
-static gcut_status plan(gcut_cu_grid_state *s, const gcut_grid_problem *p, int tx, int ty,
+static inline gcut_status plan(gcut_cu_grid_state *s, const gcut_grid_problem *p, int tx, int ty,
                         int tz)
 {
     if (!s->ready) {
@@ -111,6 +111,9 @@ struct Run {
     int64_t push_launches, bfs_launches, relabels;
     int coop;               /* global relabels as one cooperative launch */
     double transfer_ms;
+    int launches;           /* phase I's adaptive push launches to start with (0: 2) */
+    int launches_last;      /* and those it ended with */
+    int64_t active_sum;     /* active nodes counted by phase I's relabels */
 };
 
 /* Between launch batches: the driver's own deadline (the multi-label
@@ -250,7 +253,7 @@ static gcut_status phase_one(Run &R, const gcut_cu_grid_params *prm, int warm)
     gcut_cu_grid_state *s = R.s;
     const Dev &g = s->dev;
     gcut_status st;
-    int launches = prm->launches > 0 ? prm->launches : 2;
+    int launches = prm->launches > 0 ? prm->launches : R.launches > 0 ? R.launches : 2;
     /* A warm start pushes first, with the labels of the last solve (a
      * heuristic guess, like any label between relabels): most changes are
      * local and settle in the first launches, and the relabel after them
@@ -282,6 +285,8 @@ static gcut_status phase_one(Run &R, const gcut_cu_grid_params *prm, int warm)
             else if (bfs_ms * 8 < push_ms && launches > 1)
                 launches /= 2;
         }
+        R.active_sum += (int64_t)active;
+        R.launches_last = launches;
         if (active == 0)
             break;
         if ((st = check_time(R, (int64_t)active)) != GCUT_OK)

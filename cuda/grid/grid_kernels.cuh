@@ -131,7 +131,21 @@ struct Dev {
      * race with are system-wide (sys). 0 and 0 for one device. */
     int tile0;
     int sys;
+    /* A region of the partitioned solve (grid_region.cu): the first frz_lo
+     * and the last frz_hi nodes are its ghost planes, which keep their
+     * labels (the neighbours' boundary labels) and take in excess without
+     * ever pushing or being relabelled; relabel_keep: a global relabel
+     * starts from the labels there are (they only go down) instead of from
+     * the sink's neighbours. 0, 0, 0 for a whole grid. */
+    int frz_lo, frz_hi;
+    int relabel_keep;
 };
+
+/* Whether node v is a frozen ghost node (see frz_lo). */
+__device__ __forceinline__ bool frozen(const Dev &g, int v)
+{
+    return v < g.frz_lo || v >= g.n - g.frz_hi;
+}
 
 /* An atomic add that may meet another device's atomics on the same word
  * (g.sys: the grid spans GPUs; a uniform branch). */
@@ -274,12 +288,14 @@ template <int ND, bool D3> __device__ void push_tile(const Dev &g, int tile, int
     const int t = threadIdx.x;
     long long e0 = 0;
     int l = g.dead;
+    /* A node that may push and relabel (a ghost of a region may not). */
+    const bool mine = p.valid && !frozen(g, p.v);
     if (p.valid) {
         e0 = g.ex[p.v];
         l = g.lab[p.v];
     }
     /* A tile without active nodes has nothing to do this launch. */
-    if (!__syncthreads_or(p.valid && e0 > 0 && l < g.dead))
+    if (!__syncthreads_or(mine && e0 > 0 && l < g.dead))
         return;
 
     load_halo<D3>(g, p, s_lab);
@@ -296,7 +312,7 @@ template <int ND, bool D3> __device__ void push_tile(const Dev &g, int tile, int
     __syncthreads();
 
     for (int it = 0; it < sweeps; it++) {
-        const bool active = p.valid && e > 0 && l < g.dead;
+        const bool active = mine && e > 0 && l < g.dead;
         if (!__syncthreads_or(active))
             break;
         /* A: push on every admissible arc (labels fixed for the phase). */
@@ -337,7 +353,7 @@ template <int ND, bool D3> __device__ void push_tile(const Dev &g, int tile, int
         e += s_in[t];
         s_in[t] = 0;
         int nl = l;
-        if (p.valid && e > 0 && l < g.dead) {
+        if (mine && e > 0 && l < g.dead) {
             int best = rs > 0 ? 0 : g.dead;
 #pragma unroll
             for (int d = 0; d < ND; d++)
@@ -384,18 +400,22 @@ __global__ void __launch_bounds__(kThreads) push_kernel(Dev g, int sweeps)
 
 /* Start of a global relabel, one tile: label 1 for nodes with a residual
  * sink arc, dead for the rest; the residual directions of every node in
- * mask[]; the tile marked changed. */
+ * mask[]; the tile marked changed. Frozen nodes keep their labels and
+ * relax nothing (mask 0); with relabel_keep every label is kept. */
 template <int ND, bool D3> __device__ void bfs_init_tile(const Dev &g, int tile, int parity)
 {
     const Pos<D3> p(g, tile);
     if (p.valid) {
         unsigned m = 0;
+        if (!frozen(g, p.v)) {
 #pragma unroll
-        for (int d = 0; d < ND; d++)
-            if (g.res[(size_t)d * g.n + p.v] > 0)
-                m |= 1u << d;
+            for (int d = 0; d < ND; d++)
+                if (g.res[(size_t)d * g.n + p.v] > 0)
+                    m |= 1u << d;
+            if (!g.relabel_keep)
+                g.lab[p.v] = g.rs[p.v] > 0 ? 1 : g.dead;
+        }
         g.mask[p.v] = m;
-        g.lab[p.v] = g.rs[p.v] > 0 ? 1 : g.dead;
     }
     if (threadIdx.x == 0)
         g.tflag[parity * g.ntiles + tile] = 1;
@@ -505,7 +525,7 @@ __global__ void __launch_bounds__(kThreads) bfs_coop_kernel(Dev g, int max_steps
     }
     u64 c = 0;
     for (int v = blockIdx.x * kThreads + threadIdx.x; v < g.n; v += gridDim.x * kThreads)
-        c += g.ex[v] > 0 && g.lab[v] < g.dead;
+        c += g.ex[v] > 0 && g.lab[v] < g.dead && !frozen(g, v);
     block_add(&g.acc[ACC_ACTIVE], c, &s_sum);
     if (blockIdx.x == 0 && threadIdx.x == 0)
         g.acc[ACC_STEPS] = (u64)step + 1;
@@ -518,7 +538,7 @@ __global__ void count_kernel(Dev g)
     const int v = blockIdx.x * blockDim.x + threadIdx.x;
     u64 c = 0;
     if (v < g.n)
-        c = g.ex[v] > 0 && g.lab[v] < g.dead;
+        c = g.ex[v] > 0 && g.lab[v] < g.dead && !frozen(g, v);
     block_add(&g.acc[ACC_ACTIVE], c, &s_sum);
 }
 

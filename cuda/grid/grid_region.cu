@@ -73,6 +73,9 @@
 #include <mutex>
 
 #include "grid/grid_internal.h"
+#ifndef GCUT_REGION_EMU
+#include "grid/grid_engine.cuh"
+#endif
 
 /* NCCL moves the boundary messages between the GPUs of one node. Its header
  * comes with the CUDA toolkit here; the library is opened at run time (the
@@ -98,16 +101,15 @@ enum { C_FLOW = 0, C_PUSHES, C_RELABELS, C_COUNT, C_MIN, C_NEG, C_NEXT, C_SLOTS 
 /* What every kernel reads: the geometry and the device arrays. */
 struct R {
     int n, P, pad, nd, ncross, d_inf, has_lo, has_hi;
+    int ns;                /* n + 2 P: the nodes with the two ghost planes */
     int step[26];
     int up[9], down[9];
-    signed char ck[26];    /* k of a crossing direction, else -1 */
-    unsigned *res;         /* nd * n */
-    long long *exc;        /* n */
-    u64 *inc;              /* n: flow arriving during a push phase */
-    int *rsink;            /* n */
+    unsigned *res;         /* res_mem + P: res[d * ns + v], v in -P .. n + P - 1 */
+    long long *exc;        /* ex_mem + P: exc[-P .. n + P - 1] */
+    u64 *inc;              /* n: flow arriving during a push phase (jacobi) */
+    u64 *rs;               /* rs_mem + P: the sink arcs' residuals */
     int *lab;              /* lab_mem + P + pad: lab[-P-pad .. n+P+pad-1] */
-    int *lab2;             /* n: new labels, or the relabel's distances */
-    unsigned *acc0, *acc1; /* ncross * P each */
+    int *lab2;             /* n: new labels, or the relabel's distances (jacobi) */
     u64 *ctr;              /* C_SLOTS */
     /* Block flags of the discharge (a block: kBlock consecutive own nodes):
      * act, blocks with an active node at the start of this iteration;
@@ -122,12 +124,20 @@ struct R {
     unsigned char *lvl_cur, *lvl_next, *seedblk;
 };
 
+struct Tiled;
+
 struct Region {
     R r;
+    Tiled *tl;            /* the tiled discharge's state (tiled) */
     int device;           /* the CUDA ordinal that holds it */
-    unsigned char *flags; /* 7 * blocks(n): act[2], rcv[2], lvl[2], seedblk */
+    int tiled;            /* 1: cuda-grid's kernels discharge and relabel (tiles) */
+    unsigned char *flags; /* jacobi: 7 * blocks(n): act[2], rcv[2], lvl[2], seedblk */
     int parity;           /* which of each pair is this iteration's */
     int relabel_every;    /* discharge iterations between region-local relabels */
+    unsigned *res_mem;    /* nd * ns */
+    long long *ex_mem;    /* ns */
+    u64 *rs_mem;          /* ns */
+    unsigned *mask;       /* ns: the tiled relabel's residual directions */
     int *lab_mem;
     unsigned char *msg; /* 4 message buffers */
     size_t msg_bytes;   /* with flows */
@@ -180,9 +190,9 @@ __global__ void push_kernel(R r)
     if (e <= 0 || dv >= r.d_inf)
         return;
     u64 pushes = 0;
-    if (dv == 1 && r.rsink[v] > 0) {
-        const long long delta = e < r.rsink[v] ? e : r.rsink[v];
-        r.rsink[v] -= (int)delta;
+    if (dv == 1 && r.rs[v] > 0) {
+        const long long delta = (u64)e < r.rs[v] ? e : (long long)r.rs[v];
+        r.rs[v] -= (u64)delta;
         e -= delta;
         atomicAdd(&r.ctr[C_FLOW], (u64)delta);
         pushes++;
@@ -191,19 +201,16 @@ __global__ void push_kernel(R r)
         const long long u = (long long)v + r.step[d];
         if (r.lab[u] != dv - 1)
             continue;
-        const unsigned rv = r.res[(size_t)d * r.n + v];
+        const unsigned rv = r.res[(long long)d * r.ns + v];
         if (rv == 0)
             continue;
         const unsigned delta = e < (long long)rv ? (unsigned)e : rv;
-        r.res[(size_t)d * r.n + v] = rv - delta;
+        r.res[(long long)d * r.ns + v] = rv - delta;
         e -= delta;
         pushes++;
-        if (u < 0)
-            atomicAdd(&r.acc0[(size_t)r.ck[d] * r.P + (size_t)(u + r.P)], delta);
-        else if (u >= r.n)
-            atomicAdd(&r.acc1[(size_t)r.ck[d] * r.P + (size_t)(u - r.n)], delta);
-        else {
-            atomicAdd(&r.res[(size_t)(d ^ 1) * r.n + u], delta);
+        /* The arc back; a ghost's keeps the flow pushed into it (pack). */
+        atomicAdd(&r.res[(long long)(d ^ 1) * r.ns + u], delta);
+        if (own(r, u)) {
             atomicAdd(&r.inc[u], (u64)delta);
             r.rcv[u / kBlock] = 1;
         }
@@ -230,9 +237,9 @@ __global__ void relabel_kernel(R r)
     const int dv = r.lab[v];
     int nl = dv;
     if (e > 0 && dv < r.d_inf) {
-        int best = r.rsink[v] > 0 ? 1 : r.d_inf;
+        int best = r.rs[v] > 0 ? 1 : r.d_inf;
         for (int d = 0; d < r.nd; d++) {
-            if (r.res[(size_t)d * r.n + v] == 0)
+            if (r.res[(long long)d * r.ns + v] == 0)
                 continue;
             const int lu = r.lab[(long long)v + r.step[d]];
             if (lu < best - 1)
@@ -281,10 +288,10 @@ __global__ void bfs_init_kernel(R r)
     const int v = blockIdx.x * blockDim.x + threadIdx.x;
     if (v >= r.n)
         return;
-    int t = r.rsink[v] > 0 && r.d_inf > 1 ? 1 : r.d_inf;
+    int t = r.rs[v] > 0 && r.d_inf > 1 ? 1 : r.d_inf;
     for (int d = 0; d < r.nd; d++) {
         const long long u = (long long)v + r.step[d];
-        if (own(r, u) || r.res[(size_t)d * r.n + v] == 0)
+        if (own(r, u) || r.res[(long long)d * r.ns + v] == 0)
             continue;
         if (u < 0 ? !r.has_lo : !r.has_hi)
             continue;
@@ -310,7 +317,7 @@ __global__ void bfs_update_init_kernel(R r)
     const int old = t;
     for (int d = 0; d < r.nd; d++) {
         const long long u = (long long)v + r.step[d];
-        if (own(r, u) || r.res[(size_t)d * r.n + v] == 0)
+        if (own(r, u) || r.res[(long long)d * r.ns + v] == 0)
             continue;
         if (u < 0 ? !r.has_lo : !r.has_hi)
             continue;
@@ -361,7 +368,7 @@ __global__ void bfs_expand_kernel(R r, int L, int use_flags)
     for (int d = 0; d < r.nd; d++) {
         /* v -> w is arc d of v = w - step[d]. */
         const long long v = (long long)w - r.step[d];
-        if (!own(r, v) || r.res[(size_t)d * r.n + v] == 0)
+        if (!own(r, v) || r.res[(long long)d * r.ns + v] == 0)
             continue;
         if (atomicMin(&r.lab2[v], L + 1) > L + 1) {
             r.lvl_next[v / kBlock] = 1;
@@ -401,12 +408,13 @@ struct InitGeo {
 constexpr int kInitNodes = 32; /* consecutive nodes per thread of init_kernel */
 
 /* The initial state from the capacities, copied in place before: res[d]
- * holds cap[d] (arcs that leave the grid get 0), lab2 cap_source and
- * rsink cap_sink. The preflow saturates the source arcs and cancels them
- * against the sink arcs: exc = src - m, rsink = snk - m, flow += m, with
- * m = min(src, snk). Negative entries are counted (C_NEG). A thread takes
- * kInitNodes consecutive nodes and adds its flow once. */
-__global__ void init_kernel(R r, InitGeo geo)
+ * holds cap[d] (arcs that leave the grid get 0), src cap_source and snk
+ * cap_sink (staged in arrays filled later). The preflow saturates the
+ * source arcs and cancels them against the sink arcs: exc = src - m,
+ * rs = snk - m, flow += m, with m = min(src, snk). Negative entries are
+ * counted (C_NEG). A thread takes kInitNodes consecutive nodes and adds
+ * its flow once. */
+__global__ void init_kernel(R r, InitGeo geo, const int *src, const int *snk)
 {
     const long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x;
     const long long lo = t * kInitNodes;
@@ -420,7 +428,7 @@ __global__ void init_kernel(R r, InitGeo geo)
         const int row_edge = row == 0 || row == geo.rows - 1;
         const int z_edge = z == 0 || z == geo.planes - 1;
         for (int d = 0; d < r.nd; d++) {
-            unsigned *p = &r.res[(size_t)d * r.n + v];
+            unsigned *p = &r.res[(long long)d * r.ns + v];
             neg += (int)*p < 0;
             if (x_edge || row_edge || z_edge) {
                 const long long nx = x + geo.dx[d], nr = row + geo.drow[d],
@@ -430,13 +438,13 @@ __global__ void init_kernel(R r, InitGeo geo)
                     *p = 0;
             }
         }
-        const int cs = r.lab2[v], ck = r.rsink[v];
+        const int cs = src[v], ck = snk[v];
         neg += (cs < 0) + (ck < 0);
         const int m = cs < ck ? cs : ck;
         if (m > 0)
             flow += (u64)m;
         r.exc[v] = (long long)cs - m;
-        r.rsink[v] = ck - m;
+        r.rs[v] = (u64)(long long)(ck - m);
     }
     if (flow)
         atomicAdd(&r.ctr[C_FLOW], flow);
@@ -458,10 +466,32 @@ __global__ void unpack_flows_kernel(R r, const unsigned *f, int base, int side)
             continue;
         /* From below the neighbour pushed up: the arc back is down[k]. */
         const int back = side == 0 ? r.down[k] : r.up[k];
-        r.res[(size_t)back * r.n + base + j] += x;
+        r.res[(long long)back * r.ns + base + j] += x;
         sum += x;
     }
     r.exc[base + j] += sum;
+}
+
+/* Pack the flows pushed into the ghost planes since the last pack: thread
+ * j takes ghost node j of each side. Own v pushed into the ghost below
+ * along down[k], whose arc back is up[k] (= down[k] ^ 1): that residual of
+ * the ghost holds the flow; above, along up[k], kept in down[k]. The
+ * ghosts' residuals and excesses start again from 0. */
+__global__ void pack_flows_kernel(R r, unsigned *lo, unsigned *hi)
+{
+    const int j = blockIdx.x * blockDim.x + threadIdx.x;
+    if (j >= r.P)
+        return;
+    for (int k = 0; k < r.ncross; k++) {
+        unsigned *a = &r.res[(long long)r.up[k] * r.ns + j - r.P];
+        unsigned *b = &r.res[(long long)r.down[k] * r.ns + r.n + j];
+        lo[(size_t)k * r.P + j] = *a;
+        hi[(size_t)k * r.P + j] = *b;
+        *a = 0;
+        *b = 0;
+    }
+    r.exc[j - r.P] = 0;
+    r.exc[r.n + j] = 0;
 }
 
 __global__ void cut_kernel(R r, unsigned char *cut, unsigned char sink, unsigned char source)
@@ -503,6 +533,242 @@ gcut_status zero_ctr(const R &r, int slot)
     return GCUT_OK;
 }
 
+#ifndef GCUT_REGION_EMU
+/* ------------------------------------------------ the tiled discharge */
+
+/* cuda-grid's own engine on the region's arrays (grid_kernels.cuh,
+ * grid_engine.cuh): the engine sees a grid of the own planes with a ghost
+ * plane on each side, whose nodes are frozen (Dev.frz_lo, frz_hi: they
+ * keep their labels, take in excess and never push). A discharge is the
+ * engine's phase I (tiles of pushes in shared memory, the labels of
+ * other tiles read as they come, then an exact relabel of the region,
+ * the ghosts' labels as fixed distances, and again until no own node
+ * with excess reaches the sink or a ghost); the global relabel's rounds
+ * are the engine's relabel (one cooperative launch) from the sink's
+ * neighbours or, in later rounds, from the labels there are. */
+struct Tiled {
+    gcut_cu_grid_state es; /* stream, events, pinned accumulators, Dev */
+    unsigned char *tflag;  /* 2 * tiles */
+    u64 *acc;              /* ACC_SLOTS */
+    int *snap;             /* 2 P: the boundary planes' labels before a relabel */
+    int launches;          /* the adaptive push launches of the last discharge */
+};
+
+/* How many of the two boundary planes' labels differ from the snapshot. */
+__global__ void diff_kernel(const int *snap, const int *lo, const int *hi, int P, u64 *count)
+{
+    const int j = blockIdx.x * blockDim.x + threadIdx.x;
+    if (j < P) {
+        const u64 c = (u64)(snap[j] != lo[j]) + (u64)(snap[P + j] != hi[j]);
+        if (c)
+            atomicAdd(count, c);
+    }
+}
+
+void tiled_free(Region *g)
+{
+    Tiled *t = g->tl;
+    if (!t)
+        return;
+    if (t->es.ready) {
+        (void)cudaStreamSynchronize(t->es.stream);
+        for (int i = 0; i < 3; i++)
+            (void)cudaEventDestroy(t->es.ev[i]);
+        (void)cudaFreeHost(t->es.h_acc);
+        (void)cudaStreamDestroy(t->es.stream);
+    }
+    (void)cudaFree(t->tflag);
+    (void)cudaFree(t->acc);
+    (void)cudaFree(t->snap);
+    gcut_cu_host->free_fn(t);
+    g->tl = NULL;
+}
+
+/* Run f<ND, D3>() for the region's connectivity. */
+#define TILED_DISPATCH(nd, ...)                                                                   \
+    switch (nd) {                                                                                  \
+    case 4: { constexpr int ND = 4; constexpr bool D3 = false; __VA_ARGS__; } break;                      \
+    case 8: { constexpr int ND = 8; constexpr bool D3 = false; __VA_ARGS__; } break;                      \
+    case 6: { constexpr int ND = 6; constexpr bool D3 = true; __VA_ARGS__; } break;                       \
+    case 18: { constexpr int ND = 18; constexpr bool D3 = true; __VA_ARGS__; } break;                     \
+    case 26: { constexpr int ND = 26; constexpr bool D3 = true; __VA_ARGS__; } break;                     \
+    default:                                                                                       \
+        return GCUT_CU_FAIL(GCUT_ERR_INVALID, "cuda-grid regions: connectivity %d", (int)(nd));   \
+    }
+
+gcut_status tiled_new(Region *g, const gcut_grid_region_init *in)
+{
+    ON_DEVICE(g->device);
+    const R &r = g->r;
+    Tiled *t = (Tiled *)gcut_cu_host->malloc_fn(sizeof *t);
+    if (!t)
+        return GCUT_CU_FAIL(GCUT_ERR_NOMEM, "cuda-grid regions: cannot allocate a region");
+    memset(t, 0, sizeof *t);
+    g->tl = t;
+    const bool d3 = r.nd == 6 || r.nd == 18 || r.nd == 26;
+    const int planes = r.n / r.P + 2;
+    Dev d;
+    memset(&d, 0, sizeof d);
+    d.W = in->width;
+    d.H = d3 ? in->rows : planes;
+    d.D = d3 ? planes : 1;
+    d.n = r.ns;
+    d.dead = r.d_inf;
+    const int tx = d3 ? 8 : 32, ty = d3 ? 8 : 16, tz = d3 ? 8 : 1;
+    d.tiles_x = (d.W + tx - 1) / tx;
+    d.tiles_y = (d.H + ty - 1) / ty;
+    d.tiles_z = (d.D + tz - 1) / tz;
+    const long long ntiles = (long long)d.tiles_x * d.tiles_y * d.tiles_z;
+    if (ntiles > INT32_MAX)
+        return GCUT_CU_FAIL(GCUT_ERR_OVERFLOW, "cuda-grid regions: too many tiles (%lld)", ntiles);
+    d.ntiles = (int)ntiles;
+    GCUT_CUDA_CHECK(cudaMalloc((void **)&t->tflag, 2 * (size_t)ntiles + 4));
+    GCUT_CUDA_CHECK(cudaMalloc((void **)&t->acc, gcut_grid_cu::ACC_SLOTS * sizeof(u64)));
+    GCUT_CUDA_CHECK(cudaMalloc((void **)&t->snap, 2 * (size_t)r.P * sizeof(int)));
+    GCUT_CUDA_CHECK(cudaMemset(t->tflag, 0, 2 * (size_t)ntiles + 4));
+    GCUT_CUDA_CHECK(cudaMemset(t->acc, 0, gcut_grid_cu::ACC_SLOTS * sizeof(u64)));
+    d.res = g->res_mem;
+    d.rs = g->rs_mem;
+    d.ex = g->ex_mem;
+    d.lab = g->lab_mem + r.pad;
+    d.mask = g->mask;
+    d.tflag = t->tflag;
+    d.acc = t->acc;
+    d.frz_lo = r.P;
+    d.frz_hi = r.P;
+    gcut_cu_grid_state &es = t->es;
+    /* A blocking stream: it follows the work on the legacy default stream
+     * (unpack, reset, the exchanges' copies) and precedes what comes after. */
+    GCUT_CUDA_CHECK(cudaStreamCreate(&es.stream));
+    for (int i = 0; i < 3; i++) {
+        const cudaError_t err = cudaEventCreate(&es.ev[i]);
+        if (err != cudaSuccess) {
+            for (int j = 0; j < i; j++)
+                (void)cudaEventDestroy(es.ev[j]);
+            (void)cudaStreamDestroy(es.stream);
+            return gcut_cu_fail(err, __func__, "cudaEventCreate", __FILE__, __LINE__);
+        }
+    }
+    const cudaError_t err =
+        cudaMallocHost((void **)&es.h_acc, gcut_grid_cu::ACC_SLOTS * sizeof(u64));
+    if (err != cudaSuccess) {
+        for (int i = 0; i < 3; i++)
+            (void)cudaEventDestroy(es.ev[i]);
+        (void)cudaStreamDestroy(es.stream);
+        return gcut_cu_fail(err, __func__, "cudaMallocHost", __FILE__, __LINE__);
+    }
+    es.ready = 1;
+    es.dev = d;
+    for (int i = 0; i < 27; i++)
+        es.coop_blocks[i] = -1;
+    /* The engine's direction table: x, row, plane in 3-D; x, plane (the
+     * rows of a 2-D grid), 0 in 2-D. */
+    int32_t off[3 * 26];
+    for (int k = 0; k < r.nd; k++) {
+        off[3 * k] = in->dir_x[k];
+        off[3 * k + 1] = d3 ? in->dir_row[k] : in->dir_plane[k];
+        off[3 * k + 2] = d3 ? in->dir_plane[k] : 0;
+    }
+    gcut_status st;
+    if ((st = set_offsets(&es, off, r.nd)) != GCUT_OK)
+        return st;
+    TILED_DISPATCH(r.nd, st = setup_kernels<ND, D3>(&es));
+    if (st != GCUT_OK)
+        return st;
+    GCUT_CUDA_CHECK(cudaStreamSynchronize(es.stream));
+    return GCUT_OK;
+}
+
+Run tiled_run(Tiled *t)
+{
+    Run R;
+    memset(&R, 0, sizeof R);
+    R.s = &t->es;
+    R.opt = NULL;
+    R.deadline = 1e300;
+    R.coop = 1;
+    R.launches = t->launches;
+    return R;
+}
+
+gcut_status tiled_active(Region *g, int64_t *count)
+{
+    gcut_cu_grid_state &es = g->tl->es;
+    const Dev &d = es.dev;
+    GCUT_CUDA_CHECK(cudaMemsetAsync(d.acc + gcut_grid_cu::ACC_ACTIVE, 0, sizeof(u64), es.stream));
+    gcut_grid_cu::count_kernel<<<(d.n + 255) / 256, 256, 0, es.stream>>>(d);
+    GCUT_CUDA_CHECK_LAUNCH(es.stream);
+    GCUT_CUDA_CHECK(cudaMemcpyAsync(es.h_acc + gcut_grid_cu::ACC_ACTIVE,
+                                    d.acc + gcut_grid_cu::ACC_ACTIVE, sizeof(u64),
+                                    cudaMemcpyDeviceToHost, es.stream));
+    GCUT_CUDA_CHECK(cudaStreamSynchronize(es.stream));
+    *count = (int64_t)es.h_acc[gcut_grid_cu::ACC_ACTIVE];
+    return GCUT_OK;
+}
+
+gcut_status tiled_discharge(Region *g, int64_t *pushes, int64_t *local)
+{
+    Tiled *t = g->tl;
+    int64_t active;
+    gcut_status st = tiled_active(g, &active);
+    if (st != GCUT_OK || active == 0)
+        return st;
+    gcut_cu_grid_params prm;
+    gcut_cu_grid_params_default(&prm);
+    Run R = tiled_run(t);
+    t->es.dev.relabel_keep = 0;
+    /* Pushes first, with the labels there are (the last relabel's, the
+     * ghosts' from the exchange), as a warm start of cuda-grid. */
+    TILED_DISPATCH(g->r.nd, st = (phase_one<ND, D3>(R, &prm, 1)));
+    if (st != GCUT_OK)
+        return st;
+    t->launches = R.launches_last;
+    /* The work the driver weighs against a global relabel: the active
+     * nodes seen at the start and at each exact relabel. */
+    *pushes += active + R.active_sum;
+    *local += R.relabels;
+    g->prof[2] += (double)R.push_launches;
+    g->prof[3] += (double)R.bfs_launches;
+    return GCUT_OK;
+}
+
+/* The global relabel's round on the region: exact distances from the
+ * sink's neighbours (keep 0) or from the labels there are when the ghost
+ * labels only went down (keep 1). *changed: boundary labels changed, all
+ * the rounds' end test reads. */
+gcut_status tiled_relabel(Region *g, int64_t *changed, int keep)
+{
+    Tiled *t = g->tl;
+    const R &r = g->r;
+    gcut_cu_grid_state &es = t->es;
+    const double t0 = gcut_cu_host->now_ms();
+    const size_t P = (size_t)r.P;
+    GCUT_CUDA_CHECK(cudaMemcpyAsync(t->snap, r.lab, P * 4, cudaMemcpyDeviceToDevice, es.stream));
+    GCUT_CUDA_CHECK(cudaMemcpyAsync(t->snap + P, r.lab + r.n - r.P, P * 4,
+                                    cudaMemcpyDeviceToDevice, es.stream));
+    Run R = tiled_run(t);
+    es.dev.relabel_keep = keep;
+    u64 active = 0;
+    gcut_status st;
+    TILED_DISPATCH(r.nd, st = (relabel<ND, D3>(R, &active)));
+    es.dev.relabel_keep = 0;
+    if (st != GCUT_OK)
+        return st;
+    GCUT_CUDA_CHECK(cudaMemsetAsync(&r.ctr[C_COUNT], 0, sizeof(u64), es.stream));
+    diff_kernel<<<blocks(r.P), kBlock, 0, es.stream>>>(t->snap, r.lab, r.lab + r.n - r.P, r.P,
+                                                        &r.ctr[C_COUNT]);
+    GCUT_CUDA_CHECK_LAUNCH(es.stream);
+    GCUT_CUDA_CHECK(cudaStreamSynchronize(es.stream));
+    u64 c;
+    if ((st = read_ctr(r, C_COUNT, &c)) != GCUT_OK)
+        return st;
+    *changed = (int64_t)c;
+    g->prof[3] += (double)R.bfs_launches;
+    g->prof[1] += gcut_cu_host->now_ms() - t0;
+    return GCUT_OK;
+}
+#endif
+
 void region_destroy(void *h)
 {
     Region *g = (Region *)h;
@@ -511,63 +777,75 @@ void region_destroy(void *h)
     int prev = -1;
     if (cudaGetDevice(&prev) == cudaSuccess && prev != g->device)
         (void)cudaSetDevice(g->device);
+#ifndef GCUT_REGION_EMU
+    tiled_free(g);
+#endif
     (void)cudaFree(g->flags);
     (void)cudaFree(g->cut);
     (void)cudaFree(g->msg);
     (void)cudaFree(g->r.ctr);
-    (void)cudaFree(g->r.acc0);
     (void)cudaFree(g->r.lab2);
     (void)cudaFree(g->lab_mem);
-    (void)cudaFree(g->r.rsink);
+    (void)cudaFree(g->mask);
+    (void)cudaFree(g->rs_mem);
     (void)cudaFree(g->r.inc);
-    (void)cudaFree(g->r.exc);
-    (void)cudaFree(g->r.res);
+    (void)cudaFree(g->ex_mem);
+    (void)cudaFree(g->res_mem);
     if (prev >= 0 && prev != g->device)
         (void)cudaSetDevice(prev);
     gcut_cu_host->free_fn(g);
 }
 
+/* The arrays, for both discharges: residuals, excesses and sink residuals
+ * of the own nodes and the two ghost planes (index -P .. n + P - 1), the
+ * labels with their pads; the jacobi discharge's extra arrays. */
 gcut_status region_alloc(Region *g, const gcut_grid_region_init *in)
 {
     ON_DEVICE(g->device);
     gcut_status st;
     R &r = g->r;
-    const size_t n = (size_t)in->nodes, P = (size_t)in->plane;
+    const size_t n = (size_t)in->nodes, P = (size_t)in->plane, ns = n + 2 * P;
     const size_t span = n + 2 * (P + (size_t)in->pad);
-    const size_t accn = (size_t)in->ncross * P;
     g->msg_bytes = P * 4 * (1 + (size_t)in->ncross);
-    GCUT_CUDA_CHECK(cudaMalloc((void **)&r.res, (size_t)in->num_dirs * n * 4 + 4));
-    GCUT_CUDA_CHECK(cudaMalloc((void **)&r.exc, n * 8 + 8));
-    GCUT_CUDA_CHECK(cudaMalloc((void **)&r.inc, n * 8 + 8));
-    GCUT_CUDA_CHECK(cudaMalloc((void **)&r.rsink, n * 4 + 4));
+    GCUT_CUDA_CHECK(cudaMalloc((void **)&g->res_mem, (size_t)in->num_dirs * ns * 4 + 4));
+    GCUT_CUDA_CHECK(cudaMalloc((void **)&g->ex_mem, ns * 8 + 8));
+    GCUT_CUDA_CHECK(cudaMalloc((void **)&g->rs_mem, ns * 8 + 8));
+    GCUT_CUDA_CHECK(cudaMalloc((void **)&g->mask, ns * 4 + 4));
     GCUT_CUDA_CHECK(cudaMalloc((void **)&g->lab_mem, span * 4));
-    GCUT_CUDA_CHECK(cudaMalloc((void **)&r.lab2, n * 4 + 4));
-    GCUT_CUDA_CHECK(cudaMalloc((void **)&r.acc0, 2 * accn * 4 + 4));
     GCUT_CUDA_CHECK(cudaMalloc((void **)&r.ctr, C_SLOTS * sizeof(u64)));
     GCUT_CUDA_CHECK(cudaMalloc((void **)&g->msg, 4 * g->msg_bytes + 4));
     GCUT_CUDA_CHECK(cudaMalloc((void **)&g->cut, n + 1));
-    GCUT_CUDA_CHECK(cudaMalloc((void **)&g->flags, 7 * (size_t)blocks((long long)n) + 4));
-    GCUT_CUDA_CHECK(cudaMemset(g->flags, 0, 7 * (size_t)blocks((long long)n) + 4));
-    r.acc1 = r.acc0 + accn;
-    r.lab = g->lab_mem + P + (size_t)in->pad;
-    /* The capacities in place (from the host or any device), then the
-     * initial state from them on the device. */
-    for (int d = 0; d < in->num_dirs; d++) {
-        if (in->cap[d])
-            GCUT_CUDA_CHECK(cudaMemcpy(r.res + (size_t)d * n, in->cap[d], n * 4, cudaMemcpyDefault));
-        else
-            GCUT_CUDA_CHECK(cudaMemset(r.res + (size_t)d * n, 0, n * 4));
+    if (!g->tiled) {
+        GCUT_CUDA_CHECK(cudaMalloc((void **)&r.inc, n * 8 + 8));
+        GCUT_CUDA_CHECK(cudaMalloc((void **)&r.lab2, n * 4 + 4));
+        GCUT_CUDA_CHECK(cudaMalloc((void **)&g->flags, 7 * (size_t)blocks((long long)n) + 4));
+        GCUT_CUDA_CHECK(cudaMemset(g->flags, 0, 7 * (size_t)blocks((long long)n) + 4));
+        GCUT_CUDA_CHECK(cudaMemset(r.inc, 0, n * 8 + 8));
     }
+    r.ns = (int)ns;
+    r.res = g->res_mem + P;
+    r.exc = g->ex_mem + P;
+    r.rs = g->rs_mem + P;
+    r.lab = g->lab_mem + P + (size_t)in->pad;
+    GCUT_CUDA_CHECK(cudaMemset(g->res_mem, 0, (size_t)in->num_dirs * ns * 4 + 4));
+    GCUT_CUDA_CHECK(cudaMemset(g->ex_mem, 0, ns * 8 + 8));
+    GCUT_CUDA_CHECK(cudaMemset(g->rs_mem, 0, ns * 8 + 8));
+    /* The capacities in place (from the host or any device), then the
+     * initial state from them on the device; the terminal capacities are
+     * staged in the own labels and the mask, both filled afterwards. */
+    for (int d = 0; d < in->num_dirs; d++)
+        if (in->cap[d])
+            GCUT_CUDA_CHECK(
+                cudaMemcpy(r.res + (size_t)d * ns, in->cap[d], n * 4, cudaMemcpyDefault));
+    int *src = r.lab, *snk = (int *)g->mask + P;
     if (in->cap_source)
-        GCUT_CUDA_CHECK(cudaMemcpy(r.lab2, in->cap_source, n * 4, cudaMemcpyDefault));
+        GCUT_CUDA_CHECK(cudaMemcpy(src, in->cap_source, n * 4, cudaMemcpyDefault));
     else
-        GCUT_CUDA_CHECK(cudaMemset(r.lab2, 0, n * 4));
+        GCUT_CUDA_CHECK(cudaMemset(src, 0, n * 4));
     if (in->cap_sink)
-        GCUT_CUDA_CHECK(cudaMemcpy(r.rsink, in->cap_sink, n * 4, cudaMemcpyDefault));
+        GCUT_CUDA_CHECK(cudaMemcpy(snk, in->cap_sink, n * 4, cudaMemcpyDefault));
     else
-        GCUT_CUDA_CHECK(cudaMemset(r.rsink, 0, n * 4));
-    GCUT_CUDA_CHECK(cudaMemset(r.inc, 0, n * 8 + 8));
-    GCUT_CUDA_CHECK(cudaMemset(r.acc0, 0, 2 * accn * 4 + 4));
+        GCUT_CUDA_CHECK(cudaMemset(snk, 0, n * 4));
     GCUT_CUDA_CHECK(cudaMemset(r.ctr, 0, C_SLOTS * sizeof(u64)));
     GCUT_CUDA_CHECK(cudaMemset(g->msg, 0, 4 * g->msg_bytes + 4));
     InitGeo geo;
@@ -582,7 +860,7 @@ gcut_status region_alloc(Region *g, const gcut_grid_region_init *in)
         geo.dplane[d] = in->dir_plane[d];
     }
     const long long nthreads = ((long long)n + kInitNodes - 1) / kInitNodes;
-    LAUNCH(init_kernel, blocks(nthreads), r, geo);
+    LAUNCH(init_kernel, blocks(nthreads), r, geo, (const int *)src, (const int *)snk);
     u64 neg = 0;
     if ((st = read_ctr(r, C_NEG, &neg)) != GCUT_OK)
         return st;
@@ -609,7 +887,8 @@ gcut_status region_create(const gcut_grid_region_init *in, void **out)
     if (!in || in->nodes < 1 || in->plane < 1 || in->nodes % in->plane || in->num_dirs < 4 ||
         in->num_dirs > 26 || in->ncross < 1 || in->ncross > 9 || in->pad < 0 || in->d_inf < 1 ||
         in->width < 1 || in->rows < 1 || (long long)in->width * in->rows != in->plane ||
-        in->first < 0 || in->planes < in->first + in->nodes / in->plane)
+        in->first < 0 || in->planes < in->first + in->nodes / in->plane ||
+        (long long)in->nodes + 2LL * in->plane > INT32_MAX - 1)
         return GCUT_CU_FAIL(GCUT_ERR_INVALID, "cuda-grid regions: a bad region description");
     int ndev = 0;
     GCUT_CUDA_CHECK(cudaGetDeviceCount(&ndev));
@@ -621,6 +900,11 @@ gcut_status region_create(const gcut_grid_region_init *in, void **out)
         return GCUT_CU_FAIL(GCUT_ERR_NOMEM, "cuda-grid regions: cannot allocate a region");
     memset(g, 0, sizeof *g);
     g->device = in->device;
+#ifdef GCUT_REGION_EMU
+    g->tiled = 0; /* the host emulation runs the jacobi kernels only */
+#else
+    g->tiled = in->discharge != GCUT_GRID_REGION_JACOBI;
+#endif
     g->relabel_every = in->relabel_every > 0 ? in->relabel_every : kRelabelEvery;
     R &r = g->r;
     r.n = in->nodes;
@@ -629,17 +913,17 @@ gcut_status region_create(const gcut_grid_region_init *in, void **out)
     r.nd = in->num_dirs;
     r.ncross = in->ncross;
     r.d_inf = in->d_inf;
-    for (int d = 0; d < 26; d++) {
+    for (int d = 0; d < 26; d++)
         r.step[d] = d < r.nd ? in->dir_step[d] : 0;
-        r.ck[d] = -1;
-    }
     for (int k = 0; k < r.ncross; k++) {
         r.up[k] = in->up[k];
         r.down[k] = in->down[k];
-        r.ck[in->up[k]] = (signed char)k;
-        r.ck[in->down[k]] = (signed char)k;
     }
-    if ((st = region_alloc(g, in)) != GCUT_OK) {
+    if ((st = region_alloc(g, in)) != GCUT_OK
+#ifndef GCUT_REGION_EMU
+        || (g->tiled && (st = tiled_new(g, in)) != GCUT_OK)
+#endif
+    ) {
         region_destroy(g);
         return st;
     }
@@ -719,11 +1003,23 @@ gcut_status relabel_levels(void *h, int64_t *changed, int update)
     return GCUT_OK;
 }
 
-gcut_status region_relabel(void *h, int64_t *changed) { return relabel_levels(h, changed, 0); }
+gcut_status region_relabel_any(void *h, int64_t *changed, int update)
+{
+#ifndef GCUT_REGION_EMU
+    Region *g = (Region *)h;
+    if (g->tiled) {
+        ON_DEVICE(g->device);
+        return tiled_relabel(g, changed, update);
+    }
+#endif
+    return relabel_levels(h, changed, update);
+}
+
+gcut_status region_relabel(void *h, int64_t *changed) { return region_relabel_any(h, changed, 0); }
 
 gcut_status region_relabel_update(void *h, int64_t *changed)
 {
-    return relabel_levels(h, changed, 1);
+    return region_relabel_any(h, changed, 1);
 }
 
 /* Times and counts since the region was made: ms in discharges (their
@@ -740,6 +1036,10 @@ gcut_status region_active(void *h, int64_t *count)
 {
     Region *g = (Region *)h;
     ON_DEVICE(g->device);
+#ifndef GCUT_REGION_EMU
+    if (g->tiled)
+        return tiled_active(g, count);
+#endif
     const R r = flagged(g);
     gcut_status st = zero_ctr(r, C_COUNT);
     if (st != GCUT_OK)
@@ -759,9 +1059,17 @@ gcut_status region_discharge(void *h, int64_t *pushes, int64_t *relabels, int64_
     Region *g = (Region *)h;
     ON_DEVICE(g->device);
     const double t0 = gcut_cu_host->now_ms();
+    gcut_status st;
+#ifndef GCUT_REGION_EMU
+    if (g->tiled) {
+        (void)relabels; /* the engine does not count its relabels of single nodes */
+        st = tiled_discharge(g, pushes, local);
+        g->prof[0] += gcut_cu_host->now_ms() - t0;
+        return st;
+    }
+#endif
     const R &r = g->r;
     const int nb = blocks(r.n);
-    gcut_status st;
     int64_t active;
     if ((st = region_active(h, &active)) != GCUT_OK)
         return st;
@@ -839,13 +1147,11 @@ gcut_status region_pack(void *h, int with_flows)
         unsigned char *send = (unsigned char *)region_buffer(h, side);
         const int base = side == 0 ? 0 : r.n - r.P;
         GCUT_CUDA_CHECK(cudaMemcpy(send, r.lab + base, P * 4, cudaMemcpyDeviceToDevice));
-        if (with_flows) {
-            unsigned *acc = side == 0 ? r.acc0 : r.acc1;
-            GCUT_CUDA_CHECK(
-                cudaMemcpy(send + P * 4, acc, P * 4 * (size_t)r.ncross, cudaMemcpyDeviceToDevice));
-            GCUT_CUDA_CHECK(cudaMemset(acc, 0, P * 4 * (size_t)r.ncross));
-        }
     }
+    if (with_flows)
+        LAUNCH(pack_flows_kernel, blocks(r.P), r,
+               (unsigned *)((unsigned char *)region_buffer(h, 0) + P * 4),
+               (unsigned *)((unsigned char *)region_buffer(h, 1) + P * 4));
     return GCUT_OK;
 }
 
@@ -893,9 +1199,18 @@ gcut_status region_flow(void *h, int64_t *flow)
     ON_DEVICE(g->device);
     u64 f;
     gcut_status st = read_ctr(g->r, C_FLOW, &f);
-    if (st == GCUT_OK)
-        *flow = (int64_t)f;
-    return st;
+    if (st != GCUT_OK)
+        return st;
+#ifndef GCUT_REGION_EMU
+    if (g->tiled) {
+        u64 f2;
+        GCUT_CUDA_CHECK(cudaMemcpy(&f2, g->tl->acc + gcut_grid_cu::ACC_FLOW, sizeof f2,
+                                   cudaMemcpyDeviceToHost));
+        f += f2;
+    }
+#endif
+    *flow = (int64_t)f;
+    return GCUT_OK;
 }
 
 /* ------------------------------------------------- device groups and NCCL */

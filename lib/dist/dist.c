@@ -132,13 +132,14 @@ static gcut_status dist_global_relabel(gcut_i_region *const *regs, int32_t nregs
 
 static gcut_status dist_sweeps(gcut_i_region *const *regs, int32_t nregs, int32_t first_index,
                                int multi, const gcut_i_dist_comm *comm, gcut_i_pool *pool,
-                               int64_t *changed, gcut_i_dist_run *run)
+                               int64_t *changed, int relabel_first, gcut_i_dist_run *run)
 {
     gcut_status st;
     const double alpha = run->gr_alpha > 0 ? run->gr_alpha : DIST_GR_ALPHA;
     int64_t work_at_gr = 0, boundary = 0;
-    if ((st = dist_global_relabel(regs, nregs, first_index, multi, comm, pool, changed, run)) !=
-        GCUT_OK)
+    if (relabel_first &&
+        (st = dist_global_relabel(regs, nregs, first_index, multi, comm, pool, changed, run)) !=
+            GCUT_OK)
         return st;
     for (;;) {
         for (int colour = 0; colour < 2; colour++) {
@@ -209,13 +210,33 @@ gcut_status gcut_i_dist_solve(gcut_i_region *const *regs, int32_t nregs, int32_t
                                 : GCUT_FAIL(GCUT_ERR_NOMEM, "another rank ran out of memory");
     }
     const int multi = agree[0] > 1;
-    if ((st = dist_sweeps(regs, nregs, first_index, multi, comm, pool, changed, run)) != GCUT_OK)
-        goto fail;
-    run->solve_ms = gcut_i_now_ms() - t0;
-    t0 = gcut_i_now_ms();
-    if ((st = dist_global_relabel(regs, nregs, first_index, multi, comm, pool, changed, run)) !=
-        GCUT_OK)
-        goto fail;
+    /* Sweeps until no node is active, then the exact global relabel of the
+     * cut. Regions whose discharge keeps valid labels (the CPU ones, the
+     * jacobi device ones) leave no active node below d_inf then; a
+     * discharge with heuristic labels between its exact region relabels
+     * (cuda-grid's tiled one: labels of other tiles read as they come) may
+     * leave excess that the exact labels show can reach the sink, so the
+     * sweeps go on from there until an exact relabel finds none. */
+    double t_cut = t0;
+    for (int relabel_first = 1;; relabel_first = 0) {
+        if ((st = dist_sweeps(regs, nregs, first_index, multi, comm, pool, changed, relabel_first,
+                              run)) != GCUT_OK)
+            goto fail;
+        t_cut = gcut_i_now_ms();
+        if ((st = dist_global_relabel(regs, nregs, first_index, multi, comm, pool, changed,
+                                      run)) != GCUT_OK)
+            goto fail;
+        int64_t left = 0;
+        for (int32_t i = 0; i < nregs; i++)
+            left += gcut_i_region_active(regs[i]);
+        if ((st = comm->allreduce(comm->ctx, &left, 1)) != GCUT_OK)
+            goto fail;
+        if (left == 0)
+            break;
+        run->resumes++;
+    }
+    run->solve_ms = t_cut - t0;
+    t0 = t_cut;
     int64_t sums[4] = {0, 0, 0, 0};
     for (int32_t i = 0; i < nregs; i++) {
         gcut_i_region_cut(regs[i], cuts[i]);

@@ -156,12 +156,16 @@ gcut_status gcut_i_dist_settings(const gcut_solve_options *opt, int32_t *devices
             continue;
         }
         if (strcmp(p.key, "discharge") == 0) {
-            if (strcmp(p.value, "ard") != 0 && strcmp(p.value, "pr") != 0)
+            if (strcmp(p.value, "ard") != 0 && strcmp(p.value, "pr") != 0 &&
+                strcmp(p.value, "jacobi") != 0)
                 return GCUT_FAIL(GCUT_ERR_INVALID,
-                                 "discharge=%s: \"ard\" (augmenting paths) or \"pr\" "
-                                 "(push-relabel)",
+                                 "discharge=%s: \"ard\" (augmenting paths, CPU regions), \"pr\" "
+                                 "(push-relabel) or \"jacobi\" (synchronous push-relabel, "
+                                 "device regions)",
                                  p.value);
-            *ard = strcmp(p.value, "ard") == 0;
+            *ard = strcmp(p.value, "ard") == 0      ? 1
+                   : strcmp(p.value, "jacobi") == 0 ? GCUT_I_DIST_JACOBI
+                                                    : 0;
             continue;
         }
         if (strcmp(p.key, "devices") != 0)
@@ -200,6 +204,12 @@ gcut_status gcut_i_dist_settings(const gcut_solve_options *opt, int32_t *devices
     if (*ard == 1 && on_device)
         return GCUT_FAIL(GCUT_ERR_INVALID, "discharge=ard needs CPU regions (the device regions "
                                            "of cuda-grid discharge by push-relabel)");
+    if (*ard == GCUT_I_DIST_JACOBI && !on_device)
+        return GCUT_FAIL(GCUT_ERR_INVALID, "discharge=jacobi needs backend \"cuda-grid\" (the "
+                                           "synchronous push-relabel of device regions)");
+    if (*relabel_every > 0 && *ard != GCUT_I_DIST_JACOBI)
+        return GCUT_FAIL(GCUT_ERR_INVALID, "relabel_every= sets the discharge=jacobi of device "
+                                           "regions (add discharge=jacobi)");
     if (*ard < 0)
         *ard = on_device ? 0 : GCUT_I_DIST_ARD_DEFAULT;
     if (*ndev == 0 && on_device)
@@ -466,13 +476,16 @@ static void part_log(const part_core *c, const gcut_solve_options *opt, const ch
 {
     char why[160];
     part_why(c, why, sizeof why);
-    gcut_i_log(opt, GCUT_LOG_INFO, "%s: %s, %lld global relabels", who, why,
-               (long long)c->run.global_relabels);
+    gcut_i_log(opt, GCUT_LOG_INFO, "%s: %s, %lld global relabels (%lld rounds), %lld resumed",
+               who, why, (long long)c->run.global_relabels, (long long)c->run.gr_rounds,
+               (long long)c->run.resumes);
     if (c->dev) /* the regions' own clocks, summed over regions (they overlap across devices) */
         gcut_i_log(opt, GCUT_LOG_INFO,
-                   "%s: device regions: %.0f ms in discharges (%.0f iterations), %.0f ms in "
-                   "region-local relabels (%.0f levels), summed over regions",
-                   who, c->run.prof[0], c->run.prof[2], c->run.prof[1], c->run.prof[3]);
+                   "%s: device regions: %.0f ms in discharges (%.0f %s), %.0f ms in "
+                   "region-local relabels (%.0f %s), summed over regions",
+                   who, c->run.prof[0], c->run.prof[2],
+                   c->ard == GCUT_I_DIST_JACOBI ? "iterations" : "push launches", c->run.prof[1],
+                   c->run.prof[3], c->ard == GCUT_I_DIST_JACOBI ? "levels" : "relabel steps");
 }
 
 /* The solve of gcut_grid_solve_slabs and gcut_grid_solve_partitioned:
@@ -619,7 +632,8 @@ static gcut_status partitioned_in_call(gcut_grid *g, int32_t nregions, const int
     char why[160];
     part_why(&c, why, sizeof why);
     gcut_i_result_store(res, c.run.flow, cut, g->n, NULL, 0, &stats,
-                        c.dev ? "cuda-grid-region-pr" : c.ard ? "cpu-region-ard" : "cpu-region-pr",
+                        c.dev ? (c.ard == GCUT_I_DIST_JACOBI ? "cuda-grid-region-jacobi" : "cuda-grid-region-pr")
+                        : c.ard ? "cpu-region-ard" : "cpu-region-pr",
                         why);
 done:
     gcut_i_free(sl);

@@ -440,6 +440,7 @@ gcut_status gcut_i_region_new_device(gcut_i_region **out, const gcut_i_region_sh
     in.cap_sink = caps->snk;
     in.relabel_every = shape->relabel_every;
     in.device = device;
+    in.discharge = shape->ard == GCUT_I_DIST_JACOBI ? GCUT_GRID_REGION_JACOBI : GCUT_GRID_REGION_PR;
     st = x->create(&in, &r->dh);
     if (st != GCUT_OK) {
         gcut_i_free(r);

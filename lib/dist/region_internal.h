@@ -33,7 +33,9 @@ typedef struct gcut_i_region_shape {
                             * relabels (0: the plugin's default) */
     int32_t ard;           /* CPU regions: 1 for augmenting-path region
                             * discharge (ARD labels, region.c), 0 for region
-                            * push-relabel */
+                            * push-relabel; device regions: 0 for cuda-grid's
+                            * tiled push-relabel, GCUT_I_DIST_JACOBI for the
+                            * simple one */
 } gcut_i_region_shape;
 
 /* The capacities of a region's own nodes, in the slab's local order
@@ -157,6 +159,7 @@ typedef struct gcut_i_dist_run {
     /* out */
     int64_t flow;
     int64_t sweeps, global_relabels, gr_rounds, pushes, relabels, local_relabels;
+    int64_t resumes; /* sweeps resumed after the final relabel found active nodes (dist.c) */
     int64_t bytes_sent;
     double solve_ms, cut_ms;
     double prof[4]; /* the held device regions' profiles, summed (gcut_i_region_profile) */
@@ -177,11 +180,13 @@ GCUT_HIDDEN gcut_status gcut_i_dist_solve(gcut_i_region *const *regs, int32_t nr
  * the devices (default: device 0), else none (then "devices=" is an
  * error); "relabel_every=N" (device regions: discharge iterations between
  * region-local relabels, 1 .. 1000000; *relabel_every 0 when not given);
- * "discharge=ard|pr" (CPU regions: *ard 1 or 0; default
- * GCUT_I_DIST_ARD_DEFAULT; device regions are push-relabel, "ard" is an
- * error there); any other key is an error. devices holds
- * GCUT_I_MAX_DEVICES. */
+ * "discharge=ard|pr|jacobi" (CPU regions: ard or pr, *ard 1 or 0; default
+ * GCUT_I_DIST_ARD_DEFAULT; device regions: pr, cuda-grid's tiled
+ * push-relabel, *ard 0, or jacobi, the simple synchronous one, *ard
+ * GCUT_I_DIST_JACOBI; "relabel_every=" needs jacobi); any other key is an
+ * error. devices holds GCUT_I_MAX_DEVICES. */
 #define GCUT_I_DIST_ARD_DEFAULT 0
+#define GCUT_I_DIST_JACOBI 2
 #define GCUT_I_MAX_DEVICES 64
 GCUT_I_SHARED gcut_status gcut_i_dist_settings(const gcut_solve_options *opt, int32_t *devices,
                                               int32_t *ndev, int32_t *relabel_every,

@@ -1,5 +1,8 @@
 /* Host emulation of the CUDA pieces grid_region.cu uses: every launch runs
  * its threads one after another in a shuffled order. */
+/* The tiled discharge (cuda-grid's kernels: barriers, shared memory,
+ * cooperative launches) is left out: the emulated regions run jacobi. */
+#define GCUT_REGION_EMU 1
 #include <stdlib.h>
 #include <string.h>
 #include <cuda_runtime_api.h>

@@ -26,7 +26,8 @@
  * Named extensions are versioned on their own and added without changing
  * this number: "gcut.grid.device" 1 (gcut 0.3), "gcut.grid.region" 2 (the
  * device regions of gcut_grid_solve_partitioned on one or several GPUs,
- * unreleased; 1 had one GPU and no device groups).
+ * unreleased; 1 had one GPU and no device groups; 3 the initial state built
+ * on the device; 4 the discharge chosen at create).
  */
 #ifndef GCUT_PLUGIN_H
 #define GCUT_PLUGIN_H
@@ -266,7 +267,13 @@ typedef struct gcut_grid_device_ext {
  *  device (lib/dist/region.c has the host form of the same six operations;
  *  docs/distributed.md the algorithm). */
 #define GCUT_EXT_GRID_REGION "gcut.grid.region"
-#define GCUT_EXT_GRID_REGION_VERSION 3
+#define GCUT_EXT_GRID_REGION_VERSION 4
+
+/** The discharges of device regions (gcut_grid_region_init.discharge,
+ *  version 4): cuda-grid's tiled push-relabel (the default), or the simple
+ *  synchronous (Jacobi) push-relabel with one thread per node. */
+#define GCUT_GRID_REGION_PR 0
+#define GCUT_GRID_REGION_JACOBI 1
 
 /** \brief A region to create: its shape and its capacities (version 3; the
  *  plugin builds the initial state on the device from them). Own nodes are
@@ -296,8 +303,9 @@ typedef struct gcut_grid_region_init {
     const int32_t *cap[26];      /**< capacity of v -> v + dir_step[d], or NULL */
     const int32_t *cap_source;   /**< capacity of source -> v, or NULL */
     const int32_t *cap_sink;     /**< capacity of v -> sink, or NULL */
-    int32_t relabel_every;       /**< discharge iterations between region-local relabels (0: default) */
+    int32_t relabel_every;       /**< jacobi: iterations between region-local relabels (0: default) */
     int32_t device;              /**< the device that keeps the region (a CUDA ordinal) */
+    int32_t discharge;           /**< (version 4) GCUT_GRID_REGION_PR or GCUT_GRID_REGION_JACOBI */
 } gcut_grid_region_init;
 
 /** \brief One boundary message to deliver: the \p src_buf buffer of region
@@ -329,7 +337,9 @@ typedef struct gcut_grid_region_ext {
     gcut_status (*discharge)(void *region, int64_t *pushes, int64_t *relabels,
                              int64_t *local_relabels);
     /** Own labels := exact distances to the sink within the region, ghost
-     *  labels as distances; *changed: how many own labels changed. */
+     *  labels as distances; *changed: how many own labels changed (version
+     *  4: or how many of the two boundary planes' labels, which is all the
+     *  rounds of a global relabel read). */
     gcut_status (*relabel)(void *region, int64_t *changed);
     gcut_status (*reset_ghosts)(void *region);
     gcut_status (*active)(void *region, int64_t *count);
