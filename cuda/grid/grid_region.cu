@@ -706,7 +706,7 @@ gcut_status tiled_active(Region *g, int64_t *count)
     return GCUT_OK;
 }
 
-gcut_status tiled_discharge(Region *g, int64_t *pushes, int64_t *local)
+gcut_status tiled_discharge(Region *g, int64_t *pushes, int64_t *relabels, int64_t *local)
 {
     Tiled *t = g->tl;
     int64_t active;
@@ -723,9 +723,12 @@ gcut_status tiled_discharge(Region *g, int64_t *pushes, int64_t *local)
     if (st != GCUT_OK)
         return st;
     t->launches = R.launches_last;
-    /* The work the driver weighs against a global relabel: the active
-     * nodes seen at the start and at each exact relabel. */
+    /* The work the driver weighs against a global relabel (dist.c): the
+     * active nodes seen at the start and at each exact relabel as pushes,
+     * and each exact relabel as one relabel of every own node (it visits
+     * them all). */
     *pushes += active + R.active_sum;
+    *relabels += R.relabels * (int64_t)g->r.n;
     *local += R.relabels;
     g->prof[2] += (double)R.push_launches;
     g->prof[3] += (double)R.bfs_launches;
@@ -1062,8 +1065,7 @@ gcut_status region_discharge(void *h, int64_t *pushes, int64_t *relabels, int64_
     gcut_status st;
 #ifndef GCUT_REGION_EMU
     if (g->tiled) {
-        (void)relabels; /* the engine does not count its relabels of single nodes */
-        st = tiled_discharge(g, pushes, local);
+        st = tiled_discharge(g, pushes, relabels, local);
         g->prof[0] += gcut_cu_host->now_ms() - t0;
         return st;
     }

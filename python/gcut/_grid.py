@@ -284,7 +284,9 @@ class GridProblem:
         threads, or with ``devices`` on those GPUs (cuda-grid regions, NCCL
         between GPUs). ``discharge="ard"`` discharges CPU regions by ARD
         (fewer sweeps where flow crosses regions) instead of push-relabel
-        (``"pr"``, the default). Experimental."""
+        (``"pr"``, the default: on GPUs, cuda-grid's tiled kernels);
+        ``"jacobi"`` the GPU regions by the simple synchronous push-relabel.
+        Experimental."""
         params = None
         if devices is not None:
             devs = [int(d) for d in devices]
@@ -297,8 +299,8 @@ class GridProblem:
         if regions < 0:
             raise ValueError(f"regions must be >= 0 (got {regions})")
         if discharge is not None:
-            if discharge not in ("pr", "ard"):
-                raise ValueError(f"discharge: 'pr' or 'ard' (got {discharge!r})")
+            if discharge not in ("pr", "ard", "jacobi"):
+                raise ValueError(f"discharge: 'pr', 'ard' or 'jacobi' (got {discharge!r})")
             if not regions:
                 raise ValueError("discharge= is a setting of the partitioned solve: give regions=")
             params = (params + "," if params else "") + "discharge=" + discharge

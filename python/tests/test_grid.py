@@ -228,6 +228,8 @@ def test_regions_match_the_whole_grid(rng, conn, shape):
         p.solve(regions=2, discharge="bk")
     with pytest.raises(ValueError):
         p.solve(discharge="ard")
+    with pytest.raises(gcut.Error):
+        p.solve(regions=2, discharge="jacobi")  # a discharge of GPU regions
 
 
 def test_regions_on_devices_and_errors(rng):
@@ -249,6 +251,9 @@ def test_regions_on_devices_and_errors(rng):
         assert np.array_equal(mask, whole)
         mask = p.solve(devices=[0], regions=2)  # the partitioned solve
         assert p.result.backend == "cuda-grid-region-pr"
+        assert np.array_equal(mask, whole)
+        mask = p.solve(devices=[0], regions=3, discharge="jacobi")
+        assert p.result.backend == "cuda-grid-region-jacobi"
         assert np.array_equal(mask, whole)
     else:
         with pytest.raises(gcut.UnavailableError):
