@@ -232,10 +232,10 @@ if has_step sanitize; then
   : >"$OUT/sanitize.log"
   for prog in ${SANITIZE_TESTS:-test_gpu_csr test_gpu_grid test_gpu_device test_gpu_dist test_gpu_span test_gpu_vision_mrf test_gpu_vision_energy}; do
     for tool in memcheck racecheck synccheck; do
-      # racecheck runs about 100 times slower: the smallest run for it.
+      # racecheck runs about 100 times slower: the smallest run for it (quick 3).
       quick=1
       scale=0.15
-      [ "$tool" = racecheck ] && quick=2 && scale=0.03
+      [ "$tool" = racecheck ] && quick=3 && scale=0.03
       if GCUT_GPU_QUICK=$quick GCUT_GPU_REPEAT=1 GCUT_TEST_SCALE=$scale \
            timeout "${TEST_TIMEOUT:-900}" compute-sanitizer --tool "$tool" --error-exitcode 99 \
            "$BUILD/bin/$prog" >>"$OUT/sanitize.log" 2>&1; then

@@ -27,7 +27,8 @@
  * Environment:
  *   GCUT_GPU_REPEAT    solves of each partitioned case (default 1)
  *   GCUT_GPU_QUICK     1: a few small cases only, no timing; 2: fewer still (for
- *                      compute-sanitizer; scripts/gpu-check.sh sets it)
+ *                      compute-sanitizer; scripts/gpu-check.sh sets it); 3: fewest,
+ *                      no slabs (racecheck, which is slow on NCCL-free runs too)
  *   GCUT_GPU_DIST_SIZE side of the timing volume (default 256; 0: none); a
  *                      solve of it past 120 s is printed as such, not failed
  *   GCUT_GPU_DEVICES   the devices of every partitioned solve, "0:1:2:3" (the
@@ -190,6 +191,8 @@ static void check_one(gcut_grid *g, const gcut_result *ref, const gcut_result *w
         g_jacobi++;
     }
     g_cases++;
+    if (g_quick >= 3)
+        return;
     /* The same regions as slabs of arrays of their own
      * (gcut_grid_solve_slabs): in host memory, in device memory, or
      * alternating (device memory where the plugin can allocate it). */
@@ -231,7 +234,7 @@ static void check_all(gcut_grid *g, tu_rng *r, const char *label)
         fail_msg("%s: cuda-grid (one region, not partitioned) disagrees with cpu-ref: flow %lld "
                  "vs %lld (see test_gpu_grid)",
                  label, (long long)gcut_result_flow(whole), (long long)gcut_result_flow(ref));
-    const int32_t kmax = g_quick ? 4 : 8;
+    const int32_t kmax = g_quick >= 3 ? 3 : g_quick ? 4 : 8;
     for (int32_t k = 1; k <= kmax; k++)
         check_one(g, ref, whole, k, NULL, label);
     const int64_t P = planes_of(g);
