@@ -5,35 +5,45 @@
  *
  * The same six operations as lib/dist/region.c (discharge, region-local
  * relabel, reset of the ghost labels, pack, unpack, cut), on device
- * buffers laid out as there: res[d * n + v] the residual of own arc
- * v -> v + step[d] (uint32), exc[v] (int64), rsink[v] (int32), the
- * labels of the own nodes with a ghost plane and a pad on each side
- * (lab = lab_mem + plane + pad), acc[side][k * plane + j] the flow pushed
- * in this discharge into ghost node j of a side along crossing direction
- * k, and four message buffers. The initial state is built here from the
- * capacities (host or device memory, copied in place; init_kernel gives
- * the arcs that leave the grid residual 0 and makes the preflow as
- * region.c's region_fill does), so no host copy of the state is made.
+ * buffers in cuda-grid's layout over the own nodes and the two ghost
+ * planes (index -plane .. nodes + plane - 1): res[d * ns + v] the
+ * residual of arc v -> v + step[d] (uint32, ns = nodes + 2 plane),
+ * exc[v] (int64), rs[v] the sink residual (uint64), the labels with a
+ * pad beyond each ghost plane (lab = lab_mem + plane + pad), and four
+ * message buffers. Flow pushed into a ghost node is kept in the ghost's
+ * residual of the arc back, which the pack sends and clears. The initial
+ * state is built here from the capacities (host or device memory, copied
+ * in place; init_kernel gives the arcs that leave the grid residual 0 and
+ * makes the preflow as region.c's region_fill does), so no host copy of
+ * the state is made. A region lives on one device (every operation makes
+ * it current, then restores the caller's); a solve's device group
+ * (streams, NCCL communicators) moves the boundary messages between
+ * regions, on one device or several.
  *
- * Written to be simple and obviously correct, not fast: one thread per
- * own node, every kernel on the legacy default stream, synchronous copies.
- * Blocks of kBlock nodes carry flags (an active node; flow received in
- * this iteration) so that the kernels leave idle blocks at once, and the
- * host reads the active count every kBatch iterations. A region lives on
- * one device (every operation makes it current, then restores the
- * caller's); a solve's device group (streams, NCCL communicators) moves
- * the boundary messages between regions, on one device or several.
+ * Two discharges (gcut_grid_region_init.discharge):
+ * - GCUT_GRID_REGION_PR, the default ("the tiled discharge" below):
+ *   cuda-grid's own kernels and driver (grid_kernels.cuh,
+ *   grid_engine.cuh) on the region with its ghost planes as the engine's
+ *   grid, the ghost nodes frozen (Dev.frz_lo, frz_hi): phase I from the
+ *   labels there are, exact region relabels in one cooperative launch.
+ * - GCUT_GRID_REGION_JACOBI ("jacobi"), written first to be simple and
+ *   obviously correct, not fast: one thread per own node, every kernel
+ *   on the legacy default stream, synchronous copies. Blocks of kBlock
+ *   nodes carry flags (an active node; flow received in this iteration)
+ *   so that the kernels leave idle blocks at once, and the host reads the
+ *   active count every kBatch iterations. The host emulation of the
+ *   kernels (scripts/region-emu) runs this one.
  *
- * The discharge is the synchronous (Jacobi) push-relabel of Goldberg and
+ * The jacobi discharge is the synchronous push-relabel of Goldberg and
  * Tarjan's parallel form, restricted to the region with the ghost labels
  * fixed, in three kernels per iteration:
  *   A (push): labels are read only. Every active own node v (exc > 0,
  *     lab < d_inf) pushes from its excess at the start of the phase: to
  *     the sink when lab = 1, then on each admissible arc v -> w (residual
- *     > 0, lab(v) = lab(w) + 1). Only v lowers exc[v], rsink[v] and its
- *     own arcs' residuals; arriving flow goes to a separate array inc[]
- *     (atomics), to the residual of the arc back (atomics), or, for a
- *     ghost w, to acc[]. An arc pair v-w is admissible for at most one of
+ *     > 0, lab(v) = lab(w) + 1). Only v lowers exc[v], rs[v] and its
+ *     own arcs' residuals; arriving flow goes to the residual of the arc
+ *     back (atomics) and, for an own w, to a separate array inc[]
+ *     (atomics). An arc pair v-w is admissible for at most one of
  *     v and w (their labels differ by exactly 1 in one direction), so no
  *     residual is both lowered and raised in one phase, and every push
  *     moves at most what its tail holds: each is a valid push.
@@ -48,15 +58,15 @@
  * Every iteration with an active node pushes or relabels, labels are
  * bounded by d_inf, so the loop ends (Goldberg-Tarjan), with no own node
  * active. Ghost labels never change and only the region's own arcs and
- * acc[] are written: it is the region discharge of region.c in another
+ * the ghosts' arcs back are written: it is the region discharge of region.c in another
  * order, which the driver's exactness argument allows (any valid sequence
  * of pushes and relabels). Every RELABEL_EVERY iterations the region-local
  * exact relabel below runs (labels only grow), so that excess cut off
  * from the sink goes to d_inf at once instead of rising one step per
  * iteration.
  *
- * The region-local relabel (exact distances to the sink within the region
- * with the ghost labels as fixed distances) is a breadth-first search by
+ * The jacobi region-local relabel (exact distances to the sink within the
+ * region with the ghost labels as fixed distances) is a breadth-first search by
  * levels: start from 1 at nodes with sink residual and ghost label + 1 at
  * boundary nodes with a residual arc into a ghost; then for L = the least
  * label above the last level, each node at level L gives its residual
