@@ -18,6 +18,9 @@
 # GCUT_SETTINGS_KEEP=DIR keeps the per-image results there (N.txt for the
 # N-th setting: name, error %, IoU; settings.txt lists the settings), and
 # GCUT_BENCH_CPU=C pins the runs to core C (taskset).
+# GCUT_SETTINGS_INPUT=lasso starts GrabCut from the lasso trimaps of the
+# set (lasso/NAME.png as --seeds: the original benchmark's input, a
+# second check of a setting chosen on the rectangles) instead.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 B=${1:-$ROOT/build}
@@ -31,17 +34,21 @@ if [ $# -gt 0 ]; then SETTINGS=("$@"); else
 fi
 if [ -n "${GCUT_SETTINGS_KEEP:-}" ]; then T=$GCUT_SETTINGS_KEEP; mkdir -p "$T"
 else T=$(mktemp -d); trap 'rm -rf "$T"' EXIT; fi
+input=${GCUT_SETTINGS_INPUT:-rect}
+case $input in rect | lasso) ;; *) echo "run-grabcut-settings.sh: GCUT_SETTINGS_INPUT rect or lasso" >&2; exit 2 ;; esac
 pin=""; [ -n "${GCUT_BENCH_CPU:-}" ] && command -v taskset > /dev/null && pin="taskset -c $GCUT_BENCH_CPU"
 printf '%s\n' "${SETTINGS[@]}" > "$T/settings.txt"
-echo "run-grabcut-settings.sh: $(date -u '+%Y-%m-%d %H:%M UTC'), gcut $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?'), $(tail -n +2 "$DATA/index.csv" | wc -l) images"
+echo "run-grabcut-settings.sh: $(date -u '+%Y-%m-%d %H:%M UTC'), gcut $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?'), $(tail -n +2 "$DATA/index.csv" | wc -l) images, input $input"
 i=0
 for s in "${SETTINGS[@]}"; do
   tail -n +2 "$DATA/index.csv" | while IFS=, read -r name img w h x0 y0 x1 y1 _; do
     if [ "$x0" = 0 ] && [ "$y0" = 0 ] && [ "$x1" = $((w - 1)) ] && [ "$y1" = $((h - 1)) ]; then
       x0=1; y0=1; x1=$((w - 2)); y1=$((h - 2))
     fi
+    box=(--rect "$x0,$y0,$((x1 - x0 + 1)),$((y1 - y0 + 1))")
+    if [ "$input" = lasso ]; then box=(--seeds "$DATA/lasso/$name.png"); fi
     # shellcheck disable=SC2086
-    out=$($pin "$SEG" "$DATA/$img" --rect "$x0,$y0,$((x1 - x0 + 1)),$((y1 - y0 + 1))" --grabcut 5 \
+    out=$($pin "$SEG" "$DATA/$img" "${box[@]}" --grabcut 5 \
           --backend cpu-bk --gt "$DATA/gt/$name.png" -q $s)
     e=$(echo "$out" | sed -n 's/^error: \([0-9.]*\).*/\1/p')
     u=$(echo "$out" | sed -n 's/^iou: \([0-9.]*\).*/\1/p')
