@@ -20,6 +20,13 @@
  *   cc -O2 -std=c11 -o gc bench/grabcut_cpu.c -Ilib/include -Ivision/include \
  *       -Ibuild/lib/include -Ibuild/vision/include -Lbuild/lib -lgcut_vision -lgcut -lm
  *   LD_LIBRARY_PATH=build/lib taskset -c 0 ./gc --phases IMAGE X,Y,W,H 5
+ *
+ * The options are the library's GrabCut defaults: gcut_grabcut gets NULL,
+ * so each build linked runs its own default (two builds on either side of
+ * a change of the default compare the defaults). --phases needs the log
+ * of the options: gcut_seg_options_init's with GrabCut's lambda, 35,
+ * written here (gcut_grabcut_options_init would not link against builds
+ * older than it).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -83,13 +90,14 @@ int main(int argc, char **argv)
     gcut_seg_options_init(&p);
     phases ph = {0, 0, 0};
     if (with_phases) {
+        p.lambda = 35.0;
         p.solve.verbosity = 3;
         p.solve.log = on_log;
         p.solve.log_user = &ph;
     }
     gcut_seg_stats st;
     const double t0 = cpu_ms();
-    if (gcut_grabcut(im, seeds, iters, &p, mask, &st) != GCUT_OK) {
+    if (gcut_grabcut(im, seeds, iters, with_phases ? &p : NULL, mask, &st) != GCUT_OK) {
         fprintf(stderr, "grabcut_cpu: %s\n", gcut_last_error());
         return 1;
     }

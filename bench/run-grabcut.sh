@@ -74,7 +74,7 @@ done
     echo "$(uname -m), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), pinned to one core)."
     echo "Rectangles from index.csv (inclusive x0,y0,x1,y1), $iters iterations at most; error ="
     echo "misclassified / labelled pixels over the whole image (ground-truth 128 not counted)."
-    echo "gcut: \`gcut-seg IMAGE --rect X,Y,W,H --grabcut $iters\` (GMM k=5, lambda 50, 8-connected, stops"
+    echo "gcut: \`gcut-seg IMAGE --rect X,Y,W,H --grabcut $iters\` (GMM k=5, lambda 35 (GrabCut's default), 8-connected, stops"
     echo "early when the energy stops decreasing); OpenCV: \`cv::grabCut\`, GC_INIT_WITH_RECT, one thread."
     echo "Times: model + build + cut, without reading the image; per iteration = total / iterations run."
     echo "\\* the box of index.csv covers the whole image; both methods get it shrunk by one pixel per side."

@@ -31,7 +31,7 @@ static const char usage[] =
     "      --no-early-stop  GrabCut: run all N iterations even once the energy stops\n"
     "                       decreasing (a benchmark aid: fixed work per image)\n"
     "model and graph:\n"
-    "  -l, --lambda L       smoothness weight (default 50)\n"
+    "  -l, --lambda L       smoothness weight (default 35 with GrabCut, 50 for one cut)\n"
     "  -c, --conn 4|8       pixel neighbourhood (default 8)\n"
     "  -m, --model NAME     colour model: gmm (default) or hist\n"
     "  -k, --components K   GMM components per class (default 5)\n"
@@ -411,8 +411,13 @@ int main(int argc, char **argv)
     }
     const double load_ms = cli_now_ms() - t_load0;
 
+    const int32_t iterations = a.grabcut ? a.grabcut : (a.have_rect ? 5 : 1);
+    const int grabcut = iterations > 1 || a.grabcut;
     gcut_seg_options p;
-    gcut_seg_options_init(&p);
+    if (grabcut)
+        gcut_grabcut_options_init(&p); /* lambda 35 (one cut from seeds: 50) */
+    else
+        gcut_seg_options_init(&p);
     if (a.lambda >= 0)
         p.lambda = a.lambda;
     if (a.conn)
@@ -425,19 +430,16 @@ int main(int argc, char **argv)
     if (a.cpu_energies)
         p.device_energies = 0;
     cli_apply_solve(&a.c, &p.solve);
-    const int32_t iterations = a.grabcut ? a.grabcut : (a.have_rect ? 5 : 1);
 
     gcut_seg_stats st1;
-    cli_progress_draw(-1, iterations > 1 || a.grabcut ? "grabcut" : "segment", NULL);
+    cli_progress_draw(-1, grabcut ? "grabcut" : "segment", NULL);
     if (gcut_seg_session_new(&s, img, seeds, &p) != GCUT_OK) {
         rc = cli_fail();
         goto done;
     }
-    gcut_status status = a.no_early_stop && (iterations > 1 || a.grabcut)
-                             ? grabcut_fixed(s, iterations, mask, &st1)
-                         : iterations > 1 || a.grabcut
-                             ? gcut_seg_session_grabcut(s, iterations, mask, &st1)
-                             : gcut_seg_session_solve(s, mask, &st1);
+    gcut_status status = a.no_early_stop && grabcut ? grabcut_fixed(s, iterations, mask, &st1)
+                         : grabcut ? gcut_seg_session_grabcut(s, iterations, mask, &st1)
+                                   : gcut_seg_session_solve(s, mask, &st1);
     if (status != GCUT_OK) {
         rc = cli_fail();
         goto done;

@@ -33,10 +33,10 @@ int main(int argc, char **argv)
     /* Everything outside the box is background; inside is unknown. */
     if (gcut_seeds_from_rect(w, h, 8, 8, w - 16, h - 16, seeds) != GCUT_OK)
         goto done;
-    gcut_seg_options p;
-    gcut_seg_options_init(&p); /* GMM k=5, lambda 50, 8-connected, backend "auto" */
+    /* NULL options: GrabCut's defaults (GMM k=5, lambda 35, 8-connected,
+     * backend "auto"); gcut_grabcut_options_init() fills them to change one. */
     gcut_seg_stats stats;
-    if (gcut_grabcut(img, seeds, 5, &p, mask, &stats) != GCUT_OK) /* 0 / 255 per pixel */
+    if (gcut_grabcut(img, seeds, 5, NULL, mask, &stats) != GCUT_OK) /* 0 / 255 per pixel */
         goto done;
     int64_t fg = 0;
     for (int64_t i = 0; i < (int64_t)w * h; i++)

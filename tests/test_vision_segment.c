@@ -578,8 +578,21 @@ static void test_grabcut_scene(void **state)
     assert_true(e5 <= e1 + 1e-9);
     assert_true(five.iterations >= 2 && five.iterations <= 5);
     assert_true(five.energy <= one.energy);
+    /* NULL options are GrabCut's defaults: gcut_grabcut_options_init, which
+     * is gcut_seg_options_init with lambda 35. */
+    gcut_seg_options g, p;
+    gcut_grabcut_options_init(&g);
+    gcut_seg_options_init(&p);
+    assert_true(g.lambda == 35.0 && p.lambda == 50.0);
+    p.lambda = g.lambda;
+    assert_memory_equal(&g, &p, sizeof g);
+    uint8_t *mg = malloc(n);
+    gcut_seg_stats sg;
+    assert_int_equal(gcut_grabcut(img, seeds, 5, &g, mg, &sg), GCUT_OK);
+    assert_memory_equal(mg, mask, n);
+    assert_true(sg.energy == five.energy && sg.iterations == five.iterations);
+    free(mg);
     /* The histogram model iterates too. */
-    gcut_seg_options p;
     gcut_seg_options_init(&p);
     p.model = GCUT_SEG_HISTOGRAM;
     assert_int_equal(gcut_grabcut(img, seeds, 5, &p, mask, NULL), GCUT_OK);

@@ -71,13 +71,15 @@ def segment(image: Any, seeds: Any = None, *, rect: Optional[Sequence[int]] = No
 
 
 def grabcut(image: Any, rect: Optional[Sequence[int]] = None, *, seeds: Any = None,
-            iterations: int = 5, lambda_: float = 50.0, connectivity: int = 8,
+            iterations: int = 5, lambda_: float = 35.0, connectivity: int = 8,
             model: str = "gmm", components: int = 5, backend: str = "auto",
             with_stats: bool = False) -> Any:
     """GrabCut (Rother et al. 2004) on ``image`` from a rectangle ``rect`` =
     (x, y, width, height) or ``seeds`` (as ``segment``): up to
     ``iterations`` rounds of model re-estimation and cuts (gcut_grabcut).
-    Returns a bool mask, True = foreground. GIL released."""
+    ``lambda_`` defaults to GrabCut's 35 (gcut_grabcut_options_init; one
+    cut from seeds, ``segment`` and ``Segmentation``: 50). Returns a bool
+    mask, True = foreground. GIL released."""
     if not 1 <= int(iterations) <= 1000:
         raise ValueError(f"iterations: {iterations} is not in 1..1000")
     return _run(image, seeds, rect, iterations, lambda_, connectivity, model, components,
