@@ -20,7 +20,12 @@
  * solve. It stops when no node anywhere is active: a maximum preflow. The
  * flow into the sink is then the maximum flow, and the final global
  * relabel (exact distances to the sink across regions) gives the
- * canonical cut: the sink side is the nodes with a finite distance.
+ * canonical cut: the sink side is the nodes with a finite distance. A
+ * discharge may also be any sequence of pushes that keeps a valid
+ * preflow, with heuristic labels between exact relabels (cuda-grid's
+ * tiled device regions); then the stop is only certain once an exact
+ * global relabel finds no active node, which the end of
+ * gcut_i_dist_solve checks, sweeping again otherwise.
  *
  * Global relabel: each region computes exact in-region distances with its
  * ghost labels as fixed distances (region.c), the regions exchange
