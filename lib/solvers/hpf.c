@@ -82,12 +82,12 @@
  * value, and for per-edge flows phase II (flow.c) returns the excess of the
  * strong roots to the source.
  *
- * Memory on top of the layout: 4 bytes per arc (the residuals; a scan
- * reads the layout's heads beside them, a merger its sisters) and
+ * Memory on top of the layout: 16 bytes per arc (engine arc records) and
  * about 96 bytes per node (the 64-byte node record, its label, the search
  * queue, the per-label stacks, lists and counts, and the cut's scratch),
  * plus 8 per node for phase II when flows are asked for.
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "solvers/solvers_internal.h"
@@ -114,15 +114,23 @@
  * and nothing changes (bench/results/cpu-hpf-2026-11-25.md). */
 #define HPF_GAP_SKIP 0.05
 
+/* The engine's own copy of the arcs: everything a scan or a push reads
+ * about an arc in one 16-byte record (as cpu-hipr). */
+typedef struct hpf_arc {
+    uint32_t res;    /* residual capacity */
+    int32_t head;
+    int64_t sister;  /* the reverse arc */
+} hpf_arc;
+
 /* Tree and list links of a node; the labels are an array of their own,
  * since arc scans read only the heads' labels. The residual capacity of a
  * tree arc lives in its lower end's record while the arc is in the tree
  * (rup): a push up a path then touches one record per step, not three.
- * The residuals of tree arcs are brought up to date when the arc leaves
+ * The arc records of tree arcs are brought up to date when the arc leaves
  * the tree (tree_detach), before a global labelling and at the end of
  * phase I; in between they are stale, which no merger-arc scan can notice:
- * a tree arc joins two nodes of one tree, and a merger arc never does.
- * parent, rup and excess, all a push reads, share the first 16 bytes. */
+ * a tree arc joins two nodes of one tree, and a merger arc never does. parent, rup and excess, all a push reads,
+ * share the first 16 bytes. */
 typedef struct hpf_node {
     int64_t excess;     /* roots only; 0 at every other node */
     int32_t parent;     /* -1 for a root */
@@ -142,9 +150,8 @@ typedef struct hpf_engine {
     int32_t n;
     int32_t top;          /* label n: cannot reach a deficit */
     const int64_t *first;
-    const int32_t *head;   /* the layout's heads */
-    const int64_t *sister; /* and reverse arcs */
-    uint32_t *res;         /* the engine's one array per arc: residual capacities */
+    hpf_arc *arc;
+    uint32_t *res;        /* after phase I: residuals as an array, in arc's memory */
     hpf_node *node;
     int32_t *label;
     int32_t *roots;       /* per label: stack of strong roots (LIFO), -1 empty */
@@ -206,7 +213,7 @@ static inline void tree_attach(hpf_engine *e, int32_t v, int32_t p, int64_t up)
     const int32_t h = nd[p].child;
     nd[v].parent = p;
     nd[v].up = up;
-    nd[v].rup = e->res[up];
+    nd[v].rup = e->arc[up].res;
     nd[v].prev = -1;
     nd[v].next = h;
     if (h >= 0)
@@ -214,16 +221,16 @@ static inline void tree_attach(hpf_engine *e, int32_t v, int32_t p, int64_t up)
     nd[p].child = v;
 }
 
-/* Write a tree arc's residuals back to the residual array: it still holds
- * the arc's value of when it joined the tree, and its sister's that plus
- * what has been pushed since. */
+/* Write a tree arc's residuals back to the arc records: its record still
+ * holds the value of when it joined the tree, its sister that plus what
+ * has been pushed since. */
 static inline void tree_sync(hpf_engine *e, int32_t v)
 {
-    uint32_t *const res = e->res;
+    hpf_arc *const arc = e->arc;
     const int64_t a = e->node[v].up;
     const uint32_t now = e->node[v].rup;
-    res[e->sister[a]] += res[a] - now;
-    res[a] = now;
+    arc[arc[a].sister].res += arc[a].res - now;
+    arc[a].res = now;
 }
 
 static inline void tree_detach(hpf_engine *e, int32_t v)
@@ -249,8 +256,9 @@ static inline void tree_detach(hpf_engine *e, int32_t v)
 static void merge(hpf_engine *e, int32_t r, int32_t u, int64_t a)
 {
     hpf_node *const nd = e->node;
+    const hpf_arc *const arc = e->arc;
     /* Reverse the path u .. r: each node goes under the one it was above. */
-    int32_t x = u, np = e->head[a];
+    int32_t x = u, np = arc[a].head;
     int64_t na = a;
     while (x >= 0) {
         const int32_t op = nd[x].parent;
@@ -259,7 +267,7 @@ static void merge(hpf_engine *e, int32_t r, int32_t u, int64_t a)
             tree_detach(e, x);
         tree_attach(e, x, np, na);
         np = x;
-        na = op >= 0 ? e->sister[oa] : -1;
+        na = op >= 0 ? arc[oa].sister : -1;
         x = op;
     }
     e->mergers++;
@@ -315,9 +323,7 @@ static void global_labels(hpf_engine *e)
 {
     const int32_t n = e->n, top = e->top;
     const int64_t *const first = e->first;
-    const int32_t *const head = e->head;
-    const int64_t *const sister = e->sister;
-    const uint32_t *const res = e->res;
+    const hpf_arc *const arc = e->arc;
     hpf_node *const nd = e->node;
     int32_t *const lab = e->label;
     int32_t *const q = e->queue;
@@ -348,7 +354,7 @@ static void global_labels(hpf_engine *e)
         for (int64_t a = first[v]; a < first[v + 1]; a++) {
             /* w -> v (the sister of v -> w) residual: w gets dw, and so do
              * its ancestors that have no label yet. */
-            for (int32_t x = head[a]; x >= 0 && lab[x] == top && res[sister[a]] > 0;
+            for (int32_t x = arc[a].head; x >= 0 && lab[x] == top && arc[arc[a].sister].res > 0;
                  x = nd[x].parent) {
                 lab[x] = dw;
                 q[qt++] = x;
@@ -410,8 +416,7 @@ static inline void relabel(hpf_engine *e, int32_t v, int32_t d)
 static void process_root(hpf_engine *e, int32_t r)
 {
     hpf_node *const nd = e->node;
-    const int32_t *const head = e->head;
-    const uint32_t *const res = e->res;
+    const hpf_arc *const arc = e->arc;
     const int32_t *const lab = e->label;
     const int32_t L = lab[r], want = L - 1;
     int32_t u = r;
@@ -420,7 +425,7 @@ static void process_root(hpf_engine *e, int32_t r)
         /* A merger arc of u? */
         const int64_t end = e->first[u + 1];
         for (int64_t a = nd[u].cur; a < end; a++) {
-            if (res[a] > 0 && lab[head[a]] == want) {
+            if (arc[a].res > 0 && lab[arc[a].head] == want) {
                 nd[u].cur = a;
                 merge(e, r, u, a);
                 return;
@@ -455,7 +460,7 @@ static void process_root(hpf_engine *e, int32_t r)
 
 static void engine_free(hpf_engine *e)
 {
-    gcut_i_free(e->res);
+    gcut_i_free(e->arc);
     gcut_i_free(e->node);
     gcut_i_free(e->label);
     gcut_i_free(e->roots);
@@ -481,22 +486,23 @@ static gcut_status engine_init(hpf_engine *e, const gcut_problem *p, int64_t *ca
     e->top = n > 1 ? n : 2; /* labels 0 and 1 must stay below top */
     const int64_t labels = (int64_t)e->top + 1;
     e->first = b->first;
-    e->head = b->head;
-    e->sister = b->sister;
-    e->res = gcut_i_malloc_array(b->m > 0 ? b->m : 1, sizeof(uint32_t));
+    e->arc = gcut_i_malloc_array(b->m > 0 ? b->m : 1, sizeof(hpf_arc));
     e->node = gcut_i_malloc_array(n > 0 ? n : 1, sizeof(hpf_node));
     e->label = gcut_i_malloc_array(n > 0 ? n : 1, sizeof(int32_t));
     e->roots = gcut_i_malloc_array(labels, sizeof(int32_t));
     e->lhead = gcut_i_malloc_array(labels, sizeof(int32_t));
     e->count = gcut_i_malloc_array(labels, sizeof(int64_t));
     e->queue = gcut_i_malloc_array(n > 0 ? n : 1, sizeof(int32_t));
-    if (!e->res || !e->node || !e->label || !e->roots || !e->lhead || !e->count || !e->queue) {
+    if (!e->arc || !e->node || !e->label || !e->roots || !e->lhead || !e->count || !e->queue) {
         engine_free(e);
         return GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-hpf: cannot allocate %d nodes and %lld arcs",
                          (int)n, (long long)b->m);
     }
-    /* Capacities are >= 0 (docs/design.md section 2): the same bits. */
-    memcpy(e->res, b->cap, (size_t)b->m * sizeof(uint32_t));
+    for (int64_t a = 0; a < b->m; a++) {
+        e->arc[a].res = (uint32_t)b->cap[a];
+        e->arc[a].head = b->head[a];
+        e->arc[a].sister = b->sister[a];
+    }
     int64_t c = 0;
     for (int32_t v = 0; v < n; v++) {
         const int32_t cs = p->cap_source[v], ct = p->cap_sink[v];
@@ -589,6 +595,7 @@ static gcut_status hpf_solve(void *state, const gcut_problem *p, const gcut_solv
     for (int32_t v = 0; v < n; v++)
         if (e.node[v].parent >= 0)
             tree_sync(&e, v);
+    e.res = gcut_i_pack_residuals(e.arc, sizeof *e.arc, offsetof(hpf_arc, res), p->bcsr->m);
     stats->solve_ms = gcut_i_now_ms() - t0;
 
     /* Deficits go back to the sink arcs: what is left is a maximum preflow.
