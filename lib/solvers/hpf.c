@@ -498,6 +498,11 @@ static gcut_status engine_init(hpf_engine *e, const gcut_problem *p, int64_t *ca
         return GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-hpf: cannot allocate %d nodes and %lld arcs",
                          (int)n, (long long)b->m);
     }
+    /* The two big arrays are filled next: huge pages spare most of their
+     * page faults, and later the misses of the TLB (as cpu-bk and
+     * cpu-eibfs). */
+    gcut_i_advise_huge(e->arc, (size_t)(b->m > 0 ? b->m : 1) * sizeof(hpf_arc));
+    gcut_i_advise_huge(e->node, (size_t)(n > 0 ? n : 1) * sizeof(hpf_node));
     for (int64_t a = 0; a < b->m; a++) {
         e->arc[a].res = (uint32_t)b->cap[a];
         e->arc[a].head = b->head[a];
