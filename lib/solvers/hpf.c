@@ -51,15 +51,26 @@
  * up the path to the new root. Where an arc's residual capacity is smaller
  * than what arrives, the arc is saturated and the tree splits there: the
  * node below keeps the rest as the root of a new strong tree (the
- * normalized tree). The head may be strong too (a merger of two strong
- * trees: the excess then reaches that tree's root) - what keeps (V) exact
- * when labels grow. Not found: the node is relabelled to L + 1 once none of
- * its children of label L is left, its current arc reset (post order; the
- * root last). When the root leaves label L and no node is left there, no
- * node above L can reach a deficit (by (V)): every node above L is lifted
- * to n (the gap rule; it keeps (V) and (M)). Phase I ends when no strong
- * root has a label below n: no excess can reach a deficit, so after the
- * deficits go back to the sink arcs the preflow is maximum.
+ * normalized tree). A tree arc of residual 1 that a push of 1 saturates
+ * is split off too, its lower end a root of excess 0. On unit-capacity
+ * graphs (bipartite matching) every push saturates every arc of its path;
+ * kept in the trees, those arcs let later mergers walk the strong branch
+ * down through them, and the trees grow into alternating paths thousands
+ * of arcs deep that every merger pushes along: 38 M arc pushes for 0.5 M
+ * mergers on bipartite l = r = 200000, d = 4, 1.9 M for 1.9 M with the
+ * split. Splitting at every arc that runs out does that too, but costs
+ * genrmf and RLG up to 10% more pushes and 50% more relabels; the unit
+ * rule leaves their counters as they were
+ * (bench/results/hpf-2026-11-27f.md). The head may be strong too (a
+ * merger of two strong trees: the excess then reaches that tree's root) -
+ * what keeps (V) exact when labels grow. Not found: the node is
+ * relabelled to L + 1 once none of its children of label L is left, its
+ * current arc reset (post order; the root last). When the root leaves
+ * label L and no node is left there, no node above L can reach a deficit
+ * (by (V)): every node above L is lifted to n (the gap rule; it keeps (V)
+ * and (M)). Phase I ends when no strong root has a label below n: no
+ * excess can reach a deficit, so after the deficits go back to the sink
+ * arcs the preflow is maximum.
  *
  * The pushes along a merger create residual arcs only from parents to
  * children and from v back to u, which (M) and l(v) = L - 1 keep valid. An
@@ -239,7 +250,8 @@ static inline void tree_detach(hpf_engine *e, int32_t v)
 /*
  * Merger along arc a = u -> v: re-root u's tree at u, hang it under v, and
  * push the old root r's excess up to the root of v's tree, splitting where
- * an arc cannot take all that arrives.
+ * an arc cannot take all that arrives (and at unit arcs that a unit push
+ * saturates).
  */
 static void merge(hpf_engine *e, int32_t r, int32_t u, int64_t a)
 {
@@ -275,12 +287,15 @@ static void merge(hpf_engine *e, int32_t r, int32_t u, int64_t a)
         }
         const int64_t r_up = nd[x].rup;
         pushes++;
-        if (ex > r_up) {
-            /* Split: x keeps what the arc cannot take, as a strong root. */
+        if (ex > r_up || (ex == 1 && r_up == 1)) {
+            /* Split: x keeps what the arc cannot take, as a strong root;
+             * a unit arc that a unit push saturates goes too, x a root of
+             * excess 0 (the header comment says why). */
             nd[x].rup = 0;
             tree_detach(e, x);
             nd[x].excess = ex - r_up;
-            root_push(e, x);
+            if (ex > r_up)
+                root_push(e, x);
             ex = r_up;
             if (ex == 0)
                 break;
@@ -483,6 +498,11 @@ static gcut_status engine_init(hpf_engine *e, const gcut_problem *p, int64_t *ca
         return GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-hpf: cannot allocate %d nodes and %lld arcs",
                          (int)n, (long long)b->m);
     }
+    /* The two big arrays are filled next: huge pages spare most of their
+     * page faults, and later the misses of the TLB (as cpu-bk and
+     * cpu-eibfs). */
+    gcut_i_advise_huge(e->arc, (size_t)(b->m > 0 ? b->m : 1) * sizeof(hpf_arc));
+    gcut_i_advise_huge(e->node, (size_t)(n > 0 ? n : 1) * sizeof(hpf_node));
     for (int64_t a = 0; a < b->m; a++) {
         e->arc[a].res = (uint32_t)b->cap[a];
         e->arc[a].head = b->head[a];
