@@ -9,8 +9,9 @@ per image for the N-th setting).
 BASELINE is the setting the others are compared with, as written in
 settings.txt ("" or "--lambda 50"; a leading "--grabcut N" is ignored, so
 that runs with more iterations compare among themselves). Prints one
-Markdown row per setting (k, lambda from -k and --lambda, 5 and 50 when
-absent): mean, median error, mean IoU, images better / worse than the
+Markdown row per setting (k, lambda from -k and --lambda, 5 and
+GrabCut's default 35 when absent; runs kept before 2026-11-27f had 50 as
+their default: give --lambda 50 in those settings): mean, median error, mean IoU, images better / worse than the
 baseline, the mean change with a 95 % paired-bootstrap interval over the
 images (4000 resamples, seed 1), and the mean error without the three
 images that swing most on the GrabCut set (cross, banana1, 69020).
@@ -27,7 +28,7 @@ SWINGS = {"cross", "banana1", "69020"}
 def key(setting):
     lam = re.search(r"--lambda ([0-9.]+)", setting)
     k = re.search(r"-k ([0-9]+)", setting)
-    return (int(k.group(1)) if k else 5, float(lam.group(1)) if lam else 50.0)
+    return (int(k.group(1)) if k else 5, float(lam.group(1)) if lam else 35.0)
 
 
 def load(folder):
