@@ -21,31 +21,56 @@
 
 static size_t align_up(size_t x) { return (x + 255) & ~(size_t)255; }
 
+/* The state's stream (of the given flags), events and pinned accumulators,
+ * made once: s->ready. */
+static inline gcut_status state_open(gcut_cu_grid_state *s, unsigned stream_flags)
+{
+    if (s->ready)
+        return GCUT_OK;
+    GCUT_CUDA_CHECK(cudaStreamCreateWithFlags(&s->stream, stream_flags));
+    for (int i = 0; i < 3; i++) {
+        cudaError_t err = cudaEventCreate(&s->ev[i]);
+        if (err != cudaSuccess) {
+            for (int j = 0; j < i; j++)
+                (void)cudaEventDestroy(s->ev[j]);
+            (void)cudaStreamDestroy(s->stream);
+            return gcut_cu_fail(err, __func__, "cudaEventCreate", __FILE__, __LINE__);
+        }
+    }
+    cudaError_t err = cudaMallocHost((void **)&s->h_acc, gcut_grid_cu::ACC_SLOTS * sizeof(u64));
+    if (err != cudaSuccess) {
+        for (int i = 0; i < 3; i++)
+            (void)cudaEventDestroy(s->ev[i]);
+        (void)cudaStreamDestroy(s->stream);
+        return gcut_cu_fail(err, __func__, "cudaMallocHost", __FILE__, __LINE__);
+    }
+    s->ready = 1;
+    return GCUT_OK;
+}
+
+/* What state_open made, after the stream's work (errors ignored: a free). */
+static inline void state_close(gcut_cu_grid_state *s)
+{
+    if (s->h_acc)
+        (void)cudaFreeHost(s->h_acc);
+    s->h_acc = NULL;
+    if (s->ready) {
+        (void)cudaStreamSynchronize(s->stream);
+        for (int i = 0; i < 3; i++)
+            (void)cudaEventDestroy(s->ev[i]);
+        (void)cudaStreamDestroy(s->stream);
+    }
+    s->ready = 0;
+}
+
 /* Allocate (or keep) the arrays for this shape; the state becomes invalid
  * when they change. */
 static inline gcut_status plan(gcut_cu_grid_state *s, const gcut_grid_problem *p, int tx, int ty,
                         int tz)
 {
-    if (!s->ready) {
-        GCUT_CUDA_CHECK(cudaStreamCreateWithFlags(&s->stream, cudaStreamNonBlocking));
-        for (int i = 0; i < 3; i++) {
-            cudaError_t err = cudaEventCreate(&s->ev[i]);
-            if (err != cudaSuccess) {
-                for (int j = 0; j < i; j++)
-                    (void)cudaEventDestroy(s->ev[j]);
-                (void)cudaStreamDestroy(s->stream);
-                return gcut_cu_fail(err, __func__, "cudaEventCreate", __FILE__, __LINE__);
-            }
-        }
-        cudaError_t err = cudaMallocHost((void **)&s->h_acc, gcut_grid_cu::ACC_SLOTS * sizeof(u64));
-        if (err != cudaSuccess) {
-            for (int i = 0; i < 3; i++)
-                (void)cudaEventDestroy(s->ev[i]);
-            (void)cudaStreamDestroy(s->stream);
-            return gcut_cu_fail(err, __func__, "cudaMallocHost", __FILE__, __LINE__);
-        }
-        s->ready = 1;
-    }
+    gcut_status st = state_open(s, cudaStreamNonBlocking);
+    if (st != GCUT_OK)
+        return st;
     if (s->ws && s->W == p->width && s->H == p->height && s->D == p->depth &&
         s->nd == p->num_dirs)
         return GCUT_OK;

@@ -60,15 +60,9 @@ extern "C" void gcut_cu_grid_state_free(gcut_cu_grid_state *s)
         (void)cudaFree(s->ws);
     if (s->d_changes)
         (void)cudaFree(s->d_changes);
-    if (s->h_acc)
-        (void)cudaFreeHost(s->h_acc);
     if (s->h_cut)
         (void)cudaFreeHost(s->h_cut);
-    if (s->ready) {
-        for (int i = 0; i < 3; i++)
-            (void)cudaEventDestroy(s->ev[i]);
-        (void)cudaStreamDestroy(s->stream);
-    }
+    state_close(s);
     gcut_cu_host->free_fn(s);
 }
 

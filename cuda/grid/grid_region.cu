@@ -580,13 +580,7 @@ void tiled_free(Region *g)
     Tiled *t = g->tl;
     if (!t)
         return;
-    if (t->es.ready) {
-        (void)cudaStreamSynchronize(t->es.stream);
-        for (int i = 0; i < 3; i++)
-            (void)cudaEventDestroy(t->es.ev[i]);
-        (void)cudaFreeHost(t->es.h_acc);
-        (void)cudaStreamDestroy(t->es.stream);
-    }
+    state_close(&t->es);
     (void)cudaFree(t->tflag);
     (void)cudaFree(t->acc);
     (void)cudaFree(t->snap);
@@ -649,25 +643,9 @@ gcut_status tiled_new(Region *g, const gcut_grid_region_init *in)
     gcut_cu_grid_state &es = t->es;
     /* A blocking stream: it follows the work on the legacy default stream
      * (unpack, reset, the exchanges' copies) and precedes what comes after. */
-    GCUT_CUDA_CHECK(cudaStreamCreate(&es.stream));
-    for (int i = 0; i < 3; i++) {
-        const cudaError_t err = cudaEventCreate(&es.ev[i]);
-        if (err != cudaSuccess) {
-            for (int j = 0; j < i; j++)
-                (void)cudaEventDestroy(es.ev[j]);
-            (void)cudaStreamDestroy(es.stream);
-            return gcut_cu_fail(err, __func__, "cudaEventCreate", __FILE__, __LINE__);
-        }
-    }
-    const cudaError_t err =
-        cudaMallocHost((void **)&es.h_acc, gcut_grid_cu::ACC_SLOTS * sizeof(u64));
-    if (err != cudaSuccess) {
-        for (int i = 0; i < 3; i++)
-            (void)cudaEventDestroy(es.ev[i]);
-        (void)cudaStreamDestroy(es.stream);
-        return gcut_cu_fail(err, __func__, "cudaMallocHost", __FILE__, __LINE__);
-    }
-    es.ready = 1;
+    gcut_status st = state_open(&es, cudaStreamDefault);
+    if (st != GCUT_OK)
+        return st;
     es.dev = d;
     for (int i = 0; i < 27; i++)
         es.coop_blocks[i] = -1;
@@ -679,7 +657,6 @@ gcut_status tiled_new(Region *g, const gcut_grid_region_init *in)
         off[3 * k + 1] = d3 ? in->dir_row[k] : in->dir_plane[k];
         off[3 * k + 2] = d3 ? in->dir_plane[k] : 0;
     }
-    gcut_status st;
     if ((st = set_offsets(&es, off, r.nd)) != GCUT_OK)
         return st;
     TILED_DISPATCH(r.nd, st = setup_kernels<ND, D3>(&es));
