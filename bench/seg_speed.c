@@ -2,7 +2,7 @@
  * gcut-seg-speed - the whole segmentation pipeline (load, model, build,
  * cut) on one photo scaled to given sizes, as `gcut-seg --rect` runs it.
  *
- *   gcut-seg-speed PHOTO [MEGAPIXELS...] [--backend NAME] [--iterations N]
+ *   gcut-seg-speed PHOTO [MEGAPIXELS...] [--backend NAME] [--iterations N] [--params STR]
  *                  [--cpu-energies] [--keep DIR]
  *
  * For each size (default 0.5 2 12) the photo is scaled bilinearly to about
@@ -85,6 +85,7 @@ static const char usage[] =
     "options:\n"
     "  --backend NAME       back end (default auto; --version lists them)\n"
     "  --iterations N       GrabCut iterations, 1..1000 (default 1)\n"
+    "  --params STR         back-end settings, key=value[,key=value]\n"
     "  --cpu-energies       evaluate the energies on the host even where the back\n"
     "                       end offers them on the device\n"
     "  --keep DIR           also save the scaled photos as DIR/NAME-MPmp.png\n"
@@ -94,7 +95,7 @@ static const char usage[] =
 int main(int argc, char **argv)
 {
     cli_init("gcut-seg-speed", usage);
-    const char *photo = NULL, *backend = NULL, *keep = NULL;
+    const char *photo = NULL, *backend = NULL, *keep = NULL, *params = NULL;
     double mps[16];
     int nmp = 0, cpu_energies = 0;
     int32_t iters = 1;
@@ -104,12 +105,15 @@ int main(int argc, char **argv)
             return 0;
         if (!strcmp(a, "--cpu-energies")) {
             cpu_energies = 1;
-        } else if (!strcmp(a, "--backend") || !strcmp(a, "--iterations") || !strcmp(a, "--keep")) {
+        } else if (!strcmp(a, "--backend") || !strcmp(a, "--iterations") || !strcmp(a, "--keep") ||
+                   !strcmp(a, "--params")) {
             if (!v)
                 return cli_usage_error("option needs a value", a);
             i++;
             if (!strcmp(a, "--backend"))
                 backend = v;
+            else if (!strcmp(a, "--params"))
+                params = v;
             else if (!strcmp(a, "--keep"))
                 keep = v;
             else if (!cli_parse_int(v, 1, 1000, &iters))
@@ -174,6 +178,7 @@ int main(int argc, char **argv)
         gcut_seg_options_init(&p);
         if (backend)
             p.solve.backend = backend;
+        p.solve.params = params;
         p.device_energies = !cpu_energies;
         gcut_seg_stats st;
         if (gcut_grabcut(in, seeds, iters, &p, mask, &st) != GCUT_OK) {

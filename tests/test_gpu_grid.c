@@ -181,6 +181,85 @@ static void test_warm(void **unused)
         fail_msg("only %d of %d re-solves were warm", warm, solves);
 }
 
+/* Every t-link rewritten (a GrabCut iteration, re-learnt colour models):
+ * warm from the kept flow with the changes as dense deltas (dense=1, the
+ * default), equal to cold cpu-ref solves; with dense=0 such a re-solve is
+ * cold. Rewrites that lower and raise capacities, zero some, push some
+ * near INT32_MAX, and some steps also change a few n-links. */
+static void test_rewrite(void **unused)
+{
+    (void)unused;
+    static const int32_t conns[] = {4, 8, 6, 26, 18};
+    tu_rng r = {4242};
+    const int sequences = g_quick >= 2 ? 3 : tu_scaled(g_quick ? 5 : 10);
+    int warm = 0, solves = 0;
+    for (int seq = 0; seq < sequences; seq++) {
+        const int32_t conn = conns[seq % 5];
+        const int two_d = conn == 4 || conn == 8;
+        const int32_t w = (int32_t)tu_range(&r, 1, two_d ? (g_quick ? 60 : 200) : 16);
+        const int32_t h = (int32_t)tu_range(&r, 1, two_d ? (g_quick ? 50 : 150) : 14);
+        const int32_t d = two_d ? 1 : (int32_t)tu_range(&r, 1, 12);
+        const int32_t n = w * h * d;
+        gcut_grid *g;
+        assert_int_equal(gcut_grid_new(&g, w, h, d, conn), GCUT_OK);
+        tu_grid_randomise(g, &r, seq % 2 ? TU_GRID_SEEDS : TU_GRID_MEDIUM);
+        int32_t *src = malloc((size_t)n * sizeof *src), *snk = malloc((size_t)n * sizeof *snk);
+        assert_non_null(src);
+        assert_non_null(snk);
+        char label[160];
+        snprintf(label, sizeof label, "rewrite %dx%dx%d c%d seq %d cold", (int)w, (int)h, (int)d,
+                 (int)conn, seq);
+        gcut_result *ref = reference(g);
+        assert_int_equal(agrees(g, ref, NULL, label), 0);
+        gcut_result_free(ref);
+        for (int step = 0; step < 6; step++) {
+            const int style = (int)tu_range(&r, 0, 3);
+            for (int32_t v = 0; v < n; v++) {
+                const int64_t a = tu_range(&r, 0, 1000), b = tu_range(&r, 0, 1000);
+                src[v] = (int32_t)(style == 0 ? a : style == 1 ? a * 7 : a / 3);
+                snk[v] = (int32_t)(style == 2 ? b * 5 : b);
+                if (tu_range(&r, 0, 9) == 0)
+                    src[v] = 0;
+                if (tu_range(&r, 0, 9) == 0)
+                    snk[v] = 0;
+                if (style == 3 && tu_range(&r, 0, 50) == 0)
+                    src[v] = INT32_MAX - (int32_t)tu_range(&r, 0, 5);
+            }
+            assert_int_equal(gcut_grid_set_terminal_caps(g, src, snk), GCUT_OK);
+            if (step % 3 == 2)
+                tu_grid_change(g, &r, TU_CH_NLINKS);
+            snprintf(label, sizeof label, "rewrite %dx%dx%d c%d seq %d step %d", (int)w, (int)h,
+                     (int)d, (int)conn, seq, step);
+            ref = reference(g);
+            warm += agrees(g, ref, NULL, label);
+            solves++;
+            /* The same problem again, cold, and by the dense=0 rule. */
+            assert_int_equal(agrees(g, ref, "warm=0", label), 0);
+            gcut_result_free(ref);
+        }
+        /* dense=0: a whole rewrite of a grid past the sparse limit is cold. */
+        for (int32_t v = 0; v < n; v++) {
+            src[v] = (int32_t)tu_range(&r, 1, 900);
+            snk[v] = (int32_t)tu_range(&r, 1, 900);
+        }
+        assert_int_equal(gcut_grid_set_terminal_caps(g, src, snk), GCUT_OK);
+        ref = reference(g);
+        snprintf(label, sizeof label, "rewrite %dx%dx%d c%d seq %d dense=0", (int)w, (int)h,
+                 (int)d, (int)conn, seq);
+        const int was_warm = agrees(g, ref, "dense=0", label);
+        if (n > 2 * 1024 && was_warm)
+            fail_msg("%s: warm although dense=0", label);
+        gcut_result_free(ref);
+        free(src);
+        free(snk);
+        gcut_grid_free(g);
+    }
+    /* A rewrite stays warm unless the log's n-links outgrow their limit
+     * (TU_CH_NLINKS on a tiny grid) or the grid is tiny. */
+    if (warm * 10 < solves * 6)
+        fail_msg("only %d of %d rewrites were warm", warm, solves);
+}
+
 /* A stroke on a larger segmentation-like grid, many times over. */
 static void test_strokes(void **unused)
 {
@@ -263,7 +342,8 @@ int main(void)
     g_quick = quick && atoi(quick) > 0 ? atoi(quick) : 0;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_settings), cmocka_unit_test(test_shapes),
-        cmocka_unit_test(test_warm),     cmocka_unit_test(test_strokes),
+        cmocka_unit_test(test_warm),     cmocka_unit_test(test_rewrite),
+        cmocka_unit_test(test_strokes),
         cmocka_unit_test(test_larger),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -13,6 +13,11 @@
  *   launches=N  push launches between global relabels (1..100000), or
  *               "auto" (default: adapted to what a global relabel costs)
  *   warm=0|1    1 (default): reuse the kept state when the grid allows
+ *   dense=0|1   1 (default): a re-solve after changes to more terminal
+ *               capacities than a sixteenth of the nodes (a GrabCut
+ *               iteration, re-learnt colour models) is warm too, its
+ *               changes uploaded as one net delta per node and terminal;
+ *               0: such a re-solve starts cold
  *   pin=0|1     1 (default): register (page-lock) the grid's host arrays
  *               once, for uploads about three times faster
  *   coop=0|1    1 (default): a global relabel is one cooperative launch
@@ -60,6 +65,7 @@ void gcut_cu_grid_params_default(gcut_cu_grid_params *prm)
     prm->pin = 1;
     prm->coop = 1;
     prm->reuse = 1;
+    prm->dense = 1;
     prm->ndevices = 0;
 }
 
@@ -110,11 +116,13 @@ gcut_status gcut_cu_grid_params_apply(const char *params, gcut_cu_grid_params *p
             st = strcmp(it.value, "auto") == 0 ? GCUT_OK : h->param_int(&it, who, 1, 100000, &iv);
             field = &prm->launches; /* auto: 0 */
         } else if (strcmp(it.key, "warm") == 0 || strcmp(it.key, "coop") == 0 ||
-                   strcmp(it.key, "pin") == 0 || strcmp(it.key, "reuse") == 0) {
+                   strcmp(it.key, "pin") == 0 || strcmp(it.key, "reuse") == 0 ||
+                   strcmp(it.key, "dense") == 0) {
             st = h->param_int(&it, who, 0, 1, &iv);
             field = it.key[0] == 'w' ? &prm->warm
                     : it.key[0] == 'c' ? &prm->coop
                     : it.key[0] == 'p' ? &prm->pin
+                    : it.key[0] == 'd' ? &prm->dense
                                        : &prm->reuse;
         } else if (strcmp(it.key, "devices") == 0) {
             st = parse_devices(it.value, prm);
@@ -122,7 +130,7 @@ gcut_status gcut_cu_grid_params_apply(const char *params, gcut_cu_grid_params *p
                 return st;
             continue;
         } else {
-            return h->param_unknown(&it, who, "sweeps, launches, warm, pin, coop, reuse, devices");
+            return h->param_unknown(&it, who, "sweeps, launches, warm, dense, pin, coop, reuse, devices");
         }
         if (st != GCUT_OK)
             return st;

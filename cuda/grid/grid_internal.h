@@ -27,6 +27,7 @@ typedef struct gcut_cu_grid_params {
     int32_t pin;      /* 1: register the grid's host arrays for fast uploads (default 1) */
     int32_t coop;     /* 1: each global relabel is one cooperative launch (default 1) */
     int32_t reuse;    /* device moves: 1 keeps each label's move graph (default 1) */
+    int32_t dense;    /* 1: warm after a rewrite of many t-links, as dense deltas (default 1) */
     /* "devices=0:1:...": the grid spread over these GPUs, one part each
      * (grid_span.cu); 0 devices: the current device, the usual engine. */
     int32_t ndevices;

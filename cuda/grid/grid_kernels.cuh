@@ -617,6 +617,35 @@ __global__ void change_kernel(Dev g, const TermChange *tc, int ntc, const PairCh
     }
 }
 
+/* The terminal changes of a rewrite of many t-links (a GrabCut iteration,
+ * re-learnt colour models) as two dense arrays, one net delta per node and
+ * terminal (the sum of the node's changes; the capacities are int32, so
+ * the net delta fits one too): the rule of change_kernel's terminal
+ * records, one thread per node. The flow that leaves with lowered sink
+ * capacities is summed per block. */
+__global__ void dense_change_kernel(Dev g, const int *dsrc, const int *dsnk)
+{
+    __shared__ u64 s_sum;
+    const int v = blockIdx.x * blockDim.x + threadIdx.x;
+    u64 back = 0; /* flow returned to v, taken off the flow value */
+    if (v < g.n) {
+        const long long ds = dsrc[v], dt = dsnk[v];
+        long long e = g.ex[v] + ds;
+        if (dt) {
+            const long long r = (long long)g.rs[v] + dt;
+            if (r < 0) {
+                e += -r;
+                back = (u64)(-r);
+                g.rs[v] = 0;
+            } else {
+                g.rs[v] = (u64)r;
+            }
+        }
+        g.ex[v] = e;
+    }
+    block_add(&g.acc[ACC_FLOW], (u64)0 - back, &s_sum);
+}
+
 /* A negative excess is a deficit: add it to both terminal arcs of the node
  * (every cut grows by the same amount, so the minimum cuts are unchanged)
  * and remember the amount, to be taken off the flow value. */

@@ -62,6 +62,8 @@ extern "C" void gcut_cu_grid_state_free(gcut_cu_grid_state *s)
         (void)cudaFree(s->d_changes);
     if (s->h_cut)
         (void)cudaFreeHost(s->h_cut);
+    if (s->h_dense)
+        (void)cudaFreeHost(s->h_dense);
     state_close(s);
     gcut_cu_host->free_fn(s);
 }
@@ -94,8 +96,11 @@ static int cmp_rec(const void *a, const void *b)
 
 /* Merge the change log into per-node terminal records and per-pair arc
  * records (directions leaving the grid dropped), upload them and repair
- * the kept preflow. */
-static gcut_status apply_changes(gcut_cu_grid_state *s, const gcut_grid_problem *p,
+ * the kept preflow. dense: the terminal changes go instead into two dense
+ * arrays of net deltas (s->h_dense, allocated by the caller), uploaded
+ * whole: for a rewrite of most t-links that is less work and fewer bytes
+ * than records sorted and merged. */
+static gcut_status apply_changes(gcut_cu_grid_state *s, const gcut_grid_problem *p, int dense,
                                  double *transfer_ms)
 {
     const int64_t nc = p->num_changes;
@@ -106,11 +111,21 @@ static gcut_status apply_changes(gcut_cu_grid_state *s, const gcut_grid_problem 
         return GCUT_CU_FAIL(GCUT_ERR_NOMEM, "cuda-grid: cannot merge %lld changes", (long long)nc);
     const int64_t n = p->num_nodes;
     const int W = p->width, H = p->height, D = p->depth;
+    /* Dense deltas: sums modulo 2^32, exact since each net delta is the
+     * difference of two int32 capacities (the log's deltas only add up). */
+    unsigned *dsrc = dense ? (unsigned *)s->h_dense : NULL, *dsnk = dsrc ? dsrc + n : NULL;
+    if (dense)
+        memset(dsrc, 0, 2 * (size_t)n * sizeof *dsrc);
     int64_t nt = 0, np = 0;
     /* Terminal records first (keys 0 .. 2n), then pairs (keys >= 2n). */
     for (int64_t i = 0; i < nc; i++) {
         const gcut_grid_change c = p->changes[i];
         if (c.what == GCUT_GRID_SOURCE_LINK || c.what == GCUT_GRID_SINK_LINK) {
+            if (dense) {
+                unsigned *a = c.what == GCUT_GRID_SOURCE_LINK ? dsrc : dsnk;
+                a[c.node] += (unsigned)c.delta;
+                continue;
+            }
             rec[nt + np] = (merge_rec){2 * (int64_t)c.node, c.delta,
                                        c.what == GCUT_GRID_SOURCE_LINK ? 0 : 1};
             nt++;
@@ -169,7 +184,10 @@ static gcut_status apply_changes(gcut_cu_grid_state *s, const gcut_grid_problem 
             pc[npc++] = c;
     }
     gcut_cu_host->free_fn(rec);
-    const size_t bytes = (size_t)ntc * sizeof(TermChange) + (size_t)npc * sizeof(PairChange);
+    /* On the device: the dense deltas (2 n ints), then the records. */
+    const size_t dbytes = dense ? 2 * (size_t)n * sizeof(int) : 0;
+    const size_t rbytes = (size_t)ntc * sizeof(TermChange) + (size_t)npc * sizeof(PairChange);
+    const size_t bytes = dbytes + rbytes;
     gcut_status st = GCUT_OK;
     if (bytes > s->changes_bytes) {
         if (s->d_changes)
@@ -182,10 +200,15 @@ static gcut_status apply_changes(gcut_cu_grid_state *s, const gcut_grid_problem 
         else
             s->changes_bytes = bytes;
     }
-    if (st == GCUT_OK && ntc + npc > 0) {
+    if (st == GCUT_OK && (dense || ntc + npc > 0)) {
         const double t0 = gcut_cu_now();
-        cudaError_t err = cudaMemcpyAsync(s->d_changes, host, bytes, cudaMemcpyHostToDevice,
-                                          s->stream);
+        cudaError_t err = cudaSuccess;
+        if (dense)
+            err = cudaMemcpyAsync(s->d_changes, s->h_dense, dbytes, cudaMemcpyHostToDevice,
+                                  s->stream);
+        if (err == cudaSuccess && rbytes)
+            err = cudaMemcpyAsync((unsigned char *)s->d_changes + dbytes, host, rbytes,
+                                  cudaMemcpyHostToDevice, s->stream);
         if (err == cudaSuccess)
             err = cudaStreamSynchronize(s->stream);
         *transfer_ms += gcut_cu_now() - t0;
@@ -193,18 +216,52 @@ static gcut_status apply_changes(gcut_cu_grid_state *s, const gcut_grid_problem 
             st = gcut_cu_fail(err, __func__, "cudaMemcpyAsync(changes)", __FILE__, __LINE__);
     }
     gcut_cu_host->free_fn(host);
-    if (st != GCUT_OK || ntc + npc == 0)
+    if (st != GCUT_OK || (!dense && ntc + npc == 0))
         return st;
-    const TermChange *d_tc = (const TermChange *)s->d_changes;
-    const PairChange *d_pc =
-        (const PairChange *)((unsigned char *)s->d_changes + (size_t)ntc * sizeof(TermChange));
+    if (dense) {
+        const int *d_ds = (const int *)s->d_changes;
+        gcut_grid_cu::dense_change_kernel<<<(s->dev.n + 255) / 256, 256, 0, s->stream>>>(
+            s->dev, d_ds, d_ds + n);
+        GCUT_CUDA_CHECK_LAUNCH(s->stream);
+    }
+    const unsigned char *recs = (const unsigned char *)s->d_changes + dbytes;
+    const TermChange *d_tc = (const TermChange *)recs;
+    const PairChange *d_pc = (const PairChange *)(recs + (size_t)ntc * sizeof(TermChange));
     const int total = ntc + npc;
-    gcut_grid_cu::change_kernel<<<(total + 255) / 256, 256, 0, s->stream>>>(s->dev, d_tc, ntc,
-                                                                           d_pc, npc);
-    GCUT_CUDA_CHECK_LAUNCH(s->stream);
+    if (total > 0) {
+        gcut_grid_cu::change_kernel<<<(total + 255) / 256, 256, 0, s->stream>>>(s->dev, d_tc, ntc,
+                                                                               d_pc, npc);
+        GCUT_CUDA_CHECK_LAUNCH(s->stream);
+    }
     gcut_grid_cu::fix_kernel<<<(s->dev.n + 255) / 256, 256, 0, s->stream>>>(s->dev);
     GCUT_CUDA_CHECK_LAUNCH(s->stream);
     return GCUT_OK;
+}
+
+/* Whether a warm start may take the changes as dense deltas: many of
+ * them (past the sparse limit), the n-links among them within it, and the
+ * pinned host array for the deltas there (allocated here; without it the
+ * solve is cold). */
+static int dense_ok(gcut_cu_grid_state *s, const gcut_grid_problem *p, int64_t sparse_limit)
+{
+    int64_t links = 0;
+    for (int64_t i = 0; i < p->num_changes; i++)
+        links += p->changes[i].what >= 0;
+    if (links > sparse_limit)
+        return 0;
+    const size_t need = 2 * (size_t)p->num_nodes * sizeof(int);
+    if (s->h_dense_bytes < need) {
+        if (s->h_dense)
+            (void)cudaFreeHost(s->h_dense);
+        s->h_dense = NULL;
+        s->h_dense_bytes = 0;
+        if (cudaMallocHost((void **)&s->h_dense, need) != cudaSuccess) {
+            (void)cudaGetLastError();
+            return 0;
+        }
+        s->h_dense_bytes = need;
+    }
+    return 1;
 }
 
 /* ------------------------------------------------------------ pinning */
@@ -284,12 +341,18 @@ static gcut_status run(gcut_cu_grid_state *s, const gcut_grid_problem *p,
     R.deadline = 1e300; /* the call's time limit: check_time polls the host */
     R.coop = prm->coop;
 
-    /* Past a sixteenth of the nodes' entries changed, merging and
-     * repairing costs about as much as the upload of a cold start (a
-     * multi-label move rewrites most t-links): start cold then. */
-    const int warm = !io && p->warm && s->valid && prm->warm && s->W == p->width &&
-                     s->H == p->height && s->D == p->depth && s->nd == p->num_dirs &&
-                     p->num_changes <= p->num_nodes / 16 + 64;
+    /* Past a sixteenth of the nodes' entries changed, merging records
+     * costs about as much as the upload of a cold start: the terminal
+     * changes then go up as dense deltas (dense=1; a GrabCut iteration
+     * rewrites every t-link, and the kept flow saves most of the search),
+     * or the solve starts cold (dense=0, or n-links changed past the
+     * limit: flow above lowered capacities would have to go back). */
+    const int64_t sparse_limit = p->num_nodes / 16 + 64;
+    const int can_warm = !io && p->warm && s->valid && prm->warm && s->W == p->width &&
+                         s->H == p->height && s->D == p->depth && s->nd == p->num_dirs;
+    const int dense = can_warm && p->num_changes > sparse_limit && prm->dense &&
+                      dense_ok(s, p, sparse_limit);
+    const int warm = can_warm && (p->num_changes <= sparse_limit || dense);
     gcut_status st = plan(s, p, T::X, T::Y, T::Z);
     if (st != GCUT_OK)
         return st;
@@ -312,7 +375,7 @@ static gcut_status run(gcut_cu_grid_state *s, const gcut_grid_problem *p,
         init_kernel<ND, D3><<<g.ntiles, kThreads, 0, s->stream>>>(g, (const int *)g.mask, g.lab);
         GCUT_CUDA_CHECK_LAUNCH(s->stream);
     } else if (warm) {
-        if ((st = apply_changes(s, p, &R.transfer_ms)) != GCUT_OK)
+        if ((st = apply_changes(s, p, dense, &R.transfer_ms)) != GCUT_OK)
             return st;
     } else {
         const double t_up = gcut_cu_now();

@@ -33,6 +33,8 @@ struct gcut_cu_grid_state {
     size_t h_cut_bytes;
     void *d_changes;        /* change records of a warm start */
     size_t changes_bytes;
+    int *h_dense;           /* pinned dense terminal deltas of a warm start (2 n) */
+    size_t h_dense_bytes;
     int valid;              /* the arrays hold the last successful solve of this shape */
     /* Host arrays of the grid registered (pinned) for fast uploads: the
      * grid owns them and keeps them for its lifetime, and this state is
