@@ -96,6 +96,71 @@ static int is_gpu(const char *name)
     return gcut_backend_find(name, &i) == GCUT_OK && (gcut_backend_caps(i) & GCUT_BACKEND_GPU);
 }
 
+/* The grid from device memory (gcut/device.h): its arrays uploaded once,
+ * then `repeat` solves timed after two untimed ones, each checked against
+ * flow0 and cut0. Prints one line (and a CSV row, mode "device"). */
+static void device_solves(gcut_grid *g, const char *be, const char *params, int32_t repeat,
+                          int64_t flow0, const uint8_t *cut0, double *t, const char *spec,
+                          FILE *csv)
+{
+    const int32_t n = gcut_grid_num_nodes(g), conn = gcut_grid_connectivity(g);
+    const size_t bytes = (size_t)n * sizeof(int32_t);
+    void *d[GCUT_GRID_MAX_DIRS + 3] = {NULL};
+    gcut_device_solver *ds = NULL;
+    gcut_result *res = NULL;
+    uint8_t *cut = malloc((size_t)n);
+    gcut_device_grid dg = GCUT_DEVICE_GRID_INIT;
+    dg.width = gcut_grid_width(g);
+    dg.height = gcut_grid_height(g);
+    dg.depth = gcut_grid_depth(g);
+    dg.connectivity = conn;
+    dg.dtype = GCUT_DTYPE_INT32;
+    if (!cut || gcut_result_new(&res) != GCUT_OK || gcut_device_solver_new(&ds, be) != GCUT_OK)
+        die("device solver");
+    for (int32_t k = 0; k < conn + 3; k++) {
+        const int32_t what = k < conn ? k : k == conn ? GCUT_GRID_SOURCE_LINK : GCUT_GRID_SINK_LINK;
+        const size_t b = k == conn + 2 ? (size_t)n : bytes;
+        if (gcut_device_alloc(b, &d[k]) != GCUT_OK ||
+            (k < conn + 2 && gcut_device_copy(d[k], gcut_grid_caps(g, what), b) != GCUT_OK))
+            die("device arrays");
+        if (k < conn)
+            dg.caps[k] = d[k];
+    }
+    dg.cap_source = d[conn];
+    dg.cap_sink = d[conn + 1];
+    dg.cut = d[conn + 2];
+    gcut_solve_options opt;
+    gcut_solve_options_init(&opt);
+    opt.params = params;
+    for (int r = -2; r < repeat; r++) {
+        const double t0 = wall_ms();
+        if (gcut_device_solver_solve(ds, &dg, &opt, res) != GCUT_OK)
+            die(gcut_last_error());
+        if (r >= 0)
+            t[r] = wall_ms() - t0;
+    }
+    if (gcut_device_copy(cut, d[conn + 2], (size_t)n) != GCUT_OK)
+        die("device cut");
+    if (gcut_result_flow(res) != flow0 || memcmp(cut, cut0, (size_t)n) != 0) {
+        fprintf(stderr, "gcut-grid-mt-bench: %s from device arrays disagrees\n", be);
+        exit(1);
+    }
+    const gcut_stats *st = gcut_result_stats(res);
+    qsort(t, (size_t)repeat, sizeof *t, cmp_double);
+    printf("%-12s device arrays: %9.2f ms median of %d (min %.2f)  flow %lld  rounds %lld  "
+           "global relabels %lld\n",
+           be, t[repeat / 2], (int)repeat, t[0], (long long)flow0, (long long)st->rounds,
+           (long long)st->global_relabels);
+    if (csv)
+        fprintf(csv, "\"%s\",%s,1,device,%d,%.3f,%.3f,%.3f,0.000,%lld\n", spec, be, (int)repeat,
+                t[repeat / 2], t[0], t[repeat / 2], (long long)flow0);
+    for (int32_t k = 0; k < conn + 3; k++)
+        gcut_device_free(d[k]);
+    gcut_device_solver_free(ds);
+    gcut_result_free(res);
+    free(cut);
+}
+
 static const char usage[] =
     "usage: gcut-grid-mt-bench [options] [SPEC]\n"
     "Grid back ends and thread counts on one grid of bench/gen (SPEC: a grid2d or\n"
@@ -110,6 +175,9 @@ static const char usage[] =
     "  --params P           back-end settings key=value[,...] (not given to cpu-bk)\n"
     "  --strokes N          then N strokes, each re-solved warm (default 0)\n"
     "  --radius R           stroke radius in pixels (default 8)\n"
+    "  --device             a GPU back end that takes device arrays (cuda-grid): also\n"
+    "                       the same grid from device memory (gcut/device.h), the\n"
+    "                       arrays uploaded once, R solves timed (no host transfer)\n"
     "  --csv FILE           also append the results to FILE as CSV rows\n"
     "  -h, --help           show this help\n"
     "      --version        show the version and the back ends\n";
@@ -120,10 +188,15 @@ int main(int argc, char **argv)
     const char *spec = NULL, *backends = "cpu-bk,cpu-grid-pr", *threads = "1,2";
     const char *params = NULL, *csv_path = NULL;
     int32_t repeat = 3, strokes = 0, radius = 8;
+    int device = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (cli_info_option(a))
             return 0;
+        if (!strcmp(a, "--device")) {
+            device = 1;
+            continue;
+        }
         if (!strcmp(a, "--backends") || !strcmp(a, "--threads") || !strcmp(a, "--repeat") ||
             !strcmp(a, "--params") || !strcmp(a, "--strokes") || !strcmp(a, "--radius") ||
             !strcmp(a, "--csv")) {
@@ -241,6 +314,8 @@ int main(int argc, char **argv)
                 fprintf(csv, "\"%s\",%s,%d,cold,%d,%.3f,%.3f,%.3f,%.3f,%lld\n", spec, be,
                         (int)nthreads, repeat, t[repeat / 2], t[0], te[repeat / 2],
                         tx[repeat / 2], (long long)flow0);
+            if (device && gpu && strcmp(be, "cuda-grid") == 0)
+                device_solves(g, be, params, repeat, flow0, cut0, t, spec, csv);
             while (*p && *p != ',')
                 p++;
             if (*p == ',')

@@ -22,7 +22,9 @@
 #               rows in grid.csv), grid-quick (two of those), seg (gcut-seg-speed
 #               on $SEG_PHOTO, default coffee.png of the data folder, at 0.5, 2 and
 #               12 MP with cuda-grid: energies on the device, then on the host
-#               with --cpu-energies; 1 and 5 GrabCut iterations), or a
+#               with --cpu-energies; 1 and 5 GrabCut iterations), bandwidth
+#               (bench/run-gpu-bandwidth.sh: DRAM bytes per solve and achieved
+#               bandwidth from ncu's counters, into bandwidth.md), or a
 #               gcut-bench instance spec (family:key=value;...)
 #   REPEAT      GCUT_GPU_REPEAT for the test (default 100: a changing result is a race)
 #   BUILD       build folder (default build-gpu in the repository)
@@ -352,6 +354,12 @@ if has_step bench; then
               { note "bench seg (${energies:-device energies}, $it iterations): failed"; STATUS=1; }
           done
         done
+        ;;
+      bandwidth) # DRAM bytes and bandwidth of cuda-grid and cuda-csr solves (ncu), issue 23
+        echo "### bandwidth: bench/run-gpu-bandwidth.sh $BUILD" >>"$OUT/bench.txt"
+        timeout "${BENCH_TIMEOUT:-900}" bash "$ROOT/bench/run-gpu-bandwidth.sh" "$BUILD" \
+          "$OUT/bandwidth.md" >>"$OUT/bench.txt" 2>&1 ||
+          { note "bench bandwidth: failed"; STATUS=1; }
         ;;
       *:*) bench_run custom cuda-csr,cpu-hipr,cpu-bk "" 3 "$mode" ;;
       *) note "bench: unknown mode $mode"; STATUS=1 ;;
