@@ -99,6 +99,7 @@ static const char usage[] =
     "  --mp MP              megapixels, 0.001..200 (default 2)\n"
     "  --backend NAME       back end (default auto; --version lists them)\n"
     "  --strokes N          strokes, 1..10000 (default 20)\n"
+    "  --params STR         back-end settings, key=value[,key=value]\n"
     "  -v                   print the time of every stroke part\n"
     "  -h, --help           show this help\n"
     "      --version        show the version and the back ends\n";
@@ -106,7 +107,7 @@ static const char usage[] =
 int main(int argc, char **argv)
 {
     cli_init("gcut-stroke-bench", usage);
-    const char *path = NULL, *backend = "auto";
+    const char *path = NULL, *backend = "auto", *params = NULL;
     double mp = 2.0;
     int32_t strokes = 20;
     int verbose = 0;
@@ -116,12 +117,15 @@ int main(int argc, char **argv)
             return 0;
         if (!strcmp(a, "-v")) {
             verbose = 1;
-        } else if (!strcmp(a, "--mp") || !strcmp(a, "--backend") || !strcmp(a, "--strokes")) {
+        } else if (!strcmp(a, "--mp") || !strcmp(a, "--backend") || !strcmp(a, "--strokes") ||
+                   !strcmp(a, "--params")) {
             if (!v)
                 return cli_usage_error("option needs a value", a);
             i++;
             if (!strcmp(a, "--backend"))
                 backend = v;
+            else if (!strcmp(a, "--params"))
+                params = v;
             else if (!strcmp(a, "--mp") && !cli_parse_double(v, 0.001, 200, &mp))
                 return cli_usage_error("--mp needs a number 0.001..200", v);
             else if (!strcmp(a, "--strokes") && !cli_parse_int(v, 1, 10000, &strokes))
@@ -160,6 +164,7 @@ int main(int argc, char **argv)
     gcut_seg_options_init(&prm);
     if (backend)
         prm.solve.backend = backend;
+    prm.solve.params = params;
     gcut_seg_session *s;
     double t0 = now_ms();
     if (gcut_seg_session_new(&s, img, seeds, &prm) != GCUT_OK)

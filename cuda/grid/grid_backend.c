@@ -9,7 +9,9 @@
  * gcut_solve never picks it and names it unsupported if asked.
  *
  * Settings (opt->params):
- *   sweeps=N    push-relabel sweeps inside a tile per launch (1..4096, default 32)
+ *   sweeps=N    push-relabel sweeps inside a tile per launch (1..4096; default
+ *               8 for cold solves and re-solves after many t-link changes,
+ *               32 for re-solves after a few changes and for regions)
  *   launches=N  push launches between global relabels (1..100000), or
  *               "auto" (default: adapted to what a global relabel costs)
  *   warm=0|1    1 (default): reuse the kept state when the grid allows
@@ -60,6 +62,7 @@ static void grid_destroy(void *state) { gcut_cu_grid_state_free(state); }
 void gcut_cu_grid_params_default(gcut_cu_grid_params *prm)
 {
     prm->sweeps = GCUT_CU_GRID_SWEEPS;
+    prm->sweeps_given = 0;
     prm->launches = 0;
     prm->warm = 1;
     prm->pin = 1;
@@ -112,6 +115,7 @@ gcut_status gcut_cu_grid_params_apply(const char *params, gcut_cu_grid_params *p
         if (strcmp(it.key, "sweeps") == 0) {
             st = h->param_int(&it, who, 1, 4096, &iv);
             field = &prm->sweeps;
+            prm->sweeps_given = 1;
         } else if (strcmp(it.key, "launches") == 0) {
             st = strcmp(it.value, "auto") == 0 ? GCUT_OK : h->param_int(&it, who, 1, 100000, &iv);
             field = &prm->launches; /* auto: 0 */

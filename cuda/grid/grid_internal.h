@@ -22,6 +22,7 @@ GCUT_CU_HIDDEN extern const gcut_backend gcut_cu_backend_grid;
 /* Settings parsed from opt->params (grid_backend.c). */
 typedef struct gcut_cu_grid_params {
     int32_t sweeps;   /* push-relabel sweeps inside a tile per launch (default 32) */
+    int32_t sweeps_given; /* sweeps= was set: no default by the kind of start (grid_tuning.h) */
     int32_t launches; /* push launches between two global relabels; 0 = adaptive */
     int32_t warm;     /* 0: ignore the kept state, every solve cold (default 1) */
     int32_t pin;      /* 1: register the grid's host arrays for fast uploads (default 1) */

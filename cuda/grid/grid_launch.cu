@@ -400,7 +400,11 @@ static gcut_status run(gcut_cu_grid_state *s, const gcut_grid_problem *p,
     const double t_solve = gcut_cu_now();
     sol->stats->init_ms = t_solve - t_start;
 
-    if ((st = phase_one<ND, D3>(R, prm, warm)) != GCUT_OK)
+    /* Sweeps per push launch by the kind of start, unless given. */
+    gcut_cu_grid_params eff = *prm;
+    if (!prm->sweeps_given)
+        eff.sweeps = warm && !dense ? GCUT_CU_GRID_SWEEPS : GCUT_CU_GRID_SWEEPS_COLD;
+    if ((st = phase_one<ND, D3>(R, &eff, warm)) != GCUT_OK)
         return st;
     const double t_cut = gcut_cu_now();
     sol->stats->solve_ms = t_cut - t_solve;

@@ -17,8 +17,17 @@
  * available). */
 #define GCUT_CU_GRID_BFS_BATCH 8
 
-/* Default push-relabel sweeps inside a tile per push launch (sweeps=). */
+/* Default push-relabel sweeps inside a tile per push launch (sweeps=):
+ * 32 for warm re-solves after a few changes (strokes: the local excess
+ * settles in fewer launches), 8 for cold solves and warm re-solves after
+ * a rewrite of many t-links (dense deltas): on an H200 the cold cuts of
+ * vision grids and volumes took 0.75-0.9x the time (4 MP 4-conn. from
+ * device memory 2.52 -> 1.95 ms, 256^3 17.4 -> 14.7 ms), random grids the
+ * same, GrabCut's cuts on the 40 photos 0.83x, while strokes were no
+ * faster or slower (bench/results/h200/2026-11-27g-sweeps.md). The
+ * regions of the partitioned solve and the spread grid keep 32. */
 #define GCUT_CU_GRID_SWEEPS 32
+#define GCUT_CU_GRID_SWEEPS_COLD 8
 
 /* The move graphs of alpha-expansion are cut in many short rounds: 8
  * sweeps per launch and 16 launches per relabel measured best on teddy;
