@@ -18,7 +18,8 @@
 #             full (default with a GPU: the instances), small (seconds)
 #   ENGINES   gcut engines (default: every available one but cpu-ref)
 #   THREADS   threads of peibfs and the parallel gcut engines (default: all cores)
-#   REPEAT    solves per engine (default 3; anchors report their own medians)
+#   REPEAT    solves per engine (default 3; anchors report their own medians,
+#             hi_pr REPEAT runs of its driver and their median)
 #   TLIMIT    seconds per solve (default 60)
 #   REAL      a folder of DIMACS files to add to the set (the real vision
 #             instances of bench/make-real-instances.sh)
@@ -135,7 +136,30 @@ for spec in $SPECS; do
   }
   [ -x "$A/suite_run" ] && for c in hpf eibfs; do run_anchor "$c" anchor-cpu "$A/suite_run" "$c" "$f"; done
   [ -x "$A/suite_run" ] && run_anchor peibfs anchor-par "$A/suite_run" peibfs "$f"
-  [ -x "$A/hi_pr_orig" ] && run_anchor hi_pr anchor-cpu sh -c "\"$A/hi_pr_orig\" < \"$f\""
+  # hi_pr's driver times one run and ignores REPS: REPEAT runs, the median
+  # (one run swings by 1.5x on a shared machine: bench/results/bk-hipr-2026-11-27g.md).
+  run_anchor_each() { # code kind command...
+    local code=$1 kind=$2
+    shift 2
+    local k out rc=0 ms all="" flow="" chk=unchecked
+    for k in $(seq "$REPEAT"); do
+      out=$(THREADS=$THREADS timeout "$TLIMIT" "$@" 2>&1)
+      rc=$?
+      [ $rc = 0 ] || break
+      ms=$(echo "$out" | grep -o 'solve_ms=[0-9.]*' | head -1 | cut -d= -f2)
+      [ -n "$ms" ] || { rc=1; break; }
+      all="$all $ms"
+      flow=$(echo "$out" | grep -o 'flow=[0-9]*' | head -1 | cut -d= -f2)
+      echo "$out" | grep -q 'check=ok' && chk=ok
+    done
+    if [ $rc = 124 ]; then row "$name" "$arcs" "$code" "$kind" "" "" timeout
+    elif [ $rc != 0 ]; then row "$name" "$arcs" "$code" "$kind" "" "" failed
+    else
+      ms=$(echo $all | tr ' ' '\n' | sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}')
+      row "$name" "$arcs" "$code" "$kind" "$ms" "$flow" "$chk"
+    fi
+  }
+  [ -x "$A/hi_pr_orig" ] && run_anchor_each hi_pr anchor-cpu sh -c "\"$A/hi_pr_orig\" < \"$f\""
   [ -x "$A/bk304_run" ] && run_anchor bk304 anchor-cpu "$A/bk304_run" "$f"
   [ $GPU = 1 ] && [ -x "$A/ecl_run" ] && run_anchor ecl anchor-gpu "$A/ecl_run" "$f"
   [ "$f" = "$spec" ] || rm -f "$f"
