@@ -119,49 +119,37 @@ for spec in $SPECS; do
         printf "%s,%s,%s,%s,%s,%s,%s\n", s, a, $6, k, $11, $18, st }' "$WORK/g.csv" >>"$CSV"
     rm -f "$WORK/g.csv"
   fi
-  # the anchors, each on the same file (their own timing of the solve alone)
-  run_anchor() { # code kind command...
-    local code=$1 kind=$2
-    shift 2
-    local out
-    out=$(REPS=$REPEAT THREADS=$THREADS timeout "$TLIMIT" "$@" 2>&1)
-    local rc=$?
-    local ms flow
-    ms=$(echo "$out" | grep -o 'solve_ms=[0-9.]*' | head -1 | cut -d= -f2)
-    flow=$(echo "$out" | grep -o 'flow=[0-9]*' | head -1 | cut -d= -f2)
-    if [ $rc = 124 ]; then row "$name" "$arcs" "$code" "$kind" "" "" timeout
-    elif [ -z "$ms" ]; then row "$name" "$arcs" "$code" "$kind" "" "" failed
-    else row "$name" "$arcs" "$code" "$kind" "$ms" "$flow" "$(echo "$out" | grep -q 'check=ok' && echo ok || echo unchecked)"
-    fi
-  }
-  [ -x "$A/suite_run" ] && for c in hpf eibfs; do run_anchor "$c" anchor-cpu "$A/suite_run" "$c" "$f"; done
-  [ -x "$A/suite_run" ] && run_anchor peibfs anchor-par "$A/suite_run" peibfs "$f"
-  # hi_pr's driver times one run and ignores REPS: REPEAT runs, the median
-  # (one run swings by 1.5x on a shared machine: bench/results/bk-hipr-2026-11-27g.md).
-  run_anchor_each() { # code kind command...
-    local code=$1 kind=$2
-    shift 2
-    local k out rc=0 ms all="" flow="" chk=unchecked
-    for k in $(seq "$REPEAT"); do
-      out=$(THREADS=$THREADS timeout "$TLIMIT" "$@" 2>&1)
+  # the anchors, each on the same file (their own timing of the solve alone).
+  # run_anchor RUNS code kind command...: RUNS runs of the command, the
+  # median of their times. The codes time REPS solves themselves (RUNS 1),
+  # except hi_pr's driver, which times one and ignores REPS: REPEAT runs of
+  # it (one run swings by 1.5x on a shared machine:
+  # bench/results/bk-hipr-2026-11-27g.md).
+  run_anchor() {
+    local runs=$1 code=$2 kind=$3
+    shift 3
+    local k out rc=0 ms="" all="" flow="" chk=ok
+    for k in $(seq "$runs"); do
+      out=$(REPS=$REPEAT THREADS=$THREADS timeout "$TLIMIT" "$@" 2>&1)
       rc=$?
-      [ $rc = 0 ] || break
       ms=$(echo "$out" | grep -o 'solve_ms=[0-9.]*' | head -1 | cut -d= -f2)
-      [ -n "$ms" ] || { rc=1; break; }
+      [ $rc != 124 ] && [ -n "$ms" ] || break
       all="$all $ms"
       flow=$(echo "$out" | grep -o 'flow=[0-9]*' | head -1 | cut -d= -f2)
-      echo "$out" | grep -q 'check=ok' && chk=ok
+      echo "$out" | grep -q 'check=ok' || chk=unchecked
     done
     if [ $rc = 124 ]; then row "$name" "$arcs" "$code" "$kind" "" "" timeout
-    elif [ $rc != 0 ]; then row "$name" "$arcs" "$code" "$kind" "" "" failed
+    elif [ -z "$ms" ]; then row "$name" "$arcs" "$code" "$kind" "" "" failed
     else
       ms=$(echo $all | tr ' ' '\n' | sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}')
       row "$name" "$arcs" "$code" "$kind" "$ms" "$flow" "$chk"
     fi
   }
-  [ -x "$A/hi_pr_orig" ] && run_anchor_each hi_pr anchor-cpu sh -c "\"$A/hi_pr_orig\" < \"$f\""
-  [ -x "$A/bk304_run" ] && run_anchor bk304 anchor-cpu "$A/bk304_run" "$f"
-  [ $GPU = 1 ] && [ -x "$A/ecl_run" ] && run_anchor ecl anchor-gpu "$A/ecl_run" "$f"
+  [ -x "$A/suite_run" ] && for c in hpf eibfs; do run_anchor 1 "$c" anchor-cpu "$A/suite_run" "$c" "$f"; done
+  [ -x "$A/suite_run" ] && run_anchor 1 peibfs anchor-par "$A/suite_run" peibfs "$f"
+  [ -x "$A/hi_pr_orig" ] && run_anchor "$REPEAT" hi_pr anchor-cpu sh -c "\"$A/hi_pr_orig\" < \"$f\""
+  [ -x "$A/bk304_run" ] && run_anchor 1 bk304 anchor-cpu "$A/bk304_run" "$f"
+  [ $GPU = 1 ] && [ -x "$A/ecl_run" ] && run_anchor 1 ecl anchor-gpu "$A/ecl_run" "$f"
   [ "$f" = "$spec" ] || rm -f "$f"
 done
 

@@ -21,10 +21,10 @@
  * 32 for warm re-solves after a few changes (strokes: the local excess
  * settles in fewer launches), 8 for cold solves and warm re-solves after
  * a rewrite of many t-links (dense deltas): on an H200 the cold cuts of
- * vision grids and volumes took 0.75-0.9x the time (4 MP 4-conn. from
+ * 4 MP vision grids and volumes took 0.74-0.91x the time (4 MP 4-conn. from
  * device memory 2.52 -> 1.95 ms, 256^3 17.4 -> 14.7 ms), random grids the
- * same, GrabCut's cuts on the 40 photos 0.83x, while strokes were no
- * faster or slower (bench/results/h200/2026-11-27g-sweeps.md). The
+ * same, GrabCut's cuts on the 40 photos 0.83x, while re-solves after
+ * strokes were no faster and on the random grid 1.4x slower (bench/results/h200/2026-11-27g-sweeps.md). The
  * regions of the partitioned solve and the spread grid keep 32. */
 #define GCUT_CU_GRID_SWEEPS 32
 #define GCUT_CU_GRID_SWEEPS_COLD 8
