@@ -27,6 +27,12 @@
 #include <string.h>
 
 #include "testutil.h"
+#include "gcut/plugin.h"
+
+/* The core's layout cache (graph_internal.h; the static library exports it
+ * to the tests, which declare it here rather than reach into lib/): builds
+ * the graph's RCSR, so that the next cuda-csr solve is handed it. */
+gcut_status gcut_i_graph_rcsr(gcut_graph *g, int32_t threads, const gcut_rcsr **out);
 
 static int g_repeat = 3;
 static int g_quick; /* GCUT_GPU_QUICK: small shapes only (sanitizer runs) */
@@ -280,6 +286,86 @@ static void test_random_families(void **state)
     assert_int_equal(failures, 0);
 }
 
+/* ------------------------------------------------ the device's layout */
+
+/*
+ * Graphs reach cuda-csr without a layout unless they already hold the
+ * core's (GCUT_BACKEND_LAYS_OUT): every other test here solves on the
+ * layout built on the device. This one compares that layout with the
+ * core's arc for arc (layout=check: row, col, cap, rrow, rcol, rmap and
+ * the edge codes) on every random family, with self-loops, zero and huge
+ * capacities, parallel edges, graphs of one node and graphs without arcs,
+ * and solves each graph on both layouts and with variant=bcsr on the
+ * device's (copied back), all against cpu-ref, with flows.
+ */
+static int check_layouts(gcut_graph *g, const char *label)
+{
+    answer ref;
+    reference(g, &ref);
+    int bad = gpu_agrees(g, &ref, "variant=vc", 1, label);          /* the device's layout */
+    bad += gpu_agrees(g, &ref, "variant=bcsr", 0, label);            /* copied to the host */
+    const gcut_rcsr *r = NULL;
+    assert_int_equal(gcut_i_graph_rcsr(g, 1, &r), GCUT_OK);           /* the core's, kept */
+    bad += gpu_agrees(g, &ref, "layout=check", 1, label);
+    bad += gpu_agrees(g, &ref, "layout=check,variant=tc", 1, label);
+    bad += gpu_agrees(g, &ref, "variant=vc", 1, label);              /* the core's layout */
+    bad += gpu_agrees(g, &ref, "layout=device,driver=host", 1, label);
+    free(ref.cut);
+    return bad;
+}
+
+static void test_device_layout(void **state)
+{
+    (void)state;
+    int failures = 0, cases = 0;
+    const int count = g_quick >= 2 ? TU_FAMILY_COUNT : tu_scaled(4 * TU_FAMILY_COUNT);
+    for (int i = 0; i < count && failures < 5; i++, cases++) {
+        const tu_family fam = (tu_family)(i % TU_FAMILY_COUNT);
+        const tu_caps caps = (tu_caps)((i / TU_FAMILY_COUNT) % TU_CAPS_COUNT);
+        const int32_t size = i % 5 == 0 ? 700 : 40;
+        const uint64_t seed = 104729ull * (uint64_t)i + 11;
+        gcut_graph *g = tu_random_graph(seed, fam, caps, size);
+        char label[128];
+        snprintf(label, sizeof label, "layout-%s-%s-seed%llu", tu_family_name(fam),
+                 tu_caps_name(caps), (unsigned long long)seed);
+        failures += check_layouts(g, label) != 0;
+        gcut_graph_free(g);
+    }
+    /* Edge cases: one node; nodes without edges; only self-loops and zero
+     * capacities (edges but no arcs); one edge with both capacities. */
+    static const struct {
+        int32_t n;
+        int32_t m;
+        int32_t e[4][4]; /* u, v, cap, rev_cap */
+        int32_t ts[2], tt[2];
+    } k_tiny[] = {
+        {1, 0, {{0}}, {5, 0}, {3, 0}},
+        {2, 0, {{0}}, {5, 0}, {0, 4}},
+        {2, 3, {{0, 0, 7, 7}, {1, 1, 3, 0}, {0, 1, 0, 0}}, {5, 0}, {0, 4}},
+        {2, 1, {{0, 1, 6, 2}}, {5, 0}, {0, 4}},
+        {3, 4, {{2, 0, 1, 1}, {0, 1, 3, 0}, {0, 1, 2, 5}, {1, 2, 0, 9}}, {5, 1}, {0, 4}},
+    };
+    for (size_t t = 0; t < sizeof k_tiny / sizeof k_tiny[0]; t++, cases++) {
+        gcut_graph *g;
+        assert_int_equal(gcut_graph_new(&g, k_tiny[t].n, k_tiny[t].m), GCUT_OK);
+        for (int32_t k = 0; k < k_tiny[t].m; k++)
+            assert_int_equal(gcut_graph_add_edge(g, k_tiny[t].e[k][0], k_tiny[t].e[k][1],
+                                                 k_tiny[t].e[k][2], k_tiny[t].e[k][3]),
+                             GCUT_OK);
+        assert_int_equal(gcut_graph_add_tweights(g, 0, k_tiny[t].ts[0], k_tiny[t].tt[0]), GCUT_OK);
+        if (k_tiny[t].n > 1)
+            assert_int_equal(gcut_graph_add_tweights(g, k_tiny[t].n - 1, k_tiny[t].ts[1],
+                                                     k_tiny[t].tt[1]),
+                             GCUT_OK);
+        char label[64];
+        snprintf(label, sizeof label, "layout-tiny%d", (int)t);
+        failures += check_layouts(g, label) != 0;
+        gcut_graph_free(g);
+    }
+    printf("# device layouts: %d graphs, %d failing\n", cases, failures);
+    assert_int_equal(failures, 0);
+}
+
 /* ---------------------------------------------- larger, specific shapes */
 
 static uint64_t rng_next(uint64_t *s)
@@ -497,6 +583,11 @@ static void test_params(void **state)
     assert_int_equal(solve_with(g, "variant=bcs", 0, NULL), GCUT_ERR_INVALID);
     assert_int_equal(solve_with(g, "variant=bcsr,group=3", 0, NULL), GCUT_ERR_INVALID);
     assert_int_equal(solve_with(g, "variant=bcsr,driver=host", 0, NULL), GCUT_OK);
+    assert_int_equal(solve_with(g, "layout=host", 0, NULL), GCUT_ERR_INVALID);
+    assert_int_equal(solve_with(g, "layout=device", 0, NULL), GCUT_OK);
+    /* Nothing to compare with: the graph holds no layout of the core's. */
+    assert_int_equal(solve_with(g, "layout=check", 0, NULL), GCUT_ERR_INVALID);
+    assert_non_null(strstr(gcut_last_error(), "layout=check"));
     /* No per-edge flows on the merged layout: a clear refusal. */
     gcut_solve_options opt;
     gcut_solve_options_init(&opt);
@@ -553,6 +644,7 @@ int main(void)
         cmocka_unit_test(test_instances),
         cmocka_unit_test(test_shapes),
         cmocka_unit_test(test_random_families),
+        cmocka_unit_test(test_device_layout),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -22,6 +22,13 @@
  *                        relabel cycle with grid barriers between rounds
  *                        (auto: where the device supports it), or one
  *                        launch per round checked in batches by the host
+ *   layout=auto|device|check  the RCSR layout: the core's when the graph
+ *                        holds one, else built on the device from the
+ *                        edges (GCUT_BACKEND_LAYS_OUT; csr_layout.cuh);
+ *                        always on the device; or on the device and
+ *                        compared with the core's arc for arc, failing
+ *                        with GCUT_ERR_INTERNAL where they differ (tests;
+ *                        GCUT_ERR_INVALID when the graph holds none)
  */
 #include <stdlib.h>
 #include <string.h>
@@ -68,6 +75,9 @@ static gcut_status parse_params(const char *params, gcut_cu_csr_params *prm)
     static const char *const variants[] = {"vc", "tc", "bcsr", NULL};
     static const int variant_of[] = {GCUT_CU_CSR_VC, GCUT_CU_CSR_TC, GCUT_CU_CSR_BCSR};
     static const char *const drivers[] = {"auto", "coop", "host", NULL};
+    static const char *const layouts[] = {"auto", "device", "check", NULL};
+    static const int layout_of[] = {GCUT_CU_CSR_LAYOUT_AUTO, GCUT_CU_CSR_LAYOUT_DEVICE,
+                                    GCUT_CU_CSR_LAYOUT_CHECK};
     static const int driver_of[] = {GCUT_CU_CSR_DRIVER_AUTO, GCUT_CU_CSR_DRIVER_COOP,
                                     GCUT_CU_CSR_DRIVER_HOST};
     const gcut_host_api *h = gcut_cu_host;
@@ -77,6 +87,7 @@ static gcut_status parse_params(const char *params, gcut_cu_csr_params *prm)
     prm->relabel_freq = 1.0;
     prm->batch = 0;
     prm->driver = GCUT_CU_CSR_DRIVER_AUTO;
+    prm->layout = GCUT_CU_CSR_LAYOUT_AUTO;
     gcut_param it;
     int r;
     while ((r = h->param_next(&params, who, &it)) > 0) {
@@ -115,9 +126,15 @@ static gcut_status parse_params(const char *params, gcut_cu_csr_params *prm)
                 return h->fail(GCUT_ERR_INVALID, who, "driver=%s: want auto, coop or host",
                                it.value);
             prm->driver = driver_of[k];
+        } else if (strcmp(it.key, "layout") == 0) {
+            if ((k = word(it.value, layouts)) < 0)
+                return h->fail(GCUT_ERR_INVALID, who, "layout=%s: want auto, device or check",
+                               it.value);
+            prm->layout = layout_of[k];
         } else {
             return h->param_unknown(&it, who,
-                                    "variant, group, relabel_rounds, relabel_freq, batch, driver");
+                                    "variant, group, relabel_rounds, relabel_freq, batch, driver, "
+                                    "layout");
         }
         if (st != GCUT_OK)
             return st;
@@ -130,8 +147,10 @@ static gcut_status csr_solve_graph(void *state, const gcut_problem *p,
 {
     if (!state || !p || !opt || !sol || !sol->cut || !sol->stats)
         return GCUT_CU_FAIL(GCUT_ERR_INVALID, "cuda-csr: missing state, problem or solution");
-    if (!p->rcsr)
-        return GCUT_CU_FAIL(GCUT_ERR_INVALID, "cuda-csr: the problem carries no RCSR layout");
+    if (!p->rcsr && p->num_edges > 0 && (!p->edge_u || !p->edge_v || !p->edge_cap ||
+                                         !p->edge_rev_cap || p->num_edges > GCUT_LAYS_OUT_MAX_EDGES))
+        return GCUT_CU_FAIL(GCUT_ERR_INVALID,
+                            "cuda-csr: the problem carries neither a layout nor edges to lay out");
     gcut_cu_csr_params prm;
     gcut_status st = parse_params(opt->params, &prm);
     if (st != GCUT_OK)
@@ -148,5 +167,6 @@ static gcut_status csr_solve_graph(void *state, const gcut_problem *p,
 const gcut_backend gcut_cu_backend_csr = GCUT_BACKEND_ASSIGN(
     "cuda-csr",
     "GPU push-relabel on CSR graphs (lock-free, worklist, GPU global relabel)",
-    GCUT_BACKEND_GRAPH | GCUT_BACKEND_FLOWS | GCUT_BACKEND_GPU | GCUT_BACKEND_NEEDS_RCSR,
+    GCUT_BACKEND_GRAPH | GCUT_BACKEND_FLOWS | GCUT_BACKEND_GPU | GCUT_BACKEND_NEEDS_RCSR |
+        GCUT_BACKEND_LAYS_OUT,
     csr_probe, csr_create, csr_solve_graph, NULL, csr_destroy);

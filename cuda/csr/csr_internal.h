@@ -36,6 +36,13 @@ typedef enum gcut_cu_csr_driver {
     GCUT_CU_CSR_DRIVER_HOST = 2  /* one launch per round, batches checked by the host */
 } gcut_cu_csr_driver;
 
+/* Where the layout comes from (opt->params "layout="). */
+typedef enum gcut_cu_csr_layout {
+    GCUT_CU_CSR_LAYOUT_AUTO = 0,   /* the core's when it passes one, else on the device */
+    GCUT_CU_CSR_LAYOUT_DEVICE = 1, /* on the device from the edges, always */
+    GCUT_CU_CSR_LAYOUT_CHECK = 2   /* on the device, and compared with the core's (tests) */
+} gcut_cu_csr_layout;
+
 /* Settings parsed from opt->params (csr_backend.c). */
 typedef struct gcut_cu_csr_params {
     gcut_cu_csr_variant variant;
@@ -44,6 +51,7 @@ typedef struct gcut_cu_csr_params {
     double relabel_freq;    /* the default interval is divided by this (1 = as is) */
     int32_t batch;          /* rounds launched between two host checks; 0 = default */
     gcut_cu_csr_driver driver;
+    gcut_cu_csr_layout layout;
 } gcut_cu_csr_params;
 
 /* Persistent engine state (CONTRIBUTING.md rule 23): the stream, the workspace
@@ -57,7 +65,8 @@ GCUT_CU_HIDDEN void gcut_cu_csr_state_free(gcut_cu_csr_state *s);
  * sm_80/sm_90 build on an older GPU does not). */
 GCUT_CU_HIDDEN gcut_status gcut_cu_csr_probe_image(const char **reason);
 
-/* Solve p (p->rcsr must be set) into sol. */
+/* Solve p into sol: on p->rcsr, or on a layout built on the device from
+ * p's edges when p->rcsr is NULL (or prm->layout says so). */
 GCUT_CU_HIDDEN gcut_status gcut_cu_csr_solve(gcut_cu_csr_state *s, const gcut_problem *p,
                                              const gcut_solve_options *opt,
                                              const gcut_cu_csr_params *prm, gcut_solution *sol);

@@ -36,6 +36,7 @@
 
 #include "csr/csr_internal.h"
 #include "csr/csr_kernels.cuh"
+#include "csr/csr_layout.cuh"
 
 using gcut_csr::Args;
 using gcut_csr::Ctl;
@@ -204,6 +205,335 @@ struct Carver {
         return p;
     }
 };
+
+/* ------------------------------------------- the layout built on the device
+ * (csr_layout.cuh explains the construction). */
+struct DevLayout {
+    int32_t n;
+    long long ne, m;
+    unsigned end_bit;      /* keys are below 2^end_bit */
+    void *buf_e, *buf_s;   /* the edges' and the sorts' allocations */
+    int32_t *eu, *ev, *ecap, *erev;
+    uint32_t *cnt, *off;   /* arcs of each edge and their first slot; cnt: edge flows later */
+    unsigned long long *max_deg;
+    void *scan_tmp;
+    size_t scan_bytes;
+    uint32_t *keys0, *keys1;
+    unsigned long long *codes0, *codes1; /* codes1: the layout's `edge`, by forward arc */
+    void *sort_tmp;
+    size_t sort_bytes;
+    int grid;
+    double upload_ms, build_ms;
+    int64_t deg;           /* the largest in + out degree, after dl_build */
+};
+
+void dl_free(DevLayout *L)
+{
+    /* Errors are ignored here: nothing can be done about them on a free. */
+    if (L->buf_e)
+        (void)cudaFree(L->buf_e);
+    if (L->buf_s)
+        (void)cudaFree(L->buf_s);
+    L->buf_e = L->buf_s = nullptr;
+}
+
+/* A device allocation of `bytes`, compared with the free memory first (a
+ * clear message rather than a failed cudaMalloc). */
+gcut_status dl_alloc(void **ptr, size_t bytes, const char *what)
+{
+    size_t free_b = 0, total_b = 0;
+    GCUT_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+    if (bytes + GCUT_CSR_MEM_HEADROOM > free_b)
+        return GCUT_CU_FAIL(GCUT_ERR_DEVICE_NOMEM,
+                            "cuda-csr: the layout's %s need %.1f MiB of device memory, %.1f MiB "
+                            "are free (of %.1f MiB)",
+                            what, (double)bytes / 1048576.0, (double)free_b / 1048576.0,
+                            (double)total_b / 1048576.0);
+    GCUT_CUDA_CHECK(cudaMalloc(ptr, bytes > 0 ? bytes : 1));
+    return GCUT_OK;
+}
+
+/* Upload the edges, count the arcs (L->m) and reserve the sorts' memory. */
+gcut_status dl_begin(gcut_cu_csr_state *s, const gcut_problem *p, DevLayout *L)
+{
+    cudaStream_t st = s->stream;
+    memset(L, 0, sizeof *L);
+    L->n = p->num_nodes;
+    L->ne = p->num_edges;
+    if (L->ne > (long long)GCUT_LAYS_OUT_MAX_EDGES)
+        return GCUT_CU_FAIL(GCUT_ERR_INVALID, "cuda-csr: %lld edges, more than the %lld of a "
+                            "layout on the device", L->ne, (long long)GCUT_LAYS_OUT_MAX_EDGES);
+    L->end_bit = 1;
+    while (L->end_bit < 32 && ((long long)1 << L->end_bit) < (long long)L->n)
+        L->end_bit++;
+    L->grid = s->num_sms * GCUT_CSR_BLOCKS_PER_SM;
+    const size_t ne = (size_t)L->ne;
+    if (ne > 0)
+        GCUT_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, L->scan_bytes, (uint32_t *)nullptr,
+                                                      (uint32_t *)nullptr, (int)ne, st));
+    Carver plan;
+    for (int pass = 0; pass < 2; pass++) {
+        Carver c;
+        c.base = (char *)L->buf_e;
+        L->eu = c.take<int32_t>(ne);
+        L->ev = c.take<int32_t>(ne);
+        L->ecap = c.take<int32_t>(ne);
+        L->erev = c.take<int32_t>(ne);
+        L->cnt = c.take<uint32_t>(ne);
+        L->off = c.take<uint32_t>(ne);
+        L->max_deg = c.take<unsigned long long>(1);
+        L->scan_tmp = c.take<char>(L->scan_bytes);
+        if (pass == 0) {
+            plan = c;
+            gcut_status rc = dl_alloc(&L->buf_e, plan.off, "edges");
+            if (rc != GCUT_OK)
+                return rc;
+        }
+    }
+    const double t0 = gcut_cu_now();
+    if (ne > 0) {
+        const int32_t *src[4] = {p->edge_u, p->edge_v, p->edge_cap, p->edge_rev_cap};
+        int32_t *dst[4] = {L->eu, L->ev, L->ecap, L->erev};
+        for (int k = 0; k < 4; k++)
+            GCUT_CUDA_CHECK(cudaMemcpyAsync(dst[k], src[k], ne * sizeof(int32_t),
+                                            cudaMemcpyHostToDevice, st));
+    }
+    GCUT_CUDA_CHECK(cudaStreamSynchronize(st));
+    L->upload_ms = gcut_cu_now() - t0;
+    const double t1 = gcut_cu_now();
+    if (ne > 0) {
+        const int64_t need = ((int64_t)ne + GCUT_CSR_BLOCK - 1) / GCUT_CSR_BLOCK;
+        const int blocks = (int)(need < L->grid ? need : L->grid);
+        gcut_csr::lay_count_kernel<<<blocks, GCUT_CSR_BLOCK, 0, st>>>(
+            L->ne, L->eu, L->ev, L->ecap, L->erev, L->cnt);
+        GCUT_CUDA_CHECK_LAUNCH(st);
+        GCUT_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(L->scan_tmp, L->scan_bytes, L->cnt, L->off,
+                                                      (int)ne, st));
+        uint32_t last[2] = {0, 0};
+        GCUT_CUDA_CHECK(cudaMemcpyAsync(&last[0], L->off + ne - 1, sizeof(uint32_t),
+                                        cudaMemcpyDeviceToHost, st));
+        GCUT_CUDA_CHECK(cudaMemcpyAsync(&last[1], L->cnt + ne - 1, sizeof(uint32_t),
+                                        cudaMemcpyDeviceToHost, st));
+        GCUT_CUDA_CHECK(cudaStreamSynchronize(st));
+        L->m = (long long)last[0] + (long long)last[1];
+    }
+    /* The sorts' scratch: the larger of the two sorts, for either index
+     * type (dl_to_host lays out with 64-bit indices). */
+    size_t b1 = 0, b2 = 0, b3 = 0;
+    if (L->m > 0) {
+        const int m = (int)L->m;
+        GCUT_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
+            nullptr, b1, (const uint32_t *)nullptr, (uint32_t *)nullptr,
+            (const unsigned long long *)nullptr, (unsigned long long *)nullptr, m, 0,
+            (int)L->end_bit, st));
+        GCUT_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
+            nullptr, b2, (const uint32_t *)nullptr, (uint32_t *)nullptr,
+            (const uint32_t *)nullptr, (uint32_t *)nullptr, m, 0, (int)L->end_bit, st));
+        GCUT_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
+            nullptr, b3, (const uint32_t *)nullptr, (uint32_t *)nullptr,
+            (const long long *)nullptr, (long long *)nullptr, m, 0, (int)L->end_bit, st));
+    }
+    L->sort_bytes = b1 > b2 ? b1 : b2;
+    L->sort_bytes = b3 > L->sort_bytes ? b3 : L->sort_bytes;
+    const size_t m = (size_t)L->m;
+    for (int pass = 0; pass < 2; pass++) {
+        Carver c;
+        c.base = (char *)L->buf_s;
+        L->keys0 = c.take<uint32_t>(m);
+        L->keys1 = c.take<uint32_t>(m);
+        L->codes0 = c.take<unsigned long long>(m);
+        L->codes1 = c.take<unsigned long long>(m);
+        L->sort_tmp = c.take<char>(L->sort_bytes);
+        if (pass == 0) {
+            plan = c;
+            gcut_status rc = dl_alloc(&L->buf_s, plan.off, "sorts");
+            if (rc != GCUT_OK)
+                return rc;
+        }
+    }
+    L->build_ms = gcut_cu_now() - t1;
+    return GCUT_OK;
+}
+
+/* Lay the arcs out into the given arrays (n + 1 offsets, m arcs each),
+ * with offsets of type Idx. Repeatable: it reads only the edges. */
+template <typename Idx>
+gcut_status dl_build(gcut_cu_csr_state *s, DevLayout *L, Idx *row, int32_t *col, int32_t *cap,
+                     Idx *rrow, int32_t *rcol, Idx *rmap)
+{
+    cudaStream_t st = s->stream;
+    const double t0 = gcut_cu_now();
+    const long long m = L->m;
+    auto blocks = [&](long long count) {
+        const long long need = (count + GCUT_CSR_BLOCK - 1) / GCUT_CSR_BLOCK;
+        return (int)(need < L->grid ? (need > 0 ? need : 1) : L->grid);
+    };
+    if (m > 0) {
+        gcut_csr::lay_scatter_kernel<<<blocks(L->ne), GCUT_CSR_BLOCK, 0, st>>>(
+            L->ne, L->eu, L->ev, L->ecap, L->erev, L->off, L->keys0, L->codes0);
+        GCUT_CUDA_CHECK_LAUNCH(st);
+        size_t bytes = L->sort_bytes;
+        GCUT_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(L->sort_tmp, bytes,
+                                                        (const uint32_t *)L->keys0, L->keys1,
+                                                        (const unsigned long long *)L->codes0,
+                                                        L->codes1, (int)m, 0, (int)L->end_bit, st));
+        gcut_csr::lay_fill_kernel<<<blocks(m), GCUT_CSR_BLOCK, 0, st>>>(
+            m, L->codes1, L->eu, L->ev, L->ecap, L->erev, col, cap);
+        GCUT_CUDA_CHECK_LAUNCH(st);
+    }
+    gcut_csr::lay_bounds_kernel<Idx><<<blocks(m + 1), GCUT_CSR_BLOCK, 0, st>>>(m, L->n, L->keys1,
+                                                                              row);
+    GCUT_CUDA_CHECK_LAUNCH(st);
+    if (m > 0) {
+        /* The forward indices, sorted by head (codes0 is free again). */
+        Idx *fwd = (Idx *)L->codes0;
+        gcut_csr::lay_iota_kernel<Idx><<<blocks(m), GCUT_CSR_BLOCK, 0, st>>>(m, fwd);
+        GCUT_CUDA_CHECK_LAUNCH(st);
+        size_t bytes = L->sort_bytes;
+        GCUT_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(L->sort_tmp, bytes,
+                                                        (const uint32_t *)col, L->keys0,
+                                                        (const Idx *)fwd, rmap, (int)m, 0,
+                                                        (int)L->end_bit, st));
+        gcut_csr::lay_rcol_kernel<Idx><<<blocks(m), GCUT_CSR_BLOCK, 0, st>>>(m, rmap, L->keys1,
+                                                                            rcol);
+        GCUT_CUDA_CHECK_LAUNCH(st);
+    }
+    gcut_csr::lay_bounds_kernel<Idx><<<blocks(m + 1), GCUT_CSR_BLOCK, 0, st>>>(m, L->n, L->keys0,
+                                                                              rrow);
+    GCUT_CUDA_CHECK_LAUNCH(st);
+    GCUT_CUDA_CHECK(cudaMemsetAsync(L->max_deg, 0, sizeof(unsigned long long), st));
+    gcut_csr::lay_degree_kernel<Idx><<<blocks(L->n), GCUT_CSR_BLOCK, 0, st>>>(L->n, row, rrow,
+                                                                             L->max_deg);
+    GCUT_CUDA_CHECK_LAUNCH(st);
+    unsigned long long deg = 0;
+    GCUT_CUDA_CHECK(cudaMemcpyAsync(&deg, L->max_deg, sizeof deg, cudaMemcpyDeviceToHost, st));
+    GCUT_CUDA_CHECK(cudaStreamSynchronize(st));
+    L->deg = (int64_t)deg;
+    L->build_ms += gcut_cu_now() - t0;
+    return GCUT_OK;
+}
+
+/* The per-edge flows of a solve on a device layout, into the host's
+ * edges (num_edges entries). */
+gcut_status dl_edge_flows(gcut_cu_csr_state *s, DevLayout *L, const int32_t *flow, int32_t *out)
+{
+    cudaStream_t st = s->stream;
+    if (L->ne == 0)
+        return GCUT_OK;
+    int32_t *ef = (int32_t *)L->cnt;
+    GCUT_CUDA_CHECK(cudaMemsetAsync(ef, 0, (size_t)L->ne * sizeof(int32_t), st));
+    if (L->m > 0) {
+        const long long need = (L->m + GCUT_CSR_BLOCK - 1) / GCUT_CSR_BLOCK;
+        const int blocks = (int)(need < L->grid ? need : L->grid);
+        gcut_csr::lay_edge_flow_kernel<<<blocks, GCUT_CSR_BLOCK, 0, st>>>(L->m, L->codes1, flow, ef);
+        GCUT_CUDA_CHECK_LAUNCH(st);
+    }
+    GCUT_CUDA_CHECK(cudaMemcpyAsync(out, ef, (size_t)L->ne * sizeof(int32_t),
+                                    cudaMemcpyDeviceToHost, st));
+    GCUT_CUDA_CHECK(cudaStreamSynchronize(st));
+    return GCUT_OK;
+}
+
+/* A device layout copied to the host in the core's form (variant=bcsr
+ * builds on it; layout=check compares it with the core's). */
+struct HostRcsr {
+    gcut_rcsr view;
+    int64_t *row, *rrow, *rmap, *edge;
+    int32_t *col, *cap, *rcol;
+};
+
+void host_rcsr_free(HostRcsr *h)
+{
+    void *parts[7] = {h->row, h->rrow, h->rmap, h->edge, h->col, h->cap, h->rcol};
+    for (int k = 0; k < 7; k++)
+        if (parts[k])
+            gcut_cu_host->free_fn(parts[k]);
+    memset(h, 0, sizeof *h);
+}
+
+gcut_status dl_to_host_inner(gcut_cu_csr_state *s, DevLayout *L, HostRcsr *h, void *dbuf)
+{
+    cudaStream_t st = s->stream;
+    const size_t n1 = (size_t)L->n + 1, m = (size_t)L->m;
+    Carver c;
+    c.base = (char *)dbuf;
+    long long *row = c.take<long long>(n1), *rrow = c.take<long long>(n1);
+    long long *rmap = c.take<long long>(m);
+    int32_t *col = c.take<int32_t>(m), *cap = c.take<int32_t>(m), *rcol = c.take<int32_t>(m);
+    gcut_status rc = dl_build<long long>(s, L, row, col, cap, rrow, rcol, rmap);
+    if (rc != GCUT_OK)
+        return rc;
+    void *(*alloc)(size_t) = gcut_cu_host->malloc_fn;
+    const size_t mm = m > 0 ? m : 1;
+    h->row = (int64_t *)alloc(n1 * sizeof(int64_t));
+    h->rrow = (int64_t *)alloc(n1 * sizeof(int64_t));
+    h->rmap = (int64_t *)alloc(mm * sizeof(int64_t));
+    h->edge = (int64_t *)alloc(mm * sizeof(int64_t));
+    h->col = (int32_t *)alloc(mm * sizeof(int32_t));
+    h->cap = (int32_t *)alloc(mm * sizeof(int32_t));
+    h->rcol = (int32_t *)alloc(mm * sizeof(int32_t));
+    if (!h->row || !h->rrow || !h->rmap || !h->edge || !h->col || !h->cap || !h->rcol)
+        return GCUT_CU_FAIL(GCUT_ERR_NOMEM, "cuda-csr: cannot allocate the layout of %lld arcs "
+                            "on the host", (long long)m);
+    GCUT_CUDA_CHECK(cudaMemcpyAsync(h->row, row, n1 * 8, cudaMemcpyDeviceToHost, st));
+    GCUT_CUDA_CHECK(cudaMemcpyAsync(h->rrow, rrow, n1 * 8, cudaMemcpyDeviceToHost, st));
+    if (m > 0) {
+        GCUT_CUDA_CHECK(cudaMemcpyAsync(h->rmap, rmap, m * 8, cudaMemcpyDeviceToHost, st));
+        GCUT_CUDA_CHECK(cudaMemcpyAsync(h->edge, L->codes1, m * 8, cudaMemcpyDeviceToHost, st));
+        GCUT_CUDA_CHECK(cudaMemcpyAsync(h->col, col, m * 4, cudaMemcpyDeviceToHost, st));
+        GCUT_CUDA_CHECK(cudaMemcpyAsync(h->cap, cap, m * 4, cudaMemcpyDeviceToHost, st));
+        GCUT_CUDA_CHECK(cudaMemcpyAsync(h->rcol, rcol, m * 4, cudaMemcpyDeviceToHost, st));
+    }
+    GCUT_CUDA_CHECK(cudaStreamSynchronize(st));
+    h->view = (gcut_rcsr){L->n, L->m, h->row, h->col, h->cap, h->rrow, h->rcol, h->rmap, h->edge};
+    return GCUT_OK;
+}
+
+gcut_status dl_to_host(gcut_cu_csr_state *s, DevLayout *L, HostRcsr *h)
+{
+    memset(h, 0, sizeof *h);
+    const size_t n1 = (size_t)L->n + 1, m = (size_t)L->m;
+    Carver c;
+    (void)c.take<long long>(n1);
+    (void)c.take<long long>(n1);
+    (void)c.take<long long>(m);
+    (void)c.take<int32_t>(m);
+    (void)c.take<int32_t>(m);
+    (void)c.take<int32_t>(m);
+    void *dbuf = nullptr;
+    gcut_status rc = dl_alloc(&dbuf, c.off, "copy for the host");
+    if (rc != GCUT_OK)
+        return rc;
+    rc = dl_to_host_inner(s, L, h, dbuf);
+    (void)cudaFree(dbuf);
+    if (rc != GCUT_OK)
+        host_rcsr_free(h);
+    return rc;
+}
+
+/* layout=check: the device's layout must be the core's, arc for arc. */
+gcut_status dl_compare(const gcut_rcsr *dev, const gcut_rcsr *core)
+{
+    if (dev->n != core->n || dev->m != core->m)
+        return GCUT_CU_FAIL(GCUT_ERR_INTERNAL, "cuda-csr: layout=check: the device laid out %d "
+                            "nodes and %lld arcs, the core %d and %lld", (int)dev->n,
+                            (long long)dev->m, (int)core->n, (long long)core->m);
+    const size_t n1 = (size_t)dev->n + 1, m = (size_t)dev->m;
+    struct {
+        const char *name;
+        const void *a, *b;
+        size_t bytes;
+    } parts[7] = {{"row", dev->row, core->row, n1 * 8},   {"col", dev->col, core->col, m * 4},
+                  {"cap", dev->cap, core->cap, m * 4},    {"rrow", dev->rrow, core->rrow, n1 * 8},
+                  {"rcol", dev->rcol, core->rcol, m * 4}, {"rmap", dev->rmap, core->rmap, m * 8},
+                  {"edge", dev->edge, core->edge, m * 8}};
+    for (int k = 0; k < 7; k++)
+        if (parts[k].bytes > 0 && memcmp(parts[k].a, parts[k].b, parts[k].bytes) != 0)
+            return GCUT_CU_FAIL(GCUT_ERR_INTERNAL,
+                                "cuda-csr: layout=check: the device's %s differs from the core's",
+                                parts[k].name);
+    return GCUT_OK;
+}
 
 /* Everything one solve uses on the device. */
 template <typename Idx>
@@ -595,17 +925,21 @@ gcut_status run_phase_any(Engine<Idx> &E, int32_t *term, int phase)
 /* The automatic group size: enough lanes for a vertex's arcs, and a whole
  * warp as soon as some vertex is a hub (power-law graphs: a round lasts as
  * long as its slowest vertex, and a hub's scan by 4 or 8 lanes is long). */
-int auto_group(const gcut_rcsr *g)
+int64_t host_max_degree(const gcut_rcsr *g)
 {
-    const int32_t n = g->n;
     int64_t max_deg = 0;
-    for (int32_t v = 0; v < n; v++) {
+    for (int32_t v = 0; v < g->n; v++) {
         const int64_t d = (g->row[v + 1] - g->row[v]) + (g->rrow[v + 1] - g->rrow[v]);
         max_deg = d > max_deg ? d : max_deg;
     }
+    return max_deg;
+}
+
+int auto_group(int32_t n, int64_t m, int64_t max_deg)
+{
     if (max_deg >= GCUT_CSR_HUB_DEGREE)
         return 32;
-    const double deg = n > 0 ? 2.0 * (double)g->m / (double)n : 0.0;
+    const double deg = n > 0 ? 2.0 * (double)m / (double)n : 0.0;
     if (deg <= GCUT_CSR_GROUP4_DEGREE)
         return 4;
     if (deg <= GCUT_CSR_GROUP8_DEGREE)
@@ -613,14 +947,16 @@ int auto_group(const gcut_rcsr *g)
     return 32;
 }
 
+/* Solve p on the layout g (the core's, or the host copy variant=bcsr
+ * builds on), or, when g is NULL, on the device layout L (dl_begin done). */
 template <typename Idx>
-gcut_status solve(gcut_cu_csr_state *s, const gcut_problem *p, const gcut_solve_options *opt,
-                  const gcut_cu_csr_params *prm, const HostBcsr *hb, gcut_solution *sol)
+gcut_status solve(gcut_cu_csr_state *s, const gcut_problem *p, const gcut_rcsr *g, DevLayout *L,
+                  const gcut_solve_options *opt, const gcut_cu_csr_params *prm,
+                  const HostBcsr *hb, gcut_solution *sol)
 {
     const double t_start = gcut_cu_now();
-    const gcut_rcsr *g = p->rcsr;
-    const int32_t n = g->n;
-    const int64_t m = g->m;
+    const int32_t n = p->num_nodes;
+    const int64_t m = g ? g->m : L->m;
     cudaStream_t st = s->stream;
 
     Engine<Idx> E;
@@ -630,7 +966,6 @@ gcut_status solve(gcut_cu_csr_state *s, const gcut_problem *p, const gcut_solve_
     E.wl = prm->variant != GCUT_CU_CSR_TC;
     const bool bcsr = hb != nullptr;
     const int64_t mb = bcsr ? hb->m : 0;
-    E.group = !E.wl ? 1 : prm->group ? prm->group : auto_group(g);
     E.batch = prm->batch > 0 ? prm->batch : GCUT_CSR_BATCH;
     E.grid_round = s->num_sms * GCUT_CSR_BLOCKS_PER_SM;
     {
@@ -649,29 +984,13 @@ gcut_status solve(gcut_cu_csr_state *s, const gcut_problem *p, const gcut_solve_
             iv = 1e9;
         E.interval = (uint64_t)iv;
     }
-    E.tail_enter = GCUT_CSR_TAIL_ENTER_GROUPS * (GCUT_CSR_TAIL_THREADS / (uint32_t)E.group);
-    E.tail_exit = E.tail_enter * GCUT_CSR_TAIL_EXIT_FACTOR;
-    /* The cooperative driver (vc only): every block resident at once. */
-    E.coop = false;
-    if (E.wl && prm->driver != GCUT_CU_CSR_DRIVER_HOST && s->coop_ok) {
-        int per_sm = 0;
-        GCUT_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-            &per_sm, cycle_kernel_of<Idx>(E.group), GCUT_CSR_COOP_BLOCK, 0));
-        if (per_sm > 0) {
-            E.coop = true;
-            E.coop_grid = per_sm * s->num_sms;
-        }
-    }
-    if (prm->driver == GCUT_CU_CSR_DRIVER_COOP && E.wl && !E.coop)
-        return GCUT_CU_FAIL(GCUT_ERR_UNSUPPORTED,
-                            "cuda-csr: driver=coop: cooperative launch is not available here");
     E.round = 1;
     E.stage_entries = 0;
 
     /* ---- plan the workspace and compare with the free memory */
     /* 64-bit offsets from the core are narrowed on the device, through a
      * staging buffer of at most GCUT_CSR_STAGE_ENTRIES entries. */
-    const bool narrow = sizeof(Idx) < sizeof(int64_t);
+    const bool narrow = sizeof(Idx) < sizeof(int64_t) && g;
     if (narrow) {
         /* The BCSR has only its row offsets to narrow. */
         const int64_t arcs = bcsr ? 0 : m;
@@ -744,6 +1063,7 @@ gcut_status solve(gcut_cu_csr_state *s, const gcut_problem *p, const gcut_solve_
     if ((rc = gcut_cu_poll(opt, "upload", -1, NULL)) != GCUT_OK)
         return rc;
     const double t_up = gcut_cu_now();
+    double lay_ms = 0.0; /* dl_build: the layout's build, not its transfer */
     if (bcsr) {
         if ((rc = upload_index(E, (Idx *)E.A.brow, hb->row, (int64_t)n + 1)) != GCUT_OK)
             return rc;
@@ -755,27 +1075,60 @@ gcut_status solve(gcut_cu_csr_state *s, const gcut_problem *p, const gcut_solve_
                                             (size_t)mb * sizeof(unsigned long long),
                                             cudaMemcpyHostToDevice, st));
         }
+    } else if (!g) {
+        /* The layout is built on the device, straight into the engine's
+         * arrays (the edges went up in dl_begin). */
+        lay_ms = -gcut_cu_now();
+        if ((rc = dl_build<Idx>(s, L, (Idx *)E.A.row, (int32_t *)E.A.col, (int32_t *)E.A.cap,
+                                (Idx *)E.A.rrow, (int32_t *)E.A.rcol, (Idx *)E.A.rmap)) != GCUT_OK)
+            return rc;
+        lay_ms += gcut_cu_now();
     } else if ((rc = upload_index(E, (Idx *)E.A.row, g->row, (int64_t)n + 1)) != GCUT_OK ||
                (rc = upload_index(E, (Idx *)E.A.rrow, g->rrow, (int64_t)n + 1)) != GCUT_OK ||
                (rc = upload_index(E, (Idx *)E.A.rmap, g->rmap, m)) != GCUT_OK) {
         return rc;
     }
-    if (m > 0 && !bcsr) {
+    if (m > 0 && !bcsr && g) {
         GCUT_CUDA_CHECK(cudaMemcpyAsync((void *)E.A.col, g->col, (size_t)m * sizeof(int32_t),
                                         cudaMemcpyHostToDevice, st));
         GCUT_CUDA_CHECK(cudaMemcpyAsync((void *)E.A.cap, g->cap, (size_t)m * sizeof(int32_t),
                                         cudaMemcpyHostToDevice, st));
         GCUT_CUDA_CHECK(cudaMemcpyAsync((void *)E.A.rcol, g->rcol, (size_t)m * sizeof(int32_t),
                                         cudaMemcpyHostToDevice, st));
-        GCUT_CUDA_CHECK(cudaMemsetAsync(E.A.flow, 0, (size_t)m * sizeof(int32_t), st));
     }
+    if (m > 0 && !bcsr)
+        GCUT_CUDA_CHECK(cudaMemsetAsync(E.A.flow, 0, (size_t)m * sizeof(int32_t), st));
     GCUT_CUDA_CHECK(cudaMemcpyAsync(E.src, p->cap_source, (size_t)n * sizeof(int32_t),
                                     cudaMemcpyHostToDevice, st));
     GCUT_CUDA_CHECK(cudaMemcpyAsync(E.sinkres, p->cap_sink, (size_t)n * sizeof(int32_t),
                                     cudaMemcpyHostToDevice, st));
     GCUT_CUDA_CHECK(cudaMemsetAsync(E.A.ctl, 0, sizeof(Ctl), st));
     GCUT_CUDA_CHECK(cudaStreamSynchronize(st));
-    E.transfer_ms += gcut_cu_now() - t_up;
+    E.transfer_ms += gcut_cu_now() - t_up - lay_ms;
+    if (!g) /* the edges' upload (dl_begin, before this function) */
+        E.transfer_ms += L->upload_ms;
+
+    /* ---- the schedule, from the degrees of the layout */
+    E.group = !E.wl                 ? 1
+              : prm->group          ? prm->group
+              : g                   ? auto_group(n, m, host_max_degree(g))
+                                    : auto_group(n, m, L->deg);
+    E.tail_enter = GCUT_CSR_TAIL_ENTER_GROUPS * (GCUT_CSR_TAIL_THREADS / (uint32_t)E.group);
+    E.tail_exit = E.tail_enter * GCUT_CSR_TAIL_EXIT_FACTOR;
+    /* The cooperative driver (vc only): every block resident at once. */
+    E.coop = false;
+    if (E.wl && prm->driver != GCUT_CU_CSR_DRIVER_HOST && s->coop_ok) {
+        int per_sm = 0;
+        GCUT_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+            &per_sm, cycle_kernel_of<Idx>(E.group), GCUT_CSR_COOP_BLOCK, 0));
+        if (per_sm > 0) {
+            E.coop = true;
+            E.coop_grid = per_sm * s->num_sms;
+        }
+    }
+    if (prm->driver == GCUT_CU_CSR_DRIVER_COOP && E.wl && !E.coop)
+        return GCUT_CU_FAIL(GCUT_ERR_UNSUPPORTED,
+                            "cuda-csr: driver=coop: cooperative launch is not available here");
     gcut_csr::init_kernel<<<E.grid_n, GCUT_CSR_BLOCK, 0, st>>>(n, E.src, E.sinkres, E.A.excess,
                                                                E.A.stamp);
     GCUT_CUDA_CHECK_LAUNCH(st);
@@ -789,6 +1142,13 @@ gcut_status solve(gcut_cu_csr_state *s, const gcut_problem *p, const gcut_solve_
     const double t_solve = gcut_cu_now();
     /* The BCSR build on the host (before this function) counts as init. */
     sol->stats->init_ms = t_solve - t_start + (bcsr ? hb->build_ms : 0.0);
+    if (!g) {
+        /* A layout built on the device is a layout build (stats->build_ms,
+         * which the core set to 0: it built none); the upload of the edges
+         * and the rest of the set-up are init, as the RCSR's upload is. */
+        sol->stats->init_ms += L->upload_ms - lay_ms;
+        sol->stats->build_ms += L->build_ms;
+    }
 
     /* ---- phase I: maximum preflow */
     if ((rc = run_phase_any(E, E.sinkres, 1)) != GCUT_OK)
@@ -822,7 +1182,13 @@ gcut_status solve(gcut_cu_csr_state *s, const gcut_problem *p, const gcut_solve_
                                 "cuda-csr: %u vertices kept excess after phase II",
                                 s->h_ctl->excess_nodes);
         int32_t *f = nullptr;
-        if (m > 0) {
+        if (!g) {
+            /* Summed per edge on the device (the codes are there). */
+            const double t_f = gcut_cu_now();
+            if ((rc = dl_edge_flows(s, L, (const int32_t *)E.A.flow, sol->edge_flows)) != GCUT_OK)
+                return rc;
+            E.transfer_ms += gcut_cu_now() - t_f;
+        } else if (m > 0) {
             f = (int32_t *)gcut_cu_host->malloc_fn((size_t)m * sizeof(int32_t));
             if (!f)
                 return GCUT_CU_FAIL(GCUT_ERR_NOMEM, "cuda-csr: cannot allocate %lld arc flows",
@@ -842,12 +1208,15 @@ gcut_status solve(gcut_cu_csr_state *s, const gcut_problem *p, const gcut_solve_
          * and v->u) with flows of their own; its flow is the difference, in
          * [-rev_cap, cap]. Edges without arcs (self-loops, zero capacities)
          * carry 0. */
-        memset(sol->edge_flows, 0, (size_t)p->num_edges * sizeof(int32_t));
-        for (int64_t a = 0; a < m; a++) {
-            const int64_t e = g->edge[a] >> 1;
-            sol->edge_flows[e] += (g->edge[a] & 1) ? -f[a] : f[a];
+        if (g) {
+            memset(sol->edge_flows, 0, (size_t)p->num_edges * sizeof(int32_t));
+            for (int64_t a = 0; a < m; a++) {
+                const int64_t e = g->edge[a] >> 1;
+                sol->edge_flows[e] += (g->edge[a] & 1) ? -f[a] : f[a];
+            }
         }
-        gcut_cu_host->free_fn(f);
+        if (f)
+            gcut_cu_host->free_fn(f);
         sol->stats->flow_ms = gcut_cu_now() - t_flow;
     }
 
@@ -896,13 +1265,16 @@ extern "C" gcut_status gcut_cu_csr_solve(gcut_cu_csr_state *s, const gcut_proble
                                          const gcut_solve_options *opt,
                                          const gcut_cu_csr_params *prm, gcut_solution *sol)
 {
-    const gcut_rcsr *g = p->rcsr;
-    if (g->n != p->num_nodes)
+    const int32_t n = p->num_nodes;
+    if (p->rcsr && p->rcsr->n != n)
         return GCUT_CU_FAIL(GCUT_ERR_INVALID, "cuda-csr: layout has %d nodes, problem %d",
-                            (int)g->n, (int)p->num_nodes);
-    if (g->n > INT32_MAX - 2)
-        return GCUT_CU_FAIL(GCUT_ERR_OVERFLOW, "cuda-csr: too many nodes (%d)", (int)g->n);
-    if (g->n == 0) {
+                            (int)p->rcsr->n, (int)n);
+    if (prm->layout == GCUT_CU_CSR_LAYOUT_CHECK && !p->rcsr)
+        return GCUT_CU_FAIL(GCUT_ERR_INVALID, "cuda-csr: layout=check compares with the core's "
+                            "layout, and the graph holds none");
+    if (n > INT32_MAX - 2)
+        return GCUT_CU_FAIL(GCUT_ERR_OVERFLOW, "cuda-csr: too many nodes (%d)", (int)n);
+    if (n == 0) {
         sol->flow = 0;
         if (sol->edge_flows)
             memset(sol->edge_flows, 0, (size_t)p->num_edges * sizeof(int32_t));
@@ -911,28 +1283,65 @@ extern "C" gcut_status gcut_cu_csr_solve(gcut_cu_csr_state *s, const gcut_proble
     gcut_status st = state_ready(s);
     if (st != GCUT_OK)
         return st;
-    gcut_cu_host->log(opt, GCUT_LOG_DEBUG, "cuda-csr: %d nodes, %lld arcs on device %d",
-                      (int)g->n, (long long)g->m, s->device);
-    /* 32-bit arc offsets while they fit (strided loops add up to 32 to an
-     * offset, hence INT32_MAX rather than UINT32_MAX): half the index
-     * traffic of rmap and the offsets. */
-    if (prm->variant != GCUT_CU_CSR_BCSR) {
-        if (g->m <= (int64_t)INT32_MAX)
-            return solve<uint32_t>(s, p, opt, prm, nullptr, sol);
-        return solve<long long>(s, p, opt, prm, nullptr, sol);
+    /* The layout on the device unless the core passed one (layout=auto),
+     * always with layout=device or check. */
+    const bool on_device = !p->rcsr || prm->layout != GCUT_CU_CSR_LAYOUT_AUTO;
+    DevLayout L;
+    memset(&L, 0, sizeof L);
+    HostRcsr h;
+    memset(&h, 0, sizeof h);
+    HostBcsr hb;
+    memset(&hb, 0, sizeof hb);
+    const double t0 = gcut_cu_now();
+    const gcut_rcsr *g = on_device ? nullptr : p->rcsr;
+    if (on_device && (st = dl_begin(s, p, &L)) != GCUT_OK)
+        goto done;
+    if (prm->layout == GCUT_CU_CSR_LAYOUT_CHECK) {
+        if ((st = dl_to_host(s, &L, &h)) != GCUT_OK || (st = dl_compare(&h.view, p->rcsr)) != GCUT_OK)
+            goto done;
+        host_rcsr_free(&h);
+        gcut_cu_host->log(opt, GCUT_LOG_DEBUG, "cuda-csr: layout=check: the device's layout of "
+                          "%lld arcs is the core's", L.m);
     }
-    /* variant=bcsr: the layout is built here, its arc count (up to 2 m)
+    gcut_cu_host->log(opt, GCUT_LOG_DEBUG, "cuda-csr: %d nodes, %lld arcs on device %d, layout %s",
+                      (int)n, (long long)(g ? g->m : L.m), s->device,
+                      g ? "from the core" : "on the device");
+    if (prm->variant != GCUT_CU_CSR_BCSR) {
+        /* 32-bit arc offsets while they fit (strided loops add up to 32 to
+         * an offset, hence INT32_MAX rather than UINT32_MAX): half the
+         * index traffic of rmap and the offsets. */
+        const int64_t m = g ? g->m : L.m;
+        st = m <= (int64_t)INT32_MAX ? solve<uint32_t>(s, p, g, &L, opt, prm, nullptr, sol)
+                                     : solve<long long>(s, p, g, &L, opt, prm, nullptr, sol);
+        if (st == GCUT_OK && !g)
+            gcut_cu_host->log(opt, GCUT_LOG_DEBUG, "cuda-csr: layout on the device: %lld edges "
+                              "uploaded in %.2f ms, %lld arcs laid out in %.2f ms",
+                              (long long)L.ne, L.upload_ms, (long long)L.m, L.build_ms);
+        goto done;
+    }
+    /* variant=bcsr: its layout is built on the host from the RCSR (the
+     * core's, or the device's copied back), its arc count (up to 2 m)
      * picks the offset type, and it is freed after the solve (the uploads
      * are synchronised inside). */
-    HostBcsr hb;
+    if (!g) {
+        if ((st = dl_to_host(s, &L, &h)) != GCUT_OK)
+            goto done;
+        g = &h.view;
+        dl_free(&L);
+    }
     if ((st = build_bcsr(g, &hb)) != GCUT_OK)
-        return st;
+        goto done;
+    if (g == &h.view) /* the device's layout and its copy count as the BCSR's build */
+        hb.build_ms = gcut_cu_now() - t0;
     gcut_cu_host->log(opt, GCUT_LOG_DEBUG, "cuda-csr: BCSR of %lld arcs built in %.2f ms",
                       (long long)hb.m, hb.build_ms);
     if (hb.m <= (int64_t)INT32_MAX)
-        st = solve<uint32_t>(s, p, opt, prm, &hb, sol);
+        st = solve<uint32_t>(s, p, g, nullptr, opt, prm, &hb, sol);
     else
-        st = solve<long long>(s, p, opt, prm, &hb, sol);
+        st = solve<long long>(s, p, g, nullptr, opt, prm, &hb, sol);
+done:
     bcsr_free(&hb);
+    host_rcsr_free(&h);
+    dl_free(&L);
     return st;
 }

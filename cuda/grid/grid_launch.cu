@@ -94,55 +94,67 @@ static int cmp_rec(const void *a, const void *b)
     return x->key < y->key ? -1 : x->key > y->key;
 }
 
-/* Merge the change log into per-node terminal records and per-pair arc
- * records (directions leaving the grid dropped), upload them and repair
- * the kept preflow. dense: the terminal changes go instead into two dense
- * arrays of net deltas (s->h_dense, allocated by the caller), uploaded
- * whole: for a rewrite of most t-links that is less work and fewer bytes
- * than records sorted and merged. */
-static gcut_status apply_changes(gcut_cu_grid_state *s, const gcut_grid_problem *p, int dense,
-                                 double *transfer_ms)
+/* The record of an n-link change c (keys >= 2n: the pair, named by its
+ * even direction's tail); 0 when the direction leaves the grid. */
+static int pair_record(const gcut_grid_problem *p, gcut_grid_change c, merge_rec *out)
 {
-    const int64_t nc = p->num_changes;
-    if (nc == 0)
-        return GCUT_OK;
-    merge_rec *rec = (merge_rec *)gcut_cu_host->malloc_fn((size_t)nc * sizeof *rec);
-    if (!rec)
-        return GCUT_CU_FAIL(GCUT_ERR_NOMEM, "cuda-grid: cannot merge %lld changes", (long long)nc);
     const int64_t n = p->num_nodes;
     const int W = p->width, H = p->height, D = p->depth;
-    /* Dense deltas: sums modulo 2^32, exact since each net delta is the
-     * difference of two int32 capacities (the log's deltas only add up). */
-    unsigned *dsrc = dense ? (unsigned *)s->h_dense : NULL, *dsnk = dsrc ? dsrc + n : NULL;
-    if (dense)
-        memset(dsrc, 0, 2 * (size_t)n * sizeof *dsrc);
+    const int d = c.what;
+    const int x = c.node % W, y = (c.node / W) % H, z = c.node / (W * H);
+    const int nx = x + p->dir_offset[3 * d], ny = y + p->dir_offset[3 * d + 1],
+              nz = z + p->dir_offset[3 * d + 2];
+    if (nx < 0 || nx >= W || ny < 0 || ny >= H || nz < 0 || nz >= D)
+        return 0;
+    const int64_t nb = nx + (int64_t)W * (ny + (int64_t)H * nz);
+    const int64_t tail = (d & 1) ? nb : c.node;
+    *out = (merge_rec){2 * n + tail * 26 + (d & ~1), c.delta, (d & 1)};
+    return 1;
+}
+
+/* The n-link records of a dense warm start (dense_ok), taken over by
+ * apply_changes. */
+typedef struct {
+    merge_rec *rec;
+    int64_t count;
+} dense_links;
+
+/* Merge the change log into per-node terminal records and per-pair arc
+ * records (directions leaving the grid dropped), upload them and repair
+ * the kept preflow. dense (non-NULL): dense_ok has already summed the
+ * terminal changes into two dense arrays of net deltas (s->h_dense),
+ * uploaded whole (for a rewrite of most t-links that is less work and
+ * fewer bytes than records sorted and merged), and kept the records of
+ * the n-link changes; apply_changes frees them. */
+static gcut_status apply_changes(gcut_cu_grid_state *s, const gcut_grid_problem *p,
+                                 dense_links *dense, double *transfer_ms)
+{
+    const int64_t nc = p->num_changes;
+    if (nc == 0 && !dense)
+        return GCUT_OK;
+    const int64_t n = p->num_nodes;
+    merge_rec *rec;
     int64_t nt = 0, np = 0;
-    /* Terminal records first (keys 0 .. 2n), then pairs (keys >= 2n). */
-    for (int64_t i = 0; i < nc; i++) {
-        const gcut_grid_change c = p->changes[i];
-        if (c.what == GCUT_GRID_SOURCE_LINK || c.what == GCUT_GRID_SINK_LINK) {
-            if (dense) {
-                unsigned *a = c.what == GCUT_GRID_SOURCE_LINK ? dsrc : dsnk;
-                a[c.node] += (unsigned)c.delta;
-                continue;
+    if (dense) {
+        rec = dense->rec;
+        np = dense->count;
+        dense->rec = NULL;
+    } else {
+        rec = (merge_rec *)gcut_cu_host->malloc_fn((size_t)nc * sizeof *rec);
+        if (!rec)
+            return GCUT_CU_FAIL(GCUT_ERR_NOMEM, "cuda-grid: cannot merge %lld changes",
+                                (long long)nc);
+        /* Terminal records first (keys 0 .. 2n), then pairs (keys >= 2n). */
+        for (int64_t i = 0; i < nc; i++) {
+            const gcut_grid_change c = p->changes[i];
+            if (c.what == GCUT_GRID_SOURCE_LINK || c.what == GCUT_GRID_SINK_LINK) {
+                rec[nt + np] = (merge_rec){2 * (int64_t)c.node, c.delta,
+                                           c.what == GCUT_GRID_SOURCE_LINK ? 0 : 1};
+                nt++;
+            } else {
+                np += pair_record(p, c, &rec[nt + np]);
             }
-            rec[nt + np] = (merge_rec){2 * (int64_t)c.node, c.delta,
-                                       c.what == GCUT_GRID_SOURCE_LINK ? 0 : 1};
-            nt++;
-            continue;
         }
-        const int d = c.what;
-        const int x = c.node % W, y = (c.node / W) % H, z = c.node / (W * H);
-        const int nx = x + p->dir_offset[3 * d], ny = y + p->dir_offset[3 * d + 1],
-                  nz = z + p->dir_offset[3 * d + 2];
-        if (nx < 0 || nx >= W || ny < 0 || ny >= H || nz < 0 || nz >= D)
-            continue;
-        const int64_t nb = nx + (int64_t)W * (ny + (int64_t)H * nz);
-        /* The pair is named by its even direction's tail. */
-        const int64_t tail = (d & 1) ? nb : c.node;
-        const int de = d & ~1;
-        rec[nt + np] = (merge_rec){2 * n + tail * 26 + de, c.delta, (d & 1)};
-        np++;
     }
     const int64_t m = nt + np;
     qsort(rec, (size_t)m, sizeof *rec, cmp_rec);
@@ -151,7 +163,8 @@ static gcut_status apply_changes(gcut_cu_grid_state *s, const gcut_grid_problem 
                                                                         : sizeof(PairChange));
     unsigned char *host = (unsigned char *)gcut_cu_host->malloc_fn(need ? need : 1);
     if (!host) {
-        gcut_cu_host->free_fn(rec);
+        if (rec)
+            gcut_cu_host->free_fn(rec);
         return GCUT_CU_FAIL(GCUT_ERR_NOMEM, "cuda-grid: cannot merge %lld changes", (long long)nc);
     }
     TermChange *tc = (TermChange *)host;
@@ -183,7 +196,8 @@ static gcut_status apply_changes(gcut_cu_grid_state *s, const gcut_grid_problem 
         if (c.dfwd || c.drev)
             pc[npc++] = c;
     }
-    gcut_cu_host->free_fn(rec);
+    if (rec)
+        gcut_cu_host->free_fn(rec);
     /* On the device: the dense deltas (2 n ints), then the records. */
     const size_t dbytes = dense ? 2 * (size_t)n * sizeof(int) : 0;
     const size_t rbytes = (size_t)ntc * sizeof(TermChange) + (size_t)npc * sizeof(PairChange);
@@ -241,15 +255,13 @@ static gcut_status apply_changes(gcut_cu_grid_state *s, const gcut_grid_problem 
 /* Whether a warm start may take the changes as dense deltas: many of
  * them (past the sparse limit), the n-links among them within it, and the
  * pinned host array for the deltas there (allocated here; without it the
- * solve is cold). */
-static int dense_ok(gcut_cu_grid_state *s, const gcut_grid_problem *p, int64_t sparse_limit)
+ * solve is cold). In the same pass over the log it sums the terminal
+ * changes into that array and keeps the n-link records in *out. */
+static int dense_ok(gcut_cu_grid_state *s, const gcut_grid_problem *p, int64_t sparse_limit,
+                    dense_links *out)
 {
-    int64_t links = 0;
-    for (int64_t i = 0; i < p->num_changes; i++)
-        links += p->changes[i].what >= 0;
-    if (links > sparse_limit)
-        return 0;
-    const size_t need = 2 * (size_t)p->num_nodes * sizeof(int);
+    const int64_t n = p->num_nodes;
+    const size_t need = 2 * (size_t)n * sizeof(int);
     if (s->h_dense_bytes < need) {
         if (s->h_dense)
             (void)cudaFreeHost(s->h_dense);
@@ -261,6 +273,28 @@ static int dense_ok(gcut_cu_grid_state *s, const gcut_grid_problem *p, int64_t s
         }
         s->h_dense_bytes = need;
     }
+    merge_rec *rec = (merge_rec *)gcut_cu_host->malloc_fn((size_t)sparse_limit * sizeof *rec);
+    if (!rec)
+        return 0;
+    /* Dense deltas: sums modulo 2^32, exact since each net delta is the
+     * difference of two int32 capacities (the log's deltas only add up). */
+    unsigned *dsrc = (unsigned *)s->h_dense, *dsnk = dsrc + n;
+    memset(dsrc, 0, 2 * (size_t)n * sizeof *dsrc);
+    int64_t links = 0, np = 0;
+    for (int64_t i = 0; i < p->num_changes; i++) {
+        const gcut_grid_change c = p->changes[i];
+        if (c.what == GCUT_GRID_SOURCE_LINK || c.what == GCUT_GRID_SINK_LINK) {
+            unsigned *a = c.what == GCUT_GRID_SOURCE_LINK ? dsrc : dsnk;
+            a[c.node] += (unsigned)c.delta;
+        } else if (++links > sparse_limit) {
+            gcut_cu_host->free_fn(rec);
+            return 0;
+        } else {
+            np += pair_record(p, c, &rec[np]);
+        }
+    }
+    out->rec = rec;
+    out->count = np;
     return 1;
 }
 
@@ -350,8 +384,17 @@ static gcut_status run(gcut_cu_grid_state *s, const gcut_grid_problem *p,
     const int64_t sparse_limit = p->num_nodes / 16 + 64;
     const int can_warm = !io && p->warm && s->valid && prm->warm && s->W == p->width &&
                          s->H == p->height && s->D == p->depth && s->nd == p->num_dirs;
+    dense_links links = {NULL, 0};
+    struct LinksGuard { /* dense_ok's records, until apply_changes takes them */
+        dense_links *l;
+        ~LinksGuard()
+        {
+            if (l->rec)
+                gcut_cu_host->free_fn(l->rec);
+        }
+    } links_guard = {&links};
     const int dense = can_warm && p->num_changes > sparse_limit && prm->dense &&
-                      dense_ok(s, p, sparse_limit);
+                      dense_ok(s, p, sparse_limit, &links);
     const int warm = can_warm && (p->num_changes <= sparse_limit || dense);
     gcut_status st = plan(s, p, T::X, T::Y, T::Z);
     if (st != GCUT_OK)
@@ -375,7 +418,8 @@ static gcut_status run(gcut_cu_grid_state *s, const gcut_grid_problem *p,
         init_kernel<ND, D3><<<g.ntiles, kThreads, 0, s->stream>>>(g, (const int *)g.mask, g.lab);
         GCUT_CUDA_CHECK_LAUNCH(s->stream);
     } else if (warm) {
-        if ((st = apply_changes(s, p, dense, &R.transfer_ms)) != GCUT_OK)
+        st = apply_changes(s, p, dense ? &links : NULL, &R.transfer_ms);
+        if (st != GCUT_OK)
             return st;
     } else {
         const double t_up = gcut_cu_now();

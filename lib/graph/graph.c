@@ -412,6 +412,14 @@ gcut_status gcut_i_graph_rcsr(gcut_graph *g, int32_t threads, const gcut_rcsr **
     return st;
 }
 
+const gcut_rcsr *gcut_i_graph_rcsr_kept(gcut_graph *g)
+{
+    pthread_mutex_lock(&g->layout_lock);
+    const gcut_rcsr *r = g->rcsr ? &g->rcsr->view : NULL;
+    pthread_mutex_unlock(&g->layout_lock);
+    return r;
+}
+
 void gcut_i_graph_problem(const gcut_graph *g, gcut_problem *p)
 {
     memset(p, 0, sizeof *p);

@@ -75,6 +75,8 @@ GCUT_HIDDEN void gcut_i_graph_invalidate(gcut_graph *g);
 /* Build (or return the cached) layout; `threads` as for the builders. */
 GCUT_HIDDEN gcut_status gcut_i_graph_bcsr(gcut_graph *g, int32_t threads, const gcut_bcsr **out);
 GCUT_HIDDEN gcut_status gcut_i_graph_rcsr(gcut_graph *g, int32_t threads, const gcut_rcsr **out);
+/* The RCSR the graph holds, or NULL when none was built (no build). */
+GCUT_HIDDEN const gcut_rcsr *gcut_i_graph_rcsr_kept(gcut_graph *g);
 
 /* Layout builders (csr.c) and their frees. `threads`: as
  * gcut_solve_options.threads (0: one per CPU); a large graph is laid out

@@ -47,7 +47,8 @@ static const known_backend k_known[] = {
     {"cpu-eibfs", &gcut_i_backend_eibfs, 0, GCUT_BACKEND_AUTO_HUBS, NULL},
     {"cpu-ref", &gcut_i_backend_ref, 0, 0, NULL},
     {"cuda-csr", NULL,
-     GCUT_BACKEND_GRAPH | GCUT_BACKEND_FLOWS | GCUT_BACKEND_GPU | GCUT_BACKEND_NEEDS_RCSR,
+     GCUT_BACKEND_GRAPH | GCUT_BACKEND_FLOWS | GCUT_BACKEND_GPU | GCUT_BACKEND_NEEDS_RCSR |
+         GCUT_BACKEND_LAYS_OUT,
      GCUT_BACKEND_AUTO_LARGE, "GPU push-relabel on CSR graphs (plugin libgcut_cuda.so)"},
     {"cuda-grid", NULL, GCUT_BACKEND_GRID | GCUT_BACKEND_GPU, 0,
      "GPU push-relabel on grids (plugin libgcut_cuda.so)"},

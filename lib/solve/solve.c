@@ -37,8 +37,14 @@ gcut_status gcut_i_run_backend(gcut_graph *g, int32_t idx, const gcut_solve_opti
     gcut_status st = gcut_i_poll("layout", -1, NULL);
     if (st == GCUT_OK && (be->caps & GCUT_BACKEND_NEEDS_BCSR))
         st = gcut_i_graph_bcsr(g, opt->threads, &p.bcsr);
-    if (st == GCUT_OK && (be->caps & GCUT_BACKEND_NEEDS_RCSR))
-        st = gcut_i_graph_rcsr(g, opt->threads, &p.rcsr);
+    if (st == GCUT_OK && (be->caps & GCUT_BACKEND_NEEDS_RCSR)) {
+        /* A back end that lays out the edge list on its device gets the
+         * RCSR only when the graph already holds one (backend.h). */
+        if ((be->caps & GCUT_BACKEND_LAYS_OUT) && g->m <= GCUT_LAYS_OUT_MAX_EDGES)
+            p.rcsr = gcut_i_graph_rcsr_kept(g);
+        else
+            st = gcut_i_graph_rcsr(g, opt->threads, &p.rcsr);
+    }
     if (st != GCUT_OK)
         return st;
     stats.build_ms = gcut_i_now_ms() - tb;

@@ -60,8 +60,18 @@ enum {
      *  without terminal links of at least GCUT_AUTO_HUB_FACTOR times the
      *  average degree, and at least GCUT_AUTO_HUB_MIN_DEGREE) that are
      *  neither vision-like nor dense (since 0.3) */
-    GCUT_BACKEND_AUTO_HUBS = 1u << 12
+    GCUT_BACKEND_AUTO_HUBS = 1u << 12,
+    /** With GCUT_BACKEND_NEEDS_RCSR: the back end lays out the edge list of
+     *  gcut_problem itself (on its device) when gcut_problem.rcsr is NULL,
+     *  the same layout arc for arc. The core then passes the RCSR only when
+     *  the graph already holds one, and always for graphs of more than
+     *  GCUT_LAYS_OUT_MAX_EDGES edges (since 0.3) */
+    GCUT_BACKEND_LAYS_OUT = 1u << 13
 };
+
+/** Graphs up to this many edges may reach a GCUT_BACKEND_LAYS_OUT back end
+ *  without a layout (since 0.3). */
+#define GCUT_LAYS_OUT_MAX_EDGES (((int64_t)1 << 30) - 1)
 
 /** Graphs with at least this many edges go to a GPU back end (GCUT_BACKEND_AUTO_LARGE)
  *  when one is available (bench/results: a GPU pays off from about a million arcs). */
