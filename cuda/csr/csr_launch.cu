@@ -37,7 +37,6 @@
 #include "csr/csr_internal.h"
 #include "csr/csr_kernels.cuh"
 #include "csr/csr_layout.cuh"
-#include "stage.h"
 
 using gcut_csr::Args;
 using gcut_csr::Ctl;
@@ -295,32 +294,11 @@ gcut_status dl_begin(gcut_cu_csr_state *s, const gcut_problem *p, DevLayout *L)
     if (ne > 0) {
         const int32_t *src[4] = {p->edge_u, p->edge_v, p->edge_cap, p->edge_rev_cap};
         int32_t *dst[4] = {L->eu, L->ev, L->ecap, L->erev};
-        /* Large edge lists through two pinned buffers (stage.h): about
-         * twice the speed of copies from the caller's pageable memory. */
-        gcut_cu_stage stage;
-        memset(&stage, 0, sizeof stage);
-        gcut_status rc = GCUT_OK;
-        const bool staged = 4 * ne * sizeof(int32_t) >= GCUT_CSR_STAGED_BYTES;
-        if (staged)
-            rc = gcut_cu_stage_init(&stage, GCUT_CSR_STAGE_CHUNK);
-        for (int k = 0; k < 4 && rc == GCUT_OK; k++) {
-            if (staged) {
-                rc = gcut_cu_stage_upload(&stage, st, dst[k], src[k], ne * sizeof(int32_t));
-            } else {
-                const cudaError_t err = cudaMemcpyAsync(dst[k], src[k], ne * sizeof(int32_t),
-                                                        cudaMemcpyHostToDevice, st);
-                if (err != cudaSuccess)
-                    rc = gcut_cu_fail(err, __func__, "uploading the edges", __FILE__, __LINE__);
-            }
-        }
-        /* Nothing may still read the pinned buffers when they are freed. */
-        const cudaError_t err = cudaStreamSynchronize(st);
-        gcut_cu_stage_free(&stage);
-        if (rc != GCUT_OK)
-            return rc;
-        if (err != cudaSuccess)
-            return gcut_cu_fail(err, __func__, "uploading the edges", __FILE__, __LINE__);
+        for (int k = 0; k < 4; k++)
+            GCUT_CUDA_CHECK(cudaMemcpyAsync(dst[k], src[k], ne * sizeof(int32_t),
+                                            cudaMemcpyHostToDevice, st));
     }
+    GCUT_CUDA_CHECK(cudaStreamSynchronize(st));
     L->upload_ms = gcut_cu_now() - t0;
     const double t1 = gcut_cu_now();
     if (ne > 0) {

@@ -79,12 +79,4 @@
 /* Device memory left free for the CUDA context and other users. */
 #define GCUT_CSR_MEM_HEADROOM ((size_t)64 << 20)
 
-/* The edges of a layout built on the device go up through two pinned
- * buffers of GCUT_CSR_STAGE_CHUNK bytes (cuda/stage.h) from this many bytes
- * of edges (4 arrays of 4 bytes an edge) on; smaller lists are copied
- * straight from the caller's memory (the pinned buffers cost about a
- * millisecond to allocate). */
-#define GCUT_CSR_STAGED_BYTES ((size_t)32 << 20)
-#define GCUT_CSR_STAGE_CHUNK ((size_t)8 << 20)
-
 #endif /* GCUT_CSR_TUNING_H */

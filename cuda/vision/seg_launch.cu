@@ -21,7 +21,6 @@
 
 #include <cuda_runtime.h>
 
-#include "stage.h"
 #include "vision/seg_internal.h"
 #include "vision/seg_kernels.cuh"
 
@@ -53,7 +52,8 @@ struct gcut_cu_seg_state {
     int base_ok;
     gcut_seg_rect base_box;
     double base_scale;
-    gcut_cu_stage stage; /* pinned buffers of SEG_STAGE_BYTES */
+    unsigned char *stage[2];
+    cudaEvent_t ev[2];
     cudaEvent_t k0, k1;
     int timing; /* k0 was recorded by this call */
     gcut_seg_plugin_stats st;
@@ -71,25 +71,62 @@ static unsigned blocks_for(int64_t count, int threads)
 
 /* ------------------------------------------------------------ staging */
 
-/* Host -> device and back through the pinned buffers (stage.h), timed. */
+/* Host -> device through the pinned buffers: memcpy a chunk into one while
+ * the DMA of the previous chunk reads the other. */
 static gcut_status upload(gcut_cu_seg_state *s, void *dst, const void *src, size_t bytes)
 {
     const double t0 = gcut_cu_now();
-    const gcut_status rc = gcut_cu_stage_upload(&s->stage, s->stream, dst, src, bytes);
+    size_t off = 0;
+    for (int k = 0; off < bytes; k++) {
+        const size_t len = bytes - off < SEG_STAGE_BYTES ? bytes - off : SEG_STAGE_BYTES;
+        const int b = k & 1;
+        /* The last DMA that read (or wrote) this buffer is done. */
+        GCUT_CUDA_CHECK(cudaEventSynchronize(s->ev[b]));
+        memcpy(s->stage[b], (const unsigned char *)src + off, len);
+        GCUT_CUDA_CHECK(cudaMemcpyAsync((unsigned char *)dst + off, s->stage[b], len,
+                                        cudaMemcpyHostToDevice, s->stream));
+        GCUT_CUDA_CHECK(cudaEventRecord(s->ev[b], s->stream));
+        off += len;
+    }
     s->st.upload_ms += gcut_cu_now() - t0;
     s->st.upload_bytes += (int64_t)bytes;
-    return rc;
+    return GCUT_OK;
 }
 
-/* Returns with the data on the host (the stream is idle after the last
- * chunk). */
+static gcut_status issue_chunk(gcut_cu_seg_state *s, const void *src, size_t bytes, int64_t k)
+{
+    const size_t off = (size_t)k * SEG_STAGE_BYTES;
+    const size_t len = bytes - off < SEG_STAGE_BYTES ? bytes - off : SEG_STAGE_BYTES;
+    const int b = (int)(k & 1);
+    GCUT_CUDA_CHECK(cudaMemcpyAsync(s->stage[b], (const unsigned char *)src + off, len,
+                                    cudaMemcpyDeviceToHost, s->stream));
+    GCUT_CUDA_CHECK(cudaEventRecord(s->ev[b], s->stream));
+    return GCUT_OK;
+}
+
+/* Device -> host: two chunks in flight, the host copies one out of its
+ * pinned buffer while the next one arrives. Returns with the data on the
+ * host (the stream is idle after the last chunk). */
 static gcut_status download(gcut_cu_seg_state *s, void *dst, const void *src, size_t bytes)
 {
     const double t0 = gcut_cu_now();
-    const gcut_status rc = gcut_cu_stage_download(&s->stage, s->stream, dst, src, bytes);
+    const int64_t chunks = (int64_t)((bytes + SEG_STAGE_BYTES - 1) / SEG_STAGE_BYTES);
+    gcut_status st;
+    for (int64_t k = 0; k < chunks && k < 2; k++)
+        if ((st = issue_chunk(s, src, bytes, k)) != GCUT_OK)
+            return st;
+    for (int64_t k = 0; k < chunks; k++) {
+        const size_t off = (size_t)k * SEG_STAGE_BYTES;
+        const size_t len = bytes - off < SEG_STAGE_BYTES ? bytes - off : SEG_STAGE_BYTES;
+        const int b = (int)(k & 1);
+        GCUT_CUDA_CHECK(cudaEventSynchronize(s->ev[b]));
+        memcpy((unsigned char *)dst + off, s->stage[b], len);
+        if (k + 2 < chunks && (st = issue_chunk(s, src, bytes, k + 2)) != GCUT_OK)
+            return st;
+    }
     s->st.download_ms += gcut_cu_now() - t0;
     s->st.download_bytes += (int64_t)bytes;
-    return rc;
+    return GCUT_OK;
 }
 
 /* Device time of the kernels of a call: k0 before the first launch, k1
@@ -187,9 +224,10 @@ static gcut_status create_inner(gcut_cu_seg_state *s, const float *rgb)
     const size_t bytes = b_rgb + 4 * b_f + 6 * b_u8 + 2 * b_f + b_base + b_out + b_part + b_res +
                          b_row + b_mod + 2 * b_hist;
     GCUT_CUDA_CHECK(cudaStreamCreateWithFlags(&s->stream, cudaStreamNonBlocking));
-    gcut_status rc = gcut_cu_stage_init(&s->stage, SEG_STAGE_BYTES);
-    if (rc != GCUT_OK)
-        return rc;
+    for (int b = 0; b < 2; b++) {
+        GCUT_CUDA_CHECK(cudaEventCreateWithFlags(&s->ev[b], cudaEventDisableTiming));
+        GCUT_CUDA_CHECK(cudaHostAlloc((void **)&s->stage[b], SEG_STAGE_BYTES, cudaHostAllocDefault));
+    }
     GCUT_CUDA_CHECK(cudaEventCreate(&s->k0));
     GCUT_CUDA_CHECK(cudaEventCreate(&s->k1));
     size_t free_b = 0, total_b = 0;
@@ -271,7 +309,12 @@ extern "C" void gcut_cu_seg_destroy(gcut_cu_seg_state *s)
         (void)cudaStreamSynchronize(s->stream);
     if (s->dbuf)
         (void)cudaFree(s->dbuf);
-    gcut_cu_stage_free(&s->stage);
+    for (int b = 0; b < 2; b++) {
+        if (s->stage[b])
+            (void)cudaFreeHost(s->stage[b]);
+        if (s->ev[b])
+            (void)cudaEventDestroy(s->ev[b]);
+    }
     if (s->k0)
         (void)cudaEventDestroy(s->k0);
     if (s->k1)
