@@ -95,7 +95,8 @@ typedef struct gcut_problem {
     const int32_t *cap_source;   /**< num_nodes */
     const int32_t *cap_sink;     /**< num_nodes */
     const gcut_bcsr *bcsr;       /**< set when the back end has GCUT_BACKEND_NEEDS_BCSR */
-    const gcut_rcsr *rcsr;       /**< set when the back end has GCUT_BACKEND_NEEDS_RCSR */
+    const gcut_rcsr *rcsr;       /**< set when the back end has GCUT_BACKEND_NEEDS_RCSR (with
+                                      GCUT_BACKEND_LAYS_OUT: only when the graph holds one) */
 } gcut_problem;
 
 /** \brief Where a back end writes its answer (buffers owned by the core). */
