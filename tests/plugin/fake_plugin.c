@@ -63,7 +63,27 @@ static gcut_status fake_solve_grid(void *state, const gcut_grid_problem *p,
 static const gcut_backend fake_gpu_grid = GCUT_BACKEND_ASSIGN(
     "fake-gpu-grid", "a GPU grid back end of the test plugin, out of device memory",
     GCUT_BACKEND_GRID | GCUT_BACKEND_GPU, fake_probe, NULL, NULL, fake_solve_grid, NULL);
-static const gcut_backend *const backends[] = {&fake_backend, &fake_gpu_grid};
+/* A back end that lays graphs out itself (GCUT_BACKEND_LAYS_OUT): its
+ * "flow" says whether the core passed a layout (1) or the edges alone (0). */
+static gcut_status fake_lays_out_solve(void *state, const gcut_problem *p,
+                                       const gcut_solve_options *opt, gcut_solution *sol)
+{
+    (void)state, (void)opt;
+    if (p->num_edges > 0 && (!p->edge_u || !p->edge_v || !p->edge_cap || !p->edge_rev_cap))
+        return GCUT_ERR_INTERNAL;
+    if (p->rcsr && (p->rcsr->n != p->num_nodes || !p->rcsr->row))
+        return GCUT_ERR_INTERNAL;
+    for (int32_t v = 0; v < p->num_nodes; v++)
+        sol->cut[v] = 0;
+    sol->flow = p->rcsr ? 1 : 0;
+    return GCUT_OK;
+}
+
+static const gcut_backend fake_lays_out = GCUT_BACKEND_ASSIGN(
+    "fake-lays-out", "a back end of the test plugin that lays graphs out itself",
+    GCUT_BACKEND_GRAPH | GCUT_BACKEND_NEEDS_RCSR | GCUT_BACKEND_LAYS_OUT, fake_probe, NULL,
+    fake_lays_out_solve, NULL, NULL);
+static const gcut_backend *const backends[] = {&fake_backend, &fake_gpu_grid, &fake_lays_out};
 static const int fake_table = 42;
 static const gcut_plugin_extension extensions[] = {{"test.ext", 1, "fake-graph", &fake_table}};
 
@@ -73,7 +93,7 @@ static const gcut_plugin_descriptor descriptor = {
 #else
     GCUT_PLUGIN_ABI_VERSION,
 #endif
-    "fake", backends, 2, NULL, 0, extensions, 1,
+    "fake", backends, 3, NULL, 0, extensions, 1,
 };
 
 EXPORT gcut_status gcut_plugin_entry(const gcut_host_api *host, const gcut_plugin_descriptor **out);

@@ -35,6 +35,7 @@
 #include "gcut/gcut.h"
 #include "gcut/plugin.h"
 #include "core/core_internal.h"
+#include "graph/graph_internal.h"
 #include "solve/solve_internal.h"
 
 static const char *test_case(void)
@@ -109,6 +110,25 @@ static void test_ok(void **unused)
     assert_true(gcut_backend_caps(grid) & GCUT_BACKEND_GPU);
     assert_true(gcut_backend_caps(csr) & GCUT_BACKEND_GRAPH);
     assert_true(gcut_backend_caps(csr) & GCUT_BACKEND_AUTO_LARGE);
+    assert_true(gcut_backend_caps(csr) & GCUT_BACKEND_LAYS_OUT);
+    /* A back end that lays graphs out itself gets the edges alone, and
+     * the core's layout once the graph holds one (fake-lays-out's "flow"
+     * says which), until the graph's structure changes. */
+    o.backend = "fake-lays-out";
+    gcut_graph *g2 = small_graph();
+    gcut_result *r2;
+    assert_int_equal(gcut_result_new(&r2), GCUT_OK);
+    assert_int_equal(gcut_solve(g2, &o, r2), GCUT_OK);
+    assert_int_equal(gcut_result_flow(r2), 0);
+    const gcut_rcsr *lay = NULL;
+    assert_int_equal(gcut_i_graph_rcsr(g2, 1, &lay), GCUT_OK);
+    assert_int_equal(gcut_solve(g2, &o, r2), GCUT_OK);
+    assert_int_equal(gcut_result_flow(r2), 1);
+    assert_int_equal(gcut_graph_add_edge(g2, 0, 1, 1, 0), GCUT_OK);
+    assert_int_equal(gcut_solve(g2, &o, r2), GCUT_OK);
+    assert_int_equal(gcut_result_flow(r2), 0);
+    gcut_result_free(r2);
+    gcut_graph_free(g2);
     assert_int_equal(gcut_backend_choose(g, "cuda-grid", &idx, &why), GCUT_ERR_UNAVAILABLE);
     assert_non_null(strstr(gcut_last_error(), "libgcut_cuda.so"));
     o.backend = "cuda-csr";
