@@ -883,6 +883,7 @@ gcut_status run_phase_coop(Engine<Idx> &E, int32_t *term, int phase)
     cudaStream_t st = E.s->stream;
     E.A.term = term;
     const void *kernel = cycle_kernel_of<Idx>(E.group);
+    const double t_phase = gcut_cu_now();
     for (;;) {
         const double t0 = gcut_cu_now();
         gcut_csr::CycleParams P;
@@ -906,9 +907,9 @@ gcut_status run_phase_coop(Engine<Idx> &E, int32_t *term, int phase)
         E.relabel_ms += gcut_cu_now() - t0; /* whole cycles in this mode */
         gcut_cu_host->log(E.opt, GCUT_LOG_DEBUG,
                           "cuda-csr: phase %d, cycle %lld: BFS %d levels, %u active, %u with "
-                          "excess, now round %u",
+                          "excess, now round %u, %.2f ms into the phase",
                           phase, (long long)E.global_relabels, c->bfs_level, c->active,
-                          c->excess_nodes, E.round);
+                          c->excess_nodes, E.round, gcut_cu_now() - t_phase);
         if (c->active == 0)
             return GCUT_OK;
         if ((rc = check_time(E)) != GCUT_OK)

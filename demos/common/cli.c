@@ -76,7 +76,7 @@ static void print_common_help(unsigned f)
          "                       (also KiB ...: powers of 1024; KB ...: powers of 1000),\n"
          "                       e.g. 512M, 4G, 1.5GiB; a run that needs more fails\n"},
         {CLI_OPT_VERBOSE, "--verbose",
-         "  -v, --verbose        log what the library does to stderr\n"},
+         "  -v, --verbose        log what the library does to stderr (-vv: in detail)\n"},
         {CLI_OPT_QUIET, "--quiet", "  -q, --quiet          no progress bar or notes on stderr\n"},
         {CLI_OPT_QUIET, "--progress",
          "      --progress[=WHEN]\n"
@@ -471,7 +471,7 @@ void cli_apply_solve(const cli_common *c, gcut_solve_options *opt)
         opt->time_limit = c->time_limit;
     opt->max_memory = c->max_memory;
     if (c->verbose) {
-        opt->verbosity = 2;
+        opt->verbosity = c->verbose > 1 ? 3 : 2; /* -vv: GCUT_LOG_DEBUG */
         opt->log = cli_log_to_stderr;
     }
     if (cli_progress_on()) {
