@@ -215,6 +215,7 @@ struct DevLayout {
     void *buf_e, *buf_s;   /* the edges' and the sorts' allocations */
     int32_t *eu, *ev, *ecap, *erev;
     uint32_t *cnt, *off;   /* arcs of each edge and their first slot; cnt: edge flows later */
+    uint32_t *per_node;    /* n + 1: arcs per tail or head, for the offsets */
     unsigned long long *max_deg;
     void *scan_tmp;
     size_t scan_bytes;
@@ -268,9 +269,20 @@ gcut_status dl_begin(gcut_cu_csr_state *s, const gcut_problem *p, DevLayout *L)
         L->end_bit++;
     L->grid = s->num_sms * GCUT_CSR_BLOCKS_PER_SM;
     const size_t ne = (size_t)L->ne;
-    if (ne > 0)
-        GCUT_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, L->scan_bytes, (uint32_t *)nullptr,
-                                                      (uint32_t *)nullptr, (int)ne, st));
+    /* The scans' scratch: over the edges' arc counts, and over the nodes'
+     * into offsets of either index type. */
+    {
+        size_t b[3] = {0, 0, 0};
+        if (ne > 0)
+            GCUT_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, b[0], (uint32_t *)nullptr,
+                                                          (uint32_t *)nullptr, (int)ne, st));
+        GCUT_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, b[1], (uint32_t *)nullptr,
+                                                      (uint32_t *)nullptr, L->n + 1, st));
+        GCUT_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, b[2], (uint32_t *)nullptr,
+                                                      (long long *)nullptr, L->n + 1, st));
+        L->scan_bytes = b[0] > b[1] ? b[0] : b[1];
+        L->scan_bytes = b[2] > L->scan_bytes ? b[2] : L->scan_bytes;
+    }
     Carver plan;
     for (int pass = 0; pass < 2; pass++) {
         Carver c;
@@ -281,6 +293,7 @@ gcut_status dl_begin(gcut_cu_csr_state *s, const gcut_problem *p, DevLayout *L)
         L->erev = c.take<int32_t>(ne);
         L->cnt = c.take<uint32_t>(ne);
         L->off = c.take<uint32_t>(ne);
+        L->per_node = c.take<uint32_t>((size_t)L->n + 1);
         L->max_deg = c.take<unsigned long long>(1);
         L->scan_tmp = c.take<char>(L->scan_bytes);
         if (pass == 0) {
@@ -355,6 +368,26 @@ gcut_status dl_begin(gcut_cu_csr_state *s, const gcut_problem *p, DevLayout *L)
     return GCUT_OK;
 }
 
+/* n + 1 offsets from the m sorted keys: the arcs per key, then their
+ * exclusive prefix sums (row[n] = m). */
+template <typename Idx>
+gcut_status dl_offsets(gcut_cu_csr_state *s, DevLayout *L, const uint32_t *keys, Idx *row)
+{
+    cudaStream_t st = s->stream;
+    const size_t n1 = (size_t)L->n + 1;
+    GCUT_CUDA_CHECK(cudaMemsetAsync(L->per_node, 0, n1 * sizeof(uint32_t), st));
+    if (L->m > 0) {
+        const long long need = (L->m + GCUT_CSR_BLOCK - 1) / GCUT_CSR_BLOCK;
+        const int blocks = (int)(need < L->grid ? need : L->grid);
+        gcut_csr::lay_key_count_kernel<<<blocks, GCUT_CSR_BLOCK, 0, st>>>(L->m, keys, L->per_node);
+        GCUT_CUDA_CHECK_LAUNCH(st);
+    }
+    size_t bytes = L->scan_bytes;
+    GCUT_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(L->scan_tmp, bytes, L->per_node, row, (int)n1,
+                                                  st));
+    return GCUT_OK;
+}
+
 /* Lay the arcs out into the given arrays (n + 1 offsets, m arcs each),
  * with offsets of type Idx. Repeatable: it reads only the edges. */
 template <typename Idx>
@@ -363,6 +396,7 @@ gcut_status dl_build(gcut_cu_csr_state *s, DevLayout *L, Idx *row, int32_t *col,
 {
     cudaStream_t st = s->stream;
     const double t0 = gcut_cu_now();
+    gcut_status rc;
     const long long m = L->m;
     auto blocks = [&](long long count) {
         const long long need = (count + GCUT_CSR_BLOCK - 1) / GCUT_CSR_BLOCK;
@@ -381,9 +415,8 @@ gcut_status dl_build(gcut_cu_csr_state *s, DevLayout *L, Idx *row, int32_t *col,
             m, L->codes1, L->eu, L->ev, L->ecap, L->erev, col, cap);
         GCUT_CUDA_CHECK_LAUNCH(st);
     }
-    gcut_csr::lay_bounds_kernel<Idx><<<blocks(m + 1), GCUT_CSR_BLOCK, 0, st>>>(m, L->n, L->keys1,
-                                                                              row);
-    GCUT_CUDA_CHECK_LAUNCH(st);
+    if ((rc = dl_offsets<Idx>(s, L, L->keys1, row)) != GCUT_OK)
+        return rc;
     if (m > 0) {
         /* The forward indices, sorted by head (codes0 is free again). */
         Idx *fwd = (Idx *)L->codes0;
@@ -398,9 +431,8 @@ gcut_status dl_build(gcut_cu_csr_state *s, DevLayout *L, Idx *row, int32_t *col,
                                                                             rcol);
         GCUT_CUDA_CHECK_LAUNCH(st);
     }
-    gcut_csr::lay_bounds_kernel<Idx><<<blocks(m + 1), GCUT_CSR_BLOCK, 0, st>>>(m, L->n, L->keys0,
-                                                                              rrow);
-    GCUT_CUDA_CHECK_LAUNCH(st);
+    if ((rc = dl_offsets<Idx>(s, L, L->keys0, rrow)) != GCUT_OK)
+        return rc;
     GCUT_CUDA_CHECK(cudaMemsetAsync(L->max_deg, 0, sizeof(unsigned long long), st));
     gcut_csr::lay_degree_kernel<Idx><<<blocks(L->n), GCUT_CSR_BLOCK, 0, st>>>(L->n, row, rrow,
                                                                              L->max_deg);

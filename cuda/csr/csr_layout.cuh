@@ -14,14 +14,16 @@
  *     2 e + (1 for v -> u), the layout's `edge`;
  *   - a stable radix sort by tail gives the forward arcs in the host's
  *     order (by tail, then by code: its counting sort walks the edges in
- *     order), and the row offsets are read off the sorted tails;
+ *     order), and the row offsets are the prefix sums of the arcs per
+ *     tail;
  *   - a second stable radix sort, of the forward indices by head, gives the
  *     reverse index in the host's order (it walks the forward arcs in
  *     order and files each under its head), rrow likewise.
  * Sizes: graphs up to GCUT_LAYS_OUT_MAX_EDGES edges (the core passes the
  * host layout beyond), so every count fits CUB's int.
  *
- * Memory: the edges and two 32-bit counts per edge (24 bytes an edge), and
+ * Memory: the edges and two 32-bit counts per edge (24 bytes an edge), a
+ * count per node, and
  * for the sorts two 32-bit keys and two 64-bit codes per arc (24 bytes an
  * arc) plus CUB's scratch, kept until the solve ends (the codes give the
  * flows of the edges).
@@ -88,19 +90,13 @@ __global__ void lay_fill_kernel(long long m, const unsigned long long *codes, co
     }
 }
 
-/* Offsets from sorted keys: row[v] = the first position whose key is >= v,
- * row[n] = m. Position a writes the rows of the keys after its
- * predecessor's up to its own (position m: up to n), so every row is
- * written once, without atomics. */
-template <typename Idx>
-__global__ void lay_bounds_kernel(long long m, int32_t n, const uint32_t *keys, Idx *row)
+/* Arcs per key (the offsets are their exclusive prefix sums: the first
+ * position of each key in the sorted order, nodes without arcs included). */
+__global__ void lay_key_count_kernel(long long m, const uint32_t *keys, uint32_t *count)
 {
-    GCUT_LAY_LOOP(a, m + 1)
+    GCUT_LAY_LOOP(a, m)
     {
-        const long long prev = a == 0 ? -1 : (long long)keys[a - 1];
-        const long long cur = a == m ? (long long)n : (long long)keys[a];
-        for (long long v = prev + 1; v <= cur; v++)
-            row[v] = (Idx)a;
+        atomicAdd(&count[keys[a]], 1u);
     }
 }
 
