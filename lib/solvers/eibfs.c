@@ -32,14 +32,21 @@
  * as a child of label d(v) + 1 (breadth-first: each tree has a FIFO of its
  * active nodes, so its labels grow a level at a time, and the two trees
  * take turns, one node each); a neighbour of the other tree closes
- * an S -> T residual arc (x, y), and the arc's residual crosses at once,
- * bounded only by what the two roots hold (the ESA 2015 augmentation: the
- * tree arcs between are not searched for a bottleneck; the walk up only
- * finds the roots). x is left with a deficit and y with an excess. The
- * arc is looked at again, since a root may have run out first. Bounding by
+ * an S -> T residual arc (x, y), and as much as the arc, both roots and
+ * the tree arcs between allow crosses at once (the walk up to the roots
+ * reads each tree arc's residual on the way; the mirrored arcs hold both
+ * directions, so this costs no extra access). x is left with a deficit
+ * and y with an excess, which the drains carry to the roots without
+ * leaving any at the node below a saturated tree arc. The arc is looked at
+ * again, since a root or a tree arc may have run out first. Bounding by
  * the roots keeps a crossing from turning a root's sign: with the whole
  * residual crossing, a warm re-solve after one changed node made 3651
- * crossings on a 40 x 40 grid, bounded 29.
+ * crossings on a 40 x 40 grid, bounded 29. Bounding by the tree arcs too
+ * (as the EIBFS code of the ESA 2015 paper does where a root is not at
+ * label 0) keeps excess from being stranded at orphans, whose re-hanging
+ * then moves it again: on the power-law graph n=1M, d=8, 16 sources
+ * 193,455 orphans and 136,946 relabels became 45,452 and 17,098, the
+ * search 614 -> 97 ms (bench/results/eibfs-2026-11-27h.md).
  *
  * Draining. A deficit in S is pulled from the parent (flow parent -> x),
  * an excess in T pushed to the parent (x -> parent), up to the root, where
@@ -494,23 +501,36 @@ static void eb_adopt(eb_state *s)
 
 /* ------------------------------------------------------------ growth */
 
-/* The whole residual of S -> T arc a (tail x in S, head y in T; sister
- * sa) crosses. */
+/* The residual of S -> T arc a (tail x in S, head y in T; sister sa)
+ * crosses, up to the bottleneck of the path root(x) .. x -> y .. root(y). */
 static void eb_cross(eb_state *s, int32_t x, int64_t a, int64_t sa)
 {
     const eb_node *const nodes = s->nodes;
     const int32_t y = s->arcs[a].head;
-    /* As much as the arc and both roots allow; the tree arcs between are
-     * not looked at: where one is too small, the drain leaves the rest at
-     * the node below it. */
-    int64_t f = s->arcs[a].res;
+    /* As much as the arc, both roots and the tree arcs between allow (a
+     * tree arc's residual is positive: one that runs out orphans its
+     * child at once), so f > 0 and the drains strand nothing. */
+    const eb_arc *const arcs = s->arcs;
+    int64_t f = arcs[a].res;
     int32_t r = x;
-    while (nodes[r].parent != EB_ROOT)
+    while (nodes[r].parent != EB_ROOT) {
+        /* flow runs parent -> r: the parent's arc to r */
+        const eb_arc *t = &arcs[nodes[r].parent];
+        const uint32_t c = nodes[r].pcur ? t->rev : t->res;
+        if (c < f)
+            f = c;
         r = nodes[r].pnode;
+    }
     if (nodes[r].ex < f)
         f = nodes[r].ex;
-    for (r = y; nodes[r].parent != EB_ROOT;)
+    for (r = y; nodes[r].parent != EB_ROOT;) {
+        /* flow runs r -> parent: r's arc to its parent */
+        const eb_arc *t = &arcs[nodes[r].parent];
+        const uint32_t c = nodes[r].pcur ? t->res : t->rev;
+        if (c < f)
+            f = c;
         r = nodes[r].pnode;
+    }
     if (-nodes[r].ex < f)
         f = -nodes[r].ex;
     eb_push(s, a, sa, (uint32_t)f);
