@@ -405,8 +405,9 @@ static void eb_process_orphan(eb_state *s, int32_t x)
         return;
     }
 
-    /* Pass 1: a parent at the same level, from the current arc. */
-    for (int64_t a = beg + (EB_ORPHAN - nx->parent); a < end; a++) {
+    /* Pass 1: a parent at the same level, from the current arc (none
+     * below label 0: a root that ran out goes straight to pass 2). */
+    for (int64_t a = nx->d > 0 ? beg + (EB_ORPHAN - nx->parent) : end; a < end; a++) {
         if (!eb_up_res(&arcs[a], tree))
             continue;
         const int32_t w = arcs[a].head;
@@ -494,6 +495,12 @@ static void eb_adopt(eb_state *s)
         int32_t *head = &s->bhead[(int64_t)(t - 1) * s->nb + s->bmin[t]];
         const int32_t x = *head;
         *head = s->nodes[x].pnode;
+#if defined(__GNUC__)
+        if (*head != EB_NONE) { /* the next orphan's record and arcs: misses otherwise */
+            __builtin_prefetch(&s->nodes[*head]);
+            __builtin_prefetch(&s->first[*head]);
+        }
+#endif
         s->rlen--;
         eb_process_orphan(s, x);
     }
