@@ -161,7 +161,10 @@ typedef struct eb_node {
      * for a parent and a current arc (eb_make_orphan); 0: the parent's arc
      * to this node, the arc it grew along (growth looks up no sister) */
     uint8_t pcur;
-    uint8_t pad[2];
+    /* 1: this node's arcs are filled in (eb_fill); 0: they still hold
+     * nothing, and their residuals are the layout's capacities */
+    uint8_t filled;
+    uint8_t pad;
 } eb_node;
 
 /* The engine, and the state the graph may keep between solves. */
@@ -170,6 +173,7 @@ typedef struct eb_state {
     int64_t m;
     const int64_t *first; /* the layout of the current solve */
     const int64_t *sister;
+    const int32_t *head, *cap;
     eb_arc *arcs;
     eb_node *nodes;
     int32_t *cs, *ck; /* terminal capacities of the last solve */
@@ -193,6 +197,38 @@ typedef struct eb_state {
 static inline int64_t eb_sister(const eb_state *s, int64_t a)
 {
     return gcut_i_marc_sister(s->arcs, s->sister, a);
+}
+
+/* Fill in v's arcs from the layout: residuals the capacities (nothing
+ * has moved along an arc whose tail was never filled; see eb_need). */
+static void eb_fill(eb_state *s, int32_t v)
+{
+    eb_arc *const arcs = s->arcs;
+    const int64_t end = s->first[v + 1];
+    for (int64_t a = s->first[v]; a < end; a++) {
+        const int64_t b = s->sister[a];
+        arcs[a].head = s->head[a];
+        arcs[a].res = (uint32_t)s->cap[a];
+        arcs[a].rev = (uint32_t)s->cap[b];
+        const int64_t d = b - a;
+        arcs[a].sdiff = d > INT32_MIN && d <= INT32_MAX ? (int32_t)d : GCUT_I_MARC_FAR;
+    }
+    s->nodes[v].filled = 1;
+}
+
+/* The arcs are filled in node by node, the first time anything reads or
+ * writes an arc of the node (its growth, its orphan search, a push along
+ * an arc of it, the cut), not all at once at the set-up: the fill's writes
+ * then land in the lines that the search reads next instead of in a
+ * separate pass over 16 bytes per arc, and the arcs of nodes the search
+ * never reaches are not filled at all. Every access to an arc goes
+ * through a node known to be filled: a tree arc belongs to a node that
+ * scanned its arcs (the parent that grew it, or the orphan that found
+ * it), and a push fills both ends first. */
+static inline void eb_need(eb_state *s, int32_t v)
+{
+    if (!s->nodes[v].filled)
+        eb_fill(s, v);
 }
 
 /* Move f units along arc a, whose sister is b (the caller knows it). */
@@ -329,13 +365,15 @@ static void eb_drain_s(eb_state *s, int32_t x)
             return;
         /* Flow runs parent -> x. */
         int64_t p, q;
+        const int32_t up = nx->pnode;
+        eb_need(s, x);
+        eb_need(s, up);
         eb_tree_arcs(s, nx, &p, &q);
         const uint32_t r = s->arcs[p].res;
         const uint32_t f = (uint64_t)-nx->ex < r ? (uint32_t)-nx->ex : r;
         eb_push(s, p, q, f);
         s->pushes++;
         nx->ex += f;
-        const int32_t up = nx->pnode;
         nodes[up].ex -= f;
         if (s->arcs[p].res == 0)
             eb_make_orphan(s, x);
@@ -357,13 +395,15 @@ static void eb_drain_t(eb_state *s, int32_t x)
         if (nx->parent <= EB_ORPHAN || nx->ex <= 0)
             return;
         int64_t q, p;
+        const int32_t up = nx->pnode;
+        eb_need(s, x);
+        eb_need(s, up);
         eb_tree_arcs(s, nx, &q, &p);
         const uint32_t r = s->arcs[p].res;
         const uint32_t f = (uint64_t)nx->ex < r ? (uint32_t)nx->ex : r;
         eb_push(s, p, q, f);
         s->pushes++;
         nx->ex -= f;
-        const int32_t up = nx->pnode;
         nodes[up].ex += f;
         if (s->arcs[p].res == 0)
             eb_make_orphan(s, x);
@@ -396,6 +436,7 @@ static void eb_process_orphan(eb_state *s, int32_t x)
     const uint8_t tree = nx->tree;
     const int64_t beg = s->first[x], end = s->first[x + 1];
     s->work += end - beg;
+    eb_need(s, x);
 
     /* Holding what its tree's roots hold (a warm change can do that), it
      * becomes a root where it is: its label, and so its subtree, stay. */
@@ -510,10 +551,11 @@ static void eb_adopt(eb_state *s)
 
 /* The residual of S -> T arc a (tail x in S, head y in T; sister sa)
  * crosses, up to the bottleneck of the path root(x) .. x -> y .. root(y). */
-static void eb_cross(eb_state *s, int32_t x, int64_t a, int64_t sa)
+static void eb_cross(eb_state *s, int32_t x, int32_t y, int64_t a, int64_t sa)
 {
     const eb_node *const nodes = s->nodes;
-    const int32_t y = s->arcs[a].head;
+    eb_need(s, x); /* a is x's, sa y's */
+    eb_need(s, y);
     /* As much as the arc, both roots and the tree arcs between allow (a
      * tree arc's residual is positive: one that runs out orphans its
      * child at once), so f > 0 and the drains strand nothing. */
@@ -555,6 +597,7 @@ static void eb_grow(eb_state *s, int32_t v)
     eb_node *const nodes = s->nodes;
     const int64_t end = s->first[v + 1];
     s->front[nodes[v].tree] = nodes[v].d;
+    eb_need(s, v);
     for (int64_t a = s->first[v]; a < end && !s->over; a++) {
         eb_node *nv = &nodes[v];
         if (nv->tree == EB_S) {
@@ -570,7 +613,7 @@ static void eb_grow(eb_state *s, int32_t v)
                 nw->d = nv->d + 1;
                 eb_activate(s, w);
             } else if (nw->tree == EB_T) {
-                eb_cross(s, v, a, eb_sister(s, a));
+                eb_cross(s, v, w, a, eb_sister(s, a));
                 a--; /* the arc again: a root may have run out first */
             }
         } else if (nv->tree == EB_T) {
@@ -586,7 +629,7 @@ static void eb_grow(eb_state *s, int32_t v)
                 nw->d = nv->d + 1;
                 eb_activate(s, w);
             } else if (nw->tree == EB_S) {
-                eb_cross(s, w, eb_sister(s, a), a);
+                eb_cross(s, w, v, eb_sister(s, a), a);
                 a--;
             }
         } else {
@@ -676,12 +719,44 @@ static void eb_reset_counters(eb_state *s)
     s->over = 0;
 }
 
+/* Fill the arcs at the set-up, or node by node on demand (eb_need)?
+ * The set-up's fill streams through the layout, but each arc also reads
+ * its sister's capacity: where sisters lie near (grids, volumes: the arcs
+ * of a neighbour a row or plane away) that read hits the caches and one
+ * sequential pass is the cheapest fill; node by node it costs the search
+ * a few misses per node (v4 grid 133 -> 174 ms, 96^3 volume 194 -> 230).
+ * Where sisters lie anywhere in a large array (power-law graphs), every
+ * arc's read is a miss either way, and on demand only the nodes the
+ * search reaches pay it (power-law n=1M: 312 -> 212 ms;
+ * bench/results/eibfs-2026-11-27h.md). Decided from a sample of arcs. */
+#define EB_LAZY_MIN_ARCS ((int64_t)1 << 21) /* fewer: the sisters' capacities fit the caches */
+#define EB_LAZY_FAR ((int64_t)1 << 20)      /* a sister this many arcs away is far */
+#define EB_LAZY_SAMPLE 256
+
+enum { EB_FILL_AUTO = 0, EB_FILL_SETUP = 1, EB_FILL_DEMAND = 2 };
+
+static int eb_fill_on_demand(const gcut_bcsr *b, int mode)
+{
+    if (mode != EB_FILL_AUTO)
+        return mode == EB_FILL_DEMAND;
+    if (b->m < EB_LAZY_MIN_ARCS)
+        return 0;
+    int far = 0;
+    for (int64_t i = 0; i < EB_LAZY_SAMPLE; i++) {
+        const int64_t a = (int64_t)((double)b->m * ((double)i + 0.5) / EB_LAZY_SAMPLE);
+        const int64_t d = b->sister[a] - a;
+        far += d > EB_LAZY_FAR || d < -EB_LAZY_FAR;
+    }
+    return 2 * far > EB_LAZY_SAMPLE;
+}
+
 /* Cold start: residuals from the layout, terminal arcs saturated, every
  * node of non-zero excess a root of label 0. */
-static void eb_init_cold(eb_state *s, const gcut_problem *p)
+static void eb_init_cold(eb_state *s, const gcut_problem *p, int fill)
 {
-    const gcut_bcsr *b = p->bcsr;
-    gcut_i_marc_fill(s->arcs, b);
+    const uint8_t filled = !eb_fill_on_demand(p->bcsr, fill);
+    if (filled)
+        gcut_i_marc_fill(s->arcs, p->bcsr);
     s->qhead[EB_S] = s->qtail[EB_S] = s->qhead[EB_T] = s->qtail[EB_T] = EB_NONE;
     for (int64_t i = 0; i < 2 * (int64_t)s->nb; i++)
         s->bhead[i] = EB_NONE;
@@ -698,6 +773,7 @@ static void eb_init_cold(eb_state *s, const gcut_problem *p)
         nv->d = 0;
         nv->next = EB_NONE;
         nv->pcur = 0;
+        nv->filled = filled;
         nv->tree = nv->ex > 0 ? EB_S : (nv->ex < 0 ? EB_T : EB_FREE);
         if (nv->tree != EB_FREE)
             eb_activate(s, v);
@@ -886,16 +962,27 @@ static gcut_status eb_cut(const eb_state *s, uint8_t *cut)
                 const int32_t v = cand[i];
 #if defined(__GNUC__)
                 if (i + EB_CUT_AHEAD < nc) { /* the candidates' arcs are misses */
-                    const int64_t f = first[cand[i + EB_CUT_AHEAD]];
-                    __builtin_prefetch(&arcs[f]);
+                    const int32_t u = cand[i + EB_CUT_AHEAD];
+                    const int64_t f = first[u];
+                    if (nodes[u].filled) {
+                        __builtin_prefetch(&arcs[f]);
+                    } else {
+                        __builtin_prefetch(&s->cap[f]);
+                        __builtin_prefetch(&s->head[f]);
+                    }
                 }
 #endif
                 if (cut[v] == GCUT_SINK)
                     continue;
                 int64_t a = first[v];
                 const int64_t end = first[v + 1];
-                while (a < end && !(arcs[a].res && cut[arcs[a].head] == GCUT_SINK))
-                    a++;
+                if (nodes[v].filled) {
+                    while (a < end && !(arcs[a].res && cut[arcs[a].head] == GCUT_SINK))
+                        a++;
+                } else { /* never filled: the layout's capacities are its residuals */
+                    while (a < end && !(s->cap[a] && cut[s->head[a]] == GCUT_SINK))
+                        a++;
+                }
                 if (a < end) {
                     cut[v] = GCUT_SINK;
                     next[nn2++] = v;
@@ -911,9 +998,11 @@ static gcut_status eb_cut(const eb_state *s, uint8_t *cut)
              * a's rev). */
             for (int32_t i = 0; i < nf; i++) {
                 const int32_t v = front[i];
+                const int filled = nodes[v].filled;
                 for (int64_t a = first[v]; a < first[v + 1]; a++) {
-                    const int32_t w = arcs[a].head;
-                    if (arcs[a].rev && cut[w] == GCUT_SOURCE && nodes[w].tree == EB_FREE) {
+                    const int32_t w = filled ? arcs[a].head : s->head[a];
+                    const uint32_t rev = filled ? arcs[a].rev : (uint32_t)s->cap[s->sister[a]];
+                    if (rev && cut[w] == GCUT_SOURCE && nodes[w].tree == EB_FREE) {
                         cut[w] = GCUT_SINK;
                         next[nn2++] = w;
                         mc -= first[w + 1] - first[w];
@@ -956,8 +1045,9 @@ static gcut_status eb_answer(eb_state *s, const gcut_problem *p, gcut_solution *
         res = gcut_i_malloc_array(b->m > 0 ? b->m : 1, sizeof(uint32_t));
         if (!res)
             return GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-eibfs: cannot allocate the final residuals");
-        for (int64_t a = 0; a < b->m; a++)
-            res[a] = s->arcs[a].res;
+        for (int32_t v = 0; v < s->n; v++)
+            for (int64_t a = b->first[v]; a < b->first[v + 1]; a++)
+                res[a] = s->nodes[v].filled ? s->arcs[a].res : (uint32_t)b->cap[a];
         st = eb_flows(s, p, res, sol->edge_flows);
         gcut_i_free(res);
         if (st != GCUT_OK)
@@ -968,13 +1058,38 @@ static gcut_status eb_answer(eb_state *s, const gcut_problem *p, gcut_solution *
     return GCUT_OK;
 }
 
+/* Settings: fill=auto|setup|demand, when a cold solve fills the arcs
+ * (eb_fill_on_demand; the answer is the same). */
+static gcut_status eb_parse_params(const char *str, int *fill)
+{
+    const char *who = "cpu-eibfs";
+    gcut_i_param p;
+    int r;
+    *fill = EB_FILL_AUTO;
+    while ((r = gcut_i_param_next(&str, who, &p)) > 0) {
+        if (strcmp(p.key, "fill") != 0)
+            return gcut_i_param_unknown(&p, who, "fill");
+        if (strcmp(p.value, "auto") == 0)
+            *fill = EB_FILL_AUTO;
+        else if (strcmp(p.value, "setup") == 0)
+            *fill = EB_FILL_SETUP;
+        else if (strcmp(p.value, "demand") == 0)
+            *fill = EB_FILL_DEMAND;
+        else
+            return GCUT_FAIL(GCUT_ERR_INVALID, "cpu-eibfs: fill=%s (want auto, setup or demand)",
+                             p.value);
+    }
+    return r < 0 ? GCUT_ERR_INVALID : GCUT_OK;
+}
+
 gcut_status gcut_i_eibfs_solve_kept(void **kept, const gcut_problem *p,
                                     const gcut_solve_options *opt, gcut_solution *sol)
 {
     const gcut_bcsr *b = p->bcsr;
     if (!b)
         return GCUT_FAIL(GCUT_ERR_INTERNAL, "cpu-eibfs: no BCSR layout was given");
-    if (gcut_i_params_none(opt->params, "cpu-eibfs") != GCUT_OK)
+    int fill;
+    if (eb_parse_params(opt->params, &fill) != GCUT_OK)
         return GCUT_ERR_INVALID;
     eb_state *s = *kept;
     if (!s) {
@@ -991,11 +1106,13 @@ gcut_status gcut_i_eibfs_solve_kept(void **kept, const gcut_problem *p,
         return st;
     s->first = b->first;
     s->sister = b->sister;
+    s->head = b->head;
+    s->cap = b->cap;
     eb_reset_counters(s);
     if (warm)
         eb_init_warm(s, p);
     else
-        eb_init_cold(s, p);
+        eb_init_cold(s, p, fill);
     sol->stats->init_ms = gcut_i_now_ms() - t0;
     sol->stats->warm_start = warm;
 
@@ -1008,7 +1125,9 @@ gcut_status gcut_i_eibfs_solve_kept(void **kept, const gcut_problem *p,
                    "cpu-eibfs: work budget spent after %lld crossings; cpu-hpf takes over",
                    (long long)s->crossings);
         eb_state_release(s);
-        return gcut_i_backend_hpf.solve_graph(NULL, p, opt, sol);
+        gcut_solve_options hopt = *opt;
+        hopt.params = NULL; /* cpu-eibfs's settings are not cpu-hpf's */
+        return gcut_i_backend_hpf.solve_graph(NULL, p, &hopt, sol);
     }
     if (st != GCUT_OK)
         return st;
