@@ -84,7 +84,8 @@
  * its queue (eb_run).
  * Excess may go round (a crossing does not add to the flow by itself), and
  * on layered graphs (genrmf) orphans churn, so the solve has a work budget
- * (EB_WORK_PER_ARC arc scans per arc): past it the problem is handed to
+ * (EB_WORK_PER_ARC arc scans per arc, a crossing's walks to the roots
+ * counted as scans): past it the problem is handed to
  * cpu-hpf, which always terminates and is the faster engine there (an
  * info-level log line says so; the kept state is dropped).
  *
@@ -115,7 +116,9 @@
  * Layout: 16 bytes per arc (head, residual, the sister's residual
  * mirrored, the offset to the sister), 32 bytes per node (an orphan's
  * current arc and bucket link in it), plus 8 per node (the kept terminal
- * capacities) and the orphan buckets (at most 512 KiB).
+ * capacities) and the orphan buckets (at most 512 KiB). The arcs are
+ * filled from the layout at the set-up or node by node as the search
+ * reaches them (eb_need, eb_fill_on_demand; setting fill=auto|setup|demand).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -560,10 +563,11 @@ static void eb_cross(eb_state *s, int32_t x, int32_t y, int64_t a, int64_t sa)
      * tree arc's residual is positive: one that runs out orphans its
      * child at once), so f > 0 and the drains strand nothing. */
     const eb_arc *const arcs = s->arcs;
-    int64_t f = arcs[a].res;
+    int64_t f = arcs[a].res, steps = 0;
     int32_t r = x;
     while (nodes[r].parent != EB_ROOT) {
         /* flow runs parent -> r: the parent's arc to r */
+        steps++;
         const eb_arc *t = &arcs[nodes[r].parent];
         const uint32_t c = nodes[r].pcur ? t->rev : t->res;
         if (c < f)
@@ -574,6 +578,7 @@ static void eb_cross(eb_state *s, int32_t x, int32_t y, int64_t a, int64_t sa)
         f = nodes[r].ex;
     for (r = y; nodes[r].parent != EB_ROOT;) {
         /* flow runs r -> parent: r's arc to its parent */
+        steps++;
         const eb_arc *t = &arcs[nodes[r].parent];
         const uint32_t c = nodes[r].pcur ? t->res : t->rev;
         if (c < f)
@@ -582,6 +587,10 @@ static void eb_cross(eb_state *s, int32_t x, int32_t y, int64_t a, int64_t sa)
     }
     if (-nodes[r].ex < f)
         f = -nodes[r].ex;
+    /* The walks are work too (the drains retrace them): on layered graphs
+     * (RLG) paths are long and crossings many, and the budget counted
+     * only arc scans. */
+    s->work += 2 * steps;
     eb_push(s, a, sa, (uint32_t)f);
     s->nodes[x].ex -= f;
     s->nodes[y].ex += f;
