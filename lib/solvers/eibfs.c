@@ -737,10 +737,16 @@ static void eb_reset_counters(eb_state *s)
  * Where sisters lie anywhere in a large array (power-law graphs), every
  * arc's read is a miss either way, and on demand only the nodes the
  * search reaches pay it (power-law n=1M: 312 -> 212 ms;
- * bench/results/eibfs-2026-11-27h.md). Decided from a sample of arcs. */
+ * bench/results/eibfs-2026-11-27h.md), besides a few misses per node for
+ * the node's rows of the layout: with few arcs per node those weigh more
+ * than what is saved (bipartite graph of 2M nodes and 8M arcs, every node
+ * reached: 3.75-3.81 s with the set-up's fill, 4.09-4.41 on demand), so
+ * it takes at least EB_LAZY_DEGREE arcs per node. Decided from the sizes
+ * and a sample of arcs. */
 #define EB_LAZY_MIN_ARCS ((int64_t)1 << 21) /* fewer: the sisters' capacities fit the caches */
 #define EB_LAZY_FAR ((int64_t)1 << 20)      /* a sister this many arcs away is far */
 #define EB_LAZY_SAMPLE 256
+#define EB_LAZY_DEGREE 8 /* arcs per node, at least */
 
 enum { EB_FILL_AUTO = 0, EB_FILL_SETUP = 1, EB_FILL_DEMAND = 2 };
 
@@ -748,7 +754,7 @@ static int eb_fill_on_demand(const gcut_bcsr *b, int mode)
 {
     if (mode != EB_FILL_AUTO)
         return mode == EB_FILL_DEMAND;
-    if (b->m < EB_LAZY_MIN_ARCS)
+    if (b->m < EB_LAZY_MIN_ARCS || b->m < (int64_t)EB_LAZY_DEGREE * b->n)
         return 0;
     int far = 0;
     for (int64_t i = 0; i < EB_LAZY_SAMPLE; i++) {
