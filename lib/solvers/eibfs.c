@@ -740,7 +740,7 @@ static void eb_reset_counters(eb_state *s)
  * bench/results/eibfs-2026-11-27h.md), besides a few misses per node for
  * the node's rows of the layout: with few arcs per node those weigh more
  * than what is saved (bipartite graph of 2M nodes and 8M arcs, every node
- * reached: 3.75-3.81 s with the set-up's fill, 4.09-4.41 on demand), so
+ * reached: 3.75-3.81 s with the set-up's fill, 4.09-4.63 on demand), so
  * it takes at least EB_LAZY_DEGREE arcs per node. Decided from the sizes
  * and a sample of arcs. */
 #define EB_LAZY_MIN_ARCS ((int64_t)1 << 21) /* fewer: the sisters' capacities fit the caches */
