@@ -20,14 +20,21 @@
 
 #define EIBFS "cpu-eibfs"
 
-static gcut_status solve_eibfs(gcut_graph *g, int want_flows, double time_limit, gcut_result *res)
+static gcut_status solve_eibfs_params(gcut_graph *g, int want_flows, double time_limit,
+                                      const char *params, gcut_result *res)
 {
     gcut_solve_options opt;
     gcut_solve_options_init(&opt);
     opt.backend = EIBFS;
     opt.want_flows = want_flows;
     opt.time_limit = time_limit;
+    opt.params = params;
     return gcut_solve(g, &opt, res);
+}
+
+static gcut_status solve_eibfs(gcut_graph *g, int want_flows, double time_limit, gcut_result *res)
+{
+    return solve_eibfs_params(g, want_flows, time_limit, NULL, res);
 }
 
 /* Solve with flows; check the value, the flow and (when given) the cut. */
@@ -263,11 +270,9 @@ static void change_tweights(gcut_graph *g, tu_rng *r, int percent, int huge)
 }
 
 /* Random graphs of every family; after the first solve, rounds of changes,
- * each solve warm and equal to cpu-ref's. */
-static void test_warm_sequences(void **state)
+ * each solve warm and equal to cpu-ref's (params: the engine's settings). */
+static void warm_sequences(const char *params, int cases)
 {
-    (void)state;
-    const int cases = tu_scaled(600);
     int failures = 0, warm = 0, solves = 0;
     for (int i = 0; i < cases && failures < 3; i++) {
         const tu_family fam = (tu_family)(i % TU_FAMILY_COUNT);
@@ -282,7 +287,7 @@ static void test_warm_sequences(void **state)
             if (round > 0)
                 change_tweights(g, &rng, round % 3 == 0 ? 20 : 1, cap == TU_CAPS_HUGE);
             const int flows = (round + i) % 4 == 0;
-            assert_int_equal(solve_eibfs(g, flows, 0, res), GCUT_OK);
+            assert_int_equal(solve_eibfs_params(g, flows, 0, params, res), GCUT_OK);
             solves++;
             warm += gcut_result_stats(res)->warm_start;
             if (round > 0 && !gcut_result_stats(res)->warm_start) {
@@ -294,7 +299,7 @@ static void test_warm_sequences(void **state)
                      tu_caps_name(cap), (unsigned long long)seed, round);
             /* tu_crosscheck solves with cpu-eibfs again (warm, no change
              * since) and with cpu-ref. */
-            if (tu_crosscheck(g, EIBFS, flows, 0, NULL, label)) {
+            if (tu_crosscheck(g, EIBFS, flows, 0, params, label)) {
                 fprintf(stderr, "FAILED: %s\n", label);
                 failures++;
             }
@@ -305,6 +310,45 @@ static void test_warm_sequences(void **state)
     }
     printf("# %d solves, %d warm\n", solves, warm);
     assert_int_equal(failures, 0);
+}
+
+static void test_warm_sequences(void **state)
+{
+    (void)state;
+    warm_sequences(NULL, tu_scaled(600));
+}
+
+/* The arcs filled node by node as the search reaches them (fill=demand,
+ * what large graphs with far sisters get; small ones fill at the set-up):
+ * warm sequences from a partly filled state, and cold solves with flows,
+ * equal to cpu-ref's; both fill settings and a bad one. */
+static void test_fill_on_demand(void **state)
+{
+    (void)state;
+    warm_sequences("fill=demand", tu_scaled(300));
+    int failures = 0;
+    for (int i = 0; i < tu_scaled(600) && failures < 3; i++) {
+        const tu_family fam = (tu_family)(i % TU_FAMILY_COUNT);
+        const tu_caps cap = (tu_caps)((i / TU_FAMILY_COUNT) % TU_CAPS_COUNT);
+        const uint64_t seed = 15485863ull * (uint64_t)i + 5;
+        gcut_graph *g = tu_random_graph(seed, fam, cap, i % 11 == 0 ? 400 : 40);
+        assert_int_equal(gcut_graph_set_warm_start(g, 0), GCUT_OK); /* every solve cold */
+        char label[96];
+        snprintf(label, sizeof label, "eibfs-fill-%s-%s-seed%llu", tu_family_name(fam),
+                 tu_caps_name(cap), (unsigned long long)seed);
+        failures += tu_crosscheck(g, EIBFS, i % 2, 0, "fill=demand", label) != 0;
+        failures += tu_crosscheck(g, EIBFS, i % 2, 0, "fill=setup", label) != 0;
+        gcut_graph_free(g);
+    }
+    assert_int_equal(failures, 0);
+    gcut_graph *g = grid_graph(10, 3);
+    gcut_result *res;
+    assert_int_equal(gcut_result_new(&res), GCUT_OK);
+    assert_int_equal(solve_eibfs_params(g, 0, 0, "fill=sometimes", res), GCUT_ERR_INVALID);
+    assert_int_equal(solve_eibfs_params(g, 0, 0, "fills=demand", res), GCUT_ERR_INVALID);
+    assert_int_equal(solve_eibfs_params(g, 0, 0, "fill=auto", res), GCUT_OK);
+    gcut_result_free(res);
+    gcut_graph_free(g);
 }
 
 /* Warm state and structure: adding an edge drops it (the next solve is
@@ -382,6 +426,12 @@ static void test_budget_fallback(void **state)
     assert_int_equal(gcut_solve(g, &opt, res), GCUT_OK);
     assert_int_equal(gcut_result_stats(res)->warm_start, 0);
     assert_int_equal(gcut_result_flow(res), tu_solve(g, "cpu-hpf", NULL));
+    /* cpu-eibfs's settings do not reach cpu-hpf (which takes none). */
+    opt.params = "fill=demand";
+    took_over = 0;
+    assert_int_equal(gcut_solve(g, &opt, res), GCUT_OK);
+    assert_true(took_over);
+    assert_int_equal(gcut_result_flow(res), tu_solve(g, "cpu-hpf", NULL));
     gcut_result_free(res);
     gcut_graph_free(g);
 #else
@@ -421,6 +471,7 @@ int main(void)
         cmocka_unit_test(test_cancel),
         cmocka_unit_test(test_warm_sequences),
         cmocka_unit_test(test_warm_invalidation),
+        cmocka_unit_test(test_fill_on_demand),
         cmocka_unit_test(test_budget_fallback),
         cmocka_unit_test(test_crosscheck_flows),
     };

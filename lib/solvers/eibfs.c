@@ -32,14 +32,21 @@
  * as a child of label d(v) + 1 (breadth-first: each tree has a FIFO of its
  * active nodes, so its labels grow a level at a time, and the two trees
  * take turns, one node each); a neighbour of the other tree closes
- * an S -> T residual arc (x, y), and the arc's residual crosses at once,
- * bounded only by what the two roots hold (the ESA 2015 augmentation: the
- * tree arcs between are not searched for a bottleneck; the walk up only
- * finds the roots). x is left with a deficit and y with an excess. The
- * arc is looked at again, since a root may have run out first. Bounding by
+ * an S -> T residual arc (x, y), and as much as the arc, both roots and
+ * the tree arcs between allow crosses at once (the walk up to the roots
+ * reads each tree arc's residual on the way; the mirrored arcs hold both
+ * directions, so this costs no extra access). x is left with a deficit
+ * and y with an excess, which the drains carry to the roots without
+ * leaving any at the node below a saturated tree arc. The arc is looked at
+ * again, since a root or a tree arc may have run out first. Bounding by
  * the roots keeps a crossing from turning a root's sign: with the whole
  * residual crossing, a warm re-solve after one changed node made 3651
- * crossings on a 40 x 40 grid, bounded 29.
+ * crossings on a 40 x 40 grid, bounded 29. Bounding by the tree arcs too
+ * (as the EIBFS code of the ESA 2015 paper does where a root is not at
+ * label 0) keeps excess from being stranded at orphans, whose re-hanging
+ * then moves it again: on the power-law graph n=1M, d=8, 16 sources
+ * 193,455 orphans and 136,946 relabels became 45,452 and 17,098, the
+ * search 614 -> 97 ms (bench/results/eibfs-2026-11-27h.md).
  *
  * Draining. A deficit in S is pulled from the parent (flow parent -> x),
  * an excess in T pushed to the parent (x -> parent), up to the root, where
@@ -77,7 +84,8 @@
  * its queue (eb_run).
  * Excess may go round (a crossing does not add to the flow by itself), and
  * on layered graphs (genrmf) orphans churn, so the solve has a work budget
- * (EB_WORK_PER_ARC arc scans per arc): past it the problem is handed to
+ * (EB_WORK_PER_ARC arc scans per arc, a crossing's walks to the roots
+ * counted as scans): past it the problem is handed to
  * cpu-hpf, which always terminates and is the faster engine there (an
  * info-level log line says so; the kept state is dropped).
  *
@@ -108,7 +116,9 @@
  * Layout: 16 bytes per arc (head, residual, the sister's residual
  * mirrored, the offset to the sister), 32 bytes per node (an orphan's
  * current arc and bucket link in it), plus 8 per node (the kept terminal
- * capacities) and the orphan buckets (at most 512 KiB).
+ * capacities) and the orphan buckets (at most 512 KiB). The arcs are
+ * filled from the layout at the set-up or node by node as the search
+ * reaches them (eb_need, eb_fill_on_demand; setting fill=auto|setup|demand).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -154,7 +164,10 @@ typedef struct eb_node {
      * for a parent and a current arc (eb_make_orphan); 0: the parent's arc
      * to this node, the arc it grew along (growth looks up no sister) */
     uint8_t pcur;
-    uint8_t pad[2];
+    /* 1: this node's arcs are filled in (eb_fill); 0: they still hold
+     * nothing, and their residuals are the layout's capacities */
+    uint8_t filled;
+    uint8_t pad;
 } eb_node;
 
 /* The engine, and the state the graph may keep between solves. */
@@ -163,6 +176,7 @@ typedef struct eb_state {
     int64_t m;
     const int64_t *first; /* the layout of the current solve */
     const int64_t *sister;
+    const int32_t *head, *cap;
     eb_arc *arcs;
     eb_node *nodes;
     int32_t *cs, *ck; /* terminal capacities of the last solve */
@@ -186,6 +200,38 @@ typedef struct eb_state {
 static inline int64_t eb_sister(const eb_state *s, int64_t a)
 {
     return gcut_i_marc_sister(s->arcs, s->sister, a);
+}
+
+/* Fill in v's arcs from the layout: residuals the capacities (nothing
+ * has moved along an arc whose tail was never filled; see eb_need). */
+static void eb_fill(eb_state *s, int32_t v)
+{
+    eb_arc *const arcs = s->arcs;
+    const int64_t end = s->first[v + 1];
+    for (int64_t a = s->first[v]; a < end; a++) {
+        const int64_t b = s->sister[a];
+        arcs[a].head = s->head[a];
+        arcs[a].res = (uint32_t)s->cap[a];
+        arcs[a].rev = (uint32_t)s->cap[b];
+        const int64_t d = b - a;
+        arcs[a].sdiff = d > INT32_MIN && d <= INT32_MAX ? (int32_t)d : GCUT_I_MARC_FAR;
+    }
+    s->nodes[v].filled = 1;
+}
+
+/* The arcs are filled in node by node, the first time anything reads or
+ * writes an arc of the node (its growth, its orphan search, a push along
+ * an arc of it, the cut), not all at once at the set-up: the fill's writes
+ * then land in the lines that the search reads next instead of in a
+ * separate pass over 16 bytes per arc, and the arcs of nodes the search
+ * never reaches are not filled at all. Every access to an arc goes
+ * through a node known to be filled: a tree arc belongs to a node that
+ * scanned its arcs (the parent that grew it, or the orphan that found
+ * it), and a push fills both ends first. */
+static inline void eb_need(eb_state *s, int32_t v)
+{
+    if (!s->nodes[v].filled)
+        eb_fill(s, v);
 }
 
 /* Move f units along arc a, whose sister is b (the caller knows it). */
@@ -322,13 +368,15 @@ static void eb_drain_s(eb_state *s, int32_t x)
             return;
         /* Flow runs parent -> x. */
         int64_t p, q;
+        const int32_t up = nx->pnode;
+        eb_need(s, x);
+        eb_need(s, up);
         eb_tree_arcs(s, nx, &p, &q);
         const uint32_t r = s->arcs[p].res;
         const uint32_t f = (uint64_t)-nx->ex < r ? (uint32_t)-nx->ex : r;
         eb_push(s, p, q, f);
         s->pushes++;
         nx->ex += f;
-        const int32_t up = nx->pnode;
         nodes[up].ex -= f;
         if (s->arcs[p].res == 0)
             eb_make_orphan(s, x);
@@ -350,13 +398,15 @@ static void eb_drain_t(eb_state *s, int32_t x)
         if (nx->parent <= EB_ORPHAN || nx->ex <= 0)
             return;
         int64_t q, p;
+        const int32_t up = nx->pnode;
+        eb_need(s, x);
+        eb_need(s, up);
         eb_tree_arcs(s, nx, &q, &p);
         const uint32_t r = s->arcs[p].res;
         const uint32_t f = (uint64_t)nx->ex < r ? (uint32_t)nx->ex : r;
         eb_push(s, p, q, f);
         s->pushes++;
         nx->ex -= f;
-        const int32_t up = nx->pnode;
         nodes[up].ex += f;
         if (s->arcs[p].res == 0)
             eb_make_orphan(s, x);
@@ -389,6 +439,7 @@ static void eb_process_orphan(eb_state *s, int32_t x)
     const uint8_t tree = nx->tree;
     const int64_t beg = s->first[x], end = s->first[x + 1];
     s->work += end - beg;
+    eb_need(s, x);
 
     /* Holding what its tree's roots hold (a warm change can do that), it
      * becomes a root where it is: its label, and so its subtree, stay. */
@@ -398,8 +449,9 @@ static void eb_process_orphan(eb_state *s, int32_t x)
         return;
     }
 
-    /* Pass 1: a parent at the same level, from the current arc. */
-    for (int64_t a = beg + (EB_ORPHAN - nx->parent); a < end; a++) {
+    /* Pass 1: a parent at the same level, from the current arc (none
+     * below label 0: a root that ran out goes straight to pass 2). */
+    for (int64_t a = nx->d > 0 ? beg + (EB_ORPHAN - nx->parent) : end; a < end; a++) {
         if (!eb_up_res(&arcs[a], tree))
             continue;
         const int32_t w = arcs[a].head;
@@ -487,6 +539,12 @@ static void eb_adopt(eb_state *s)
         int32_t *head = &s->bhead[(int64_t)(t - 1) * s->nb + s->bmin[t]];
         const int32_t x = *head;
         *head = s->nodes[x].pnode;
+#if defined(__GNUC__)
+        if (*head != EB_NONE) { /* the next orphan's record and arcs: misses otherwise */
+            __builtin_prefetch(&s->nodes[*head]);
+            __builtin_prefetch(&s->first[*head]);
+        }
+#endif
         s->rlen--;
         eb_process_orphan(s, x);
     }
@@ -494,25 +552,45 @@ static void eb_adopt(eb_state *s)
 
 /* ------------------------------------------------------------ growth */
 
-/* The whole residual of S -> T arc a (tail x in S, head y in T; sister
- * sa) crosses. */
-static void eb_cross(eb_state *s, int32_t x, int64_t a, int64_t sa)
+/* The residual of S -> T arc a (tail x in S, head y in T; sister sa)
+ * crosses, up to the bottleneck of the path root(x) .. x -> y .. root(y). */
+static void eb_cross(eb_state *s, int32_t x, int32_t y, int64_t a, int64_t sa)
 {
     const eb_node *const nodes = s->nodes;
-    const int32_t y = s->arcs[a].head;
-    /* As much as the arc and both roots allow; the tree arcs between are
-     * not looked at: where one is too small, the drain leaves the rest at
-     * the node below it. */
-    int64_t f = s->arcs[a].res;
+    eb_need(s, x); /* a is x's, sa y's */
+    eb_need(s, y);
+    /* As much as the arc, both roots and the tree arcs between allow (a
+     * tree arc's residual is positive: one that runs out orphans its
+     * child at once), so f > 0 and the drains strand nothing. */
+    const eb_arc *const arcs = s->arcs;
+    int64_t f = arcs[a].res, steps = 0;
     int32_t r = x;
-    while (nodes[r].parent != EB_ROOT)
+    while (nodes[r].parent != EB_ROOT) {
+        /* flow runs parent -> r: the parent's arc to r */
+        steps++;
+        const eb_arc *t = &arcs[nodes[r].parent];
+        const uint32_t c = nodes[r].pcur ? t->rev : t->res;
+        if (c < f)
+            f = c;
         r = nodes[r].pnode;
+    }
     if (nodes[r].ex < f)
         f = nodes[r].ex;
-    for (r = y; nodes[r].parent != EB_ROOT;)
+    for (r = y; nodes[r].parent != EB_ROOT;) {
+        /* flow runs r -> parent: r's arc to its parent */
+        steps++;
+        const eb_arc *t = &arcs[nodes[r].parent];
+        const uint32_t c = nodes[r].pcur ? t->res : t->rev;
+        if (c < f)
+            f = c;
         r = nodes[r].pnode;
+    }
     if (-nodes[r].ex < f)
         f = -nodes[r].ex;
+    /* The walks are work too (the drains retrace them): on layered graphs
+     * (RLG) paths are long and crossings many, and the budget counted
+     * only arc scans. */
+    s->work += 2 * steps;
     eb_push(s, a, sa, (uint32_t)f);
     s->nodes[x].ex -= f;
     s->nodes[y].ex += f;
@@ -528,6 +606,7 @@ static void eb_grow(eb_state *s, int32_t v)
     eb_node *const nodes = s->nodes;
     const int64_t end = s->first[v + 1];
     s->front[nodes[v].tree] = nodes[v].d;
+    eb_need(s, v);
     for (int64_t a = s->first[v]; a < end && !s->over; a++) {
         eb_node *nv = &nodes[v];
         if (nv->tree == EB_S) {
@@ -543,7 +622,7 @@ static void eb_grow(eb_state *s, int32_t v)
                 nw->d = nv->d + 1;
                 eb_activate(s, w);
             } else if (nw->tree == EB_T) {
-                eb_cross(s, v, a, eb_sister(s, a));
+                eb_cross(s, v, w, a, eb_sister(s, a));
                 a--; /* the arc again: a root may have run out first */
             }
         } else if (nv->tree == EB_T) {
@@ -559,7 +638,7 @@ static void eb_grow(eb_state *s, int32_t v)
                 nw->d = nv->d + 1;
                 eb_activate(s, w);
             } else if (nw->tree == EB_S) {
-                eb_cross(s, w, eb_sister(s, a), a);
+                eb_cross(s, w, v, eb_sister(s, a), a);
                 a--;
             }
         } else {
@@ -649,12 +728,50 @@ static void eb_reset_counters(eb_state *s)
     s->over = 0;
 }
 
+/* Fill the arcs at the set-up, or node by node on demand (eb_need)?
+ * The set-up's fill streams through the layout, but each arc also reads
+ * its sister's capacity: where sisters lie near (grids, volumes: the arcs
+ * of a neighbour a row or plane away) that read hits the caches and one
+ * sequential pass is the cheapest fill; node by node it costs the search
+ * a few misses per node (v4 grid 133 -> 174 ms, 96^3 volume 194 -> 230).
+ * Where sisters lie anywhere in a large array (power-law graphs), every
+ * arc's read is a miss either way, and on demand only the nodes the
+ * search reaches pay it (power-law n=1M: 312 -> 212 ms;
+ * bench/results/eibfs-2026-11-27h.md), besides a few misses per node for
+ * the node's rows of the layout: with few arcs per node those weigh more
+ * than what is saved (bipartite graph of 2M nodes and 8M arcs, every node
+ * reached: 3.75-3.81 s with the set-up's fill, 4.09-4.63 on demand), so
+ * it takes at least EB_LAZY_DEGREE arcs per node. Decided from the sizes
+ * and a sample of arcs. */
+#define EB_LAZY_MIN_ARCS ((int64_t)1 << 21) /* fewer: the sisters' capacities fit the caches */
+#define EB_LAZY_FAR ((int64_t)1 << 20)      /* a sister this many arcs away is far */
+#define EB_LAZY_SAMPLE 256
+#define EB_LAZY_DEGREE 8 /* arcs per node, at least */
+
+enum { EB_FILL_AUTO = 0, EB_FILL_SETUP = 1, EB_FILL_DEMAND = 2 };
+
+static int eb_fill_on_demand(const gcut_bcsr *b, int mode)
+{
+    if (mode != EB_FILL_AUTO)
+        return mode == EB_FILL_DEMAND;
+    if (b->m < EB_LAZY_MIN_ARCS || b->m < (int64_t)EB_LAZY_DEGREE * b->n)
+        return 0;
+    int far = 0;
+    for (int64_t i = 0; i < EB_LAZY_SAMPLE; i++) {
+        const int64_t a = (int64_t)((double)b->m * ((double)i + 0.5) / EB_LAZY_SAMPLE);
+        const int64_t d = b->sister[a] - a;
+        far += d > EB_LAZY_FAR || d < -EB_LAZY_FAR;
+    }
+    return 2 * far > EB_LAZY_SAMPLE;
+}
+
 /* Cold start: residuals from the layout, terminal arcs saturated, every
  * node of non-zero excess a root of label 0. */
-static void eb_init_cold(eb_state *s, const gcut_problem *p)
+static void eb_init_cold(eb_state *s, const gcut_problem *p, int fill)
 {
-    const gcut_bcsr *b = p->bcsr;
-    gcut_i_marc_fill(s->arcs, b);
+    const uint8_t filled = !eb_fill_on_demand(p->bcsr, fill);
+    if (filled)
+        gcut_i_marc_fill(s->arcs, p->bcsr);
     s->qhead[EB_S] = s->qtail[EB_S] = s->qhead[EB_T] = s->qtail[EB_T] = EB_NONE;
     for (int64_t i = 0; i < 2 * (int64_t)s->nb; i++)
         s->bhead[i] = EB_NONE;
@@ -671,6 +788,7 @@ static void eb_init_cold(eb_state *s, const gcut_problem *p)
         nv->d = 0;
         nv->next = EB_NONE;
         nv->pcur = 0;
+        nv->filled = filled;
         nv->tree = nv->ex > 0 ? EB_S : (nv->ex < 0 ? EB_T : EB_FREE);
         if (nv->tree != EB_FREE)
             eb_activate(s, v);
@@ -859,16 +977,27 @@ static gcut_status eb_cut(const eb_state *s, uint8_t *cut)
                 const int32_t v = cand[i];
 #if defined(__GNUC__)
                 if (i + EB_CUT_AHEAD < nc) { /* the candidates' arcs are misses */
-                    const int64_t f = first[cand[i + EB_CUT_AHEAD]];
-                    __builtin_prefetch(&arcs[f]);
+                    const int32_t u = cand[i + EB_CUT_AHEAD];
+                    const int64_t f = first[u];
+                    if (nodes[u].filled) {
+                        __builtin_prefetch(&arcs[f]);
+                    } else {
+                        __builtin_prefetch(&s->cap[f]);
+                        __builtin_prefetch(&s->head[f]);
+                    }
                 }
 #endif
                 if (cut[v] == GCUT_SINK)
                     continue;
                 int64_t a = first[v];
                 const int64_t end = first[v + 1];
-                while (a < end && !(arcs[a].res && cut[arcs[a].head] == GCUT_SINK))
-                    a++;
+                if (nodes[v].filled) {
+                    while (a < end && !(arcs[a].res && cut[arcs[a].head] == GCUT_SINK))
+                        a++;
+                } else { /* never filled: the layout's capacities are its residuals */
+                    while (a < end && !(s->cap[a] && cut[s->head[a]] == GCUT_SINK))
+                        a++;
+                }
                 if (a < end) {
                     cut[v] = GCUT_SINK;
                     next[nn2++] = v;
@@ -884,9 +1013,11 @@ static gcut_status eb_cut(const eb_state *s, uint8_t *cut)
              * a's rev). */
             for (int32_t i = 0; i < nf; i++) {
                 const int32_t v = front[i];
+                const int filled = nodes[v].filled;
                 for (int64_t a = first[v]; a < first[v + 1]; a++) {
-                    const int32_t w = arcs[a].head;
-                    if (arcs[a].rev && cut[w] == GCUT_SOURCE && nodes[w].tree == EB_FREE) {
+                    const int32_t w = filled ? arcs[a].head : s->head[a];
+                    const uint32_t rev = filled ? arcs[a].rev : (uint32_t)s->cap[s->sister[a]];
+                    if (rev && cut[w] == GCUT_SOURCE && nodes[w].tree == EB_FREE) {
                         cut[w] = GCUT_SINK;
                         next[nn2++] = w;
                         mc -= first[w + 1] - first[w];
@@ -929,8 +1060,9 @@ static gcut_status eb_answer(eb_state *s, const gcut_problem *p, gcut_solution *
         res = gcut_i_malloc_array(b->m > 0 ? b->m : 1, sizeof(uint32_t));
         if (!res)
             return GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-eibfs: cannot allocate the final residuals");
-        for (int64_t a = 0; a < b->m; a++)
-            res[a] = s->arcs[a].res;
+        for (int32_t v = 0; v < s->n; v++)
+            for (int64_t a = b->first[v]; a < b->first[v + 1]; a++)
+                res[a] = s->nodes[v].filled ? s->arcs[a].res : (uint32_t)b->cap[a];
         st = eb_flows(s, p, res, sol->edge_flows);
         gcut_i_free(res);
         if (st != GCUT_OK)
@@ -941,13 +1073,38 @@ static gcut_status eb_answer(eb_state *s, const gcut_problem *p, gcut_solution *
     return GCUT_OK;
 }
 
+/* Settings: fill=auto|setup|demand, when a cold solve fills the arcs
+ * (eb_fill_on_demand; the answer is the same). */
+static gcut_status eb_parse_params(const char *str, int *fill)
+{
+    const char *who = "cpu-eibfs";
+    gcut_i_param p;
+    int r;
+    *fill = EB_FILL_AUTO;
+    while ((r = gcut_i_param_next(&str, who, &p)) > 0) {
+        if (strcmp(p.key, "fill") != 0)
+            return gcut_i_param_unknown(&p, who, "fill");
+        if (strcmp(p.value, "auto") == 0)
+            *fill = EB_FILL_AUTO;
+        else if (strcmp(p.value, "setup") == 0)
+            *fill = EB_FILL_SETUP;
+        else if (strcmp(p.value, "demand") == 0)
+            *fill = EB_FILL_DEMAND;
+        else
+            return GCUT_FAIL(GCUT_ERR_INVALID, "cpu-eibfs: fill=%s (want auto, setup or demand)",
+                             p.value);
+    }
+    return r < 0 ? GCUT_ERR_INVALID : GCUT_OK;
+}
+
 gcut_status gcut_i_eibfs_solve_kept(void **kept, const gcut_problem *p,
                                     const gcut_solve_options *opt, gcut_solution *sol)
 {
     const gcut_bcsr *b = p->bcsr;
     if (!b)
         return GCUT_FAIL(GCUT_ERR_INTERNAL, "cpu-eibfs: no BCSR layout was given");
-    if (gcut_i_params_none(opt->params, "cpu-eibfs") != GCUT_OK)
+    int fill;
+    if (eb_parse_params(opt->params, &fill) != GCUT_OK)
         return GCUT_ERR_INVALID;
     eb_state *s = *kept;
     if (!s) {
@@ -964,11 +1121,13 @@ gcut_status gcut_i_eibfs_solve_kept(void **kept, const gcut_problem *p,
         return st;
     s->first = b->first;
     s->sister = b->sister;
+    s->head = b->head;
+    s->cap = b->cap;
     eb_reset_counters(s);
     if (warm)
         eb_init_warm(s, p);
     else
-        eb_init_cold(s, p);
+        eb_init_cold(s, p, fill);
     sol->stats->init_ms = gcut_i_now_ms() - t0;
     sol->stats->warm_start = warm;
 
@@ -981,7 +1140,9 @@ gcut_status gcut_i_eibfs_solve_kept(void **kept, const gcut_problem *p,
                    "cpu-eibfs: work budget spent after %lld crossings; cpu-hpf takes over",
                    (long long)s->crossings);
         eb_state_release(s);
-        return gcut_i_backend_hpf.solve_graph(NULL, p, opt, sol);
+        gcut_solve_options hopt = *opt;
+        hopt.params = NULL; /* cpu-eibfs's settings are not cpu-hpf's */
+        return gcut_i_backend_hpf.solve_graph(NULL, p, &hopt, sol);
     }
     if (st != GCUT_OK)
         return st;
