@@ -2,7 +2,8 @@
  * test_bk.c - cpu-bk specific checks beyond the generic cross-check:
  * graphs that make the search trees deep and the adoption stage busy, the
  * renumbering of the 32-bit phase counter (forced early with ts_limit),
- * parameters, the time limit and the statistics.
+ * parameters, the time limit and the statistics, and the arc records kept
+ * with the graph's layouts between solves.
  */
 #include <stdio.h>
 #include <string.h>
@@ -222,6 +223,167 @@ static void test_stats(void **state)
     gcut_graph_free(g);
 }
 
+/* Change the terminal capacities of a few nodes (set and add, some to 0). */
+static void change_tweights(gcut_graph *g, tu_rng *r, int32_t count, int32_t top)
+{
+    const int32_t n = gcut_graph_num_nodes(g);
+    for (int32_t i = 0; n > 0 && i < count; i++) {
+        const int32_t v = (int32_t)tu_range(r, 0, n - 1);
+        const int32_t s = tu_range(r, 0, 3) == 0 ? 0 : (int32_t)tu_range(r, 0, top);
+        const int32_t t = tu_range(r, 0, 3) == 0 ? 0 : (int32_t)tu_range(r, 0, top);
+        int32_t s0, t0;
+        assert_int_equal(gcut_graph_get_tweights(g, v, &s0, &t0), GCUT_OK);
+        if (tu_range(r, 0, 1) || (int64_t)s0 + s / 2 > INT32_MAX || (int64_t)t0 + t / 2 > INT32_MAX)
+            assert_int_equal(gcut_graph_set_tweights(g, v, s, t), GCUT_OK);
+        else
+            assert_int_equal(gcut_graph_add_tweights(g, v, s / 2, t / 2), GCUT_OK);
+    }
+}
+
+static gcut_status solve_bk(gcut_graph *g, int flows, gcut_result *res)
+{
+    gcut_solve_options opt;
+    gcut_solve_options_init(&opt);
+    opt.backend = "cpu-bk";
+    opt.want_flows = flows;
+    return gcut_solve(g, &opt, res);
+}
+
+/* The arc records cpu-bk keeps with the graph's layouts: every solve after
+ * the first works on the records the one before left, restoring what it
+ * pushed. Rounds of terminal changes (the records stay), solves with and
+ * without flows, other engines in between, and structure changes (the
+ * records are dropped and built again): every answer equals cpu-ref's
+ * (tu_crosscheck solves with cpu-bk once more, on the same records). */
+static void test_kept_records(void **state)
+{
+    (void)state;
+    int failures = 0;
+    for (int i = 0; i < tu_scaled(300) && failures < 3; i++) {
+        const tu_family fam = (tu_family)(i % TU_FAMILY_COUNT);
+        const tu_caps caps = (tu_caps)((i / TU_FAMILY_COUNT) % TU_CAPS_COUNT);
+        const uint64_t seed = 6151ull * (uint64_t)i + 17;
+        gcut_graph *g = tu_random_graph(seed, fam, caps, i % 7 == 0 ? 400 : 40);
+        tu_rng r = {seed ^ 0x5bd1e995ull};
+        gcut_result *res;
+        assert_int_equal(gcut_result_new(&res), GCUT_OK);
+        for (int round = 0; round < 6; round++) {
+            const int32_t n = gcut_graph_num_nodes(g);
+            if (round == 3 && n > 1) {
+                /* A structure change drops the records. */
+                assert_int_equal(gcut_graph_add_edge(g, (int32_t)tu_range(&r, 0, n - 1),
+                                                     (int32_t)tu_range(&r, 0, n - 1),
+                                                     (int32_t)tu_range(&r, 0, 1000),
+                                                     (int32_t)tu_range(&r, 0, 1000)),
+                                 GCUT_OK);
+            } else if (round == 5) {
+                int32_t id;
+                assert_int_equal(gcut_graph_add_nodes(g, 2, &id), GCUT_OK);
+                assert_int_equal(gcut_graph_add_tweights(g, id, 500, 0), GCUT_OK);
+                assert_int_equal(gcut_graph_add_tweights(g, id + 1, 0, 400), GCUT_OK);
+                assert_int_equal(gcut_graph_add_edge(g, id, id + 1, 300, 0), GCUT_OK);
+                if (n > 0)
+                    assert_int_equal(gcut_graph_add_edge(g, id, 0, 50, 50), GCUT_OK);
+            } else if (round > 0) {
+                change_tweights(g, &r, 1 + n / 10, caps == TU_CAPS_HUGE ? INT32_MAX / 4 : 1000);
+            }
+            const int flows = (round + i) % 3 == 0;
+            assert_int_equal(solve_bk(g, flows, res), GCUT_OK);
+            const int64_t flow = gcut_result_flow(res);
+            if (flow != tu_solve(g, "cpu-ref", NULL))
+                failures++;
+            if (round == 2)
+                assert_int_equal(tu_solve(g, "cpu-hipr", NULL), flow);
+            char label[96];
+            snprintf(label, sizeof label, "bk-kept-%s-%s-seed%llu-round%d", tu_family_name(fam),
+                     tu_caps_name(caps), (unsigned long long)seed, round);
+            if (tu_crosscheck(g, "cpu-bk", flows, 0, NULL, label)) {
+                fprintf(stderr, "FAILED: %s\n", label);
+                failures++;
+            }
+        }
+        gcut_result_free(res);
+        gcut_graph_free(g);
+    }
+    assert_int_equal(failures, 0);
+}
+
+static int cancel_in_search(const gcut_progress *p, void *user)
+{
+    int *calls = user;
+    /* The first call is the phase change, before the engine starts; the
+     * second comes from its main loop. */
+    return strcmp(p->phase, "solve") == 0 && ++*calls >= 2;
+}
+
+/* Solves that stop half-way (a cancel in the search, a time limit, bad
+ * parameters) leave the kept records for the next solve, which restores
+ * them: it is right, and so is a solve after a change of terminals. */
+static void test_kept_after_interrupt(void **state)
+{
+    (void)state;
+    gcut_graph *g = tall_grid(21, 100, 100, 100);
+    gcut_result *res;
+    assert_int_equal(gcut_result_new(&res), GCUT_OK);
+    const int64_t want = tu_solve(g, "cpu-ref", NULL);
+    for (int k = 0; k < 3; k++) {
+        gcut_solve_options opt;
+        gcut_solve_options_init(&opt);
+        opt.backend = "cpu-bk";
+        int calls = 0;
+        opt.progress = cancel_in_search;
+        opt.progress_user = &calls;
+        opt.progress_interval_ms = 1e-6;
+        assert_int_equal(gcut_solve(g, &opt, res), GCUT_ERR_INTERRUPTED);
+        assert_true(calls >= 2);
+        assert_int_equal(solve_params(g, "ts_limit=0", res), GCUT_ERR_INVALID);
+        assert_int_equal(solve_bk(g, k == 1, res), GCUT_OK);
+        assert_int_equal(gcut_result_flow(res), want);
+    }
+    assert_int_equal(tu_crosscheck(g, "cpu-bk", 1, 0, NULL, "bk-kept-after-cancel"), 0);
+    assert_int_equal(gcut_graph_set_tweights(g, 0, 0, 0), GCUT_OK);
+    assert_int_equal(gcut_graph_set_tweights(g, 99 * 100 + 5, 7000, 0), GCUT_OK);
+    assert_int_equal(tu_crosscheck(g, "cpu-bk", 0, 0, NULL, "bk-kept-after-change"), 0);
+    /* The basic interface goes the same way. */
+    int64_t flow;
+    const int64_t want2 = tu_solve(g, "cpu-ref", NULL);
+    assert_int_equal(gcut_graph_maxflow(g, "cpu-bk", &flow), GCUT_OK);
+    assert_int_equal(flow, want2);
+    assert_int_equal(gcut_graph_maxflow(g, "cpu-bk", &flow), GCUT_OK);
+    assert_int_equal(flow, want2);
+    /* Freezing again (nothing to build) and turning warm starts off leave
+     * cold cpu-bk solves as they were. */
+    assert_int_equal(gcut_graph_freeze(g), GCUT_OK);
+    assert_int_equal(gcut_graph_set_warm_start(g, 0), GCUT_OK);
+    assert_int_equal(tu_crosscheck(g, "cpu-bk", 0, 0, NULL, "bk-kept-frozen"), 0);
+    gcut_result_free(res);
+    gcut_graph_free(g);
+}
+
+/* Graphs with no nodes, no edges, or only self-loops and parallel edges,
+ * solved twice. */
+static void test_kept_degenerate(void **state)
+{
+    (void)state;
+    gcut_graph *g;
+    assert_int_equal(gcut_graph_new(&g, 0, 0), GCUT_OK);
+    for (int k = 0; k < 2; k++)
+        assert_int_equal(tu_solve(g, "cpu-bk", NULL), 0);
+    gcut_graph_free(g);
+    assert_int_equal(gcut_graph_new(&g, 3, 0), GCUT_OK);
+    assert_int_equal(gcut_graph_add_tweights(g, 0, 5, 2), GCUT_OK);
+    for (int k = 0; k < 2; k++)
+        assert_int_equal(tu_solve(g, "cpu-bk", NULL), 2);
+    assert_int_equal(gcut_graph_add_edge(g, 0, 0, 9, 9), GCUT_OK);
+    assert_int_equal(gcut_graph_add_edge(g, 0, 1, 1, 0), GCUT_OK);
+    assert_int_equal(gcut_graph_add_edge(g, 0, 1, 2, 0), GCUT_OK);
+    assert_int_equal(gcut_graph_add_tweights(g, 1, 0, 10), GCUT_OK);
+    for (int k = 0; k < 2; k++)
+        assert_int_equal(tu_crosscheck(g, "cpu-bk", 1, 0, NULL, "bk-kept-parallel"), 0);
+    assert_int_equal(tu_solve(g, "cpu-bk", NULL), 5);
+    gcut_graph_free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -230,6 +392,9 @@ int main(void)
         cmocka_unit_test(test_params),
         cmocka_unit_test(test_time_limit),
         cmocka_unit_test(test_stats),
+        cmocka_unit_test(test_kept_records),
+        cmocka_unit_test(test_kept_after_interrupt),
+        cmocka_unit_test(test_kept_degenerate),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

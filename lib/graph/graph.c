@@ -121,6 +121,12 @@ gcut_status gcut_graph_new(gcut_graph **out, int32_t num_nodes, int64_t edges_hi
         gcut_i_free(g);
         return GCUT_FAIL(GCUT_ERR_NOMEM, "cannot create the lock of a graph");
     }
+    if (pthread_mutex_init(&g->bk_lock, NULL) != 0) {
+        pthread_mutex_destroy(&g->layout_lock);
+        pthread_mutex_destroy(&g->kept_lock);
+        gcut_i_free(g);
+        return GCUT_FAIL(GCUT_ERR_NOMEM, "cannot create the lock of a graph");
+    }
     gcut_status st = reserve_nodes(g, num_nodes, __func__);
     if (st == GCUT_OK && edges_hint > 0)
         st = reserve_edges(g, edges_hint, __func__);
@@ -143,6 +149,8 @@ void gcut_i_graph_invalidate(gcut_graph *g)
     g->bcsr = NULL;
     gcut_i_rcsr_free(g->rcsr);
     g->rcsr = NULL;
+    gcut_i_bk_free(g->bk);
+    g->bk = NULL;
     gcut_i_eibfs_free(g->kept);
     g->kept = NULL;
     gcut_i_free(g->last_cut);
@@ -172,6 +180,7 @@ void gcut_graph_free(gcut_graph *g)
     gcut_i_free(g->cap_sink);
     pthread_mutex_destroy(&g->layout_lock);
     pthread_mutex_destroy(&g->kept_lock);
+    pthread_mutex_destroy(&g->bk_lock);
     gcut_i_free(g);
 }
 
@@ -216,7 +225,7 @@ gcut_status gcut_graph_add_edge(gcut_graph *g, int32_t u, int32_t v, int32_t cap
     g->ecap[g->m] = cap;
     g->erev[g->m] = rev_cap;
     g->m++;
-    if (g->bcsr || g->rcsr || g->last_cut)
+    if (g->bcsr || g->rcsr || g->bk || g->last_cut)
         gcut_i_graph_invalidate(g);
     return GCUT_OK;
 }

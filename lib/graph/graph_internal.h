@@ -59,6 +59,14 @@ struct gcut_graph {
     void *kept;
     int warm_off;
     pthread_mutex_t kept_lock;
+    /* cpu-bk's arc and node records (bk.c, gcut_i_bk_layout): part of the
+     * cached layouts, built in the layout stage of the first cpu-bk solve
+     * and dropped with the layouts; kept when only terminal capacities
+     * change (the records do not hold them). A solve holds bk_lock while it
+     * works on them (taken with trylock: a concurrent cpu-bk solve of the
+     * same graph that finds it taken uses records of its own). */
+    struct gcut_i_bk_store *bk;
+    pthread_mutex_t bk_lock;
     /* cut of the last gcut_graph_maxflow (basic interface) */
     uint8_t *last_cut;
     int32_t last_cut_n;
@@ -68,8 +76,8 @@ struct gcut_graph {
     int64_t q_terms;
 };
 
-/* Drop cached layouts, the kept engine state and the last cut (called on
- * every change of the structure). */
+/* Drop cached layouts (cpu-bk's records included), the kept engine state
+ * and the last cut (called on every change of the structure). */
 GCUT_HIDDEN void gcut_i_graph_invalidate(gcut_graph *g);
 
 /* Build (or return the cached) layout; `threads` as for the builders. */

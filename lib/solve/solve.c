@@ -45,13 +45,27 @@ gcut_status gcut_i_run_backend(gcut_graph *g, int32_t idx, const gcut_solve_opti
         else
             st = gcut_i_graph_rcsr(g, opt->threads, &p.rcsr);
     }
-    if (st != GCUT_OK)
+    /* cpu-bk's arc and node records are part of the graph's layouts: built
+     * here by its first solve (and timed as the layout), then kept with the
+     * BCSR. A concurrent cpu-bk solve of the same graph that finds them
+     * taken solves on records of its own. */
+    int bk_kept = 0;
+    if (st == GCUT_OK && be == &gcut_i_backend_bk && pthread_mutex_trylock(&g->bk_lock) == 0) {
+        bk_kept = 1;
+        st = gcut_i_bk_layout(&g->bk, &p);
+    }
+    if (st != GCUT_OK) {
+        if (bk_kept)
+            pthread_mutex_unlock(&g->bk_lock);
         return st;
+    }
     stats.build_ms = gcut_i_now_ms() - tb;
 
     uint8_t *cut = gcut_i_malloc_array(g->n, 1);
     int32_t *flows = opt->want_flows ? gcut_i_malloc_array(g->m, sizeof(int32_t)) : NULL;
     if (!cut || (opt->want_flows && !flows)) {
+        if (bk_kept)
+            pthread_mutex_unlock(&g->bk_lock);
         gcut_i_free(cut);
         gcut_i_free(flows);
         return GCUT_FAIL(GCUT_ERR_NOMEM, "cannot allocate the cut and flows of %d nodes",
@@ -66,6 +80,11 @@ gcut_status gcut_i_run_backend(gcut_graph *g, int32_t idx, const gcut_solve_opti
         if (st == GCUT_OK)
             st = gcut_i_eibfs_solve_kept(&g->kept, &p, opt, &sol);
         pthread_mutex_unlock(&g->kept_lock);
+    } else if (bk_kept) {
+        st = gcut_i_poll("solve", -1, NULL);
+        if (st == GCUT_OK)
+            st = gcut_i_bk_solve_kept(g->bk, &p, opt, &sol);
+        pthread_mutex_unlock(&g->bk_lock);
     } else {
         if (be->create)
             st = be->create(&state);

@@ -57,7 +57,19 @@
  *
  * Cost: O(m n^2 |C|) in the worst case (|C| the cut capacity); close to
  * linear on vision grids. Memory: 12 bytes per arc (besides the layout's
- * head array, read in place), 32 per node.
+ * head array, read in place) and 36 per node; 16 per arc kept with the
+ * graph's layouts.
+ *
+ * The records are part of the graph's layouts (gcut_i_bk_layout): filled
+ * from the BCSR in the layout stage of the first cpu-bk solve of a graph
+ * (gcut_solve times it as the layout build), kept with the BCSR and dropped
+ * with it. Every solve starts cold, from the capacities: a solve after the
+ * first restores them (bk_restore_arcs) on memory already faulted in,
+ * from the capacities and a copy of the sisters' kept with the records,
+ * without the fill's gather through the sister array. A solve that finds
+ * the records taken by a concurrent solve of the same graph (or is called
+ * without the graph, through the back-end table) fills records of its
+ * own, as every solve did before.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -481,19 +493,42 @@ static void bk_renumber_phases(bk_solver *s)
 
 /* ---------------------------------------------------------------- driver */
 
-/* Copy residuals, cancel min(cap_source, cap_sink) and plant the two
- * forests: every node with residual from the source is an active root of
- * S, every node with residual to the sink one of T. */
-static void bk_init(bk_solver *s, const gcut_problem *p)
+/* The arc records as the layout gives them: every residual its capacity,
+ * every mirror its sister's capacity (also written to rev0 unless NULL). */
+static void bk_fill_arcs(bk_rr *rr, uint32_t *rev0, const gcut_bcsr *b)
 {
-    const gcut_bcsr *b = p->bcsr;
-    bk_rr *const rr = s->rr;
     for (int64_t a = 0; a < b->m; a++) {
         rr[a].res = (uint32_t)b->cap[a];
         const int64_t sa = b->sister[a], d = sa - a;
         rr[a].rev = (uint32_t)b->cap[sa];
+        if (rev0)
+            rev0[a] = rr[a].rev;
         rr[a].sdiff = d > INT32_MIN && d <= INT32_MAX ? (int32_t)d : BK_FAR;
     }
+}
+
+/* Kept records that a solve has run on hold its residuals: every arc gets
+ * its capacity back, and its mirror the sister's, kept in rev0 when the
+ * records were filled (reading it through the sister would be a gather:
+ * on a power-law graph of 16 M arcs 0.25 s, against 0.03 s for the two
+ * streams). It writes every record, on memory already faulted in. Marking
+ * the nodes (or blocks of 64 nodes) a solve pushed through and restoring
+ * only their arcs was slower (bench/results/bk-2026-11-27h.md): on a
+ * vision grid those nodes are fewer than a fifth but everywhere, and the
+ * marks cost augmentations. */
+static void bk_restore_arcs(bk_rr *rr, const uint32_t *rev0, const gcut_bcsr *b)
+{
+    for (int64_t a = 0; a < b->m; a++) {
+        rr[a].res = (uint32_t)b->cap[a];
+        rr[a].rev = rev0[a];
+    }
+}
+
+/* Cancel min(cap_source, cap_sink) and plant the two forests: every node
+ * with residual from the source is an active root of S, every node with
+ * residual to the sink one of T. */
+static void bk_init_nodes(bk_solver *s, const gcut_problem *p)
+{
     s->qhead = s->qtail = BK_NONE;
     for (int32_t v = 0; v < s->n; v++) {
         bk_node *nv = &s->nodes[v];
@@ -572,41 +607,105 @@ gcut_status gcut_i_bk_parse_params(const char *str, int64_t max, int64_t *ts_lim
     return r < 0 ? GCUT_ERR_INVALID : GCUT_OK;
 }
 
-static gcut_status bk_solve(void *state, const gcut_problem *p, const gcut_solve_options *opt,
-                            gcut_solution *sol)
+/* The records a solve works on: the graph's kept ones (gcut_i_bk_layout)
+ * or fresh ones of one solve. */
+struct gcut_i_bk_store {
+    int32_t n;
+    int64_t m;
+    bk_rr *rr;
+    bk_node *nodes;
+    int32_t *orphans;
+    uint32_t *rev0; /* kept records: every arc's sister's capacity */
+    int state;      /* BK_FILLED, BK_USED or BK_PACKED */
+};
+
+/* The arc records as bk_fill_arcs left them; as a solve left them (to be
+ * restored); or spoilt by gcut_i_pack_residuals (per-edge flows), to be
+ * filled again. */
+enum { BK_FILLED = 0, BK_USED = 1, BK_PACKED = 2 };
+
+void gcut_i_bk_free(gcut_i_bk_store *st)
 {
-    (void)state;
+    if (!st)
+        return;
+    gcut_i_free(st->rr);
+    gcut_i_free(st->nodes);
+    gcut_i_free(st->orphans);
+    gcut_i_free(st->rev0);
+    gcut_i_free(st);
+}
+
+/* Allocate the records of a graph of n nodes and b->m arcs (with rev0 if
+ * `kept`) and fill the arcs (bk_fill_arcs); the nodes are written by every
+ * solve. */
+static gcut_status bk_store_alloc(gcut_i_bk_store *st, int32_t n, const gcut_bcsr *b, int kept)
+{
+    st->n = n;
+    st->m = b->m;
+    st->rr = gcut_i_malloc_array(b->m, sizeof(bk_rr));
+    st->nodes = gcut_i_malloc_array(n, sizeof(bk_node));
+    st->orphans = gcut_i_malloc_array(n, sizeof(int32_t));
+    st->rev0 = kept ? gcut_i_malloc_array(b->m, sizeof(uint32_t)) : NULL;
+    if ((b->m && (!st->rr || (kept && !st->rev0))) || (n && (!st->nodes || !st->orphans)))
+        return GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-bk: cannot allocate %d nodes and %lld arcs", (int)n,
+                         (long long)b->m);
+    gcut_i_advise_huge(st->rr, (size_t)b->m * sizeof(bk_rr));
+    gcut_i_advise_huge(st->nodes, (size_t)n * sizeof(bk_node));
+    bk_fill_arcs(st->rr, st->rev0, b);
+    return GCUT_OK;
+}
+
+gcut_status gcut_i_bk_layout(gcut_i_bk_store **kept, const gcut_problem *p)
+{
+    const gcut_bcsr *b = p->bcsr;
+    if (*kept && (*kept)->n == p->num_nodes && (*kept)->m == b->m)
+        return GCUT_OK;
+    gcut_i_bk_free(*kept);
+    *kept = NULL;
+    gcut_i_bk_store *st = gcut_i_calloc(1, sizeof *st);
+    if (!st)
+        return GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-bk: cannot allocate its records");
+    gcut_status r = bk_store_alloc(st, p->num_nodes, b, 1);
+    if (r != GCUT_OK) {
+        gcut_i_bk_free(st);
+        return r;
+    }
+    *kept = st;
+    return GCUT_OK;
+}
+
+/* One solve on the records of st: the graph's kept ones or fresh ones of
+ * this solve (state BK_FILLED). t0: when the solve began. */
+static gcut_status bk_solve_on(gcut_i_bk_store *st, const gcut_problem *p,
+                               const gcut_solve_options *opt, gcut_solution *sol, double t0)
+{
     const gcut_bcsr *b = p->bcsr;
     const int32_t n = p->num_nodes;
-    double t0 = gcut_i_now_ms();
     bk_solver s;
     memset(&s, 0, sizeof s);
     int64_t ts_limit;
-    gcut_status st = gcut_i_bk_parse_params(opt->params, INT32_MAX, &ts_limit);
+    gcut_status r = gcut_i_bk_parse_params(opt->params, INT32_MAX, &ts_limit);
+    if (r != GCUT_OK)
+        return r;
     s.time_limit = (int32_t)ts_limit;
-    if (st != GCUT_OK)
-        return st;
     s.n = n;
     s.first = b->first;
     s.head = b->head;
     s.sister = b->sister;
-    s.rr = gcut_i_malloc_array(b->m, sizeof(bk_rr));
-    s.nodes = gcut_i_malloc_array(n, sizeof(bk_node));
-    s.orphans = gcut_i_malloc_array(n, sizeof(int32_t));
-    if ((b->m && !s.rr) || (n && (!s.nodes || !s.orphans))) {
-        st = GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-bk: cannot allocate %d nodes and %lld arcs", (int)n,
-                       (long long)b->m);
-        goto fail;
-    }
-    gcut_i_advise_huge(s.rr, (size_t)b->m * sizeof(bk_rr));
-    gcut_i_advise_huge(s.nodes, (size_t)n * sizeof(bk_node));
-    bk_init(&s, p);
+    s.rr = st->rr;
+    s.nodes = st->nodes;
+    s.orphans = st->orphans;
+    if (st->state == BK_PACKED)
+        bk_fill_arcs(st->rr, NULL, b);
+    else if (st->state == BK_USED)
+        bk_restore_arcs(st->rr, st->rev0, b);
+    st->state = BK_USED;
+    bk_init_nodes(&s, p);
     sol->stats->init_ms = gcut_i_now_ms() - t0;
 
     t0 = gcut_i_now_ms();
-    st = bk_run(&s);
-    if (st != GCUT_OK)
-        goto fail;
+    if ((r = bk_run(&s)) != GCUT_OK)
+        return r;
     sol->stats->solve_ms = gcut_i_now_ms() - t0;
     sol->stats->augmentations = s.augmentations;
     sol->stats->pushes = s.path_arcs;
@@ -616,28 +715,52 @@ static gcut_status bk_solve(void *state, const gcut_problem *p, const gcut_solve
     /* The canonical cut is T: at the end T is exactly the set of nodes
      * that reach the sink in the residual graph (see the invariants at the
      * top), so it is read off the trees with no search. */
-    if ((st = gcut_i_poll("cut", -1, NULL)) != GCUT_OK)
-        goto fail;
+    if ((r = gcut_i_poll("cut", -1, NULL)) != GCUT_OK)
+        return r;
     t0 = gcut_i_now_ms();
     for (int32_t v = 0; v < n; v++)
         sol->cut[v] = s.nodes[v].tree == BK_T ? GCUT_SINK : GCUT_SOURCE;
     sol->stats->cut_ms = gcut_i_now_ms() - t0;
     if (sol->edge_flows) {
-        if ((st = gcut_i_poll("flows", -1, NULL)) != GCUT_OK)
-            goto fail;
+        if ((r = gcut_i_poll("flows", -1, NULL)) != GCUT_OK)
+            return r;
         t0 = gcut_i_now_ms();
-        /* The residuals, packed into the front of the arc records. */
+        /* The residuals, packed into the front of the arc records: kept
+         * ones are filled again by the next solve. */
+        st->state = BK_PACKED;
         const uint32_t *res =
             gcut_i_pack_residuals(s.rr, sizeof(bk_rr), offsetof(bk_rr, res), b->m);
         gcut_i_edge_flows_from_residual(b, res, p->num_edges, sol->edge_flows);
         sol->stats->flow_ms = gcut_i_now_ms() - t0;
     }
     sol->flow = s.flow;
-fail:
-    gcut_i_free(s.rr);
-    gcut_i_free(s.nodes);
-    gcut_i_free(s.orphans);
-    return st;
+    return GCUT_OK;
+}
+
+gcut_status gcut_i_bk_solve_kept(gcut_i_bk_store *kept, const gcut_problem *p,
+                                 const gcut_solve_options *opt, gcut_solution *sol)
+{
+    return bk_solve_on(kept, p, opt, sol, gcut_i_now_ms());
+}
+
+static gcut_status bk_solve(void *state, const gcut_problem *p, const gcut_solve_options *opt,
+                            gcut_solution *sol)
+{
+    (void)state;
+    const double t0 = gcut_i_now_ms();
+    int64_t ts_limit;
+    gcut_status r = gcut_i_bk_parse_params(opt->params, INT32_MAX, &ts_limit);
+    if (r != GCUT_OK)
+        return r;
+    gcut_i_bk_store st;
+    memset(&st, 0, sizeof st);
+    r = bk_store_alloc(&st, p->num_nodes, p->bcsr, 0);
+    if (r == GCUT_OK)
+        r = bk_solve_on(&st, p, opt, sol, t0);
+    gcut_i_free(st.rr);
+    gcut_i_free(st.nodes);
+    gcut_i_free(st.orphans);
+    return r;
 }
 
 const gcut_backend gcut_i_backend_bk = GCUT_BACKEND_ASSIGN(

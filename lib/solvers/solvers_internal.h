@@ -27,6 +27,19 @@ GCUT_HIDDEN gcut_status gcut_i_eibfs_solve_kept(void **kept, const gcut_problem 
                                                 const gcut_solve_options *opt, gcut_solution *sol);
 GCUT_HIDDEN void gcut_i_eibfs_free(void *kept);
 
+/* cpu-bk's records on general graphs (bk.c), kept with the graph's
+ * layouts (graph.c) so that its solves do not fill them again: built by
+ * gcut_i_bk_layout from the BCSR in the layout stage of the first cpu-bk
+ * solve (nothing when *kept already matches p), used by
+ * gcut_i_bk_solve_kept, which leaves them for the next solve of the same
+ * structure, and freed with the layouts. 16 bytes per arc and 36 per node.
+ * gcut_i_bk_free(NULL) is a no-op. */
+typedef struct gcut_i_bk_store gcut_i_bk_store;
+GCUT_HIDDEN gcut_status gcut_i_bk_layout(gcut_i_bk_store **kept, const gcut_problem *p);
+GCUT_HIDDEN gcut_status gcut_i_bk_solve_kept(gcut_i_bk_store *kept, const gcut_problem *p,
+                                             const gcut_solve_options *opt, gcut_solution *sol);
+GCUT_HIDDEN void gcut_i_bk_free(gcut_i_bk_store *kept);
+
 /* cpu-bk on grids (bk_grid.c): its kept state and its solve_grid. The state
  * is also what cpu-bk's graph solves get (and ignore). */
 /* cpu-bk's settings (bk.c), shared by its graph and grid engines. */
