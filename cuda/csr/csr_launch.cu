@@ -254,6 +254,23 @@ gcut_status dl_alloc(void **ptr, size_t bytes, const char *what)
     return GCUT_OK;
 }
 
+/* One device allocation carved into arrays: `carve` takes them from a
+ * Carver twice, first to size the block, then, once it is allocated, to
+ * hand out the pointers, so that size and layout cannot disagree. */
+template <typename F>
+gcut_status dl_carve(void **buf, const char *what, F carve)
+{
+    Carver size;
+    carve(size);
+    gcut_status rc = dl_alloc(buf, size.off, what);
+    if (rc != GCUT_OK)
+        return rc;
+    Carver c;
+    c.base = (char *)*buf;
+    carve(c);
+    return GCUT_OK;
+}
+
 /* Upload the edges, count the arcs (L->m) and reserve the sorts' memory. */
 gcut_status dl_begin(gcut_cu_csr_state *s, const gcut_problem *p, DevLayout *L)
 {
@@ -283,10 +300,7 @@ gcut_status dl_begin(gcut_cu_csr_state *s, const gcut_problem *p, DevLayout *L)
         L->scan_bytes = b[0] > b[1] ? b[0] : b[1];
         L->scan_bytes = b[2] > L->scan_bytes ? b[2] : L->scan_bytes;
     }
-    Carver plan;
-    for (int pass = 0; pass < 2; pass++) {
-        Carver c;
-        c.base = (char *)L->buf_e;
+    gcut_status rc = dl_carve(&L->buf_e, "edges", [&](Carver &c) {
         L->eu = c.take<int32_t>(ne);
         L->ev = c.take<int32_t>(ne);
         L->ecap = c.take<int32_t>(ne);
@@ -296,13 +310,9 @@ gcut_status dl_begin(gcut_cu_csr_state *s, const gcut_problem *p, DevLayout *L)
         L->per_node = c.take<uint32_t>((size_t)L->n + 1);
         L->max_deg = c.take<unsigned long long>(1);
         L->scan_tmp = c.take<char>(L->scan_bytes);
-        if (pass == 0) {
-            plan = c;
-            gcut_status rc = dl_alloc(&L->buf_e, plan.off, "edges");
-            if (rc != GCUT_OK)
-                return rc;
-        }
-    }
+    });
+    if (rc != GCUT_OK)
+        return rc;
     const double t0 = gcut_cu_now();
     if (ne > 0) {
         const int32_t *src[4] = {p->edge_u, p->edge_v, p->edge_cap, p->edge_rev_cap};
@@ -349,21 +359,15 @@ gcut_status dl_begin(gcut_cu_csr_state *s, const gcut_problem *p, DevLayout *L)
     L->sort_bytes = b1 > b2 ? b1 : b2;
     L->sort_bytes = b3 > L->sort_bytes ? b3 : L->sort_bytes;
     const size_t m = (size_t)L->m;
-    for (int pass = 0; pass < 2; pass++) {
-        Carver c;
-        c.base = (char *)L->buf_s;
+    rc = dl_carve(&L->buf_s, "sorts", [&](Carver &c) {
         L->keys0 = c.take<uint32_t>(m);
         L->keys1 = c.take<uint32_t>(m);
         L->codes0 = c.take<unsigned long long>(m);
         L->codes1 = c.take<unsigned long long>(m);
         L->sort_tmp = c.take<char>(L->sort_bytes);
-        if (pass == 0) {
-            plan = c;
-            gcut_status rc = dl_alloc(&L->buf_s, plan.off, "sorts");
-            if (rc != GCUT_OK)
-                return rc;
-        }
-    }
+    });
+    if (rc != GCUT_OK)
+        return rc;
     L->build_ms = gcut_cu_now() - t1;
     return GCUT_OK;
 }
@@ -483,16 +487,17 @@ void host_rcsr_free(HostRcsr *h)
     memset(h, 0, sizeof *h);
 }
 
-gcut_status dl_to_host_inner(gcut_cu_csr_state *s, DevLayout *L, HostRcsr *h, void *dbuf)
+/* The arrays of a layout with 64-bit offsets on the device. */
+struct DevRcsr64 {
+    long long *row, *rrow, *rmap;
+    int32_t *col, *cap, *rcol;
+};
+
+gcut_status dl_to_host_inner(gcut_cu_csr_state *s, DevLayout *L, const DevRcsr64 &d, HostRcsr *h)
 {
     cudaStream_t st = s->stream;
     const size_t n1 = (size_t)L->n + 1, m = (size_t)L->m;
-    Carver c;
-    c.base = (char *)dbuf;
-    long long *row = c.take<long long>(n1), *rrow = c.take<long long>(n1);
-    long long *rmap = c.take<long long>(m);
-    int32_t *col = c.take<int32_t>(m), *cap = c.take<int32_t>(m), *rcol = c.take<int32_t>(m);
-    gcut_status rc = dl_build<long long>(s, L, row, col, cap, rrow, rcol, rmap);
+    gcut_status rc = dl_build<long long>(s, L, d.row, d.col, d.cap, d.rrow, d.rcol, d.rmap);
     if (rc != GCUT_OK)
         return rc;
     void *(*alloc)(size_t) = gcut_cu_host->malloc_fn;
@@ -507,14 +512,14 @@ gcut_status dl_to_host_inner(gcut_cu_csr_state *s, DevLayout *L, HostRcsr *h, vo
     if (!h->row || !h->rrow || !h->rmap || !h->edge || !h->col || !h->cap || !h->rcol)
         return GCUT_CU_FAIL(GCUT_ERR_NOMEM, "cuda-csr: cannot allocate the layout of %lld arcs "
                             "on the host", (long long)m);
-    GCUT_CUDA_CHECK(cudaMemcpyAsync(h->row, row, n1 * 8, cudaMemcpyDeviceToHost, st));
-    GCUT_CUDA_CHECK(cudaMemcpyAsync(h->rrow, rrow, n1 * 8, cudaMemcpyDeviceToHost, st));
+    GCUT_CUDA_CHECK(cudaMemcpyAsync(h->row, d.row, n1 * 8, cudaMemcpyDeviceToHost, st));
+    GCUT_CUDA_CHECK(cudaMemcpyAsync(h->rrow, d.rrow, n1 * 8, cudaMemcpyDeviceToHost, st));
     if (m > 0) {
-        GCUT_CUDA_CHECK(cudaMemcpyAsync(h->rmap, rmap, m * 8, cudaMemcpyDeviceToHost, st));
+        GCUT_CUDA_CHECK(cudaMemcpyAsync(h->rmap, d.rmap, m * 8, cudaMemcpyDeviceToHost, st));
         GCUT_CUDA_CHECK(cudaMemcpyAsync(h->edge, L->codes1, m * 8, cudaMemcpyDeviceToHost, st));
-        GCUT_CUDA_CHECK(cudaMemcpyAsync(h->col, col, m * 4, cudaMemcpyDeviceToHost, st));
-        GCUT_CUDA_CHECK(cudaMemcpyAsync(h->cap, cap, m * 4, cudaMemcpyDeviceToHost, st));
-        GCUT_CUDA_CHECK(cudaMemcpyAsync(h->rcol, rcol, m * 4, cudaMemcpyDeviceToHost, st));
+        GCUT_CUDA_CHECK(cudaMemcpyAsync(h->col, d.col, m * 4, cudaMemcpyDeviceToHost, st));
+        GCUT_CUDA_CHECK(cudaMemcpyAsync(h->cap, d.cap, m * 4, cudaMemcpyDeviceToHost, st));
+        GCUT_CUDA_CHECK(cudaMemcpyAsync(h->rcol, d.rcol, m * 4, cudaMemcpyDeviceToHost, st));
     }
     GCUT_CUDA_CHECK(cudaStreamSynchronize(st));
     h->view = (gcut_rcsr){L->n, L->m, h->row, h->col, h->cap, h->rrow, h->rcol, h->rmap, h->edge};
@@ -525,19 +530,20 @@ gcut_status dl_to_host(gcut_cu_csr_state *s, DevLayout *L, HostRcsr *h)
 {
     memset(h, 0, sizeof *h);
     const size_t n1 = (size_t)L->n + 1, m = (size_t)L->m;
-    Carver c;
-    (void)c.take<long long>(n1);
-    (void)c.take<long long>(n1);
-    (void)c.take<long long>(m);
-    (void)c.take<int32_t>(m);
-    (void)c.take<int32_t>(m);
-    (void)c.take<int32_t>(m);
+    DevRcsr64 d;
     void *dbuf = nullptr;
-    gcut_status rc = dl_alloc(&dbuf, c.off, "copy for the host");
-    if (rc != GCUT_OK)
-        return rc;
-    rc = dl_to_host_inner(s, L, h, dbuf);
-    (void)cudaFree(dbuf);
+    gcut_status rc = dl_carve(&dbuf, "copy for the host", [&](Carver &c) {
+        d.row = c.take<long long>(n1);
+        d.rrow = c.take<long long>(n1);
+        d.rmap = c.take<long long>(m);
+        d.col = c.take<int32_t>(m);
+        d.cap = c.take<int32_t>(m);
+        d.rcol = c.take<int32_t>(m);
+    });
+    if (rc == GCUT_OK)
+        rc = dl_to_host_inner(s, L, d, h);
+    if (dbuf)
+        (void)cudaFree(dbuf);
     if (rc != GCUT_OK)
         host_rcsr_free(h);
     return rc;
