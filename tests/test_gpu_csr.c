@@ -542,6 +542,92 @@ static void test_instances(void **state)
     assert_int_equal(failures, 0);
 }
 
+/* ------------------------------------------------ the finish on the host */
+
+/*
+ * finish=N hands phase I over to the host (cuda/csr/csr_finish.c) once a
+ * relabel cycle counts at most N active vertices: with N = INT32_MAX right
+ * after the first cycle, so that the host takes a preflow in the middle of
+ * the work. Every random family, both drivers, variant tc, the core's
+ * layout and the device's, flows on and off (phase II then runs on the
+ * device from the host's state), against cpu-ref; and a log sink checks
+ * that the hand-over happened.
+ */
+static int g_handoffs;
+
+static void count_handoffs(void *user, gcut_log_level level, const char *msg)
+{
+    (void)user;
+    (void)level;
+    if (strstr(msg, "finished on the host"))
+        g_handoffs++;
+}
+
+static void test_finish_on_host(void **state)
+{
+    (void)state;
+    static const char *const params[] = {
+        "finish=2147483647",
+        "finish=2147483647,driver=host",
+        "finish=2147483647,variant=tc",
+        "finish=2147483647,relabel_rounds=1",
+        "finish=16",
+        "finish=off",
+    };
+    const int np = (int)(sizeof params / sizeof params[0]);
+    int failures = 0, cases = 0;
+    const int count = g_quick >= 2 ? TU_FAMILY_COUNT : tu_scaled(6 * TU_FAMILY_COUNT);
+    for (int i = 0; i < count && failures < 5; i++, cases++) {
+        const tu_family fam = (tu_family)(i % TU_FAMILY_COUNT);
+        const tu_caps caps = (tu_caps)((i / TU_FAMILY_COUNT) % TU_CAPS_COUNT);
+        const int32_t size = i % 4 == 0 ? 2000 : i % 4 == 1 ? 300 : 40;
+        const uint64_t seed = 130363ull * (uint64_t)i + 5;
+        gcut_graph *g = tu_random_graph(seed, fam, caps, size);
+        char label[128];
+        snprintf(label, sizeof label, "finish-%s-%s-seed%llu", tu_family_name(fam),
+                 tu_caps_name(caps), (unsigned long long)seed);
+        answer ref;
+        reference(g, &ref);
+        int bad = 0;
+        for (int k = 0; k < np; k++)
+            bad += gpu_agrees(g, &ref, params[k], (i + k) % 2, label);
+        const gcut_rcsr *r = NULL;
+        assert_int_equal(gcut_i_graph_rcsr(g, 1, &r), GCUT_OK); /* the core's layout now */
+        bad += gpu_agrees(g, &ref, "finish=2147483647", 1, label);
+        bad += gpu_agrees(g, &ref, "finish=2147483647,driver=host", 0, label);
+        free(ref.cut);
+        failures += bad != 0;
+        gcut_graph_free(g);
+    }
+    /* A long path: many cycles, the hand-over logged once per solve. */
+    gcut_graph *g = make_path(g_quick ? 500 : 20000, 21);
+    answer ref;
+    reference(g, &ref);
+    gcut_solve_options opt;
+    gcut_solve_options_init(&opt);
+    opt.backend = "cuda-csr";
+    opt.params = "finish=2147483647";
+    opt.verbosity = 1;
+    opt.log = count_handoffs;
+    gcut_result *res;
+    assert_int_equal(gcut_result_new(&res), GCUT_OK);
+    g_handoffs = 0;
+    assert_int_equal(gcut_solve(g, &opt, res), GCUT_OK);
+    assert_int_equal(gcut_result_flow(res), ref.flow);
+    assert_memory_equal(gcut_result_cut(res), ref.cut, (size_t)gcut_graph_num_nodes(g));
+    assert_int_equal(g_handoffs, 1);
+    opt.params = "finish=off";
+    g_handoffs = 0;
+    assert_int_equal(gcut_solve(g, &opt, res), GCUT_OK);
+    assert_int_equal(g_handoffs, 0);
+    gcut_result_free(res);
+    free(ref.cut);
+    gcut_graph_free(g);
+    printf("# finish on the host: %d random graphs, %d settings each: %d failing\n", cases,
+           np + 2, failures);
+    assert_int_equal(failures, 0);
+}
+
 /* ------------------------------------------------------ options, errors */
 
 static gcut_status solve_with(gcut_graph *g, const char *params, double limit, gcut_stats *stats)
@@ -584,6 +670,11 @@ static void test_params(void **state)
     assert_int_equal(solve_with(g, "variant=bcsr,group=3", 0, NULL), GCUT_ERR_INVALID);
     assert_int_equal(solve_with(g, "variant=bcsr,driver=host", 0, NULL), GCUT_OK);
     assert_int_equal(solve_with(g, "layout=host", 0, NULL), GCUT_ERR_INVALID);
+    assert_int_equal(solve_with(g, "finish=0", 0, NULL), GCUT_ERR_INVALID);
+    assert_int_equal(solve_with(g, "finish=some", 0, NULL), GCUT_ERR_INVALID);
+    assert_int_equal(solve_with(g, "finish=off", 0, NULL), GCUT_OK);
+    assert_int_equal(solve_with(g, "finish=auto", 0, NULL), GCUT_OK);
+    assert_int_equal(solve_with(g, "finish=1,variant=bcsr", 0, NULL), GCUT_OK); /* not on bcsr */
     assert_int_equal(solve_with(g, "layout=device", 0, NULL), GCUT_OK);
     /* Nothing to compare with: the graph holds no layout of the core's. */
     assert_int_equal(solve_with(g, "layout=check", 0, NULL), GCUT_ERR_INVALID);
@@ -619,6 +710,7 @@ static void test_stats_and_timeout(void **state)
            (long long)st.relabels, st.init_ms, st.solve_ms, st.cut_ms, st.transfer_ms);
     assert_int_equal(solve_with(g, NULL, 1e-7, NULL), GCUT_ERR_TIMEOUT);
     assert_int_equal(solve_with(g, "driver=host", 1e-7, NULL), GCUT_ERR_TIMEOUT);
+    assert_int_equal(solve_with(g, "finish=2147483647", 1e-7, NULL), GCUT_ERR_TIMEOUT);
     gcut_graph_free(g);
 }
 
@@ -645,6 +737,7 @@ int main(void)
         cmocka_unit_test(test_shapes),
         cmocka_unit_test(test_random_families),
         cmocka_unit_test(test_device_layout),
+        cmocka_unit_test(test_finish_on_host),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

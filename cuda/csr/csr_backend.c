@@ -29,6 +29,12 @@
  *                        compared with the core's arc for arc, failing
  *                        with GCUT_ERR_INTERNAL where they differ (tests;
  *                        GCUT_ERR_INVALID when the graph holds none)
+ *   finish=auto|off|N    phase I's tail on the host (csr_finish.c): once a
+ *                        relabel cycle counts at most N active vertices,
+ *                        the residual state is copied back and sequential
+ *                        highest-label push-relabel finishes it; auto: the
+ *                        rule of csr_tuning.h (GCUT_CSR_FINISH_*); not
+ *                        with variant=bcsr
  */
 #include <stdlib.h>
 #include <string.h>
@@ -88,6 +94,7 @@ static gcut_status parse_params(const char *params, gcut_cu_csr_params *prm)
     prm->batch = 0;
     prm->driver = GCUT_CU_CSR_DRIVER_AUTO;
     prm->layout = GCUT_CU_CSR_LAYOUT_AUTO;
+    prm->finish = -1;
     gcut_param it;
     int r;
     while ((r = h->param_next(&params, who, &it)) > 0) {
@@ -131,10 +138,19 @@ static gcut_status parse_params(const char *params, gcut_cu_csr_params *prm)
                 return h->fail(GCUT_ERR_INVALID, who, "layout=%s: want auto, device or check",
                                it.value);
             prm->layout = layout_of[k];
+        } else if (strcmp(it.key, "finish") == 0) {
+            if (strcmp(it.value, "auto") == 0) {
+                prm->finish = -1;
+            } else if (strcmp(it.value, "off") == 0) {
+                prm->finish = 0;
+            } else {
+                st = h->param_int(&it, who, 1, INT32_MAX, &iv);
+                prm->finish = iv;
+            }
         } else {
             return h->param_unknown(&it, who,
                                     "variant, group, relabel_rounds, relabel_freq, batch, driver, "
-                                    "layout");
+                                    "layout, finish");
         }
         if (st != GCUT_OK)
             return st;

@@ -52,6 +52,10 @@ typedef struct gcut_cu_csr_params {
     int32_t batch;          /* rounds launched between two host checks; 0 = default */
     gcut_cu_csr_driver driver;
     gcut_cu_csr_layout layout;
+    /* Phase I's finish on the host (csr_finish.c): hand over once a relabel
+     * cycle counts at most this many active vertices; 0 = never, -1 = the
+     * default rule (csr_tuning.h). */
+    int64_t finish;
 } gcut_cu_csr_params;
 
 /* Persistent engine state (CONTRIBUTING.md rule 23): the stream, the workspace

@@ -34,6 +34,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "csr/csr_finish.h"
 #include "csr/csr_internal.h"
 #include "csr/csr_kernels.cuh"
 #include "csr/csr_layout.cuh"
@@ -601,7 +602,23 @@ struct Engine {
     int64_t rounds, global_relabels;
     int64_t tail_rounds;   /* rounds run by the single-block tail kernel */
     double relabel_ms;     /* host time spent in global relabels */
+    int64_t finish_at;     /* phase I: hand over to the host at this many active (0: never) */
+    int64_t finish_cycles; /* ... and not before this relabel cycle */
+    bool handoff;          /* phase I stopped for the finish on the host */
+    int64_t finish_pushes, finish_relabels; /* the host's share of the counters */
 };
+
+/* After a relabel cycle of phase `phase` (the cycle-th of the phase) that
+ * counted `active` vertices: is it time for the finish on the host? */
+template <typename Idx>
+bool hand_over(Engine<Idx> &E, int phase, int64_t cycle, uint32_t active)
+{
+    if (phase != 1 || E.finish_at <= 0 || cycle < E.finish_cycles ||
+        (int64_t)active > E.finish_at)
+        return false;
+    E.handoff = true;
+    return true;
+}
 
 /* The only device-to-host traffic while a phase runs: the 64-byte control
  * block, into pinned memory. It also synchronises the stream: the host
@@ -828,7 +845,7 @@ gcut_status run_phase(Engine<Idx> &E, int32_t *term, int phase)
     gcut_status st = global_relabel(E);
     if (st != GCUT_OK)
         return st;
-    while (E.s->h_ctl->active > 0) {
+    for (int64_t cycle = 1; E.s->h_ctl->active > 0; cycle++) {
         /* A BFS costs about one launch (or one block barrier) per level:
          * on deep graphs relabel no more often than once per BFS depth of
          * rounds, so that relabelling stays a fraction of the work. */
@@ -887,6 +904,8 @@ gcut_status run_phase(Engine<Idx> &E, int32_t *term, int phase)
                           "with excess",
                           phase, E.round, (long long)E.global_relabels, E.s->h_ctl->active,
                           E.s->h_ctl->excess_nodes);
+        if (E.s->h_ctl->active > 0 && hand_over(E, phase, cycle + 1, E.s->h_ctl->active))
+            return GCUT_OK;
         st = check_time(E);
         if (st != GCUT_OK)
             return st;
@@ -922,7 +941,7 @@ gcut_status run_phase_coop(Engine<Idx> &E, int32_t *term, int phase)
     E.A.term = term;
     const void *kernel = cycle_kernel_of<Idx>(E.group);
     const double t_phase = gcut_cu_now();
-    for (;;) {
+    for (int64_t cycle = 1;; cycle++) {
         const double t0 = gcut_cu_now();
         gcut_csr::CycleParams P;
         P.round = E.round;
@@ -948,7 +967,7 @@ gcut_status run_phase_coop(Engine<Idx> &E, int32_t *term, int phase)
                           "excess, now round %u, %.2f ms into the phase",
                           phase, (long long)E.global_relabels, c->bfs_level, c->active,
                           c->excess_nodes, E.round, gcut_cu_now() - t_phase);
-        if (c->active == 0)
+        if (c->active == 0 || hand_over(E, phase, cycle, c->active))
             return GCUT_OK;
         if ((rc = check_time(E)) != GCUT_OK)
             return rc;
@@ -988,6 +1007,163 @@ int auto_group(int32_t n, int64_t m, int64_t max_deg)
 
 /* Solve p on the layout g (the core's, or the host copy variant=bcsr
  * builds on), or, when g is NULL, on the device layout L (dl_begin done). */
+/* Host memory of the finish on the host, freed together. */
+struct FinishHost {
+    void *part[9];
+    int count;
+};
+
+void *fh_take(FinishHost &H, size_t bytes)
+{
+    void *q = gcut_cu_host->malloc_fn(bytes > 0 ? bytes : 1);
+    if (q)
+        H.part[H.count++] = q;
+    return q;
+}
+
+void fh_free(FinishHost &H)
+{
+    for (int k = 0; k < H.count; k++)
+        gcut_cu_host->free_fn(H.part[k]);
+    H.count = 0;
+}
+
+struct FinishPoll {
+    const gcut_solve_options *opt;
+};
+
+gcut_status finish_poll(void *ctx, int64_t remaining)
+{
+    return gcut_cu_poll(((const FinishPoll *)ctx)->opt, "solve", remaining, "active nodes");
+}
+
+/*
+ * Phase I's finish on the host (csr_finish.c): copy the residual state back
+ * (the flows, excesses and sink residuals; the layout too when it was built
+ * on the device), run sequential push-relabel to a maximum preflow, write
+ * the canonical cut into sol->cut and the flow value into *flow. When the
+ * flows are asked for, the state goes back up for phase II on the device.
+ */
+template <typename Idx>
+gcut_status finish_on_host(Engine<Idx> &E, const gcut_problem *p, const gcut_rcsr *g,
+                           int64_t m, int64_t sink_total, bool flows_next, gcut_solution *sol,
+                           int64_t *flow)
+{
+    cudaStream_t st = E.s->stream;
+    const int32_t n = p->num_nodes;
+    const size_t n1 = (size_t)n + 1, mm = (size_t)m;
+    gcut_status rc = gcut_cu_poll(E.opt, "solve", -1, "active nodes");
+    if (rc != GCUT_OK)
+        return rc;
+    FinishHost H;
+    memset(&H, 0, sizeof H);
+    const double t0 = gcut_cu_now();
+    int32_t *fl = (int32_t *)fh_take(H, mm * sizeof(int32_t));
+    int64_t *ex = (int64_t *)fh_take(H, (size_t)n * sizeof(int64_t));
+    int32_t *term = (int32_t *)fh_take(H, (size_t)n * sizeof(int32_t));
+    gcut_cu_finish_graph fg;
+    memset(&fg, 0, sizeof fg);
+    fg.n = n;
+    fg.m = m;
+    if (g) {
+        fg.idx32 = 0;
+        fg.row = g->row;
+        fg.rrow = g->rrow;
+        fg.rmap = g->rmap;
+        fg.col = g->col;
+        fg.cap = g->cap;
+        fg.rcol = g->rcol;
+    } else {
+        fg.idx32 = sizeof(Idx) == sizeof(uint32_t);
+        fg.row = fh_take(H, n1 * sizeof(Idx));
+        fg.rrow = fh_take(H, n1 * sizeof(Idx));
+        fg.rmap = fh_take(H, mm * sizeof(Idx));
+        fg.col = (const int32_t *)fh_take(H, mm * sizeof(int32_t));
+        fg.cap = (const int32_t *)fh_take(H, mm * sizeof(int32_t));
+        fg.rcol = (const int32_t *)fh_take(H, mm * sizeof(int32_t));
+    }
+    if (H.count != (g ? 3 : 9)) {
+        fh_free(H);
+        return GCUT_CU_FAIL(GCUT_ERR_NOMEM, "cuda-csr: cannot allocate the host's copy of the "
+                            "residual state (%d nodes, %lld arcs)", (int)n, (long long)m);
+    }
+    /* Copies in order on the stream; the first error stops the rest and
+     * is reported after the synchronisation (nothing is leaked). */
+    cudaError_t err = cudaSuccess;
+    auto copy = [&](void *dst, const void *src, size_t bytes, cudaMemcpyKind kind) {
+        if (err == cudaSuccess && bytes > 0)
+            err = cudaMemcpyAsync(dst, src, bytes, kind, st);
+    };
+    const cudaMemcpyKind down = cudaMemcpyDeviceToHost, up = cudaMemcpyHostToDevice;
+    /* Excesses are 64-bit two's complement on the device; a preflow's are
+     * never negative. */
+    copy(ex, E.A.excess, (size_t)n * 8, down);
+    copy(term, E.sinkres, (size_t)n * 4, down);
+    copy(fl, E.A.flow, mm * 4, down);
+    if (!g) {
+        copy((void *)fg.row, E.A.row, n1 * sizeof(Idx), down);
+        copy((void *)fg.rrow, E.A.rrow, n1 * sizeof(Idx), down);
+        copy((void *)fg.rmap, E.A.rmap, mm * sizeof(Idx), down);
+        copy((void *)fg.col, E.A.col, mm * 4, down);
+        copy((void *)fg.cap, E.A.cap, mm * 4, down);
+        copy((void *)fg.rcol, E.A.rcol, mm * 4, down);
+    }
+    if (err == cudaSuccess)
+        err = cudaStreamSynchronize(st);
+    if (err != cudaSuccess) {
+        fh_free(H);
+        return gcut_cu_fail(err, __func__, "copying the residual state back", __FILE__, __LINE__);
+    }
+    const double t1 = gcut_cu_now();
+    E.transfer_ms += t1 - t0;
+    FinishPoll fp = {E.opt};
+    gcut_cu_finish_env env;
+    memset(&env, 0, sizeof env);
+    env.alloc = gcut_cu_host->malloc_fn;
+    env.release = gcut_cu_host->free_fn;
+    env.poll = finish_poll;
+    env.ctx = &fp;
+    env.max_pushes = -1;
+    gcut_cu_finish_stats fs;
+    rc = gcut_cu_csr_finish(&fg, fl, ex, term, sol->cut, &env, &fs);
+    const double t2 = gcut_cu_now();
+    if (rc == GCUT_ERR_NOMEM)
+        rc = GCUT_CU_FAIL(GCUT_ERR_NOMEM, "cuda-csr: cannot allocate the finish on the host "
+                          "(%d nodes)", (int)n);
+    if (rc != GCUT_OK) {
+        fh_free(H);
+        return rc;
+    }
+    int64_t left = 0;
+    for (int32_t v = 0; v < n; v++)
+        left += term[v];
+    *flow = sink_total - left;
+    if (flows_next) {
+        /* Phase II runs on the device from this state. */
+        copy(E.A.excess, ex, (size_t)n * 8, up);
+        copy(E.sinkres, term, (size_t)n * 4, up);
+        copy(E.A.flow, fl, mm * 4, up);
+        if (err == cudaSuccess)
+            err = cudaStreamSynchronize(st);
+        if (err != cudaSuccess) {
+            fh_free(H);
+            return gcut_cu_fail(err, __func__, "uploading the residual state", __FILE__,
+                                __LINE__);
+        }
+        E.transfer_ms += gcut_cu_now() - t2;
+    }
+    E.finish_pushes = fs.pushes;
+    E.finish_relabels = fs.relabels;
+    gcut_cu_host->log(E.opt, GCUT_LOG_INFO,
+                      "cuda-csr: finished on the host from %lld active vertices: copy %.2f ms, "
+                      "push-relabel %.2f ms (%lld pushes, %lld relabels, %lld global relabels, "
+                      "%lld gaps)",
+                      (long long)fs.active_start, t1 - t0, t2 - t1, (long long)fs.pushes,
+                      (long long)fs.relabels, (long long)fs.global_relabels, (long long)fs.gaps);
+    fh_free(H);
+    return GCUT_OK;
+}
+
 template <typename Idx>
 gcut_status solve(gcut_cu_csr_state *s, const gcut_problem *p, const gcut_rcsr *g, DevLayout *L,
                   const gcut_solve_options *opt, const gcut_cu_csr_params *prm,
@@ -1025,6 +1201,16 @@ gcut_status solve(gcut_cu_csr_state *s, const gcut_problem *p, const gcut_rcsr *
     }
     E.round = 1;
     E.stage_entries = 0;
+    /* The finish on the host: not on the BCSR (another layout), and by
+     * default only on graphs large enough for the tail to matter. */
+    if (bcsr || prm->finish == 0)
+        E.finish_at = 0;
+    else if (prm->finish > 0)
+        E.finish_at = prm->finish; /* from the first cycle on */
+    else if (m >= GCUT_CSR_FINISH_MIN_ARCS)
+        E.finish_at = n / GCUT_CSR_FINISH_DIV > GCUT_CSR_FINISH_MIN ? n / GCUT_CSR_FINISH_DIV
+                                                                   : GCUT_CSR_FINISH_MIN;
+    E.finish_cycles = prm->finish > 0 ? 1 : GCUT_CSR_FINISH_CYCLES;
 
     /* ---- plan the workspace and compare with the free memory */
     /* 64-bit offsets from the core are narrowed on the device, through a
@@ -1189,25 +1375,33 @@ gcut_status solve(gcut_cu_csr_state *s, const gcut_problem *p, const gcut_rcsr *
         sol->stats->build_ms += L->build_ms;
     }
 
-    /* ---- phase I: maximum preflow */
+    /* ---- phase I: maximum preflow (its tail on the host when handed over;
+     * the host then also gives the canonical cut and the flow value) */
     if ((rc = run_phase_any(E, E.sinkres, 1)) != GCUT_OK)
+        return rc;
+    int64_t flow = 0;
+    if (E.handoff &&
+        (rc = finish_on_host(E, p, g, m, sink_total, sol->edge_flows != nullptr, sol, &flow)) !=
+            GCUT_OK)
         return rc;
     const double t_cut = gcut_cu_now();
     sol->stats->solve_ms = t_cut - t_solve;
 
     /* ---- the canonical cut and the flow value */
-    if ((rc = gcut_cu_poll(opt, "cut", -1, NULL)) != GCUT_OK)
-        return rc;
-    gcut_csr::cut_kernel<<<E.grid_n, GCUT_CSR_BLOCK, 0, st>>>(n, E.A.dead, E.A.height, E.cut);
-    GCUT_CUDA_CHECK_LAUNCH(st);
-    gcut_csr::term_sum_kernel<<<E.grid_n, GCUT_CSR_BLOCK, 0, st>>>(n, E.sinkres, E.A.ctl);
-    GCUT_CUDA_CHECK_LAUNCH(st);
-    const double t_dl = gcut_cu_now();
-    GCUT_CUDA_CHECK(cudaMemcpyAsync(sol->cut, E.cut, (size_t)n, cudaMemcpyDeviceToHost, st));
-    if ((rc = read_ctl(E)) != GCUT_OK)
-        return rc;
-    E.transfer_ms += gcut_cu_now() - t_dl;
-    const int64_t flow = sink_total - (int64_t)s->h_ctl->term_left;
+    if (!E.handoff) {
+        if ((rc = gcut_cu_poll(opt, "cut", -1, NULL)) != GCUT_OK)
+            return rc;
+        gcut_csr::cut_kernel<<<E.grid_n, GCUT_CSR_BLOCK, 0, st>>>(n, E.A.dead, E.A.height, E.cut);
+        GCUT_CUDA_CHECK_LAUNCH(st);
+        gcut_csr::term_sum_kernel<<<E.grid_n, GCUT_CSR_BLOCK, 0, st>>>(n, E.sinkres, E.A.ctl);
+        GCUT_CUDA_CHECK_LAUNCH(st);
+        const double t_dl = gcut_cu_now();
+        GCUT_CUDA_CHECK(cudaMemcpyAsync(sol->cut, E.cut, (size_t)n, cudaMemcpyDeviceToHost, st));
+        if ((rc = read_ctl(E)) != GCUT_OK)
+            return rc;
+        E.transfer_ms += gcut_cu_now() - t_dl;
+        flow = sink_total - (int64_t)s->h_ctl->term_left;
+    }
     const double t_flow = gcut_cu_now();
     sol->stats->cut_ms = t_flow - t_cut;
 
@@ -1263,8 +1457,8 @@ gcut_status solve(gcut_cu_csr_state *s, const gcut_problem *p, const gcut_rcsr *
     sol->stats->transfer_ms = E.transfer_ms;
     sol->stats->rounds = E.rounds;
     sol->stats->global_relabels = E.global_relabels;
-    sol->stats->pushes = (int64_t)s->h_ctl->pushes;
-    sol->stats->relabels = (int64_t)s->h_ctl->relabels;
+    sol->stats->pushes = (int64_t)s->h_ctl->pushes + E.finish_pushes;
+    sol->stats->relabels = (int64_t)s->h_ctl->relabels + E.finish_relabels;
     sol->stats->threads = E.grid_round * GCUT_CSR_BLOCK;
     gcut_cu_host->log(opt, GCUT_LOG_INFO,
                       "cuda-csr: flow %lld, %d nodes, %lld arcs, variant %s, group %d: "

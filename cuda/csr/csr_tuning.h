@@ -79,4 +79,14 @@
 /* Device memory left free for the CUDA context and other users. */
 #define GCUT_CSR_MEM_HEADROOM ((size_t)64 << 20)
 
+/* The finish on the host (csr_finish.c, param finish=): phase I hands the
+ * residual state to the host once a relabel cycle (after at least
+ * GCUT_CSR_FINISH_CYCLES of them) counts at most max(GCUT_CSR_FINISH_MIN,
+ * n / GCUT_CSR_FINISH_DIV) active vertices, on graphs of at least
+ * GCUT_CSR_FINISH_MIN_ARCS arcs (bench/results/h100/2026-11-28-csr-finish.md). */
+#define GCUT_CSR_FINISH_MIN 64
+#define GCUT_CSR_FINISH_DIV 512
+#define GCUT_CSR_FINISH_CYCLES 2
+#define GCUT_CSR_FINISH_MIN_ARCS 100000
+
 #endif /* GCUT_CSR_TUNING_H */
