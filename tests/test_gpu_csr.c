@@ -573,6 +573,8 @@ static void test_finish_on_host(void **state)
         "finish=2147483647,relabel_rounds=1",
         "finish=16",
         "finish=off",
+        "finish=auto,coop_until=2147483647",
+        "coop_until=2147483647",
     };
     const int np = (int)(sizeof params / sizeof params[0]);
     int failures = 0, cases = 0;
@@ -607,7 +609,7 @@ static void test_finish_on_host(void **state)
     gcut_solve_options_init(&opt);
     opt.backend = "cuda-csr";
     opt.params = "finish=2147483647";
-    opt.verbosity = 1;
+    opt.verbosity = 2; /* the hand-over's line is GCUT_LOG_INFO */
     opt.log = count_handoffs;
     gcut_result *res;
     assert_int_equal(gcut_result_new(&res), GCUT_OK);
@@ -674,6 +676,9 @@ static void test_params(void **state)
     assert_int_equal(solve_with(g, "finish=some", 0, NULL), GCUT_ERR_INVALID);
     assert_int_equal(solve_with(g, "finish=off", 0, NULL), GCUT_OK);
     assert_int_equal(solve_with(g, "finish=auto", 0, NULL), GCUT_OK);
+    assert_int_equal(solve_with(g, "coop_until=0", 0, NULL), GCUT_ERR_INVALID);
+    assert_int_equal(solve_with(g, "coop_until=auto", 0, NULL), GCUT_OK);
+    assert_int_equal(solve_with(g, "coop_until=off,driver=host", 0, NULL), GCUT_OK);
     assert_int_equal(solve_with(g, "finish=1,variant=bcsr", 0, NULL), GCUT_OK); /* not on bcsr */
     assert_int_equal(solve_with(g, "layout=device", 0, NULL), GCUT_OK);
     /* Nothing to compare with: the graph holds no layout of the core's. */

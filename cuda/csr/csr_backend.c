@@ -29,12 +29,18 @@
  *                        compared with the core's arc for arc, failing
  *                        with GCUT_ERR_INTERNAL where they differ (tests;
  *                        GCUT_ERR_INVALID when the graph holds none)
- *   finish=auto|off|N    phase I's tail on the host (csr_finish.c): once a
+ *   finish=off|auto|N    phase I's tail on the host (csr_finish.c): once a
  *                        relabel cycle counts at most N active vertices,
  *                        the residual state is copied back and sequential
  *                        highest-label push-relabel finishes it; auto: the
  *                        rule of csr_tuning.h (GCUT_CSR_FINISH_*); not
- *                        with variant=bcsr
+ *                        with variant=bcsr. Default off: slower than the
+ *                        device on most of the bench set (docs/cuda.md)
+ *   coop_until=off|auto|N  the cooperative driver hands a phase to the
+ *                        host driver (single-block kernels for short
+ *                        worklists and frontiers) once a relabel cycle
+ *                        counts at most N active vertices; auto: the host
+ *                        driver's own threshold for its tail kernel
  */
 #include <stdlib.h>
 #include <string.h>
@@ -94,7 +100,8 @@ static gcut_status parse_params(const char *params, gcut_cu_csr_params *prm)
     prm->batch = 0;
     prm->driver = GCUT_CU_CSR_DRIVER_AUTO;
     prm->layout = GCUT_CU_CSR_LAYOUT_AUTO;
-    prm->finish = -1;
+    prm->finish = 0;
+    prm->coop_until = 0;
     gcut_param it;
     int r;
     while ((r = h->param_next(&params, who, &it)) > 0) {
@@ -138,19 +145,20 @@ static gcut_status parse_params(const char *params, gcut_cu_csr_params *prm)
                 return h->fail(GCUT_ERR_INVALID, who, "layout=%s: want auto, device or check",
                                it.value);
             prm->layout = layout_of[k];
-        } else if (strcmp(it.key, "finish") == 0) {
+        } else if (strcmp(it.key, "finish") == 0 || strcmp(it.key, "coop_until") == 0) {
+            int64_t *to = it.key[0] == 'f' ? &prm->finish : &prm->coop_until;
             if (strcmp(it.value, "auto") == 0) {
-                prm->finish = -1;
+                *to = -1;
             } else if (strcmp(it.value, "off") == 0) {
-                prm->finish = 0;
+                *to = 0;
             } else {
                 st = h->param_int(&it, who, 1, INT32_MAX, &iv);
-                prm->finish = iv;
+                *to = iv;
             }
         } else {
             return h->param_unknown(&it, who,
                                     "variant, group, relabel_rounds, relabel_freq, batch, driver, "
-                                    "layout, finish");
+                                    "layout, finish, coop_until");
         }
         if (st != GCUT_OK)
             return st;

@@ -53,9 +53,13 @@ typedef struct gcut_cu_csr_params {
     gcut_cu_csr_driver driver;
     gcut_cu_csr_layout layout;
     /* Phase I's finish on the host (csr_finish.c): hand over once a relabel
-     * cycle counts at most this many active vertices; 0 = never, -1 = the
-     * default rule (csr_tuning.h). */
+     * cycle counts at most this many active vertices; 0 = never (the
+     * default), -1 = the rule of csr_tuning.h. */
     int64_t finish;
+    /* The cooperative driver hands a phase to the host driver once a relabel
+     * cycle counts at most this many active vertices; 0 = never, -1 = the
+     * host driver's tail threshold. */
+    int64_t coop_until;
 } gcut_cu_csr_params;
 
 /* Persistent engine state (CONTRIBUTING.md rule 23): the stream, the workspace

@@ -606,6 +606,8 @@ struct Engine {
     int64_t finish_cycles; /* ... and not before this relabel cycle */
     bool handoff;          /* phase I stopped for the finish on the host */
     int64_t finish_pushes, finish_relabels; /* the host's share of the counters */
+    int64_t coop_until;    /* cooperative driver: hand the phase to the host driver here */
+    int64_t switches;      /* phases the cooperative driver handed to the host driver */
 };
 
 /* After a relabel cycle of phase `phase` (the cycle-th of the phase) that
@@ -969,6 +971,14 @@ gcut_status run_phase_coop(Engine<Idx> &E, int32_t *term, int phase)
                           c->excess_nodes, E.round, gcut_cu_now() - t_phase);
         if (c->active == 0 || hand_over(E, phase, cycle, c->active))
             return GCUT_OK;
+        if (E.coop_until > 0 && cycle >= 2 && (int64_t)c->active <= E.coop_until) {
+            /* Few active vertices: grid-wide barriers cost more than the
+             * rounds; the host driver's single-block kernels take over. */
+            E.switches++;
+            gcut_cu_host->log(E.opt, GCUT_LOG_DEBUG, "cuda-csr: phase %d, cycle %lld: %u active, "
+                              "the host driver takes over", phase, (long long)cycle, c->active);
+            return run_phase(E, term, phase);
+        }
         if ((rc = check_time(E)) != GCUT_OK)
             return rc;
     }
@@ -1351,6 +1361,7 @@ gcut_status solve(gcut_cu_csr_state *s, const gcut_problem *p, const gcut_rcsr *
             E.coop_grid = per_sm * s->num_sms;
         }
     }
+    E.coop_until = prm->coop_until >= 0 ? prm->coop_until : (int64_t)E.tail_enter;
     if (prm->driver == GCUT_CU_CSR_DRIVER_COOP && E.wl && !E.coop)
         return GCUT_CU_FAIL(GCUT_ERR_UNSUPPORTED,
                             "cuda-csr: driver=coop: cooperative launch is not available here");
@@ -1462,11 +1473,11 @@ gcut_status solve(gcut_cu_csr_state *s, const gcut_problem *p, const gcut_rcsr *
     sol->stats->threads = E.grid_round * GCUT_CSR_BLOCK;
     gcut_cu_host->log(opt, GCUT_LOG_INFO,
                       "cuda-csr: flow %lld, %d nodes, %lld arcs, variant %s, group %d: "
-                      "%s driver, %lld rounds (%lld in the tail kernel), %lld global relabels (%.2f ms, "
+                      "%s driver%s, %lld rounds (%lld in the tail kernel), %lld global relabels (%.2f ms, "
                       "last BFS %d levels); init %.2f ms, phase I %.2f ms, phase II %.2f ms",
                       (long long)flow, (int)n, (long long)(bcsr ? mb : m),
                       bcsr ? "bcsr" : E.wl ? "vc" : "tc", E.group,
-                      E.coop ? "cooperative" : "host",
+                      E.coop ? "cooperative" : "host", E.switches ? " then host" : "",
                       (long long)E.rounds, (long long)E.tail_rounds,
                       (long long)E.global_relabels, E.relabel_ms, (int)E.bfs_depth,
                       sol->stats->init_ms, sol->stats->solve_ms, sol->stats->flow_ms);
