@@ -310,6 +310,11 @@ static int check_layouts(gcut_graph *g, const char *label)
     bad += gpu_agrees(g, &ref, "layout=check,variant=tc", 1, label);
     bad += gpu_agrees(g, &ref, "variant=vc", 1, label);              /* the core's layout */
     bad += gpu_agrees(g, &ref, "layout=device,driver=host", 1, label);
+    /* The edges through the pinned buffers: 4 KiB pieces (many per array,
+     * cut mid-array), several threads, buffers kept between solves. */
+    bad += gpu_agrees(g, &ref, "layout=device,upload=staged,upload_chunk=4096", 1, label);
+    bad += gpu_agrees(g, &ref, "layout=check,upload=staged,upload_chunk=4100", 0, label);
+    bad += gpu_agrees(g, &ref, "layout=device,upload=pageable", 0, label);
     free(ref.cut);
     return bad;
 }
@@ -677,6 +682,9 @@ static void test_params(void **state)
     assert_int_equal(solve_with(g, "finish=off", 0, NULL), GCUT_OK);
     assert_int_equal(solve_with(g, "finish=auto", 0, NULL), GCUT_OK);
     assert_int_equal(solve_with(g, "coop_until=0", 0, NULL), GCUT_ERR_INVALID);
+    assert_int_equal(solve_with(g, "upload=pinned", 0, NULL), GCUT_ERR_INVALID);
+    assert_int_equal(solve_with(g, "upload_chunk=100", 0, NULL), GCUT_ERR_INVALID);
+    assert_int_equal(solve_with(g, "upload=staged,upload_chunk=8192", 0, NULL), GCUT_OK);
     assert_int_equal(solve_with(g, "coop_until=auto", 0, NULL), GCUT_OK);
     assert_int_equal(solve_with(g, "coop_until=off,driver=host", 0, NULL), GCUT_OK);
     assert_int_equal(solve_with(g, "finish=1,variant=bcsr", 0, NULL), GCUT_OK); /* not on bcsr */

@@ -36,6 +36,12 @@
  *                        rule of csr_tuning.h (GCUT_CSR_FINISH_*); not
  *                        with variant=bcsr. Default off: slower than the
  *                        device on most of the bench set (docs/cuda.md)
+ *   upload=auto|pageable|staged  the edges of a layout built on the device:
+ *                        straight from the caller's arrays, or through two
+ *                        kept pinned buffers filled by several threads
+ *                        (opt->threads; csr_upload.cu); auto: staged for
+ *                        lists of 64 MiB and more with 2+ threads
+ *   upload_chunk=BYTES   the pinned buffers' size (4096 .. 1 GiB; tests)
  *   coop_until=off|auto|N  the cooperative driver hands a phase to the
  *                        host driver (single-block kernels for short
  *                        worklists and frontiers) once a relabel cycle
@@ -102,6 +108,8 @@ static gcut_status parse_params(const char *params, gcut_cu_csr_params *prm)
     prm->layout = GCUT_CU_CSR_LAYOUT_AUTO;
     prm->finish = 0;
     prm->coop_until = 0;
+    prm->upload = GCUT_CU_CSR_UPLOAD_AUTO;
+    prm->upload_chunk = 0;
     gcut_param it;
     int r;
     while ((r = h->param_next(&params, who, &it)) > 0) {
@@ -145,6 +153,15 @@ static gcut_status parse_params(const char *params, gcut_cu_csr_params *prm)
                 return h->fail(GCUT_ERR_INVALID, who, "layout=%s: want auto, device or check",
                                it.value);
             prm->layout = layout_of[k];
+        } else if (strcmp(it.key, "upload") == 0) {
+            static const char *const uploads[] = {"auto", "pageable", "staged", NULL};
+            if ((k = word(it.value, uploads)) < 0)
+                return h->fail(GCUT_ERR_INVALID, who, "upload=%s: want auto, pageable or staged",
+                               it.value);
+            prm->upload = (gcut_cu_csr_upload)k;
+        } else if (strcmp(it.key, "upload_chunk") == 0) {
+            st = h->param_int(&it, who, 4096, (int64_t)1 << 30, &iv);
+            prm->upload_chunk = iv;
         } else if (strcmp(it.key, "finish") == 0 || strcmp(it.key, "coop_until") == 0) {
             int64_t *to = it.key[0] == 'f' ? &prm->finish : &prm->coop_until;
             if (strcmp(it.value, "auto") == 0) {
@@ -158,7 +175,7 @@ static gcut_status parse_params(const char *params, gcut_cu_csr_params *prm)
         } else {
             return h->param_unknown(&it, who,
                                     "variant, group, relabel_rounds, relabel_freq, batch, driver, "
-                                    "layout, finish, coop_until");
+                                    "layout, finish, coop_until, upload, upload_chunk");
         }
         if (st != GCUT_OK)
             return st;

@@ -43,6 +43,13 @@ typedef enum gcut_cu_csr_layout {
     GCUT_CU_CSR_LAYOUT_CHECK = 2   /* on the device, and compared with the core's (tests) */
 } gcut_cu_csr_layout;
 
+/* How the edges of a layout built on the device go up (opt->params "upload="). */
+typedef enum gcut_cu_csr_upload {
+    GCUT_CU_CSR_UPLOAD_AUTO = 0,     /* staged for large lists with 2+ threads, else pageable */
+    GCUT_CU_CSR_UPLOAD_PAGEABLE = 1, /* straight from the caller's arrays */
+    GCUT_CU_CSR_UPLOAD_STAGED = 2    /* through the kept pinned buffers (csr_upload.h) */
+} gcut_cu_csr_upload;
+
 /* Settings parsed from opt->params (csr_backend.c). */
 typedef struct gcut_cu_csr_params {
     gcut_cu_csr_variant variant;
@@ -60,6 +67,8 @@ typedef struct gcut_cu_csr_params {
      * cycle counts at most this many active vertices; 0 = never, -1 = the
      * host driver's tail threshold. */
     int64_t coop_until;
+    gcut_cu_csr_upload upload;
+    int64_t upload_chunk;   /* bytes per pinned buffer; 0 = GCUT_CSR_UPLOAD_CHUNK */
 } gcut_cu_csr_params;
 
 /* Persistent engine state (CONTRIBUTING.md rule 23): the stream, the workspace

@@ -38,6 +38,9 @@
 #include "csr/csr_internal.h"
 #include "csr/csr_kernels.cuh"
 #include "csr/csr_layout.cuh"
+#include "csr/csr_upload.h"
+
+#include <unistd.h>
 
 using gcut_csr::Args;
 using gcut_csr::Ctl;
@@ -51,6 +54,7 @@ struct gcut_cu_csr_state {
     void *ws;              /* the workspace */
     size_t ws_bytes;
     Ctl *h_ctl;            /* pinned copy of the control block */
+    gcut_cu_upload_pool pool; /* pinned buffers of the staged edge upload */
 };
 
 extern "C" gcut_status gcut_cu_csr_state_new(gcut_cu_csr_state **out)
@@ -72,6 +76,7 @@ extern "C" void gcut_cu_csr_state_free(gcut_cu_csr_state *s)
         (void)cudaFree(s->ws);
     if (s->h_ctl)
         (void)cudaFreeHost(s->h_ctl);
+    gcut_cu_upload_pool_free(&s->pool);
     if (s->ready)
         (void)cudaStreamDestroy(s->stream);
     gcut_cu_host->free_fn(s);
@@ -226,6 +231,7 @@ struct DevLayout {
     size_t sort_bytes;
     int grid;
     double upload_ms, build_ms;
+    int staged_threads;    /* threads of the staged upload; 0: from pageable memory */
     int64_t deg;           /* the largest in + out degree, after dl_build */
 };
 
@@ -273,7 +279,8 @@ gcut_status dl_carve(void **buf, const char *what, F carve)
 }
 
 /* Upload the edges, count the arcs (L->m) and reserve the sorts' memory. */
-gcut_status dl_begin(gcut_cu_csr_state *s, const gcut_problem *p, DevLayout *L)
+gcut_status dl_begin(gcut_cu_csr_state *s, const gcut_problem *p, const gcut_solve_options *opt,
+                     const gcut_cu_csr_params *prm, DevLayout *L)
 {
     cudaStream_t st = s->stream;
     memset(L, 0, sizeof *L);
@@ -318,9 +325,31 @@ gcut_status dl_begin(gcut_cu_csr_state *s, const gcut_problem *p, DevLayout *L)
     if (ne > 0) {
         const int32_t *src[4] = {p->edge_u, p->edge_v, p->edge_cap, p->edge_rev_cap};
         int32_t *dst[4] = {L->eu, L->ev, L->ecap, L->erev};
-        for (int k = 0; k < 4; k++)
-            GCUT_CUDA_CHECK(cudaMemcpyAsync(dst[k], src[k], ne * sizeof(int32_t),
-                                            cudaMemcpyHostToDevice, st));
+        /* Large lists through the kept pinned buffers, filled by several
+         * threads (csr_upload.cu), unless the settings say otherwise. */
+        long cores = sysconf(_SC_NPROCESSORS_ONLN);
+        int threads = opt->threads > 0 ? (int)opt->threads : (int)(cores > 0 ? cores : 1);
+        if (threads > GCUT_CSR_UPLOAD_THREADS)
+            threads = GCUT_CSR_UPLOAD_THREADS;
+        const bool staged =
+            prm->upload == GCUT_CU_CSR_UPLOAD_STAGED ||
+            (prm->upload == GCUT_CU_CSR_UPLOAD_AUTO && threads >= 2 &&
+             4 * ne * sizeof(int32_t) >= GCUT_CSR_UPLOAD_STAGED_BYTES);
+        if (staged) {
+            gcut_cu_upload_part parts[4];
+            for (int k = 0; k < 4; k++)
+                parts[k] = {dst[k], src[k], ne * sizeof(int32_t)};
+            const size_t chunk = prm->upload_chunk > 0 ? (size_t)prm->upload_chunk
+                                                       : GCUT_CSR_UPLOAD_CHUNK;
+            gcut_status rc = gcut_cu_upload(&s->pool, st, parts, 4, chunk, threads);
+            if (rc != GCUT_OK)
+                return rc;
+            L->staged_threads = threads;
+        } else {
+            for (int k = 0; k < 4; k++)
+                GCUT_CUDA_CHECK(cudaMemcpyAsync(dst[k], src[k], ne * sizeof(int32_t),
+                                                cudaMemcpyHostToDevice, st));
+        }
     }
     GCUT_CUDA_CHECK(cudaStreamSynchronize(st));
     L->upload_ms = gcut_cu_now() - t0;
@@ -1538,7 +1567,7 @@ extern "C" gcut_status gcut_cu_csr_solve(gcut_cu_csr_state *s, const gcut_proble
     memset(&hb, 0, sizeof hb);
     const double t0 = gcut_cu_now();
     const gcut_rcsr *g = on_device ? nullptr : p->rcsr;
-    if (on_device && (st = dl_begin(s, p, &L)) != GCUT_OK)
+    if (on_device && (st = dl_begin(s, p, opt, prm, &L)) != GCUT_OK)
         goto done;
     if (prm->layout == GCUT_CU_CSR_LAYOUT_CHECK) {
         if ((st = dl_to_host(s, &L, &h)) != GCUT_OK || (st = dl_compare(&h.view, p->rcsr)) != GCUT_OK)
@@ -1559,8 +1588,10 @@ extern "C" gcut_status gcut_cu_csr_solve(gcut_cu_csr_state *s, const gcut_proble
                                      : solve<long long>(s, p, g, &L, opt, prm, nullptr, sol);
         if (st == GCUT_OK && !g)
             gcut_cu_host->log(opt, GCUT_LOG_DEBUG, "cuda-csr: layout on the device: %lld edges "
-                              "uploaded in %.2f ms, %lld arcs laid out in %.2f ms",
-                              (long long)L.ne, L.upload_ms, (long long)L.m, L.build_ms);
+                              "uploaded in %.2f ms (%s), %lld arcs laid out in %.2f ms",
+                              (long long)L.ne, L.upload_ms,
+                              L.staged_threads ? "pinned buffers" : "pageable",
+                              (long long)L.m, L.build_ms);
         goto done;
     }
     /* variant=bcsr: its layout is built on the host from the RCSR (the

@@ -89,4 +89,13 @@
 #define GCUT_CSR_FINISH_CYCLES 2
 #define GCUT_CSR_FINISH_MIN_ARCS 100000
 
+/* The edge upload of a layout built on the device (param upload=): through
+ * two kept pinned buffers of GCUT_CSR_UPLOAD_CHUNK bytes filled by up to
+ * GCUT_CSR_UPLOAD_THREADS host threads (opt->threads, 0 = every core), by
+ * default for edge lists of GCUT_CSR_UPLOAD_STAGED_BYTES and more when two
+ * or more threads are allowed (csr_upload.cu). */
+#define GCUT_CSR_UPLOAD_CHUNK ((size_t)16 << 20)
+#define GCUT_CSR_UPLOAD_THREADS 8
+#define GCUT_CSR_UPLOAD_STAGED_BYTES ((size_t)64 << 20)
+
 #endif /* GCUT_CSR_TUNING_H */
