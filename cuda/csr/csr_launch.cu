@@ -54,7 +54,6 @@ struct gcut_cu_csr_state {
     void *ws;              /* the workspace */
     size_t ws_bytes;
     Ctl *h_ctl;            /* pinned copy of the control block */
-    gcut_cu_upload_pool pool; /* pinned buffers of the staged edge upload */
 };
 
 extern "C" gcut_status gcut_cu_csr_state_new(gcut_cu_csr_state **out)
@@ -76,7 +75,6 @@ extern "C" void gcut_cu_csr_state_free(gcut_cu_csr_state *s)
         (void)cudaFree(s->ws);
     if (s->h_ctl)
         (void)cudaFreeHost(s->h_ctl);
-    gcut_cu_upload_pool_free(&s->pool);
     if (s->ready)
         (void)cudaStreamDestroy(s->stream);
     gcut_cu_host->free_fn(s);
@@ -335,13 +333,16 @@ gcut_status dl_begin(gcut_cu_csr_state *s, const gcut_problem *p, const gcut_sol
             prm->upload == GCUT_CU_CSR_UPLOAD_STAGED ||
             (prm->upload == GCUT_CU_CSR_UPLOAD_AUTO && threads >= 2 &&
              4 * ne * sizeof(int32_t) >= GCUT_CSR_UPLOAD_STAGED_BYTES);
-        if (staged) {
+        /* The process's pinned buffers, unless another solve holds them. */
+        gcut_cu_upload_pool *pool = staged ? gcut_cu_upload_pool_acquire() : nullptr;
+        if (pool) {
             gcut_cu_upload_part parts[4];
             for (int k = 0; k < 4; k++)
                 parts[k] = {dst[k], src[k], ne * sizeof(int32_t)};
             const size_t chunk = prm->upload_chunk > 0 ? (size_t)prm->upload_chunk
                                                        : GCUT_CSR_UPLOAD_CHUNK;
-            gcut_status rc = gcut_cu_upload(&s->pool, st, parts, 4, chunk, threads);
+            gcut_status rc = gcut_cu_upload(pool, st, parts, 4, chunk, threads);
+            gcut_cu_upload_pool_release(pool);
             if (rc != GCUT_OK)
                 return rc;
             L->staged_threads = threads;

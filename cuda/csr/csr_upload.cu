@@ -88,11 +88,16 @@ void copy_piece(Job *j, int workers)
 
 gcut_status pool_ready(gcut_cu_upload_pool *pool, size_t chunk)
 {
-    if (pool->chunk >= chunk && pool->buf[0])
+    int device = 0;
+    cudaError_t err = cudaGetDevice(&device);
+    if (err != cudaSuccess)
+        return gcut_cu_fail(err, __func__, "cudaGetDevice", __FILE__, __LINE__);
+    /* The events belong to one device: a solve on another makes new ones. */
+    if (pool->chunk >= chunk && pool->buf[0] && pool->device == device)
         return GCUT_OK;
     gcut_cu_upload_pool_free(pool);
     for (int b = 0; b < 2; b++) {
-        cudaError_t err = cudaHostAlloc(&pool->buf[b], chunk, cudaHostAllocDefault);
+        err = cudaHostAlloc(&pool->buf[b], chunk, cudaHostAllocPortable);
         if (err == cudaSuccess)
             err = cudaEventCreateWithFlags((cudaEvent_t *)&pool->done[b], cudaEventDisableTiming);
         if (err != cudaSuccess) {
@@ -102,10 +107,27 @@ gcut_status pool_ready(gcut_cu_upload_pool *pool, size_t chunk)
         }
     }
     pool->chunk = chunk;
+    pool->device = device;
     return GCUT_OK;
 }
 
 } // namespace
+
+namespace {
+pthread_mutex_t g_pool_lock = PTHREAD_MUTEX_INITIALIZER;
+gcut_cu_upload_pool g_pool;
+} // namespace
+
+extern "C" gcut_cu_upload_pool *gcut_cu_upload_pool_acquire(void)
+{
+    return pthread_mutex_trylock(&g_pool_lock) == 0 ? &g_pool : nullptr;
+}
+
+extern "C" void gcut_cu_upload_pool_release(gcut_cu_upload_pool *pool)
+{
+    if (pool == &g_pool)
+        pthread_mutex_unlock(&g_pool_lock);
+}
 
 extern "C" void gcut_cu_upload_pool_free(gcut_cu_upload_pool *pool)
 {

@@ -4,9 +4,12 @@
  * upload=). A copy from pageable memory runs at the speed of the driver's
  * own single-threaded staging (about 6 GB/s measured on the H100 and H200
  * hosts); here the host threads copy one chunk into a pinned buffer while
- * the DMA engine sends the previous one. The buffers and their events are
- * kept between calls (freed with the engine's state). Plain C interface
- * (CONTRIBUTING.md rule 27).
+ * the DMA engine sends the previous one. The core makes and drops an
+ * engine state for every solve, so the buffers and their events live in
+ * one pool per process, made on the first staged upload and kept until
+ * the process ends (2 x the chunk of pinned memory: 32 MiB by default); a
+ * solve that finds the pool in use by another thread copies from pageable
+ * memory instead. Plain C interface (CONTRIBUTING.md rule 27).
  */
 #ifndef GCUT_CSR_UPLOAD_H
 #define GCUT_CSR_UPLOAD_H
@@ -24,8 +27,9 @@ extern "C" {
  * the DMA from each is done; all zero until the first use. */
 typedef struct gcut_cu_upload_pool {
     void *buf[2];
-    void *done[2];   /* cudaEvent_t */
+    void *done[2];   /* cudaEvent_t, of the device below */
     size_t chunk;
+    int device;
 } gcut_cu_upload_pool;
 
 /* One array to copy: count bytes from host src to device dst. */
@@ -44,6 +48,11 @@ GCUT_CU_HIDDEN gcut_status gcut_cu_upload(gcut_cu_upload_pool *pool, void *strea
                                           size_t chunk, int threads);
 
 GCUT_CU_HIDDEN void gcut_cu_upload_pool_free(gcut_cu_upload_pool *pool);
+
+/* The process's pool, for one caller at a time: NULL when another thread
+ * holds it. Give it back with gcut_cu_upload_pool_release. */
+GCUT_CU_HIDDEN gcut_cu_upload_pool *gcut_cu_upload_pool_acquire(void);
+GCUT_CU_HIDDEN void gcut_cu_upload_pool_release(gcut_cu_upload_pool *pool);
 
 #ifdef __cplusplus
 }
