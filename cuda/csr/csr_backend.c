@@ -39,8 +39,9 @@
  *   upload=auto|pageable|staged  the edges of a layout built on the device:
  *                        straight from the caller's arrays, or through two
  *                        kept pinned buffers filled by several threads
- *                        (opt->threads; csr_upload.cu); auto: staged for
- *                        lists of 64 MiB and more with 2+ threads
+ *                        (opt->threads; csr_upload.cu); auto: with 2+
+ *                        threads, for lists of 100 MiB and more, or of 8
+ *                        MiB and more once the process's buffers exist
  *   upload_chunk=BYTES   the pinned buffers' size (4096 .. 1 GiB; tests)
  *   coop_until=off|auto|N  the cooperative driver hands a phase to the
  *                        host driver (single-block kernels for short

@@ -329,12 +329,20 @@ gcut_status dl_begin(gcut_cu_csr_state *s, const gcut_problem *p, const gcut_sol
         int threads = opt->threads > 0 ? (int)opt->threads : (int)(cores > 0 ? cores : 1);
         if (threads > GCUT_CSR_UPLOAD_THREADS)
             threads = GCUT_CSR_UPLOAD_THREADS;
-        const bool staged =
-            prm->upload == GCUT_CU_CSR_UPLOAD_STAGED ||
-            (prm->upload == GCUT_CU_CSR_UPLOAD_AUTO && threads >= 2 &&
-             4 * ne * sizeof(int32_t) >= GCUT_CSR_UPLOAD_STAGED_BYTES);
-        /* The process's pinned buffers, unless another solve holds them. */
-        gcut_cu_upload_pool *pool = staged ? gcut_cu_upload_pool_acquire() : nullptr;
+        /* auto: staged once the process's pinned buffers exist and the list
+         * is not small, or for a list large enough to repay making them
+         * (csr_tuning.h); always with upload=staged, never with pageable.
+         * The pool is taken only if no other solve holds it. */
+        const size_t bytes = 4 * ne * sizeof(int32_t);
+        const bool maybe = prm->upload == GCUT_CU_CSR_UPLOAD_STAGED ||
+                           (prm->upload == GCUT_CU_CSR_UPLOAD_AUTO && threads >= 2 &&
+                            bytes >= GCUT_CSR_UPLOAD_KEPT_BYTES);
+        gcut_cu_upload_pool *pool = maybe ? gcut_cu_upload_pool_acquire() : nullptr;
+        if (pool && prm->upload == GCUT_CU_CSR_UPLOAD_AUTO && !pool->buf[0] &&
+            bytes < GCUT_CSR_UPLOAD_STAGED_BYTES) {
+            gcut_cu_upload_pool_release(pool);
+            pool = nullptr;
+        }
         if (pool) {
             gcut_cu_upload_part parts[4];
             for (int k = 0; k < 4; k++)

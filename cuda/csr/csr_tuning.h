@@ -90,12 +90,16 @@
 #define GCUT_CSR_FINISH_MIN_ARCS 100000
 
 /* The edge upload of a layout built on the device (param upload=): through
- * two kept pinned buffers of GCUT_CSR_UPLOAD_CHUNK bytes filled by up to
- * GCUT_CSR_UPLOAD_THREADS host threads (opt->threads, 0 = every core), by
- * default for edge lists of GCUT_CSR_UPLOAD_STAGED_BYTES and more when two
- * or more threads are allowed (csr_upload.cu). */
+ * two pinned buffers of GCUT_CSR_UPLOAD_CHUNK bytes, kept by the process,
+ * filled by up to GCUT_CSR_UPLOAD_THREADS host threads (opt->threads, 0 =
+ * every core; csr_upload.cu). By default (with 2+ threads) for edge lists
+ * of GCUT_CSR_UPLOAD_STAGED_BYTES and more, which repay making the buffers
+ * (about 16 ms), and of GCUT_CSR_UPLOAD_KEPT_BYTES and more once they exist
+ * (bench/results/h200/2026-11-28-csr-upload.md: faster than pageable
+ * copies from 12 MB up once made; slower at 64 MB when made for it). */
 #define GCUT_CSR_UPLOAD_CHUNK ((size_t)16 << 20)
 #define GCUT_CSR_UPLOAD_THREADS 8
-#define GCUT_CSR_UPLOAD_STAGED_BYTES ((size_t)64 << 20)
+#define GCUT_CSR_UPLOAD_STAGED_BYTES ((size_t)100 << 20)
+#define GCUT_CSR_UPLOAD_KEPT_BYTES ((size_t)8 << 20)
 
 #endif /* GCUT_CSR_TUNING_H */
