@@ -1712,9 +1712,12 @@ gcut_status gcut_i_bk_grid_solve(void *state, const gcut_grid_problem *p,
     read_cut(s, sol->cut);
     sol->stats->cut_ms = gcut_i_now_ms() - t0;
     sol->flow = s->flow;
-    gcut_i_log(opt, GCUT_LOG_DEBUG, "cpu-bk (grid%s): flow %lld, %lld augmentations, %lld path arcs",
+    gcut_i_log(opt, GCUT_LOG_DEBUG,
+               "cpu-bk (grid%s): flow %lld, %lld augmentations, %lld path arcs; start %.2f ms, "
+               "search %.2f ms, cut %.2f ms",
                warm ? ", warm" : "", (long long)s->flow, (long long)s->augmentations,
-               (long long)s->path_arcs);
+               (long long)s->path_arcs, sol->stats->init_ms, sol->stats->solve_ms,
+               sol->stats->cut_ms);
 done:
     if (s == &local)
         release(s);
