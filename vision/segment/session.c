@@ -771,6 +771,14 @@ static inline int same8(const uint8_t *a, const uint8_t *b)
     return u == v;
 }
 
+/* Whether the 8 bytes at a are 0. */
+static inline int zero8(const uint8_t *a)
+{
+    uint64_t u;
+    memcpy(&u, a, 8);
+    return u == 0;
+}
+
 /* n[1], n[0]: how many of the classes in m[0 .. count-1] are foreground,
  * background (GCUT_SEED_FG / _BG; 0 none). */
 static void count_classes(const uint8_t *restrict m, int64_t count, int64_t n[2])
@@ -861,13 +869,15 @@ static gcut_status update_gmms(gcut_seg_session *s, int *changed, int64_t moved[
     int32_t *list[2] = {s->tmp + n, s->tmp};
     int64_t nlist[2] = {0, 0};
     const uint8_t *comp[2] = {s->comp_bg, s->comp_fg};
-    /* Without a class to initialise, a pixel whose class stays does
-     * nothing below (it is neither moved nor listed, and member[p] is
-     * already w): such words are skipped. */
+    /* A pixel in no class before and after does nothing below, and
+     * without a class to initialise neither does any pixel whose class
+     * stays (it is neither moved nor listed, and member[p] is already w):
+     * such words are skipped. With the seeds rule most pixels are in no
+     * class, so even a class's initialisation visits few words. */
     const int skip = !init[0] && !init[1];
     for (int64_t p0 = 0; p0 < n; p0 += 8) {
         const int64_t p1 = n - p0 < 8 ? n : p0 + 8;
-        if (skip && p1 - p0 == 8 && same8(s->member + p0, nx + p0))
+        if (p1 - p0 == 8 && same8(s->member + p0, nx + p0) && (skip || zero8(nx + p0)))
             continue;
         for (int64_t p = p0; p < p1; p++) {
             const uint8_t o = s->member[p], w = nx[p];
