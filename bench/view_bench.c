@@ -46,7 +46,8 @@ static const char usage[] =
     "printed: `size: WxH (MP MP)`, `backend: NAME`, `first cut: MS ms`, then the\n"
     "median, p90 and max of stroke -> overlay, of its warm solve and of release ->\n"
     "overlay, then the medians of the release's parts (the library's stats: models,\n"
-    "of which data costs, build, solve; then the frame). Exit status 0 on success,\n"
+    "of which data costs, build, solve; then the frame), and a hash of the 20\n"
+    "release masks (the same hash: the same masks). Exit status 0 on success,\n"
     "1 on bad input, 2 on bad usage.\n";
 
 typedef struct args {
@@ -164,6 +165,15 @@ static void on_log(void *user, gcut_log_level level, const char *msg)
         g_data_ms = atof(d + strlen("data costs "));
 }
 
+/* FNV-1a, 64 bits, of n bytes continuing from h: the masks of the
+ * releases, chained, so that two builds can be compared bit for bit. */
+static uint64_t mask_hash(uint64_t h, const uint8_t *m, int64_t n)
+{
+    for (int64_t i = 0; i < n; i++)
+        h = (h ^ m[i]) * 0x100000001b3ull;
+    return h;
+}
+
 /* Latency: the image scaled to mp megapixels, the replayed strokes scaled
  * the same way make the first cut; then 20 short strokes, alternately
  * foreground and background, each timed from the stroke to the composed
@@ -203,6 +213,7 @@ static int bench(viewer *v, const stroke *in, int32_t nin, double k)
             return 1;
     }
     const double t_first = v->last_ms;
+    uint64_t hash = 0xcbf29ce484222325ull;
     for (int32_t i = 0; i < N; i++) {
         const int kind = i % 2 ? STROKE_BG : STROKE_FG;
         /* short horizontal strokes spread over the image, near the middle
@@ -231,6 +242,7 @@ static int bench(viewer *v, const stroke *in, int32_t nin, double k)
         rdata[i] = g_data_ms;
         rbuild[i] = v->last_st.build_ms;
         rsolve[i] = v->last_st.solve_ms;
+        hash = mask_hash(hash, v->mask, v->n); /* outside the timed part */
     }
     cli_sort_doubles(live, N);
     cli_sort_doubles(rel, N);
@@ -253,6 +265,7 @@ static int bench(viewer *v, const stroke *in, int32_t nin, double k)
     printf("  release parts, medians: models %.1f ms (of which data costs %.1f ms), build %.1f "
            "ms, solve %.1f ms, frame %.1f ms\n",
            rmodel[N / 2], rdata[N / 2], rbuild[N / 2], rsolve[N / 2], rframe[N / 2]);
+    printf("release masks (FNV-1a of the %d, chained): %016llx\n", N, (unsigned long long)hash);
     return 0;
 }
 

@@ -535,6 +535,58 @@ static void test_warm(void **unused)
     assert_true(warm * 10 >= solves * 7);
 }
 
+/* Warm solves after every t-link was rewritten (a new colour model of a
+ * segmentation): cpu-bk keeps the sign of each touched node's terminal
+ * residual in bitmaps for its repair when the log is longer than n / 64.
+ * Same flow and canonical cut as cpu-ref, with the BK repair forced and
+ * with auto; the new t-links one-sided (one change per node) or
+ * two-sided (two), set in one call, array by array or node by node, on
+ * node counts that are not multiples of 64, and a shape change between
+ * (the bitmaps sized again). */
+static void test_warm_terminals(void **unused)
+{
+    (void)unused;
+    tu_rng r = {1234};
+    static const int32_t shapes[][4] = {
+        {61, 47, 1, 8}, {53, 29, 1, 4}, {13, 11, 7, 6}, {61, 47, 1, 8}};
+    for (size_t si = 0; si < sizeof shapes / sizeof shapes[0]; si++) {
+        gcut_grid *g;
+        assert_int_equal(
+            gcut_grid_new(&g, shapes[si][0], shapes[si][1], shapes[si][2], shapes[si][3]), GCUT_OK);
+        tu_grid_randomise(g, &r, TU_GRID_MEDIUM);
+        const int32_t n = gcut_grid_num_nodes(g);
+        int32_t *src = malloc((size_t)n * sizeof *src), *snk = malloc((size_t)n * sizeof *snk);
+        assert_true(src && snk);
+        char label[128];
+        snprintf(label, sizeof label, "terminals %zu, cold", si);
+        assert_int_equal(check_grid(g, "cpu-bk", NULL, label).warm_start, 0);
+        for (int round = 0; round < 12; round++) {
+            const int two_sided = round % 3 == 2;
+            for (int32_t v = 0; v < n; v++) {
+                const int32_t net = (int32_t)tu_range(&r, -60, 60);
+                src[v] = (net > 0 ? net : 0) + (two_sided ? (int32_t)tu_range(&r, 0, 9) : 0);
+                snk[v] = (net < 0 ? -net : 0) + (two_sided ? (int32_t)tu_range(&r, 0, 9) : 0);
+            }
+            if (round % 4 == 1) {
+                assert_int_equal(gcut_grid_set_caps(g, GCUT_GRID_SOURCE_LINK, src), GCUT_OK);
+                assert_int_equal(gcut_grid_set_caps(g, GCUT_GRID_SINK_LINK, snk), GCUT_OK);
+            } else if (round % 4 == 3) {
+                for (int32_t v = 0; v < n; v++)
+                    assert_int_equal(gcut_grid_set_terminal_cap(g, v, src[v], snk[v]), GCUT_OK);
+            } else {
+                assert_int_equal(gcut_grid_set_terminal_caps(g, src, snk), GCUT_OK);
+            }
+            const char *params = round % 2 ? "warm=bk" : NULL;
+            snprintf(label, sizeof label, "terminals %zu round %d%s", si, round,
+                     params ? " warm=bk" : "");
+            assert_int_equal(check_grid(g, "cpu-bk", params, label).warm_start, 1);
+        }
+        free(src);
+        free(snk);
+        gcut_grid_free(g);
+    }
+}
+
 /* Cases where the next solve must be cold, and a warm start that removes
  * flow (capacities below the flow they carry) on a larger image. */
 static void test_warm_cold_cases(void **unused)
@@ -646,11 +698,12 @@ static void test_choice(void **unused)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_directions),   cmocka_unit_test(test_new_and_validation),
-        cmocka_unit_test(test_fill),         cmocka_unit_test(test_hand_drawn),
-        cmocka_unit_test(test_to_graph),     cmocka_unit_test(test_crosscheck),
-        cmocka_unit_test(test_warm),         cmocka_unit_test(test_warm_cold_cases),
-        cmocka_unit_test(test_time_limit),   cmocka_unit_test(test_choice),
+        cmocka_unit_test(test_directions),     cmocka_unit_test(test_new_and_validation),
+        cmocka_unit_test(test_fill),           cmocka_unit_test(test_hand_drawn),
+        cmocka_unit_test(test_to_graph),       cmocka_unit_test(test_crosscheck),
+        cmocka_unit_test(test_warm),           cmocka_unit_test(test_warm_cold_cases),
+        cmocka_unit_test(test_warm_terminals), cmocka_unit_test(test_time_limit),
+        cmocka_unit_test(test_choice),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1122,6 +1122,156 @@ static void test_session_update_models(void **state)
     free(again);
 }
 
+/* gcut_i_seed_box against the pixel-by-pixel definition (the bounding
+ * box of the unknown pixels, empty when there is none): random seeds of
+ * every density, rows without an unknown pixel, and one unknown pixel at
+ * each end of a row. */
+static void test_seed_box(void **state)
+{
+    (void)state;
+    srand(11);
+    for (int trial = 0; trial < 300; trial++) {
+        const int32_t w = 1 + rand() % 40, h = 1 + rand() % 30;
+        uint8_t *sd = malloc((size_t)w * h);
+        const int dens = trial % 6; /* 0: no unknown pixel .. 5: mostly unknown */
+        for (int32_t i = 0; i < w * h; i++)
+            sd[i] = rand() % 6 < dens ? GCUT_SEED_UNKNOWN : (uint8_t)(1 + rand() % 2);
+        if (trial % 7 == 0)
+            sd[(rand() % h) * w + (trial % 2 ? 0 : w - 1)] = GCUT_SEED_UNKNOWN;
+        int32_t x0 = w, x1 = -1, y0 = h, y1 = -1;
+        for (int32_t y = 0; y < h; y++)
+            for (int32_t x = 0; x < w; x++)
+                if (sd[y * w + x] == GCUT_SEED_UNKNOWN) {
+                    x0 = x < x0 ? x : x0;
+                    x1 = x > x1 ? x : x1;
+                    y0 = y < y0 ? y : y0;
+                    y1 = y;
+                }
+        const gcut_i_box b = gcut_i_seed_box(sd, w, h);
+        if (x1 < 0) {
+            assert_true(b.x0 == 0 && b.y0 == 0 && b.w == 0 && b.h == 0);
+        } else {
+            assert_int_equal(b.x0, x0);
+            assert_int_equal(b.y0, y0);
+            assert_int_equal(b.w, x1 - x0 + 1);
+            assert_int_equal(b.h, y1 - y0 + 1);
+        }
+        free(sd);
+    }
+}
+
+/* The update's pass moves only the pixels whose class changed (whole
+ * 8-byte words of equal classes are skipped): on an image whose pixel
+ * count is not a multiple of 8, strokes on the last pixels, across word
+ * boundaries and single pixels, each released. After every update: the
+ * members are the seeds, each pixel that moved into a kept class got the
+ * most likely component of that class's model before the update (the
+ * assignment step), the kept moments equal those summed afresh and the
+ * models a full learning from them (bit for bit), the data costs a full
+ * pass, and the mask the reference engine's minimum cut. Finally a stroke
+ * that changes the background by more than half re-fits it exactly as a
+ * new session on the same seeds. */
+static void test_session_update_models_ragged(void **state)
+{
+    (void)state;
+    const int32_t w = 123, h = 77; /* n = 9471 = 8 * 1183 + 7 */
+    const int64_t n = (int64_t)w * h;
+    uint8_t *truth = malloc(n), *seeds = malloc(n), *mask = malloc(n), *again = malloc(n);
+    uint8_t *before = malloc(n);
+    gcut_image *img = scene(w, h, 18.0, truth);
+    float *rgb = NULL;
+    assert_int_equal(gcut_i_seg_rgb("test", img, &rgb), GCUT_OK);
+    strokes(w, h, seeds);
+    gcut_seg_options p;
+    gcut_seg_options_init(&p);
+    p.solve.backend = "cpu-bk";
+    gcut_seg_session *s = NULL;
+    assert_int_equal(gcut_seg_session_new(&s, img, seeds, &p), GCUT_OK);
+    gcut_seg_stats st;
+    assert_int_equal(gcut_seg_session_solve(s, mask, &st), GCUT_OK);
+    int32_t px[64];
+    for (int round = 0; round < 8; round++) {
+        int32_t k = 0;
+        uint8_t label = round % 2 ? GCUT_SEED_FG : GCUT_SEED_BG;
+        if (round == 0 || round == 4) {
+            for (int64_t q = n - 7; q < n; q++) /* the tail after the last word */
+                px[k++] = (int32_t)q;
+        } else if (round == 1) {
+            for (int32_t x = 40; x < 45; x++) /* inside the disc, across a word */
+                px[k++] = (h / 2 + 1) * w + x;
+        } else if (round == 2) {
+            for (int32_t i = 0; i < 9; i++) /* bytes 8i + 7 and 8i + 8 */
+                px[k++] = 20 * w + 8 * i + 7 + (i % 2);
+        } else if (round == 3) {
+            px[k++] = (int32_t)(n / 2); /* one pixel */
+        } else if (round == 5) {
+            label = GCUT_SEED_UNKNOWN; /* erase part of round 1 */
+            for (int32_t x = 40; x < 43; x++)
+                px[k++] = (h / 2 + 1) * w + x;
+        } else if (round == 6) {
+            for (int32_t x = 0; x < 16; x++) /* the first two words */
+                px[k++] = x;
+        } else {
+            label = GCUT_SEED_FG;
+            for (int32_t y = h / 2 - 2; y < h / 2 + 2; y++)
+                for (int32_t x = (int32_t)(w * 0.75) - 3; x < (int32_t)(w * 0.75) + 3; x++)
+                    px[k++] = y * w + x;
+        }
+        assert_true(k <= 64);
+        memcpy(before, gcut_i_seg_session_members(s), (size_t)n);
+        const gcut_i_gmm old[2] = {*gcut_i_seg_session_gmm(s, 0), *gcut_i_seg_session_gmm(s, 1)};
+        const int kept[2] = {gcut_i_seg_session_moments(s, 0) != NULL,
+                             gcut_i_seg_session_moments(s, 1) != NULL};
+        assert_int_equal(gcut_seg_session_add_stroke(s, label, px, k), GCUT_OK);
+        for (int32_t i = 0; i < k; i++)
+            seeds[px[i]] = label;
+        assert_int_equal(gcut_seg_session_update_models(s, mask, &st), GCUT_OK);
+        assert_memory_equal(gcut_i_seg_session_members(s), seeds, n);
+        const uint8_t *mc = gcut_i_seg_session_member_comp(s);
+        for (int64_t q = 0; q < n; q++) {
+            const uint8_t m = seeds[q];
+            /* Kept before and after (not re-fitted: a class that changed
+             * by more than half takes the fit's components). */
+            if (m == GCUT_SEED_UNKNOWN || m == before[q] || !kept[m == GCUT_SEED_FG] ||
+                !gcut_i_seg_session_moments(s, m == GCUT_SEED_FG))
+                continue;
+            uint8_t best = 255;
+            float nll;
+            gcut_i_gmm_nll_run(&old[m == GCUT_SEED_FG], rgb + 3 * q, 1, &nll, &best);
+            assert_int_equal(mc[q], best);
+        }
+        check_update_state(s, rgb, n);
+        check_data_costs(s, rgb, seeds, w, h);
+        check_min_cut(s, &st, mask, w, h);
+        check_energy(s, &st, mask, n);
+        assert_true(error_rate(mask, truth, n) < 0.03);
+    }
+    /* The background's seeds replaced by a few strokes on its other side:
+     * more than half of its pixels move, and it is fitted afresh. */
+    for (int64_t q = 0; q < n; q++)
+        if (seeds[q] == GCUT_SEED_BG)
+            seeds[q] = GCUT_SEED_UNKNOWN;
+    for (int32_t x = 3; x < 30; x++)
+        seeds[(int64_t)(h - 4) * w + x] = GCUT_SEED_BG;
+    assert_int_equal(gcut_seg_session_set_seeds(s, seeds), GCUT_OK);
+    assert_int_equal(gcut_seg_session_update_models(s, mask, &st), GCUT_OK);
+    assert_null(gcut_i_seg_session_moments(s, 0));
+    gcut_seg_session *c = NULL;
+    assert_int_equal(gcut_seg_session_new(&c, img, seeds, &p), GCUT_OK);
+    assert_int_equal(gcut_seg_session_solve(c, again, NULL), GCUT_OK);
+    assert_memory_equal(gcut_i_seg_session_gmm(s, 0), gcut_i_seg_session_gmm(c, 0),
+                        sizeof(gcut_i_gmm));
+    gcut_seg_session_free(c);
+    gcut_seg_session_free(s);
+    free(rgb);
+    gcut_image_free(img);
+    free(truth);
+    free(seeds);
+    free(mask);
+    free(again);
+    free(before);
+}
+
 /* Colours that are not whole numbers (16-bit images): the moments are
  * summed afresh at each update, and the models are those of a full
  * learning from the kept assignment. */
@@ -1748,6 +1898,8 @@ int main(void)
         cmocka_unit_test(test_grabcut_warm_iterations),
         cmocka_unit_test(test_session_update_models),
         cmocka_unit_test(test_session_update_models_16bit),
+        cmocka_unit_test(test_session_update_models_ragged),
+        cmocka_unit_test(test_seed_box),
         cmocka_unit_test(test_session_update_cancel),
         cmocka_unit_test(test_gmm_nll_run),
         cmocka_unit_test(test_gmm_learn_both),

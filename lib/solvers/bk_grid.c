@@ -168,6 +168,8 @@ typedef struct bkg_state {
     uint32_t *rec;        /* n records of REC_WORDS(nd) words */
     bkg_md *md;           /* n (meta, dist) pairs when MD_APART(nd), else NULL */
     uint64_t *sink_bits;  /* bit v: v is in T (the sink side of the cut) */
+    uint64_t *tr_bits;    /* warm_terminals' sign of tr: n bits tr != 0, then n bits tr > 0
+                           * (2 * words_of(n) words, on first use; NULL: none) */
     int64_t off[GCUT_GRID_MAX_DIRS];
     /* Orphan FIFO of the current adoption phase, grown on demand. */
     int32_t *orphans;
@@ -1229,23 +1231,29 @@ static int inside(const gcut_grid_problem *p, int32_t v, int d)
 
 /* After the changes, make a touched node consistent again: a terminal
  * residual makes it a root of the matching tree (leaving the other tree
- * as a freed node would); otherwise it keeps its parent only if the
- * parent arc still has residual in the tree's direction. */
+ * as a freed node would: repair_root, given the sign of the residual and
+ * the node's tree); otherwise it keeps its parent only if the parent arc
+ * still has residual in the tree's direction. */
+GCUT_INLINE void repair_root(bkg_state *s, int32_t v, int positive, uint32_t tree, const int nd)
+{
+    const uint32_t want = positive ? T_S : T_T;
+    if (want == T_T)
+        sink_set(s, v);
+    else
+        sink_clear(s, v);
+    md_of(s, v, nd)->meta = META(s->time, want, P_TERMINAL);
+    if (tree != want && tree != T_FREE)
+        leave_tree(s, v, tree, nd);
+    md_of(s, v, nd)->dist = 1;
+}
+
 GCUT_INLINE void repair(bkg_state *s, int32_t v, const int nd)
 {
     uint32_t *rv = rec_of(s, v, nd);
     const uint32_t m = md_of(s, v, nd)->meta, tree = M_TREE(m), par = M_PAR(m);
     const int32_t tr = (int32_t)rv[F_TR(nd)];
     if (tr != 0) {
-        const uint32_t want = tr > 0 ? T_S : T_T;
-        if (want == T_T)
-            sink_set(s, v);
-        else
-            sink_clear(s, v);
-        md_of(s, v, nd)->meta = META(s->time, want, P_TERMINAL);
-        if (tree != want && tree != T_FREE)
-            leave_tree(s, v, tree, nd);
-        md_of(s, v, nd)->dist = 1;
+        repair_root(s, v, tr > 0, tree, nd);
         return;
     }
     if (tree == T_FREE || par == P_ORPHAN)
@@ -1390,6 +1398,18 @@ GCUT_INLINE int warm_terminals(bkg_state *s, const gcut_grid_problem *p, int mod
      * speed heuristic, the result is the same). */
     const int64_t limit = s->n / BKG_WARM_FLIPS;
     int64_t flips = 0;
+    /* The sign of each touched node's tr is kept in two bitmaps (a
+     * quarter of a byte per node, in the cache), so that the repair below
+     * reads a node's record only when its tr is 0 (rare: the changes of a
+     * new colour model leave every touched node some terminal residual),
+     * not once more for every change. Only for logs longer than n / 64
+     * (a stroke's few changes read the records as before), and without
+     * memory for the bitmaps the repair reads every tr from the records. */
+    const int64_t words = ((int64_t)s->n + 63) / 64;
+    if (!s->tr_bits && p->num_changes > words)
+        s->tr_bits = gcut_i_malloc_array(2 * words, sizeof(uint64_t));
+    uint64_t *const nzb = p->num_changes > words ? s->tr_bits : NULL;
+    uint64_t *const posb = nzb ? nzb + words : NULL;
     for (int64_t c = 0; c < p->num_changes; c++) {
         const gcut_grid_change *ch = &p->changes[c];
         const int32_t v = ch->node;
@@ -1403,6 +1423,11 @@ GCUT_INLINE int warm_terminals(bkg_state *s, const gcut_grid_problem *p, int mod
         const int32_t tr = (int32_t)rec_of(s, v, nd)[F_TR(nd)];
         const uint32_t tree = M_TREE(md_of(s, v, nd)->meta);
         flips += (tr > 0 && tree == T_T) || (tr < 0 && tree == T_S);
+        if (nzb) {
+            const uint64_t bit = 1ull << (v & 63);
+            nzb[v >> 6] = tr != 0 ? nzb[v >> 6] | bit : nzb[v >> 6] & ~bit;
+            posb[v >> 6] = tr > 0 ? posb[v >> 6] | bit : posb[v >> 6] & ~bit;
+        }
     }
     if (mode == WARM_AUTO)
         mode = flips > limit ? WARM_IBFS : WARM_BK;
@@ -1410,11 +1435,15 @@ GCUT_INLINE int warm_terminals(bkg_state *s, const gcut_grid_problem *p, int mod
         reforest(s, nd);
         return WARM_IBFS;
     }
-    /* The repair, once every tr is final (as warm_init's). */
+    /* The repair, once every tr is final (as warm_init's); a node's bits
+     * were last written by its last change, so they are its final tr's. */
     for (int64_t c = 0; c < p->num_changes; c++) {
         const int32_t v = p->changes[c].node;
         const uint32_t before = M_TREE(md_of(s, v, nd)->meta);
-        repair(s, v, nd);
+        if (nzb && ((nzb[v >> 6] >> (v & 63)) & 1u))
+            repair_root(s, v, (int)((posb[v >> 6] >> (v & 63)) & 1u), before, nd);
+        else
+            repair(s, v, nd);
         const uint32_t after = M_TREE(md_of(s, v, nd)->meta);
         if (after != T_FREE && after != before)
             activate(s, v, nd);
@@ -1532,6 +1561,8 @@ static void release(bkg_state *s)
     s->md = NULL;
     gcut_i_free(s->sink_bits);
     s->sink_bits = NULL;
+    gcut_i_free(s->tr_bits);
+    s->tr_bits = NULL;
     gcut_i_free(s->orphans);
     s->raw = NULL;
     s->rec = NULL;
@@ -1712,9 +1743,12 @@ gcut_status gcut_i_bk_grid_solve(void *state, const gcut_grid_problem *p,
     read_cut(s, sol->cut);
     sol->stats->cut_ms = gcut_i_now_ms() - t0;
     sol->flow = s->flow;
-    gcut_i_log(opt, GCUT_LOG_DEBUG, "cpu-bk (grid%s): flow %lld, %lld augmentations, %lld path arcs",
+    gcut_i_log(opt, GCUT_LOG_DEBUG,
+               "cpu-bk (grid%s): flow %lld, %lld augmentations, %lld path arcs; start %.2f ms, "
+               "search %.2f ms, cut %.2f ms",
                warm ? ", warm" : "", (long long)s->flow, (long long)s->augmentations,
-               (long long)s->path_arcs);
+               (long long)s->path_arcs, sol->stats->init_ms, sol->stats->solve_ms,
+               sol->stats->cut_ms);
 done:
     if (s == &local)
         release(s);

@@ -55,5 +55,6 @@ if [ -n "$viewbench" ]; then
   usage_error "$viewbench" "$root/images/blob.png"
   out=$("$viewbench" --replay="$root/images/blob.strokes" --mp=0.02 -c4 -bcpu-bk "$root/images/blob.png")
   grep -q '^backend: cpu-bk$' <<<"$out" || fail "gcut-view-bench run: $out"
+  grep -Eq '^release masks \(FNV-1a of the 20, chained\): [0-9a-f]{16}$' <<<"$out" || fail "gcut-view-bench hash: $out"
 fi
 echo "bench tools: ok"

@@ -260,18 +260,24 @@ _Static_assert(GCUT_I_SEG_SEED_FG == GCUT_SEED_FG && GCUT_I_SEG_SEED_BG == GCUT_
 gcut_i_box gcut_i_seed_box(const uint8_t *seeds, int32_t width, int32_t height)
 {
     int32_t x0 = width, x1 = -1, y0 = height, y1 = -1;
+    /* Per row, the first unknown pixel from the left (memchr) and the last
+     * from the right: a row of mostly unknown pixels costs two reads. */
     for (int32_t y = 0; y < height; y++) {
         const uint8_t *row = seeds + (int64_t)y * width;
-        for (int32_t x = 0; x < width; x++)
-            if (row[x] == GCUT_SEED_UNKNOWN) {
-                if (x < x0)
-                    x0 = x;
-                if (x > x1)
-                    x1 = x;
-                if (y < y0)
-                    y0 = y;
-                y1 = y;
-            }
+        const uint8_t *first = memchr(row, GCUT_SEED_UNKNOWN, (size_t)width);
+        if (!first)
+            continue;
+        int32_t last = width - 1;
+        while (row[last] != GCUT_SEED_UNKNOWN)
+            last--;
+        const int32_t xf = (int32_t)(first - row);
+        if (xf < x0)
+            x0 = xf;
+        if (last > x1)
+            x1 = last;
+        if (y < y0)
+            y0 = y;
+        y1 = y;
     }
     gcut_i_box b = {0, 0, 0, 0};
     if (x1 >= 0) {

@@ -762,6 +762,36 @@ static gcut_status next_classes(gcut_seg_session *s)
 /* Class index (1 foreground, 0 background) of a seed-coded class. */
 static inline int cls(uint8_t code) { return code == GCUT_SEED_FG; }
 
+/* Whether the 8 bytes at a and b are equal. */
+static inline int same8(const uint8_t *a, const uint8_t *b)
+{
+    uint64_t u, v;
+    memcpy(&u, a, 8);
+    memcpy(&v, b, 8);
+    return u == v;
+}
+
+/* Whether the 8 bytes at a are 0. */
+static inline int zero8(const uint8_t *a)
+{
+    uint64_t u;
+    memcpy(&u, a, 8);
+    return u == 0;
+}
+
+/* n[1], n[0]: how many of the classes in m[0 .. count-1] are foreground,
+ * background (GCUT_SEED_FG / _BG; 0 none). */
+static void count_classes(const uint8_t *restrict m, int64_t count, int64_t n[2])
+{
+    int64_t f = 0, b = 0;
+    for (int64_t p = 0; p < count; p++) {
+        f += m[p] == GCUT_SEED_FG;
+        b += m[p] == GCUT_SEED_BG;
+    }
+    n[1] = f;
+    n[0] = b;
+}
+
 /* The most likely component of class c's current model for the `count`
  * pixels listed, into mcomp (and their colours into the kept moments). */
 static void assign_listed(gcut_seg_session *s, int c, const int32_t *list, int64_t count)
@@ -792,20 +822,27 @@ static gcut_status update_gmms(gcut_seg_session *s, int *changed, int64_t moved[
     const int64_t n = s->n;
     const int32_t k = s->params.components;
     const uint8_t *nx = s->next;
-    int64_t before[2] = {0, 0}, in[2] = {0, 0}, out[2] = {0, 0}, after[2] = {0, 0};
-    for (int64_t p = 0; p < n; p++) {
-        const uint8_t o = s->member[p], w = nx[p];
-        if (o)
-            before[cls(o)]++;
-        if (w)
-            after[cls(w)]++;
-        if (o != w) {
+    int64_t before[2], in[2] = {0, 0}, out[2] = {0, 0}, after[2];
+    /* The class sizes in a loop the compiler vectorises, the moves from
+     * the pixels whose class changed only (a release changes a stroke's
+     * worth of them: most 8-byte words of member and next are equal). */
+    count_classes(s->member, n, before);
+    for (int64_t p0 = 0; p0 < n; p0 += 8) {
+        const int64_t p1 = n - p0 < 8 ? n : p0 + 8;
+        if (p1 - p0 == 8 && same8(s->member + p0, nx + p0))
+            continue;
+        for (int64_t p = p0; p < p1; p++) {
+            const uint8_t o = s->member[p], w = nx[p];
+            if (o == w)
+                continue;
             if (o)
                 out[cls(o)]++;
             if (w)
                 in[cls(w)]++;
         }
     }
+    for (int c = 0; c < 2; c++)
+        after[c] = before[c] - out[c] + in[c];
     int refit[2], init[2];
     for (int c = 0; c < 2; c++) {
         moved[c] = in[c] + out[c];
@@ -832,23 +869,34 @@ static gcut_status update_gmms(gcut_seg_session *s, int *changed, int64_t moved[
     int32_t *list[2] = {s->tmp + n, s->tmp};
     int64_t nlist[2] = {0, 0};
     const uint8_t *comp[2] = {s->comp_bg, s->comp_fg};
-    for (int64_t p = 0; p < n; p++) {
-        const uint8_t o = s->member[p], w = nx[p];
-        const float *x = s->rgb + 3 * p;
-        if (o && o != w && s->mom_ok[cls(o)] && !init[cls(o)])
-            gcut_i_gmm_mom_add(&s->mom[cls(o)][s->mcomp[p]], x, -1);
-        if (w) {
-            const int c = cls(w);
-            if (init[c]) {
-                const uint8_t q = comp[c][p] < k ? comp[c][p] : 0;
-                s->mcomp[p] = q;
-                if (s->mom_ok[c])
-                    gcut_i_gmm_mom_add(&s->mom[c][q], x, 1);
-            } else if (!refit[c] && o != w) {
-                list[c][nlist[c]++] = (int32_t)p;
+    /* A pixel in no class before and after does nothing below, and
+     * without a class to initialise neither does any pixel whose class
+     * stays (it is neither moved nor listed, and member[p] is already w):
+     * such words are skipped. With the seeds rule most pixels are in no
+     * class, so even a class's initialisation visits few words. */
+    const int skip = !init[0] && !init[1];
+    for (int64_t p0 = 0; p0 < n; p0 += 8) {
+        const int64_t p1 = n - p0 < 8 ? n : p0 + 8;
+        if (p1 - p0 == 8 && same8(s->member + p0, nx + p0) && (skip || zero8(nx + p0)))
+            continue;
+        for (int64_t p = p0; p < p1; p++) {
+            const uint8_t o = s->member[p], w = nx[p];
+            const float *x = s->rgb + 3 * p;
+            if (o && o != w && s->mom_ok[cls(o)] && !init[cls(o)])
+                gcut_i_gmm_mom_add(&s->mom[cls(o)][s->mcomp[p]], x, -1);
+            if (w) {
+                const int c = cls(w);
+                if (init[c]) {
+                    const uint8_t q = comp[c][p] < k ? comp[c][p] : 0;
+                    s->mcomp[p] = q;
+                    if (s->mom_ok[c])
+                        gcut_i_gmm_mom_add(&s->mom[c][q], x, 1);
+                } else if (!refit[c] && o != w) {
+                    list[c][nlist[c]++] = (int32_t)p;
+                }
             }
+            s->member[p] = w;
         }
-        s->member[p] = w;
     }
     for (int c = 0; c < 2; c++)
         assign_listed(s, c, list[c], nlist[c]);
