@@ -103,8 +103,8 @@
  * excesses of S's roots to the source (see eb_flows).
  *
  * Warm re-solve (the ESA 2015 dynamic case). The engine's state (flow,
- * forests, labels and the terminal capacities it was solved with) can be
- * kept by the graph (graph.c, gcut_graph_set_warm_start). The next solve
+ * forests, labels and the terminal capacities it was solved with) is kept
+ * by the graph (graph.c, gcut_graph_set_warm_start). The next solve
  * of the same structure compares terminal capacities: a changed node's
  * excess moves by the change; a root whose excess changes sign becomes an
  * orphan, a node of S that gains excess becomes a root (keeping its label,
@@ -113,12 +113,25 @@
  * runs from there. The answer is the cold one (the cut is the canonical
  * cut of a maximum pseudoflow, the value is fixed).
  *
+ * Records kept with the layouts. The state is part of the graph's cached
+ * layouts (solvers_internal.h, gcut_i_kept_engine): the first cpu-eibfs
+ * solve of a graph allocates it and fills the arcs in its layout stage
+ * (gcut_i_eibfs_layout; gcut_solve times it as the layout build), and a
+ * cold solve after that (warm starts off, or after a failed solve) starts
+ * from the arcs the last solve left and restores in place only those of
+ * the nodes that flow moved through (eb_push marks both ends, eb_restore;
+ * a vision grid's solve moves flow through a small part of the nodes),
+ * instead of filling 16 bytes per arc into fresh memory. A change of the
+ * structure frees it with the layouts. A solve that finds the state taken
+ * by a concurrent solve of the same graph (or is called through the
+ * back-end table) works on a state of its own, filled at its set-up.
+ *
  * Layout: 16 bytes per arc (head, residual, the sister's residual
  * mirrored, the offset to the sister), 32 bytes per node (an orphan's
  * current arc and bucket link in it), plus 8 per node (the kept terminal
  * capacities) and the orphan buckets (at most 512 KiB). The arcs are
- * filled from the layout at the set-up or node by node as the search
- * reaches them (eb_need, eb_fill_on_demand; setting fill=auto|setup|demand).
+ * filled from the layout at once or node by node as the search reaches
+ * them (eb_need, eb_fill_on_demand; setting fill=auto|setup|demand).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -167,7 +180,10 @@ typedef struct eb_node {
     /* 1: this node's arcs are filled in (eb_fill); 0: they still hold
      * nothing, and their residuals are the layout's capacities */
     uint8_t filled;
-    uint8_t pad;
+    /* 1: flow has moved along an arc of this node since its arcs were
+     * filled or restored (eb_push marks both ends): the next cold solve
+     * restores its arcs (eb_restore); 0: they hold the capacities */
+    uint8_t dirty;
 } eb_node;
 
 /* The engine, and the state the graph may keep between solves. */
@@ -217,6 +233,7 @@ static void eb_fill(eb_state *s, int32_t v)
         arcs[a].sdiff = d > INT32_MIN && d <= INT32_MAX ? (int32_t)d : GCUT_I_MARC_FAR;
     }
     s->nodes[v].filled = 1;
+    s->nodes[v].dirty = 0;
 }
 
 /* The arcs are filled in node by node, the first time anything reads or
@@ -234,10 +251,33 @@ static inline void eb_need(eb_state *s, int32_t v)
         eb_fill(s, v);
 }
 
-/* Move f units along arc a, whose sister is b (the caller knows it). */
-static inline void eb_push(eb_state *s, int64_t a, int64_t b, uint32_t f)
+/* Give v's arcs their capacities back after a solve moved flow along
+ * them: each arc's residual becomes its capacity, and its mirror its
+ * sister's capacity, which is res + rev - cap (every push keeps res + rev,
+ * the two capacities' sum, and the uint32 arithmetic is exact modulo 2^32
+ * with the true value in range). No sister is read: the restore streams
+ * over v's arcs and capacities. An arc whose sister's node is not dirty
+ * carried no flow (a push marks both ends) and holds its capacities
+ * already. */
+static void eb_restore(eb_state *s, int32_t v)
 {
     eb_arc *const arcs = s->arcs;
+    const int32_t *const cap = s->cap;
+    const int64_t end = s->first[v + 1];
+    for (int64_t a = s->first[v]; a < end; a++) {
+        const uint32_t c = (uint32_t)cap[a];
+        arcs[a].rev += arcs[a].res - c;
+        arcs[a].res = c;
+    }
+}
+
+/* Move f units along arc a of node x, whose sister b is y's (the caller
+ * knows both). x and y are marked for the next cold solve's restore. */
+static inline void eb_push(eb_state *s, int64_t a, int64_t b, uint32_t f, int32_t x, int32_t y)
+{
+    eb_arc *const arcs = s->arcs;
+    s->nodes[x].dirty = 1;
+    s->nodes[y].dirty = 1;
     arcs[a].res -= f;
     arcs[a].rev += f;
     arcs[b].res += f;
@@ -374,7 +414,7 @@ static void eb_drain_s(eb_state *s, int32_t x)
         eb_tree_arcs(s, nx, &p, &q);
         const uint32_t r = s->arcs[p].res;
         const uint32_t f = (uint64_t)-nx->ex < r ? (uint32_t)-nx->ex : r;
-        eb_push(s, p, q, f);
+        eb_push(s, p, q, f, up, x);
         s->pushes++;
         nx->ex += f;
         nodes[up].ex -= f;
@@ -404,7 +444,7 @@ static void eb_drain_t(eb_state *s, int32_t x)
         eb_tree_arcs(s, nx, &q, &p);
         const uint32_t r = s->arcs[p].res;
         const uint32_t f = (uint64_t)nx->ex < r ? (uint32_t)nx->ex : r;
-        eb_push(s, p, q, f);
+        eb_push(s, p, q, f, up, x);
         s->pushes++;
         nx->ex -= f;
         nodes[up].ex += f;
@@ -591,7 +631,7 @@ static void eb_cross(eb_state *s, int32_t x, int32_t y, int64_t a, int64_t sa)
      * (RLG) paths are long and crossings many, and the budget counted
      * only arc scans. */
     s->work += 2 * steps;
-    eb_push(s, a, sa, (uint32_t)f);
+    eb_push(s, a, sa, (uint32_t)f, x, y);
     s->nodes[x].ex -= f;
     s->nodes[y].ex += f;
     s->crossings++;
@@ -765,13 +805,29 @@ static int eb_fill_on_demand(const gcut_bcsr *b, int mode)
     return 2 * far > EB_LAZY_SAMPLE;
 }
 
-/* Cold start: residuals from the layout, terminal arcs saturated, every
- * node of non-zero excess a root of label 0. */
+/* The arcs as a fresh state gets them (gcut_i_eibfs_layout): all filled
+ * from the layout at once, or none, to be filled on demand
+ * (eb_fill_on_demand). Every node record is written, clean. */
+static void eb_fill_fresh(eb_state *s, const gcut_bcsr *b, int fill)
+{
+    const uint8_t filled = !eb_fill_on_demand(b, fill);
+    if (filled)
+        gcut_i_marc_fill(s->arcs, b);
+    memset(s->nodes, 0, (size_t)s->n * sizeof(eb_node));
+    for (int32_t v = 0; v < s->n; v++)
+        s->nodes[v].filled = filled;
+}
+
+/* Cold start: residuals the capacities, terminal arcs saturated, every
+ * node of non-zero excess a root of label 0. The arcs are those of the
+ * last solve (or fresh from eb_fill_fresh): a filled node that flow moved
+ * through is restored (eb_restore), in node order, so the restore
+ * streams through the arcs it touches; a node never filled stays so (it
+ * fills on demand, eb_need). fill=demand empties every node instead (the
+ * arcs fill on demand from the layout again), fill=setup fills every
+ * node that is not. */
 static void eb_init_cold(eb_state *s, const gcut_problem *p, int fill)
 {
-    const uint8_t filled = !eb_fill_on_demand(p->bcsr, fill);
-    if (filled)
-        gcut_i_marc_fill(s->arcs, p->bcsr);
     s->qhead[EB_S] = s->qtail[EB_S] = s->qhead[EB_T] = s->qtail[EB_T] = EB_NONE;
     for (int64_t i = 0; i < 2 * (int64_t)s->nb; i++)
         s->bhead[i] = EB_NONE;
@@ -780,6 +836,13 @@ static void eb_init_cold(eb_state *s, const gcut_problem *p, int fill)
     s->queued[0] = s->queued[1] = s->queued[2] = 0;
     for (int32_t v = 0; v < s->n; v++) {
         eb_node *nv = &s->nodes[v];
+        if (fill == EB_FILL_DEMAND)
+            nv->filled = 0;
+        else if (!nv->filled && fill == EB_FILL_SETUP)
+            eb_fill(s, v);
+        else if (nv->filled && nv->dirty)
+            eb_restore(s, v);
+        nv->dirty = 0;
         s->cs[v] = p->cap_source[v];
         s->ck[v] = p->cap_sink[v];
         nv->ex = (int64_t)p->cap_source[v] - p->cap_sink[v];
@@ -788,7 +851,6 @@ static void eb_init_cold(eb_state *s, const gcut_problem *p, int fill)
         nv->d = 0;
         nv->next = EB_NONE;
         nv->pcur = 0;
-        nv->filled = filled;
         nv->tree = nv->ex > 0 ? EB_S : (nv->ex < 0 ? EB_T : EB_FREE);
         if (nv->tree != EB_FREE)
             eb_activate(s, v);
@@ -1097,8 +1159,10 @@ static gcut_status eb_parse_params(const char *str, int *fill)
     return r < 0 ? GCUT_ERR_INVALID : GCUT_OK;
 }
 
-gcut_status gcut_i_eibfs_solve_kept(void **kept, const gcut_problem *p,
-                                    const gcut_solve_options *opt, gcut_solution *sol)
+/* The state of a graph's layout: allocated and filled here, in the
+ * layout stage of the first solve (gcut_solve times it as the layout
+ * build), unless *kept already matches the structure. */
+gcut_status gcut_i_eibfs_layout(void **kept, const gcut_problem *p, const gcut_solve_options *opt)
 {
     const gcut_bcsr *b = p->bcsr;
     if (!b)
@@ -1107,18 +1171,41 @@ gcut_status gcut_i_eibfs_solve_kept(void **kept, const gcut_problem *p,
     if (eb_parse_params(opt->params, &fill) != GCUT_OK)
         return GCUT_ERR_INVALID;
     eb_state *s = *kept;
+    if (s && s->arcs && s->n == p->num_nodes && s->m == b->m)
+        return GCUT_OK;
     if (!s) {
         s = gcut_i_calloc(1, sizeof *s);
         if (!s)
             return GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-eibfs: cannot allocate its state");
         *kept = s;
     }
-    double t0 = gcut_i_now_ms();
-    const int warm = s->valid && s->n == p->num_nodes && s->m == b->m;
-    s->valid = 0;
-    gcut_status st;
-    if (!warm && (st = eb_alloc(s, p->num_nodes, b->m)) != GCUT_OK)
+    gcut_status st = eb_alloc(s, p->num_nodes, b->m);
+    if (st != GCUT_OK)
         return st;
+    s->first = b->first;
+    s->sister = b->sister;
+    s->head = b->head;
+    s->cap = b->cap;
+    eb_fill_fresh(s, b, fill);
+    return GCUT_OK;
+}
+
+gcut_status gcut_i_eibfs_solve_kept(void **kept, const gcut_problem *p,
+                                    const gcut_solve_options *opt, int warm_ok, gcut_solution *sol)
+{
+    const gcut_bcsr *b = p->bcsr;
+    if (!b)
+        return GCUT_FAIL(GCUT_ERR_INTERNAL, "cpu-eibfs: no BCSR layout was given");
+    int fill;
+    if (eb_parse_params(opt->params, &fill) != GCUT_OK)
+        return GCUT_ERR_INVALID;
+    double t0 = gcut_i_now_ms();
+    gcut_status st = gcut_i_eibfs_layout(kept, p, opt);
+    if (st != GCUT_OK)
+        return st;
+    eb_state *s = *kept;
+    const int warm = warm_ok && s->valid;
+    s->valid = 0;
     s->first = b->first;
     s->sister = b->sister;
     s->head = b->head;
@@ -1135,11 +1222,11 @@ gcut_status gcut_i_eibfs_solve_kept(void **kept, const gcut_problem *p,
     st = eb_run(s);
     sol->stats->solve_ms = gcut_i_now_ms() - t0;
     if (st == EB_OVER_BUDGET) {
-        /* Past the work budget: cpu-hpf solves the problem cold. */
+        /* Past the work budget: cpu-hpf solves the problem cold. The
+         * state stays as records (the next solve is cold). */
         gcut_i_log(opt, GCUT_LOG_INFO,
                    "cpu-eibfs: work budget spent after %lld crossings; cpu-hpf takes over",
                    (long long)s->crossings);
-        eb_state_release(s);
         gcut_solve_options hopt = *opt;
         hopt.params = NULL; /* cpu-eibfs's settings are not cpu-hpf's */
         return gcut_i_backend_hpf.solve_graph(NULL, p, &hopt, sol);
@@ -1175,8 +1262,8 @@ static gcut_status eb_solve(void *state, const gcut_problem *p, const gcut_solve
                             gcut_solution *sol)
 {
     (void)state;
-    void *kept = NULL;
-    gcut_status st = gcut_i_eibfs_solve_kept(&kept, p, opt, sol);
+    void *kept = NULL; /* records of this solve only */
+    gcut_status st = gcut_i_eibfs_solve_kept(&kept, p, opt, 0, sol);
     gcut_i_eibfs_free(kept);
     return st;
 }

@@ -111,9 +111,13 @@ GCUT_EXPORT gcut_status gcut_graph_set_tweights(gcut_graph *g, int32_t v, int32_
  *  re-solve of Goldberg et al., ESA 2015; BK's mark_node / reuse_trees).
  *  The answer is exactly the cold one: the same flow value and the same
  *  canonical cut. gcut_stats::warm_start says whether a solve was warm.
- *  Adding nodes or edges drops the state (the next solve is cold), as do a
- *  failed or interrupted solve and this call with \p enable 0, which also
- *  frees the state now. Solves with other back ends leave it alone.
+ *  Adding nodes or edges drops the state (the next solve is cold). A
+ *  failed or interrupted solve makes the next one cold, and this call with
+ *  \p enable 0 every later one; the state stays all the same, as part of
+ *  the graph's cached layouts: a cold solve starts from the records the
+ *  last one left and restores in place what it changed, and the first
+ *  solve's fill of them is timed as its layout build
+ *  (gcut_stats::build_ms). Solves with other back ends leave it alone.
  *  \threadsafety A graph solved from several threads at once keeps the
  *  state of one of them; the others solve cold.
  *  \since 0.3 */
