@@ -145,6 +145,9 @@
 
 enum { EB_FREE = 0, EB_S = 1, EB_T = 2 };
 
+/* What a node's arcs hold (eb_node.filled). */
+enum { EB_EMPTY = 0, EB_FILLED = 1, EB_STALE = 2 };
+
 #define EB_NONE ((int32_t)-1)
 
 /* Growth scans between two looks at the clock. */
@@ -177,12 +180,13 @@ typedef struct eb_node {
      * for a parent and a current arc (eb_make_orphan); 0: the parent's arc
      * to this node, the arc it grew along (growth looks up no sister) */
     uint8_t pcur;
-    /* 1: this node's arcs are filled in (eb_fill); 0: they still hold
-     * nothing, and their residuals are the layout's capacities */
+    /* EB_FILLED: this node's arcs hold its residuals; EB_EMPTY: they
+     * hold nothing yet (eb_fill), EB_STALE: what an earlier solve left
+     * (eb_restore); either way the residuals are the layout's capacities */
     uint8_t filled;
     /* 1: flow has moved along an arc of this node since its arcs were
      * filled or restored (eb_push marks both ends): the next cold solve
-     * restores its arcs (eb_restore); 0: they hold the capacities */
+     * makes it EB_STALE; 0: its arcs hold the capacities */
     uint8_t dirty;
 } eb_node;
 
@@ -232,23 +236,8 @@ static void eb_fill(eb_state *s, int32_t v)
         const int64_t d = b - a;
         arcs[a].sdiff = d > INT32_MIN && d <= INT32_MAX ? (int32_t)d : GCUT_I_MARC_FAR;
     }
-    s->nodes[v].filled = 1;
+    s->nodes[v].filled = EB_FILLED;
     s->nodes[v].dirty = 0;
-}
-
-/* The arcs are filled in node by node, the first time anything reads or
- * writes an arc of the node (its growth, its orphan search, a push along
- * an arc of it, the cut), not all at once at the set-up: the fill's writes
- * then land in the lines that the search reads next instead of in a
- * separate pass over 16 bytes per arc, and the arcs of nodes the search
- * never reaches are not filled at all. Every access to an arc goes
- * through a node known to be filled: a tree arc belongs to a node that
- * scanned its arcs (the parent that grew it, or the orphan that found
- * it), and a push fills both ends first. */
-static inline void eb_need(eb_state *s, int32_t v)
-{
-    if (!s->nodes[v].filled)
-        eb_fill(s, v);
 }
 
 /* Give v's arcs their capacities back after a solve moved flow along
@@ -269,6 +258,25 @@ static void eb_restore(eb_state *s, int32_t v)
         arcs[a].rev += arcs[a].res - c;
         arcs[a].res = c;
     }
+    s->nodes[v].filled = EB_FILLED;
+}
+
+/* The arcs are filled in node by node, the first time anything reads or
+ * writes an arc of the node (its growth, its orphan search, a push along
+ * an arc of it, the cut), not all at once at the set-up: the fill's writes
+ * then land in the lines that the search reads next instead of in a
+ * separate pass over 16 bytes per arc, and the arcs of nodes the search
+ * never reaches are not filled at all. Every access to an arc goes
+ * through a node known to be filled: a tree arc belongs to a node that
+ * scanned its arcs (the parent that grew it, or the orphan that found
+ * it), and a push fills both ends first. */
+static inline void eb_need(eb_state *s, int32_t v)
+{
+    const uint8_t f = s->nodes[v].filled;
+    if (f == EB_EMPTY)
+        eb_fill(s, v);
+    else if (f == EB_STALE)
+        eb_restore(s, v);
 }
 
 /* Move f units along arc a of node x, whose sister b is y's (the caller
@@ -815,17 +823,18 @@ static void eb_fill_fresh(eb_state *s, const gcut_bcsr *b, int fill)
         gcut_i_marc_fill(s->arcs, b);
     memset(s->nodes, 0, (size_t)s->n * sizeof(eb_node));
     for (int32_t v = 0; v < s->n; v++)
-        s->nodes[v].filled = filled;
+        s->nodes[v].filled = filled ? EB_FILLED : EB_EMPTY;
 }
 
 /* Cold start: residuals the capacities, terminal arcs saturated, every
- * node of non-zero excess a root of label 0. The arcs are those of the
- * last solve (or fresh from eb_fill_fresh): a filled node that flow moved
- * through is restored (eb_restore), in node order, so the restore
- * streams through the arcs it touches; a node never filled stays so (it
- * fills on demand, eb_need). fill=demand empties every node instead (the
- * arcs fill on demand from the layout again), fill=setup fills every
- * node that is not. */
+ * node of non-zero excess a root of label 0. The arcs are those the last
+ * solve left (or fresh from eb_fill_fresh): a node that flow moved
+ * through becomes EB_STALE and is restored the first time the search
+ * needs it (eb_need, eb_restore), when its arcs are about to be read
+ * anyway; a node the search does not reach is not touched, and the cut
+ * reads its residuals from the layout. fill=demand empties every node
+ * instead (the arcs fill from the layout again), fill=setup fills or
+ * restores every node here. */
 static void eb_init_cold(eb_state *s, const gcut_problem *p, int fill)
 {
     s->qhead[EB_S] = s->qtail[EB_S] = s->qhead[EB_T] = s->qtail[EB_T] = EB_NONE;
@@ -837,11 +846,11 @@ static void eb_init_cold(eb_state *s, const gcut_problem *p, int fill)
     for (int32_t v = 0; v < s->n; v++) {
         eb_node *nv = &s->nodes[v];
         if (fill == EB_FILL_DEMAND)
-            nv->filled = 0;
-        else if (!nv->filled && fill == EB_FILL_SETUP)
-            eb_fill(s, v);
-        else if (nv->filled && nv->dirty)
-            eb_restore(s, v);
+            nv->filled = EB_EMPTY;
+        else if (nv->filled == EB_FILLED && nv->dirty)
+            nv->filled = EB_STALE;
+        if (fill == EB_FILL_SETUP && nv->filled != EB_FILLED)
+            eb_need(s, v);
         nv->dirty = 0;
         s->cs[v] = p->cap_source[v];
         s->ck[v] = p->cap_sink[v];
@@ -1041,7 +1050,7 @@ static gcut_status eb_cut(const eb_state *s, uint8_t *cut)
                 if (i + EB_CUT_AHEAD < nc) { /* the candidates' arcs are misses */
                     const int32_t u = cand[i + EB_CUT_AHEAD];
                     const int64_t f = first[u];
-                    if (nodes[u].filled) {
+                    if (nodes[u].filled == EB_FILLED) {
                         __builtin_prefetch(&arcs[f]);
                     } else {
                         __builtin_prefetch(&s->cap[f]);
@@ -1053,10 +1062,10 @@ static gcut_status eb_cut(const eb_state *s, uint8_t *cut)
                     continue;
                 int64_t a = first[v];
                 const int64_t end = first[v + 1];
-                if (nodes[v].filled) {
+                if (nodes[v].filled == EB_FILLED) {
                     while (a < end && !(arcs[a].res && cut[arcs[a].head] == GCUT_SINK))
                         a++;
-                } else { /* never filled: the layout's capacities are its residuals */
+                } else { /* empty or stale: the layout's capacities are its residuals */
                     while (a < end && !(s->cap[a] && cut[s->head[a]] == GCUT_SINK))
                         a++;
                 }
@@ -1075,7 +1084,7 @@ static gcut_status eb_cut(const eb_state *s, uint8_t *cut)
              * a's rev). */
             for (int32_t i = 0; i < nf; i++) {
                 const int32_t v = front[i];
-                const int filled = nodes[v].filled;
+                const int filled = nodes[v].filled == EB_FILLED;
                 for (int64_t a = first[v]; a < first[v + 1]; a++) {
                     const int32_t w = filled ? arcs[a].head : s->head[a];
                     const uint32_t rev = filled ? arcs[a].rev : (uint32_t)s->cap[s->sister[a]];
@@ -1124,7 +1133,7 @@ static gcut_status eb_answer(eb_state *s, const gcut_problem *p, gcut_solution *
             return GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-eibfs: cannot allocate the final residuals");
         for (int32_t v = 0; v < s->n; v++)
             for (int64_t a = b->first[v]; a < b->first[v + 1]; a++)
-                res[a] = s->nodes[v].filled ? s->arcs[a].res : (uint32_t)b->cap[a];
+                res[a] = s->nodes[v].filled == EB_FILLED ? s->arcs[a].res : (uint32_t)b->cap[a];
         st = eb_flows(s, p, res, sol->edge_flows);
         gcut_i_free(res);
         if (st != GCUT_OK)
