@@ -202,9 +202,10 @@ GCUT_EXPORT gcut_status gcut_graph_quantization(const gcut_graph *g, int64_t flo
                                                 gcut_quantization *q);
 
 /** \brief Build the layouts now instead of at the first solve (advanced).
- *  Building again after a change happens automatically. cpu-bk's own
- *  records (12 bytes per arc, 36 per node), which the graph keeps with its
- *  layouts, are built by the first cpu-bk solve, not here. */
+ *  Building again after a change happens automatically. The records
+ *  that engines keep with the layouts (cpu-bk's: 16 bytes per arc and 36
+ *  per node; cpu-eibfs's state: 16 and 40) are built by the engine's
+ *  first solve, not here. */
 GCUT_EXPORT gcut_status gcut_graph_freeze(gcut_graph *g);
 
 GCUT_EXPORT int32_t gcut_graph_num_nodes(const gcut_graph *g);
