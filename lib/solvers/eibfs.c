@@ -119,9 +119,13 @@
  * (gcut_i_eibfs_layout; gcut_solve times it as the layout build), and a
  * cold solve after that (warm starts off, or after a failed solve) starts
  * from the arcs the last solve left and restores in place only those of
- * the nodes that flow moved through (eb_push marks both ends, eb_restore;
- * a vision grid's solve moves flow through a small part of the nodes),
- * instead of filling 16 bytes per arc into fresh memory. A change of the
+ * the nodes that flow moved through, each the first time the search needs
+ * it (eb_push marks both ends, eb_init_cold, eb_restore; a solve on the
+ * 1024^2 vision grid moves flow through 186K of its 1M nodes), instead of
+ * filling 16 bytes per arc into fresh memory: set-up 52 -> 10 ms there
+ * (bench/results/eibfs-2026-11-28.md). The state is freed when the work
+ * budget hands the problem to cpu-hpf, whose arrays then reuse its
+ * memory. A change of the
  * structure frees it with the layouts. A solve that finds the state taken
  * by a concurrent solve of the same graph (or is called through the
  * back-end table) works on a state of its own, filled at its set-up.
