@@ -9,7 +9,8 @@
  * --help) or a DIMACS file. Each back end solves each instance --repeat
  * times, each solve cold (no engine state kept between them). The first
  * solve of a back end builds the layouts it needs (the BCSR, cpu-bk's
- * records, ...; those an earlier back end built are cached) and later
+ * records, cpu-eibfs's state, ...; those an earlier back end built are
+ * cached) and later
  * solves find them cached: build_ms is that first solve's layout build, and
  * solve_ms = total_ms - build_ms, everything the back end itself does
  * (set-up, max-flow, canonical cut), is the median over the solves. With
@@ -196,9 +197,9 @@ static void run_backend(gcut_graph *g, int32_t bi, const bench_cfg *cfg, gcut_re
     double spent = 0.0;
     r->status = "ok";
     for (int32_t rep = 0; rep < cfg->repeat; rep++) {
-        /* Every solve is cold: no engine state is kept between the
-         * repeats (cpu-eibfs would otherwise re-solve warm from its last
-         * flow). The layout is built by the first solve and cached. */
+        /* Every solve is cold: cpu-eibfs would otherwise re-solve warm
+         * from its last flow (its records stay with the layouts, which the
+         * first solve builds and later ones find cached). */
         gcut_graph_set_warm_start(g, 0);
         double pre_ms = 0.0; /* --core-layout: the RCSR built here */
         gcut_status st = GCUT_OK;

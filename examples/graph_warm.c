@@ -90,7 +90,7 @@ int main(int argc, char **argv)
         return 1;
     const int was_warm = gcut_result_stats(res)->warm_start;
 
-    gcut_graph_set_warm_start(g, 0); /* drops the state: cold again */
+    gcut_graph_set_warm_start(g, 0); /* cold again (on the kept records) */
     if (solve(g, cold, &again))
         return 1;
     const int32_t n = gcut_graph_num_nodes(g);

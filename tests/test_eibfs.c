@@ -351,6 +351,126 @@ static void test_fill_on_demand(void **state)
     gcut_graph_free(g);
 }
 
+/* The state cpu-eibfs keeps with the graph's layouts: every cold solve
+ * after the first starts from the arc records the one before left and
+ * restores, in place, the arcs of the nodes it pushed through. Random
+ * graphs of every family, each solved in rounds with warm starts off
+ * (every solve cold on the kept records) and on (warm, then cold again),
+ * terminal changes, the three fill settings, flows on and off, and
+ * structure changes (an added edge, added nodes: the records are dropped
+ * and built again); every answer equals cpu-ref's (tu_crosscheck solves
+ * with cpu-eibfs once more, on the records the solve before left). */
+static void test_kept_records(void **state)
+{
+    (void)state;
+    static const char *const fills[] = {NULL, "fill=setup", "fill=demand", NULL};
+    int failures = 0, cold = 0;
+    for (int i = 0; i < tu_scaled(400) && failures < 3; i++) {
+        const tu_family fam = (tu_family)(i % TU_FAMILY_COUNT);
+        const tu_caps cap = (tu_caps)((i / TU_FAMILY_COUNT) % TU_CAPS_COUNT);
+        const uint64_t seed = 2654435761ull * (uint64_t)i + 11;
+        gcut_graph *g = tu_random_graph(seed, fam, cap, i % 9 == 0 ? 400 : 40);
+        tu_rng r = {seed ^ 0x2545f4914f6cdd1dull};
+        const char *fill = fills[i % 4];
+        gcut_result *res;
+        assert_int_equal(gcut_result_new(&res), GCUT_OK);
+        for (int round = 0; round < 8; round++) {
+            const int32_t n = gcut_graph_num_nodes(g);
+            if (round == 4 && n > 1) {
+                assert_int_equal(gcut_graph_add_edge(g, (int32_t)tu_range(&r, 0, n - 1),
+                                                     (int32_t)tu_range(&r, 0, n - 1),
+                                                     (int32_t)tu_range(&r, 0, 1000),
+                                                     (int32_t)tu_range(&r, 0, 1000)),
+                                 GCUT_OK);
+            } else if (round == 6) {
+                int32_t id;
+                assert_int_equal(gcut_graph_add_nodes(g, 2, &id), GCUT_OK);
+                assert_int_equal(gcut_graph_add_tweights(g, id, 500, 0), GCUT_OK);
+                assert_int_equal(gcut_graph_add_tweights(g, id + 1, 0, 400), GCUT_OK);
+                assert_int_equal(gcut_graph_add_edge(g, id, id + 1, 300, 0), GCUT_OK);
+                if (n > 0)
+                    assert_int_equal(gcut_graph_add_edge(g, id, 0, 50, 50), GCUT_OK);
+            } else if (round > 0 && round % 3 != 2) {
+                change_tweights(g, &r, round % 2 ? 5 : 30, cap == TU_CAPS_HUGE);
+            }
+            /* Warm starts on in rounds 2 and 5 only: the cold solves after
+             * them start from records a warm solve left. */
+            const int warm = round == 2 || round == 5;
+            assert_int_equal(gcut_graph_set_warm_start(g, warm), GCUT_OK);
+            if (round == 7)
+                fill = fills[(i + 1) % 4]; /* another setting on the same records */
+            const int flows = (round + i) % 3 == 0;
+            assert_int_equal(solve_eibfs_params(g, flows, 0, fill, res), GCUT_OK);
+            cold += !gcut_result_stats(res)->warm_start;
+            if (!warm && gcut_result_stats(res)->warm_start)
+                failures++;
+            if (gcut_result_flow(res) != tu_solve(g, "cpu-ref", NULL))
+                failures++;
+            char label[96];
+            snprintf(label, sizeof label, "eibfs-kept-%s-%s-seed%llu-round%d", tu_family_name(fam),
+                     tu_caps_name(cap), (unsigned long long)seed, round);
+            if (tu_crosscheck(g, EIBFS, !flows, 0, fill, label)) {
+                fprintf(stderr, "FAILED: %s\n", label);
+                failures++;
+            }
+        }
+        gcut_result_free(res);
+        gcut_graph_free(g);
+    }
+    printf("# %d cold solves on kept records\n", cold);
+    assert_int_equal(failures, 0);
+}
+
+static int cancel_in_search(const gcut_progress *p, void *user)
+{
+    int *calls = user;
+    /* The first call is the phase change, before the engine starts; the
+     * second comes from its main loop. */
+    return strcmp(p->phase, "solve") == 0 && ++*calls >= 2;
+}
+
+/* A solve cancelled half-way leaves its records, with flow moved along
+ * them, for the next solve: that one is cold and restores them, warm
+ * starts on or off; so is a solve after a change of terminals. */
+static void test_kept_after_interrupt(void **state)
+{
+    (void)state;
+    gcut_graph *g = grid_graph(300, 13);
+    gcut_result *res;
+    assert_int_equal(gcut_result_new(&res), GCUT_OK);
+    const int64_t want = tu_solve(g, "cpu-ref", NULL);
+    for (int k = 0; k < 4; k++) {
+        assert_int_equal(gcut_graph_set_warm_start(g, 0), GCUT_OK); /* a cold solve, cancelled */
+        gcut_solve_options opt;
+        gcut_solve_options_init(&opt);
+        opt.backend = EIBFS;
+        int calls = 0;
+        opt.progress = cancel_in_search;
+        opt.progress_user = &calls;
+        opt.progress_interval_ms = 1e-6;
+        assert_int_equal(gcut_solve(g, &opt, res), GCUT_ERR_INTERRUPTED);
+        assert_true(calls >= 2);
+        assert_int_equal(solve_eibfs_params(g, 0, 0, "fill=never", res), GCUT_ERR_INVALID);
+        assert_int_equal(gcut_graph_set_warm_start(g, k % 2), GCUT_OK);
+        assert_int_equal(solve_eibfs(g, k == 2, 0, res), GCUT_OK);
+        assert_int_equal(gcut_result_stats(res)->warm_start, 0);
+        assert_int_equal(gcut_result_flow(res), want);
+    }
+    assert_int_equal(tu_crosscheck(g, EIBFS, 1, 0, NULL, "eibfs-kept-after-cancel"), 0);
+    assert_int_equal(gcut_graph_set_warm_start(g, 0), GCUT_OK);
+    assert_int_equal(gcut_graph_set_tweights(g, 0, 0, 0), GCUT_OK);
+    assert_int_equal(gcut_graph_set_tweights(g, 299 * 300 + 5, 7000, 0), GCUT_OK);
+    assert_int_equal(tu_crosscheck(g, EIBFS, 0, 0, NULL, "eibfs-kept-after-change"), 0);
+    int64_t flow;
+    const int64_t want2 = tu_solve(g, "cpu-ref", NULL);
+    for (int k = 0; k < 2; k++) { /* the basic interface goes the same way */
+        assert_int_equal(gcut_graph_maxflow(g, EIBFS, &flow), GCUT_OK);
+        assert_int_equal(flow, want2);
+    }
+    gcut_result_free(res);
+    gcut_graph_free(g);
+}
+
 /* Warm state and structure: adding an edge drops it (the next solve is
  * cold and right); turning warm starts off keeps every solve cold. */
 static void test_warm_invalidation(void **state)
@@ -472,6 +592,8 @@ int main(void)
         cmocka_unit_test(test_warm_sequences),
         cmocka_unit_test(test_warm_invalidation),
         cmocka_unit_test(test_fill_on_demand),
+        cmocka_unit_test(test_kept_records),
+        cmocka_unit_test(test_kept_after_interrupt),
         cmocka_unit_test(test_budget_fallback),
         cmocka_unit_test(test_crosscheck_flows),
     };

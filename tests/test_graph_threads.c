@@ -1,7 +1,9 @@
 /*
  * test_graph_threads.c - one unchanged graph solved from several threads at
  * once (gcut/solve.h): the lazy layout is built once, under the graph's
- * lock, and every thread gets the same flow and cut as a solve alone.
+ * lock, the records cpu-bk and cpu-eibfs keep with it go to one thread
+ * (the others solve on records of their own), and every thread gets the
+ * same flow and cut as a solve alone.
  * Run it under ThreadSanitizer to see the lock at work (docs/testing.md).
  */
 #include <pthread.h>
@@ -71,8 +73,11 @@ static void *solve_main(void *arg)
     return NULL;
 }
 
-/* Every round a fresh graph, so that the threads race for its first layout. */
-static void run_rounds(const char *const backends[THREADS])
+/* Every round a fresh graph, so that the threads race for its first layout
+ * (and for the records cpu-bk and cpu-eibfs keep with it); with `first`,
+ * solved once with it before, so that they race for records a solve has
+ * left (every other round with warm starts off). */
+static void run_rounds(const char *const backends[THREADS], const char *first)
 {
     for (uint32_t round = 0; round < 8; round++) {
         gcut_graph *ref = grid_graph(round + 1);
@@ -81,6 +86,12 @@ static void run_rounds(const char *const backends[THREADS])
         const int32_t n = gcut_graph_num_nodes(ref);
 
         gcut_graph *g = grid_graph(round + 1);
+        if (first) {
+            assert_int_equal(gcut_graph_set_warm_start(g, round % 2 == 0), GCUT_OK);
+            int64_t f = 0;
+            assert_int_equal(gcut_graph_maxflow(g, first, &f), GCUT_OK);
+            assert_true(f == want);
+        }
         job jobs[THREADS];
         pthread_t tid[THREADS];
         for (int t = 0; t < THREADS; t++) {
@@ -107,16 +118,23 @@ static void test_same_backend(void **state)
 {
     (void)state;
     const char *const bk[THREADS] = {"cpu-bk", "cpu-bk", "cpu-bk", "cpu-bk"};
-    run_rounds(bk);
+    run_rounds(bk, NULL);
+    run_rounds(bk, "cpu-bk");
     const char *const hipr[THREADS] = {"cpu-hipr", "cpu-hipr", "cpu-hipr", "cpu-hipr"};
-    run_rounds(hipr);
+    run_rounds(hipr, NULL);
+    const char *const eibfs[THREADS] = {"cpu-eibfs", "cpu-eibfs", "cpu-eibfs", "cpu-eibfs"};
+    run_rounds(eibfs, NULL);
+    run_rounds(eibfs, "cpu-eibfs");
 }
 
 static void test_mixed_backends(void **state)
 {
     (void)state;
     const char *const mixed[THREADS] = {"cpu-bk", "cpu-hipr", "cpu-prsn", "auto"};
-    run_rounds(mixed);
+    run_rounds(mixed, NULL);
+    const char *const kept[THREADS] = {"cpu-eibfs", "cpu-bk", "cpu-eibfs", "cpu-bk"};
+    run_rounds(kept, NULL);
+    run_rounds(kept, "cpu-eibfs");
 }
 
 int main(void)

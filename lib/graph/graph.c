@@ -116,16 +116,14 @@ gcut_status gcut_graph_new(gcut_graph **out, int32_t num_nodes, int64_t edges_hi
         gcut_i_free(g);
         return GCUT_FAIL(GCUT_ERR_NOMEM, "cannot create the lock of a graph");
     }
-    if (pthread_mutex_init(&g->kept_lock, NULL) != 0) {
-        pthread_mutex_destroy(&g->layout_lock);
-        gcut_i_free(g);
-        return GCUT_FAIL(GCUT_ERR_NOMEM, "cannot create the lock of a graph");
-    }
-    if (pthread_mutex_init(&g->bk_lock, NULL) != 0) {
-        pthread_mutex_destroy(&g->layout_lock);
-        pthread_mutex_destroy(&g->kept_lock);
-        gcut_i_free(g);
-        return GCUT_FAIL(GCUT_ERR_NOMEM, "cannot create the lock of a graph");
+    for (int i = 0; i < GCUT_I_KEPT_SLOTS; i++) {
+        if (pthread_mutex_init(&g->kept_lock[i], NULL) != 0) {
+            while (i-- > 0)
+                pthread_mutex_destroy(&g->kept_lock[i]);
+            pthread_mutex_destroy(&g->layout_lock);
+            gcut_i_free(g);
+            return GCUT_FAIL(GCUT_ERR_NOMEM, "cannot create the lock of a graph");
+        }
     }
     gcut_status st = reserve_nodes(g, num_nodes, __func__);
     if (st == GCUT_OK && edges_hint > 0)
@@ -149,10 +147,10 @@ void gcut_i_graph_invalidate(gcut_graph *g)
     g->bcsr = NULL;
     gcut_i_rcsr_free(g->rcsr);
     g->rcsr = NULL;
-    gcut_i_bk_free(g->bk);
-    g->bk = NULL;
-    gcut_i_eibfs_free(g->kept);
-    g->kept = NULL;
+    for (int i = 0; i < GCUT_I_KEPT_SLOTS; i++) {
+        gcut_i_kept_engines[i].release(g->kept[i]);
+        g->kept[i] = NULL;
+    }
     gcut_i_free(g->last_cut);
     g->last_cut = NULL;
     g->last_cut_n = 0;
@@ -179,8 +177,8 @@ void gcut_graph_free(gcut_graph *g)
     gcut_i_free(g->cap_source);
     gcut_i_free(g->cap_sink);
     pthread_mutex_destroy(&g->layout_lock);
-    pthread_mutex_destroy(&g->kept_lock);
-    pthread_mutex_destroy(&g->bk_lock);
+    for (int i = 0; i < GCUT_I_KEPT_SLOTS; i++)
+        pthread_mutex_destroy(&g->kept_lock[i]);
     gcut_i_free(g);
 }
 
@@ -205,6 +203,16 @@ gcut_status gcut_graph_add_nodes(gcut_graph *g, int32_t count, int32_t *first_id
     return GCUT_OK;
 }
 
+/* Does an engine keep records of g (only with a layout, but checked all
+ * the same)? */
+static int has_kept(const gcut_graph *g)
+{
+    for (int i = 0; i < GCUT_I_KEPT_SLOTS; i++)
+        if (g->kept[i])
+            return 1;
+    return 0;
+}
+
 gcut_status gcut_graph_add_edge(gcut_graph *g, int32_t u, int32_t v, int32_t cap, int32_t rev_cap)
 {
     if (!g)
@@ -225,7 +233,7 @@ gcut_status gcut_graph_add_edge(gcut_graph *g, int32_t u, int32_t v, int32_t cap
     g->ecap[g->m] = cap;
     g->erev[g->m] = rev_cap;
     g->m++;
-    if (g->bcsr || g->rcsr || g->bk || g->last_cut)
+    if (g->bcsr || g->rcsr || g->last_cut || has_kept(g))
         gcut_i_graph_invalidate(g);
     return GCUT_OK;
 }
@@ -316,11 +324,9 @@ gcut_status gcut_graph_set_warm_start(gcut_graph *g, int enable)
     GCUT_ENTRY();
     if (!g)
         return GCUT_FAIL(GCUT_ERR_INVALID, "graph is NULL");
+    /* Off: cpu-eibfs's state stays as its records (kept with the
+     * layouts), from which every solve starts cold. */
     g->warm_off = !enable;
-    if (g->warm_off) {
-        gcut_i_eibfs_free(g->kept);
-        g->kept = NULL;
-    }
     return GCUT_OK;
 }
 

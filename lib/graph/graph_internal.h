@@ -10,6 +10,9 @@
 #include "gcut/plugin.h"
 #include "gcut/graph.h"
 
+/* Slots for engine records kept with the layouts (kept.c). */
+#define GCUT_I_KEPT_SLOTS 2
+
 /* A built layout and the memory behind its const view. */
 typedef struct gcut_i_bcsr_store {
     gcut_bcsr view;
@@ -51,22 +54,18 @@ struct gcut_graph {
     gcut_i_bcsr_store *bcsr;
     gcut_i_rcsr_store *rcsr;
     pthread_mutex_t layout_lock;
-    /* cpu-eibfs's state after its last solve of this graph, for warm
-     * re-solves (solve.c, gcut_graph_set_warm_start): dropped by every
-     * change of the structure (nodes, edges), kept when only terminal
-     * capacities change. A solve takes kept_lock with trylock: concurrent
-     * solves of one graph that find it taken solve cold. */
-    void *kept;
+    /* The records of the engines that keep them with the layouts
+     * (solvers_internal.h, gcut_i_kept_engine; kept.c's table gives each
+     * engine its slot): cpu-bk's arc and node records and cpu-eibfs's
+     * state (which also re-solves warm unless warm_off). Built in the
+     * layout stage of the engine's first solve, dropped with the layouts
+     * by every change of the structure (nodes, edges), kept when only
+     * terminal capacities change. A solve holds the slot's lock, taken
+     * with trylock: a concurrent solve of the same graph that finds it
+     * taken uses records of its own. */
+    void *kept[GCUT_I_KEPT_SLOTS];
+    pthread_mutex_t kept_lock[GCUT_I_KEPT_SLOTS];
     int warm_off;
-    pthread_mutex_t kept_lock;
-    /* cpu-bk's arc and node records (bk.c, gcut_i_bk_layout): part of the
-     * cached layouts, built in the layout stage of the first cpu-bk solve
-     * and dropped with the layouts; kept when only terminal capacities
-     * change (the records do not hold them). A solve holds bk_lock while it
-     * works on them (taken with trylock: a concurrent cpu-bk solve of the
-     * same graph that finds it taken uses records of its own). */
-    struct gcut_i_bk_store *bk;
-    pthread_mutex_t bk_lock;
     /* cut of the last gcut_graph_maxflow (basic interface) */
     uint8_t *last_cut;
     int32_t last_cut_n;
@@ -76,8 +75,8 @@ struct gcut_graph {
     int64_t q_terms;
 };
 
-/* Drop cached layouts (cpu-bk's records included), the kept engine state
- * and the last cut (called on every change of the structure). */
+/* Drop cached layouts (the engines' kept records included) and the last
+ * cut (called on every change of the structure). */
 GCUT_HIDDEN void gcut_i_graph_invalidate(gcut_graph *g);
 
 /* Build (or return the cached) layout; `threads` as for the builders. */

@@ -45,18 +45,19 @@ gcut_status gcut_i_run_backend(gcut_graph *g, int32_t idx, const gcut_solve_opti
         else
             st = gcut_i_graph_rcsr(g, opt->threads, &p.rcsr);
     }
-    /* cpu-bk's arc and node records are part of the graph's layouts: built
-     * here by its first solve (and timed as the layout), then kept with the
-     * BCSR. A concurrent cpu-bk solve of the same graph that finds them
-     * taken solves on records of its own. */
-    int bk_kept = 0;
-    if (st == GCUT_OK && be == &gcut_i_backend_bk && pthread_mutex_trylock(&g->bk_lock) == 0) {
-        bk_kept = 1;
-        st = gcut_i_bk_layout(&g->bk, &p);
+    /* The records of an engine that keeps them with the graph's layouts
+     * (cpu-bk, cpu-eibfs: solvers_internal.h) are built here by its first
+     * solve, and timed as the layout. A concurrent solve of the same
+     * graph that finds them taken solves on records of its own. */
+    const int slot = gcut_i_kept_slot(be);
+    const gcut_i_kept_engine *ke = NULL;
+    if (st == GCUT_OK && slot >= 0 && pthread_mutex_trylock(&g->kept_lock[slot]) == 0) {
+        ke = &gcut_i_kept_engines[slot];
+        st = ke->layout(&g->kept[slot], &p, opt);
     }
     if (st != GCUT_OK) {
-        if (bk_kept)
-            pthread_mutex_unlock(&g->bk_lock);
+        if (ke)
+            pthread_mutex_unlock(&g->kept_lock[slot]);
         return st;
     }
     stats.build_ms = gcut_i_now_ms() - tb;
@@ -64,8 +65,8 @@ gcut_status gcut_i_run_backend(gcut_graph *g, int32_t idx, const gcut_solve_opti
     uint8_t *cut = gcut_i_malloc_array(g->n, 1);
     int32_t *flows = opt->want_flows ? gcut_i_malloc_array(g->m, sizeof(int32_t)) : NULL;
     if (!cut || (opt->want_flows && !flows)) {
-        if (bk_kept)
-            pthread_mutex_unlock(&g->bk_lock);
+        if (ke)
+            pthread_mutex_unlock(&g->kept_lock[slot]);
         gcut_i_free(cut);
         gcut_i_free(flows);
         return GCUT_FAIL(GCUT_ERR_NOMEM, "cannot allocate the cut and flows of %d nodes",
@@ -73,18 +74,11 @@ gcut_status gcut_i_run_backend(gcut_graph *g, int32_t idx, const gcut_solve_opti
     }
     gcut_solution sol = {0, cut, flows, &stats};
     void *state = NULL;
-    if (be == &gcut_i_backend_eibfs && !g->warm_off && pthread_mutex_trylock(&g->kept_lock) == 0) {
-        /* The engine state the graph keeps for warm re-solves (graph.h,
-         * gcut_graph_set_warm_start). */
+    if (ke) {
         st = gcut_i_poll("solve", -1, NULL);
         if (st == GCUT_OK)
-            st = gcut_i_eibfs_solve_kept(&g->kept, &p, opt, &sol);
-        pthread_mutex_unlock(&g->kept_lock);
-    } else if (bk_kept) {
-        st = gcut_i_poll("solve", -1, NULL);
-        if (st == GCUT_OK)
-            st = gcut_i_bk_solve_kept(g->bk, &p, opt, &sol);
-        pthread_mutex_unlock(&g->bk_lock);
+            st = ke->solve(&g->kept[slot], &p, opt, !g->warm_off, &sol);
+        pthread_mutex_unlock(&g->kept_lock[slot]);
     } else {
         if (be->create)
             st = be->create(&state);

@@ -609,7 +609,7 @@ gcut_status gcut_i_bk_parse_params(const char *str, int64_t max, int64_t *ts_lim
 
 /* The records a solve works on: the graph's kept ones (gcut_i_bk_layout)
  * or fresh ones of one solve. */
-struct gcut_i_bk_store {
+typedef struct bk_store {
     int32_t n;
     int64_t m;
     bk_rr *rr;
@@ -617,15 +617,16 @@ struct gcut_i_bk_store {
     int32_t *orphans;
     uint32_t *rev0; /* kept records: every arc's sister's capacity */
     int state;      /* BK_FILLED, BK_USED or BK_PACKED */
-};
+} bk_store;
 
 /* The arc records as bk_fill_arcs left them; as a solve left them (to be
  * restored); or spoilt by gcut_i_pack_residuals (per-edge flows), to be
  * filled again. */
 enum { BK_FILLED = 0, BK_USED = 1, BK_PACKED = 2 };
 
-void gcut_i_bk_free(gcut_i_bk_store *st)
+void gcut_i_bk_free(void *kept)
 {
+    bk_store *st = kept;
     if (!st)
         return;
     gcut_i_free(st->rr);
@@ -638,7 +639,7 @@ void gcut_i_bk_free(gcut_i_bk_store *st)
 /* Allocate the records of a graph of n nodes and b->m arcs (with rev0 if
  * `kept`) and fill the arcs (bk_fill_arcs); the nodes are written by every
  * solve. */
-static gcut_status bk_store_alloc(gcut_i_bk_store *st, int32_t n, const gcut_bcsr *b, int kept)
+static gcut_status bk_store_alloc(bk_store *st, int32_t n, const gcut_bcsr *b, int kept)
 {
     st->n = n;
     st->m = b->m;
@@ -655,14 +656,16 @@ static gcut_status bk_store_alloc(gcut_i_bk_store *st, int32_t n, const gcut_bcs
     return GCUT_OK;
 }
 
-gcut_status gcut_i_bk_layout(gcut_i_bk_store **kept, const gcut_problem *p)
+gcut_status gcut_i_bk_layout(void **kept, const gcut_problem *p, const gcut_solve_options *opt)
 {
+    (void)opt;
     const gcut_bcsr *b = p->bcsr;
-    if (*kept && (*kept)->n == p->num_nodes && (*kept)->m == b->m)
+    const bk_store *old = *kept;
+    if (old && old->n == p->num_nodes && old->m == b->m)
         return GCUT_OK;
     gcut_i_bk_free(*kept);
     *kept = NULL;
-    gcut_i_bk_store *st = gcut_i_calloc(1, sizeof *st);
+    bk_store *st = gcut_i_calloc(1, sizeof *st);
     if (!st)
         return GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-bk: cannot allocate its records");
     gcut_status r = bk_store_alloc(st, p->num_nodes, b, 1);
@@ -676,8 +679,8 @@ gcut_status gcut_i_bk_layout(gcut_i_bk_store **kept, const gcut_problem *p)
 
 /* One solve on the records of st: the graph's kept ones or fresh ones of
  * this solve (state BK_FILLED). t0: when the solve began. */
-static gcut_status bk_solve_on(gcut_i_bk_store *st, const gcut_problem *p,
-                               const gcut_solve_options *opt, gcut_solution *sol, double t0)
+static gcut_status bk_solve_on(bk_store *st, const gcut_problem *p, const gcut_solve_options *opt,
+                               gcut_solution *sol, double t0)
 {
     const gcut_bcsr *b = p->bcsr;
     const int32_t n = p->num_nodes;
@@ -737,10 +740,11 @@ static gcut_status bk_solve_on(gcut_i_bk_store *st, const gcut_problem *p,
     return GCUT_OK;
 }
 
-gcut_status gcut_i_bk_solve_kept(gcut_i_bk_store *kept, const gcut_problem *p,
-                                 const gcut_solve_options *opt, gcut_solution *sol)
+gcut_status gcut_i_bk_solve_kept(void **kept, const gcut_problem *p, const gcut_solve_options *opt,
+                                 int warm, gcut_solution *sol)
 {
-    return bk_solve_on(kept, p, opt, sol, gcut_i_now_ms());
+    (void)warm; /* every solve is cold */
+    return bk_solve_on(*kept, p, opt, sol, gcut_i_now_ms());
 }
 
 static gcut_status bk_solve(void *state, const gcut_problem *p, const gcut_solve_options *opt,
@@ -752,7 +756,7 @@ static gcut_status bk_solve(void *state, const gcut_problem *p, const gcut_solve
     gcut_status r = gcut_i_bk_parse_params(opt->params, INT32_MAX, &ts_limit);
     if (r != GCUT_OK)
         return r;
-    gcut_i_bk_store st;
+    bk_store st;
     memset(&st, 0, sizeof st);
     r = bk_store_alloc(&st, p->num_nodes, p->bcsr, 0);
     if (r == GCUT_OK)

@@ -103,8 +103,8 @@
  * excesses of S's roots to the source (see eb_flows).
  *
  * Warm re-solve (the ESA 2015 dynamic case). The engine's state (flow,
- * forests, labels and the terminal capacities it was solved with) can be
- * kept by the graph (graph.c, gcut_graph_set_warm_start). The next solve
+ * forests, labels and the terminal capacities it was solved with) is kept
+ * by the graph (graph.c, gcut_graph_set_warm_start). The next solve
  * of the same structure compares terminal capacities: a changed node's
  * excess moves by the change; a root whose excess changes sign becomes an
  * orphan, a node of S that gains excess becomes a root (keeping its label,
@@ -113,12 +113,29 @@
  * runs from there. The answer is the cold one (the cut is the canonical
  * cut of a maximum pseudoflow, the value is fixed).
  *
+ * Records kept with the layouts. The state is part of the graph's cached
+ * layouts (solvers_internal.h, gcut_i_kept_engine): the first cpu-eibfs
+ * solve of a graph allocates it and fills the arcs in its layout stage
+ * (gcut_i_eibfs_layout; gcut_solve times it as the layout build), and a
+ * cold solve after that (warm starts off, or after a failed solve) starts
+ * from the arcs the last solve left and restores in place only those of
+ * the nodes that flow moved through, each the first time the search needs
+ * it (eb_push marks both ends, eb_init_cold, eb_restore; a solve on the
+ * 1024^2 vision grid moves flow through 186K of its 1M nodes), instead of
+ * filling 16 bytes per arc into fresh memory: set-up 52 -> 10 ms there
+ * (bench/results/eibfs-2026-11-28.md). The state is freed when the work
+ * budget hands the problem to cpu-hpf, whose arrays then reuse its
+ * memory. A change of the
+ * structure frees it with the layouts. A solve that finds the state taken
+ * by a concurrent solve of the same graph (or is called through the
+ * back-end table) works on a state of its own, filled at its set-up.
+ *
  * Layout: 16 bytes per arc (head, residual, the sister's residual
  * mirrored, the offset to the sister), 32 bytes per node (an orphan's
  * current arc and bucket link in it), plus 8 per node (the kept terminal
  * capacities) and the orphan buckets (at most 512 KiB). The arcs are
- * filled from the layout at the set-up or node by node as the search
- * reaches them (eb_need, eb_fill_on_demand; setting fill=auto|setup|demand).
+ * filled from the layout at once or node by node as the search reaches
+ * them (eb_need, eb_fill_on_demand; setting fill=auto|setup|demand).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -131,6 +148,9 @@
 #define EB_ORPHAN ((int64_t)-2)
 
 enum { EB_FREE = 0, EB_S = 1, EB_T = 2 };
+
+/* What a node's arcs hold (eb_node.filled). */
+enum { EB_EMPTY = 0, EB_FILLED = 1, EB_STALE = 2 };
 
 #define EB_NONE ((int32_t)-1)
 
@@ -164,10 +184,14 @@ typedef struct eb_node {
      * for a parent and a current arc (eb_make_orphan); 0: the parent's arc
      * to this node, the arc it grew along (growth looks up no sister) */
     uint8_t pcur;
-    /* 1: this node's arcs are filled in (eb_fill); 0: they still hold
-     * nothing, and their residuals are the layout's capacities */
+    /* EB_FILLED: this node's arcs hold its residuals; EB_EMPTY: they
+     * hold nothing yet (eb_fill), EB_STALE: what an earlier solve left
+     * (eb_restore); either way the residuals are the layout's capacities */
     uint8_t filled;
-    uint8_t pad;
+    /* 1: flow has moved along an arc of this node since its arcs were
+     * filled or restored (eb_push marks both ends): the next cold solve
+     * makes it EB_STALE; 0: its arcs hold the capacities */
+    uint8_t dirty;
 } eb_node;
 
 /* The engine, and the state the graph may keep between solves. */
@@ -216,7 +240,29 @@ static void eb_fill(eb_state *s, int32_t v)
         const int64_t d = b - a;
         arcs[a].sdiff = d > INT32_MIN && d <= INT32_MAX ? (int32_t)d : GCUT_I_MARC_FAR;
     }
-    s->nodes[v].filled = 1;
+    s->nodes[v].filled = EB_FILLED;
+    s->nodes[v].dirty = 0;
+}
+
+/* Give v's arcs their capacities back after a solve moved flow along
+ * them: each arc's residual becomes its capacity, and its mirror its
+ * sister's capacity, which is res + rev - cap (every push keeps res + rev,
+ * the two capacities' sum, and the uint32 arithmetic is exact modulo 2^32
+ * with the true value in range). No sister is read: the restore streams
+ * over v's arcs and capacities. An arc whose sister's node is not dirty
+ * carried no flow (a push marks both ends) and holds its capacities
+ * already. */
+static void eb_restore(eb_state *s, int32_t v)
+{
+    eb_arc *const arcs = s->arcs;
+    const int32_t *const cap = s->cap;
+    const int64_t end = s->first[v + 1];
+    for (int64_t a = s->first[v]; a < end; a++) {
+        const uint32_t c = (uint32_t)cap[a];
+        arcs[a].rev += arcs[a].res - c;
+        arcs[a].res = c;
+    }
+    s->nodes[v].filled = EB_FILLED;
 }
 
 /* The arcs are filled in node by node, the first time anything reads or
@@ -230,14 +276,20 @@ static void eb_fill(eb_state *s, int32_t v)
  * it), and a push fills both ends first. */
 static inline void eb_need(eb_state *s, int32_t v)
 {
-    if (!s->nodes[v].filled)
+    const uint8_t f = s->nodes[v].filled;
+    if (f == EB_EMPTY)
         eb_fill(s, v);
+    else if (f == EB_STALE)
+        eb_restore(s, v);
 }
 
-/* Move f units along arc a, whose sister is b (the caller knows it). */
-static inline void eb_push(eb_state *s, int64_t a, int64_t b, uint32_t f)
+/* Move f units along arc a of node x, whose sister b is y's (the caller
+ * knows both). x and y are marked for the next cold solve's restore. */
+static inline void eb_push(eb_state *s, int64_t a, int64_t b, uint32_t f, int32_t x, int32_t y)
 {
     eb_arc *const arcs = s->arcs;
+    s->nodes[x].dirty = 1;
+    s->nodes[y].dirty = 1;
     arcs[a].res -= f;
     arcs[a].rev += f;
     arcs[b].res += f;
@@ -374,7 +426,7 @@ static void eb_drain_s(eb_state *s, int32_t x)
         eb_tree_arcs(s, nx, &p, &q);
         const uint32_t r = s->arcs[p].res;
         const uint32_t f = (uint64_t)-nx->ex < r ? (uint32_t)-nx->ex : r;
-        eb_push(s, p, q, f);
+        eb_push(s, p, q, f, up, x);
         s->pushes++;
         nx->ex += f;
         nodes[up].ex -= f;
@@ -404,7 +456,7 @@ static void eb_drain_t(eb_state *s, int32_t x)
         eb_tree_arcs(s, nx, &q, &p);
         const uint32_t r = s->arcs[p].res;
         const uint32_t f = (uint64_t)nx->ex < r ? (uint32_t)nx->ex : r;
-        eb_push(s, p, q, f);
+        eb_push(s, p, q, f, up, x);
         s->pushes++;
         nx->ex -= f;
         nodes[up].ex += f;
@@ -591,7 +643,7 @@ static void eb_cross(eb_state *s, int32_t x, int32_t y, int64_t a, int64_t sa)
      * (RLG) paths are long and crossings many, and the budget counted
      * only arc scans. */
     s->work += 2 * steps;
-    eb_push(s, a, sa, (uint32_t)f);
+    eb_push(s, a, sa, (uint32_t)f, x, y);
     s->nodes[x].ex -= f;
     s->nodes[y].ex += f;
     s->crossings++;
@@ -765,13 +817,30 @@ static int eb_fill_on_demand(const gcut_bcsr *b, int mode)
     return 2 * far > EB_LAZY_SAMPLE;
 }
 
-/* Cold start: residuals from the layout, terminal arcs saturated, every
- * node of non-zero excess a root of label 0. */
+/* The arcs as a fresh state gets them (gcut_i_eibfs_layout): all filled
+ * from the layout at once, or none, to be filled on demand
+ * (eb_fill_on_demand). Every node record is written, clean. */
+static void eb_fill_fresh(eb_state *s, const gcut_bcsr *b, int fill)
+{
+    const uint8_t filled = !eb_fill_on_demand(b, fill);
+    if (filled)
+        gcut_i_marc_fill(s->arcs, b);
+    memset(s->nodes, 0, (size_t)s->n * sizeof(eb_node));
+    for (int32_t v = 0; v < s->n; v++)
+        s->nodes[v].filled = filled ? EB_FILLED : EB_EMPTY;
+}
+
+/* Cold start: residuals the capacities, terminal arcs saturated, every
+ * node of non-zero excess a root of label 0. The arcs are those the last
+ * solve left (or fresh from eb_fill_fresh): a node that flow moved
+ * through becomes EB_STALE and is restored the first time the search
+ * needs it (eb_need, eb_restore), when its arcs are about to be read
+ * anyway; a node the search does not reach is not touched, and the cut
+ * reads its residuals from the layout. fill=demand empties every node
+ * instead (the arcs fill from the layout again), fill=setup fills or
+ * restores every node here. */
 static void eb_init_cold(eb_state *s, const gcut_problem *p, int fill)
 {
-    const uint8_t filled = !eb_fill_on_demand(p->bcsr, fill);
-    if (filled)
-        gcut_i_marc_fill(s->arcs, p->bcsr);
     s->qhead[EB_S] = s->qtail[EB_S] = s->qhead[EB_T] = s->qtail[EB_T] = EB_NONE;
     for (int64_t i = 0; i < 2 * (int64_t)s->nb; i++)
         s->bhead[i] = EB_NONE;
@@ -780,6 +849,13 @@ static void eb_init_cold(eb_state *s, const gcut_problem *p, int fill)
     s->queued[0] = s->queued[1] = s->queued[2] = 0;
     for (int32_t v = 0; v < s->n; v++) {
         eb_node *nv = &s->nodes[v];
+        if (fill == EB_FILL_DEMAND)
+            nv->filled = EB_EMPTY;
+        else if (nv->filled == EB_FILLED && nv->dirty)
+            nv->filled = EB_STALE;
+        if (fill == EB_FILL_SETUP && nv->filled != EB_FILLED)
+            eb_need(s, v);
+        nv->dirty = 0;
         s->cs[v] = p->cap_source[v];
         s->ck[v] = p->cap_sink[v];
         nv->ex = (int64_t)p->cap_source[v] - p->cap_sink[v];
@@ -788,7 +864,6 @@ static void eb_init_cold(eb_state *s, const gcut_problem *p, int fill)
         nv->d = 0;
         nv->next = EB_NONE;
         nv->pcur = 0;
-        nv->filled = filled;
         nv->tree = nv->ex > 0 ? EB_S : (nv->ex < 0 ? EB_T : EB_FREE);
         if (nv->tree != EB_FREE)
             eb_activate(s, v);
@@ -979,7 +1054,7 @@ static gcut_status eb_cut(const eb_state *s, uint8_t *cut)
                 if (i + EB_CUT_AHEAD < nc) { /* the candidates' arcs are misses */
                     const int32_t u = cand[i + EB_CUT_AHEAD];
                     const int64_t f = first[u];
-                    if (nodes[u].filled) {
+                    if (nodes[u].filled == EB_FILLED) {
                         __builtin_prefetch(&arcs[f]);
                     } else {
                         __builtin_prefetch(&s->cap[f]);
@@ -991,10 +1066,10 @@ static gcut_status eb_cut(const eb_state *s, uint8_t *cut)
                     continue;
                 int64_t a = first[v];
                 const int64_t end = first[v + 1];
-                if (nodes[v].filled) {
+                if (nodes[v].filled == EB_FILLED) {
                     while (a < end && !(arcs[a].res && cut[arcs[a].head] == GCUT_SINK))
                         a++;
-                } else { /* never filled: the layout's capacities are its residuals */
+                } else { /* empty or stale: the layout's capacities are its residuals */
                     while (a < end && !(s->cap[a] && cut[s->head[a]] == GCUT_SINK))
                         a++;
                 }
@@ -1013,7 +1088,7 @@ static gcut_status eb_cut(const eb_state *s, uint8_t *cut)
              * a's rev). */
             for (int32_t i = 0; i < nf; i++) {
                 const int32_t v = front[i];
-                const int filled = nodes[v].filled;
+                const int filled = nodes[v].filled == EB_FILLED;
                 for (int64_t a = first[v]; a < first[v + 1]; a++) {
                     const int32_t w = filled ? arcs[a].head : s->head[a];
                     const uint32_t rev = filled ? arcs[a].rev : (uint32_t)s->cap[s->sister[a]];
@@ -1062,7 +1137,7 @@ static gcut_status eb_answer(eb_state *s, const gcut_problem *p, gcut_solution *
             return GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-eibfs: cannot allocate the final residuals");
         for (int32_t v = 0; v < s->n; v++)
             for (int64_t a = b->first[v]; a < b->first[v + 1]; a++)
-                res[a] = s->nodes[v].filled ? s->arcs[a].res : (uint32_t)b->cap[a];
+                res[a] = s->nodes[v].filled == EB_FILLED ? s->arcs[a].res : (uint32_t)b->cap[a];
         st = eb_flows(s, p, res, sol->edge_flows);
         gcut_i_free(res);
         if (st != GCUT_OK)
@@ -1097,8 +1172,10 @@ static gcut_status eb_parse_params(const char *str, int *fill)
     return r < 0 ? GCUT_ERR_INVALID : GCUT_OK;
 }
 
-gcut_status gcut_i_eibfs_solve_kept(void **kept, const gcut_problem *p,
-                                    const gcut_solve_options *opt, gcut_solution *sol)
+/* The state of a graph's layout: allocated and filled here, in the
+ * layout stage of the first solve (gcut_solve times it as the layout
+ * build), unless *kept already matches the structure. */
+gcut_status gcut_i_eibfs_layout(void **kept, const gcut_problem *p, const gcut_solve_options *opt)
 {
     const gcut_bcsr *b = p->bcsr;
     if (!b)
@@ -1107,18 +1184,41 @@ gcut_status gcut_i_eibfs_solve_kept(void **kept, const gcut_problem *p,
     if (eb_parse_params(opt->params, &fill) != GCUT_OK)
         return GCUT_ERR_INVALID;
     eb_state *s = *kept;
+    if (s && s->arcs && s->n == p->num_nodes && s->m == b->m)
+        return GCUT_OK;
     if (!s) {
         s = gcut_i_calloc(1, sizeof *s);
         if (!s)
             return GCUT_FAIL(GCUT_ERR_NOMEM, "cpu-eibfs: cannot allocate its state");
         *kept = s;
     }
-    double t0 = gcut_i_now_ms();
-    const int warm = s->valid && s->n == p->num_nodes && s->m == b->m;
-    s->valid = 0;
-    gcut_status st;
-    if (!warm && (st = eb_alloc(s, p->num_nodes, b->m)) != GCUT_OK)
+    gcut_status st = eb_alloc(s, p->num_nodes, b->m);
+    if (st != GCUT_OK)
         return st;
+    s->first = b->first;
+    s->sister = b->sister;
+    s->head = b->head;
+    s->cap = b->cap;
+    eb_fill_fresh(s, b, fill);
+    return GCUT_OK;
+}
+
+gcut_status gcut_i_eibfs_solve_kept(void **kept, const gcut_problem *p,
+                                    const gcut_solve_options *opt, int warm_ok, gcut_solution *sol)
+{
+    const gcut_bcsr *b = p->bcsr;
+    if (!b)
+        return GCUT_FAIL(GCUT_ERR_INTERNAL, "cpu-eibfs: no BCSR layout was given");
+    int fill;
+    if (eb_parse_params(opt->params, &fill) != GCUT_OK)
+        return GCUT_ERR_INVALID;
+    double t0 = gcut_i_now_ms();
+    gcut_status st = gcut_i_eibfs_layout(kept, p, opt);
+    if (st != GCUT_OK)
+        return st;
+    eb_state *s = *kept;
+    const int warm = warm_ok && s->valid;
+    s->valid = 0;
     s->first = b->first;
     s->sister = b->sister;
     s->head = b->head;
@@ -1135,7 +1235,10 @@ gcut_status gcut_i_eibfs_solve_kept(void **kept, const gcut_problem *p,
     st = eb_run(s);
     sol->stats->solve_ms = gcut_i_now_ms() - t0;
     if (st == EB_OVER_BUDGET) {
-        /* Past the work budget: cpu-hpf solves the problem cold. */
+        /* Past the work budget: cpu-hpf solves the problem cold. The
+         * state is freed first (cpu-hpf's arrays then reuse its memory:
+         * kept, RLG 128 x 256 took 1.1-1.4x longer); the next solve fills
+         * a new one at its set-up. */
         gcut_i_log(opt, GCUT_LOG_INFO,
                    "cpu-eibfs: work budget spent after %lld crossings; cpu-hpf takes over",
                    (long long)s->crossings);
@@ -1175,8 +1278,8 @@ static gcut_status eb_solve(void *state, const gcut_problem *p, const gcut_solve
                             gcut_solution *sol)
 {
     (void)state;
-    void *kept = NULL;
-    gcut_status st = gcut_i_eibfs_solve_kept(&kept, p, opt, sol);
+    void *kept = NULL; /* records of this solve only */
+    gcut_status st = gcut_i_eibfs_solve_kept(&kept, p, opt, 0, sol);
     gcut_i_eibfs_free(kept);
     return st;
 }

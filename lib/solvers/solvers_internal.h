@@ -17,28 +17,57 @@ GCUT_HIDDEN extern const gcut_backend gcut_i_backend_grid_pr; /* grid_pr.c "cpu-
 GCUT_HIDDEN extern const gcut_backend gcut_i_backend_hpf;   /* hpf.c   "cpu-hpf"  */
 GCUT_HIDDEN extern const gcut_backend gcut_i_backend_eibfs; /* eibfs.c "cpu-eibfs" */
 
-/* cpu-eibfs with a state kept between solves (eibfs.c; graph.c keeps it
- * for warm re-solves). *kept is NULL or a state of an earlier call; the
- * solve is warm when that state completed a solve of a graph of the same
- * structure (same layout), whose terminal capacities may since have
- * changed. On success *kept holds the new state; on failure a state that
- * will solve cold. gcut_i_eibfs_free(NULL) is a no-op. */
-GCUT_HIDDEN gcut_status gcut_i_eibfs_solve_kept(void **kept, const gcut_problem *p,
-                                                const gcut_solve_options *opt, gcut_solution *sol);
-GCUT_HIDDEN void gcut_i_eibfs_free(void *kept);
+/*
+ * Engines whose records the graph keeps with its cached layouts (graph.c
+ * holds them, solve.c runs them; kept.c lists them): cpu-bk's arc and node
+ * records (bk.c) and cpu-eibfs's state (eibfs.c). The first solve of the
+ * engine on a graph builds them in its layout stage (`layout`: nothing
+ * when *kept already matches p; gcut_solve times it as the layout build,
+ * gcut_stats::build_ms); `solve` then works on them and leaves them for
+ * the next solve of the same structure, which restores what the last one
+ * changed in place instead of filling fresh memory; a change of the
+ * structure frees them (`release`, which takes NULL) with the layouts.
+ * Terminal capacities are not in the records: changing them keeps them.
+ * `warm`: the graph allows a warm re-solve (gcut_graph_set_warm_start);
+ * an engine without one ignores it. A solve holds the slot's lock; a
+ * concurrent solve of the same graph that finds it taken solves through
+ * the back-end table, on records of its own.
+ */
+typedef struct gcut_i_kept_engine {
+    const gcut_backend *backend;
+    gcut_status (*layout)(void **kept, const gcut_problem *p, const gcut_solve_options *opt);
+    gcut_status (*solve)(void **kept, const gcut_problem *p, const gcut_solve_options *opt,
+                         int warm, gcut_solution *sol);
+    void (*release)(void *kept);
+} gcut_i_kept_engine;
 
-/* cpu-bk's records on general graphs (bk.c), kept with the graph's
- * layouts (graph.c) so that its solves do not fill them again: built by
- * gcut_i_bk_layout from the BCSR in the layout stage of the first cpu-bk
- * solve (nothing when *kept already matches p), used by
- * gcut_i_bk_solve_kept, which leaves them for the next solve of the same
- * structure, and freed with the layouts. 16 bytes per arc and 36 per node.
- * gcut_i_bk_free(NULL) is a no-op. */
-typedef struct gcut_i_bk_store gcut_i_bk_store;
-GCUT_HIDDEN gcut_status gcut_i_bk_layout(gcut_i_bk_store **kept, const gcut_problem *p);
-GCUT_HIDDEN gcut_status gcut_i_bk_solve_kept(gcut_i_bk_store *kept, const gcut_problem *p,
-                                             const gcut_solve_options *opt, gcut_solution *sol);
-GCUT_HIDDEN void gcut_i_bk_free(gcut_i_bk_store *kept);
+/* The table (kept.c), indexed by the graph's slots (GCUT_I_KEPT_SLOTS,
+ * graph_internal.h), and the slot of a back end (-1: none). */
+GCUT_HIDDEN extern const gcut_i_kept_engine gcut_i_kept_engines[];
+GCUT_HIDDEN int gcut_i_kept_slot(const gcut_backend *be);
+
+/* cpu-bk's records on general graphs (bk.c): 16 bytes per arc (12 for the
+ * record, 4 for its sister's capacity) and 36 per node. */
+GCUT_HIDDEN gcut_status gcut_i_bk_layout(void **kept, const gcut_problem *p,
+                                         const gcut_solve_options *opt);
+GCUT_HIDDEN gcut_status gcut_i_bk_solve_kept(void **kept, const gcut_problem *p,
+                                             const gcut_solve_options *opt, int warm,
+                                             gcut_solution *sol);
+GCUT_HIDDEN void gcut_i_bk_free(void *kept);
+
+/* cpu-eibfs's state (eibfs.c): its arc records (16 bytes per arc), node
+ * records and the terminal capacities of its last solve (40 bytes per
+ * node) and its orphan buckets (at most 512 KiB); with `warm`, the next
+ * solve after terminal changes goes on from the last one's flow and
+ * forests (the answer is the cold one), else it starts cold on the
+ * records, restored in place. On failure the state is left to solve
+ * cold. */
+GCUT_HIDDEN gcut_status gcut_i_eibfs_layout(void **kept, const gcut_problem *p,
+                                            const gcut_solve_options *opt);
+GCUT_HIDDEN gcut_status gcut_i_eibfs_solve_kept(void **kept, const gcut_problem *p,
+                                                const gcut_solve_options *opt, int warm,
+                                                gcut_solution *sol);
+GCUT_HIDDEN void gcut_i_eibfs_free(void *kept);
 
 /* cpu-bk on grids (bk_grid.c): its kept state and its solve_grid. The state
  * is also what cpu-bk's graph solves get (and ignore). */

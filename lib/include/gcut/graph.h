@@ -111,9 +111,13 @@ GCUT_EXPORT gcut_status gcut_graph_set_tweights(gcut_graph *g, int32_t v, int32_
  *  re-solve of Goldberg et al., ESA 2015; BK's mark_node / reuse_trees).
  *  The answer is exactly the cold one: the same flow value and the same
  *  canonical cut. gcut_stats::warm_start says whether a solve was warm.
- *  Adding nodes or edges drops the state (the next solve is cold), as do a
- *  failed or interrupted solve and this call with \p enable 0, which also
- *  frees the state now. Solves with other back ends leave it alone.
+ *  Adding nodes or edges drops the state (the next solve is cold). A
+ *  failed or interrupted solve makes the next one cold, and this call with
+ *  \p enable 0 every later one; the state stays all the same, as part of
+ *  the graph's cached layouts: a cold solve starts from the records the
+ *  last one left and restores in place what it changed, and the first
+ *  solve's fill of them is timed as its layout build
+ *  (gcut_stats::build_ms). Solves with other back ends leave it alone.
  *  \threadsafety A graph solved from several threads at once keeps the
  *  state of one of them; the others solve cold.
  *  \since 0.3 */
@@ -198,9 +202,10 @@ GCUT_EXPORT gcut_status gcut_graph_quantization(const gcut_graph *g, int64_t flo
                                                 gcut_quantization *q);
 
 /** \brief Build the layouts now instead of at the first solve (advanced).
- *  Building again after a change happens automatically. cpu-bk's own
- *  records (12 bytes per arc, 36 per node), which the graph keeps with its
- *  layouts, are built by the first cpu-bk solve, not here. */
+ *  Building again after a change happens automatically. The records
+ *  that engines keep with the layouts (cpu-bk's: 16 bytes per arc and 36
+ *  per node; cpu-eibfs's state: 16 and 40) are built by the engine's
+ *  first solve, not here. */
 GCUT_EXPORT gcut_status gcut_graph_freeze(gcut_graph *g);
 
 GCUT_EXPORT int32_t gcut_graph_num_nodes(const gcut_graph *g);
