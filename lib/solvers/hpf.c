@@ -114,16 +114,12 @@
  * and nothing changes (bench/results/cpu-hpf-2026-11-25.md). */
 #define HPF_GAP_SKIP 0.05
 
-/* The set-up reads each arc's sister's capacity, a gather from anywhere in
- * the layout: fetched this many arcs ahead (as gcut_i_marc_fill). */
-#define HPF_FILL_AHEAD 32
-
 /* The engine's own copy of the arcs: everything a scan or a push reads
  * about an arc in one 16-byte record (as cpu-hipr). */
 typedef struct hpf_arc {
     uint32_t res;    /* residual capacity */
     int32_t head;
-    uint32_t pair;   /* res plus the reverse arc's: fixed for an arc's life */
+    int64_t sister;  /* the reverse arc */
 } hpf_arc;
 
 /* Tree and list links of a node; the labels are an array of their own,
@@ -154,7 +150,6 @@ typedef struct hpf_engine {
     int32_t n;
     int32_t top;          /* label n: cannot reach a deficit */
     const int64_t *first;
-    const int64_t *sister; /* the layout's: the reverse arc */
     hpf_arc *arc;
     uint32_t *res;        /* after phase I: residuals as an array, in arc's memory */
     hpf_node *node;
@@ -234,7 +229,7 @@ static inline void tree_sync(hpf_engine *e, int32_t v)
     hpf_arc *const arc = e->arc;
     const int64_t a = e->node[v].up;
     const uint32_t now = e->node[v].rup;
-    arc[e->sister[a]].res = arc[a].pair - now;
+    arc[arc[a].sister].res += arc[a].res - now;
     arc[a].res = now;
 }
 
@@ -272,7 +267,7 @@ static void merge(hpf_engine *e, int32_t r, int32_t u, int64_t a)
             tree_detach(e, x);
         tree_attach(e, x, np, na);
         np = x;
-        na = op >= 0 ? e->sister[oa] : -1;
+        na = op >= 0 ? arc[oa].sister : -1;
         x = op;
     }
     e->mergers++;
@@ -359,9 +354,8 @@ static void global_labels(hpf_engine *e)
         for (int64_t a = first[v]; a < first[v + 1]; a++) {
             /* w -> v (the sister of v -> w) residual: w gets dw, and so do
              * its ancestors that have no label yet. */
-            if (arc[a].pair == arc[a].res)
-                continue;
-            for (int32_t x = arc[a].head; x >= 0 && lab[x] == top; x = nd[x].parent) {
+            for (int32_t x = arc[a].head; x >= 0 && lab[x] == top && arc[arc[a].sister].res > 0;
+                 x = nd[x].parent) {
                 lab[x] = dw;
                 q[qt++] = x;
             }
@@ -492,7 +486,6 @@ static gcut_status engine_init(hpf_engine *e, const gcut_problem *p, int64_t *ca
     e->top = n > 1 ? n : 2; /* labels 0 and 1 must stay below top */
     const int64_t labels = (int64_t)e->top + 1;
     e->first = b->first;
-    e->sister = b->sister;
     e->arc = gcut_i_malloc_array(b->m > 0 ? b->m : 1, sizeof(hpf_arc));
     e->node = gcut_i_malloc_array(n > 0 ? n : 1, sizeof(hpf_node));
     e->label = gcut_i_malloc_array(n > 0 ? n : 1, sizeof(int32_t));
@@ -511,11 +504,9 @@ static gcut_status engine_init(hpf_engine *e, const gcut_problem *p, int64_t *ca
     gcut_i_advise_huge(e->arc, (size_t)(b->m > 0 ? b->m : 1) * sizeof(hpf_arc));
     gcut_i_advise_huge(e->node, (size_t)(n > 0 ? n : 1) * sizeof(hpf_node));
     for (int64_t a = 0; a < b->m; a++) {
-        if (a + HPF_FILL_AHEAD < b->m)
-            __builtin_prefetch(&b->cap[b->sister[a + HPF_FILL_AHEAD]]);
         e->arc[a].res = (uint32_t)b->cap[a];
         e->arc[a].head = b->head[a];
-        e->arc[a].pair = (uint32_t)b->cap[a] + (uint32_t)b->cap[b->sister[a]];
+        e->arc[a].sister = b->sister[a];
     }
     int64_t c = 0;
     for (int32_t v = 0; v < n; v++) {
