@@ -423,11 +423,11 @@ static void process_root(hpf_engine *e, int32_t r)
     nd[r].scan = nd[r].child;
     for (;;) {
         /* A merger arc of u? One branch per arc, not two: whether an arc
-         * has residual capacity is a coin toss on genrmf and RLG (about
-         * half the arcs are saturated or reverse arcs of capacity 0), and
-         * its mispredictions cost more than reading every head's label
-         * (genrmf a=32 b=32 under cachegrind: 4.0 M -> 2.1 M mispredicted
-         * branches in phase I, bench/results/hpf-2026-11-28.md). */
+         * has residual capacity is close to a coin toss on genrmf and RLG
+         * (under cachegrind, genrmf a=32 b=32: the branch dropped was
+         * mispredicted about 4 times in 10, 4.0 M -> 2.1 M mispredictions
+         * in hpf_solve), which costs more than reading every head's label
+         * (bench/results/hpf-2026-11-28.md). */
         const int64_t end = e->first[u + 1];
         for (int64_t a = nd[u].cur; a < end; a++) {
             if ((arc[a].res > 0) & (lab[arc[a].head] == want)) {
