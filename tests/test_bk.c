@@ -271,19 +271,9 @@ static void test_kept_records(void **state)
             const int32_t n = gcut_graph_num_nodes(g);
             if (round == 3 && n > 1) {
                 /* A structure change drops the records. */
-                assert_int_equal(gcut_graph_add_edge(g, (int32_t)tu_range(&r, 0, n - 1),
-                                                     (int32_t)tu_range(&r, 0, n - 1),
-                                                     (int32_t)tu_range(&r, 0, 1000),
-                                                     (int32_t)tu_range(&r, 0, 1000)),
-                                 GCUT_OK);
+                tu_add_random_edge(g, &r);
             } else if (round == 5) {
-                int32_t id;
-                assert_int_equal(gcut_graph_add_nodes(g, 2, &id), GCUT_OK);
-                assert_int_equal(gcut_graph_add_tweights(g, id, 500, 0), GCUT_OK);
-                assert_int_equal(gcut_graph_add_tweights(g, id + 1, 0, 400), GCUT_OK);
-                assert_int_equal(gcut_graph_add_edge(g, id, id + 1, 300, 0), GCUT_OK);
-                if (n > 0)
-                    assert_int_equal(gcut_graph_add_edge(g, id, 0, 50, 50), GCUT_OK);
+                tu_add_terminal_pair(g);
             } else if (round > 0) {
                 change_tweights(g, &r, 1 + n / 10, caps == TU_CAPS_HUGE ? INT32_MAX / 4 : 1000);
             }

@@ -1175,14 +1175,9 @@ static gcut_status eb_parse_params(const char *str, int *fill)
 /* The state of a graph's layout: allocated and filled here, in the
  * layout stage of the first solve (gcut_solve times it as the layout
  * build), unless *kept already matches the structure. */
-gcut_status gcut_i_eibfs_layout(void **kept, const gcut_problem *p, const gcut_solve_options *opt)
+static gcut_status eb_layout(void **kept, const gcut_problem *p, int fill)
 {
     const gcut_bcsr *b = p->bcsr;
-    if (!b)
-        return GCUT_FAIL(GCUT_ERR_INTERNAL, "cpu-eibfs: no BCSR layout was given");
-    int fill;
-    if (eb_parse_params(opt->params, &fill) != GCUT_OK)
-        return GCUT_ERR_INVALID;
     eb_state *s = *kept;
     if (s && s->arcs && s->n == p->num_nodes && s->m == b->m)
         return GCUT_OK;
@@ -1203,6 +1198,17 @@ gcut_status gcut_i_eibfs_layout(void **kept, const gcut_problem *p, const gcut_s
     return GCUT_OK;
 }
 
+/* The layout hook (kept.c): the checks and settings, then eb_layout. */
+gcut_status gcut_i_eibfs_layout(void **kept, const gcut_problem *p, const gcut_solve_options *opt)
+{
+    if (!p->bcsr)
+        return GCUT_FAIL(GCUT_ERR_INTERNAL, "cpu-eibfs: no BCSR layout was given");
+    int fill;
+    if (eb_parse_params(opt->params, &fill) != GCUT_OK)
+        return GCUT_ERR_INVALID;
+    return eb_layout(kept, p, fill);
+}
+
 gcut_status gcut_i_eibfs_solve_kept(void **kept, const gcut_problem *p,
                                     const gcut_solve_options *opt, int warm_ok, gcut_solution *sol)
 {
@@ -1213,7 +1219,7 @@ gcut_status gcut_i_eibfs_solve_kept(void **kept, const gcut_problem *p,
     if (eb_parse_params(opt->params, &fill) != GCUT_OK)
         return GCUT_ERR_INVALID;
     double t0 = gcut_i_now_ms();
-    gcut_status st = gcut_i_eibfs_layout(kept, p, opt);
+    gcut_status st = eb_layout(kept, p, fill);
     if (st != GCUT_OK)
         return st;
     eb_state *s = *kept;

@@ -620,3 +620,27 @@ void tu_grid_fill_vision(gcut_grid *g, uint64_t seed)
     free(a);
     free(b);
 }
+
+void tu_add_random_edge(gcut_graph *g, tu_rng *r)
+{
+    const int32_t n = gcut_graph_num_nodes(g);
+    if (n < 2)
+        return;
+    assert_int_equal(gcut_graph_add_edge(g, (int32_t)tu_range(r, 0, n - 1),
+                                         (int32_t)tu_range(r, 0, n - 1),
+                                         (int32_t)tu_range(r, 0, 1000),
+                                         (int32_t)tu_range(r, 0, 1000)),
+                     GCUT_OK);
+}
+
+void tu_add_terminal_pair(gcut_graph *g)
+{
+    const int32_t n = gcut_graph_num_nodes(g);
+    int32_t id;
+    assert_int_equal(gcut_graph_add_nodes(g, 2, &id), GCUT_OK);
+    assert_int_equal(gcut_graph_add_tweights(g, id, 500, 0), GCUT_OK);
+    assert_int_equal(gcut_graph_add_tweights(g, id + 1, 0, 400), GCUT_OK);
+    assert_int_equal(gcut_graph_add_edge(g, id, id + 1, 300, 0), GCUT_OK);
+    if (n > 0)
+        assert_int_equal(gcut_graph_add_edge(g, id, 0, 50, 50), GCUT_OK);
+}

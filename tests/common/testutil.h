@@ -50,6 +50,13 @@ const char *tu_caps_name(tu_caps c);
 /* Build a random graph of the family with about `size` nodes. Deterministic in seed. */
 gcut_graph *tu_random_graph(uint64_t seed, tu_family fam, tu_caps caps, int32_t size);
 
+/* Structure changes of the kept-records tests (test_bk, test_eibfs): one
+ * edge between random nodes (random capacities up to 1000; nothing when g
+ * has fewer than 2 nodes), and two new nodes, one tied to the source and
+ * one to the sink, joined to each other and to node 0. Assert success. */
+void tu_add_random_edge(gcut_graph *g, tu_rng *r);
+void tu_add_terminal_pair(gcut_graph *g);
+
 /* Solve g with back end `backend` and with cpu-ref; assert the same flow value, identical
  * canonical cuts and (with flows) gcut_check_flow. On a mismatch it prints `label`, writes
  * the graph to /tmp/gcut-fail-<label>.max and returns non-zero. threads/params may be 0/NULL. */
